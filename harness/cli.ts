@@ -1,0 +1,55 @@
+// The command line: picks the command and hands over to its file in cli/.
+// Harness errors (bad flags, unreachable target, port in use) end here: one
+// sentence on stderr, exit status 2 (CONTRACT.md section 1).
+import { isHarnessError } from './errors.ts';
+import type { Command } from './cli/command.ts';
+
+const COMMANDS: Record<string, { summary: string; load: () => Promise<{ command: Command }> }> = {
+  'run': { summary: 'Run the conformance suites against a target (default: the bundled reference).', load: () => import('./cli/run.ts') },
+  'certify-receiver': { summary: "Certify a merchant's webhook receiver by sending it real deliveries.", load: () => import('./cli/certify-receiver.ts') },
+  'sink': { summary: 'Receive webhooks from a sender the harness cannot drive, probe and judge them.', load: () => import('./cli/sink.ts') },
+  'serve-reference': { summary: 'Run the reference implementation alone and print its URLs.', load: () => import('./cli/serve-reference.ts') },
+  'validate': { summary: 'Validate JSON or JSON-lines files of webhook bodies or token responses.', load: () => import('./cli/validate.ts') },
+  'report': { summary: 'Rebuild the HTML report of a run from its results.json / results.jsonl.', load: () => import('./cli/report.ts') },
+};
+
+function usage(): string {
+  const rows = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(18)} ${c.summary}`);
+  return ['Usage: pis-conformance <command> [options]', '', 'Commands:', ...rows, '',
+    "Run 'pis-conformance <command> --help' for a command's options."].join('\n');
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    process.stdout.write(usage() + '\n');
+    return name ? 0 : 2;
+  }
+  if (name === '--version' || name === '-v') {
+    const { TOOL } = await import('./version.ts');
+    process.stdout.write(`${TOOL.name} ${TOOL.version}\n`);
+    return 0;
+  }
+  const entry = COMMANDS[name];
+  if (!entry) {
+    process.stderr.write(`pis-conformance: unknown command '${name}': use one of ${Object.keys(COMMANDS).join(', ')} (see --help).\n`);
+    return 2;
+  }
+  try {
+    const { command } = await entry.load();
+    return await command.run(rest);
+  } catch (e) {
+    if (isHarnessError(e)) {
+      process.stderr.write(`pis-conformance ${name}: ${e.message}\n`);
+      if (process.env.PIS_DEBUG) process.stderr.write(`${e.stack}\n`);
+      return 2;
+    }
+    process.stderr.write(`pis-conformance ${name}: internal error: ${(e as Error)?.message ?? e}; this is a bug of the harness, please report it with PIS_DEBUG=1 output.\n`);
+    if (process.env.PIS_DEBUG) process.stderr.write(`${(e as Error)?.stack}\n`);
+    return 2;
+  }
+}
+
+// Commands that leave servers running (serve-reference, sink) resolve only when
+// they are done, so exiting here is safe.
+main(process.argv.slice(2)).then(code => process.exit(code), () => process.exit(2));

@@ -1,0 +1,9 @@
+// Placeholder while the command is being built in this session; replaced by its real implementation.
+import { HarnessError } from '../errors.ts';
+import type { Command } from './command.ts';
+
+export const command: Command = {
+  name: 'sink',
+  help: 'Usage: pis-conformance sink (not built yet)',
+  async run() { throw new HarnessError('PIS_UNKNOWN_COMMAND', "'sink' is not built yet: use validate, report or serve-reference."); },
+};

@@ -1,0 +1,59 @@
+// index.html: self-contained (no external assets), the verdict at the top,
+// then the figures, then every check grouped by suite with its evidence.
+import type { CheckResult, RunResults } from '../model.ts';
+import { esc } from './escape.ts';
+import { renderEvidence } from './evidence.ts';
+import { FIGURES } from './figures.ts';
+
+const CSS = `
+body{font:14px/1.45 system-ui,sans-serif;margin:0;color:#1d2433;background:#f6f7f9}
+header{padding:18px 28px;color:#fff}
+header.ok{background:#1f7a3d} header.bad{background:#b3261e}
+header h1{margin:0 0 4px;font-size:22px} header p{margin:2px 0;opacity:.92}
+main{padding:8px 28px 40px;max-width:1280px}
+h2{margin:26px 0 8px;font-size:18px}
+details.check{background:#fff;border:1px solid #dde1e7;border-left:5px solid #999;border-radius:4px;margin:6px 0;padding:6px 10px}
+details.check.passed{border-left-color:#1f7a3d} details.check.failed{border-left-color:#b3261e}
+details.check.failed.warn{border-left-color:#c77700} details.check.skipped{border-left-color:#8a8f98}
+summary{cursor:pointer} .id{font-family:ui-monospace,monospace;font-size:12.5px;color:#445}
+.badge{display:inline-block;font-size:11px;padding:1px 6px;border-radius:8px;background:#e4e7ec;margin-left:6px}
+.badge.failed{background:#b3261e;color:#fff} .badge.passed{background:#1f7a3d;color:#fff} .badge.warn{background:#c77700;color:#fff}
+.msg{margin:6px 0} .ev{margin-top:6px}
+pre{background:#f1f3f6;padding:6px 8px;overflow:auto;max-height:360px;font-size:12px;margin:4px 0}
+.http{border-top:1px dashed #ccd;padding-top:6px;margin-top:6px} .res.err{color:#b3261e}
+table{border-collapse:collapse;font-size:12px} td,th{border:1px solid #dde1e7;padding:2px 6px;text-align:left}
+.figure{background:#fff;border:1px solid #dde1e7;border-radius:4px;padding:10px;margin:10px 0;overflow-x:auto}
+`;
+
+function check(c: CheckResult): string {
+  const warn = c.status === 'failed' && c.level !== 'must';
+  const label = warn ? `warning (${c.level})` : c.status;
+  const ev = c.evidence.length ? `<div class="ev">${c.evidence.map(renderEvidence).join('\n')}</div>` : '';
+  const ex = c.expected !== undefined || c.seen !== undefined
+    ? `<p class="msg">expected: <code>${esc(c.expected ?? '')}</code><br>seen: <code>${esc(c.seen ?? '')}</code></p>` : '';
+  return `<details class="check ${c.status}${warn ? ' warn' : ''}" id="${esc(c.id)}" data-status="${c.status}" data-level="${c.level}"${c.status === 'failed' ? ' open' : ''}>
+<summary><span class="badge ${warn ? 'warn' : c.status}">${esc(label)}</span> ${esc(c.title)} <span class="id">${esc(c.id)}</span>
+<span class="badge">spec ${esc(c.spec)}</span><span class="badge">${esc(c.level)}</span> <small>${(c.durationMs / 1000).toFixed(2)} s</small></summary>
+${c.message ? `<p class="msg">${esc(c.message)}</p>` : ''}${ex}${ev}</details>`;
+}
+
+export function renderPage(r: RunResults): string {
+  const ok = r.summary.conformant;
+  const suites = new Map<string, CheckResult[]>();
+  for (const c of r.checks) suites.set(c.suite, [...(suites.get(c.suite) ?? []), c]);
+  const warnings = r.checks.filter(c => c.status === 'failed' && c.level !== 'must').length;
+  const target = Object.entries(r.target).filter(([, v]) => v).map(([k, v]) => `${esc(k)}: ${esc(v)}`).join(' · ');
+  const figures = FIGURES.map(f => f(r)).filter(Boolean).map(f => `<div class="figure">${f}</div>`).join('\n');
+  const groups = [...suites].map(([name, cs]) => {
+    const failed = cs.filter(c => c.status === 'failed').length;
+    return `<section class="suite" id="suite-${esc(name)}"><h2>${esc(name)} <small>${cs.length} checks${failed ? `, ${failed} failed` : ''}</small></h2>\n${cs.map(check).join('\n')}</section>`;
+  }).join('\n');
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>${esc(r.tool.name)} ${esc(r.command)}: ${ok ? 'conformant' : 'not conformant'}</title><style>${CSS}</style></head>
+<body><header class="${ok ? 'ok' : 'bad'}"><h1 id="verdict" data-conformant="${ok}">${ok ? 'Conformant' : 'Not conformant'}</h1>
+<p>${r.summary.passed} passed, ${r.summary.failed} failed${warnings ? ` (${warnings} of them warnings that do not decide the verdict)` : ''}, ${r.summary.skipped} skipped</p>
+<p>${esc(r.tool.name)} ${esc(r.tool.version)} · ${esc(r.command)} · ${target} · time scale ${r.timeScale} · ${esc(r.startedAt)} → ${esc(r.finishedAt)}</p></header>
+<main>${figures}${groups || '<p>No checks ran.</p>'}</main></body></html>
+`;
+}

@@ -1,0 +1,90 @@
+// The results model shared by every command that writes a report folder
+// (CONTRACT.md section 2). Checks and reporters meet here and nowhere else.
+
+export type Level = 'must' | 'should' | 'profile';
+export type CheckStatus = 'passed' | 'failed' | 'skipped';
+export type Suite = 'token' | 'session' | 'data' | 'payments' | 'webhook' | 'receiver';
+
+/** One HTTP exchange, already redacted. Bodies are parsed JSON where they were JSON, else text. */
+export interface HttpEvidence {
+  kind: 'http';
+  label?: string;
+  request: { method: string; url: string; headers: Record<string, string>; body?: unknown };
+  response?: { status: number; headers: Record<string, string>; body?: unknown };
+  /** Set when no (complete) response came: connection refused, reset, timeout. */
+  error?: string;
+  startedAt: string;
+  durationMs: number;
+  /** A shell line that repeats the request, with secrets as $PIS_* placeholders. */
+  curl?: string;
+}
+
+/** One webhook delivery attempt as the sink (or the sender) saw it; times in ms since the run's t0. */
+export interface DeliveryAttempt {
+  seq: number;
+  checkoutId: string;
+  /** Index of the event within its checkout (0-based), as the analysis assigned it. */
+  event?: number;
+  bodyStatus?: string;
+  attempt?: number;
+  arrivedMs: number;
+  headers: Record<string, string>;
+  body: string;
+  probe: string;
+  /** What the sink answered: an HTTP status, 'reset', or 'none' (the sender hung up first). */
+  answer: number | 'reset' | 'none';
+  answeredMs?: number;
+  closedMs?: number;
+}
+
+export interface NoteEvidence { kind: 'note'; text: string }
+export interface MeasurementEvidence { kind: 'measurement'; name: string; expected: string; seen: string; unit?: string }
+export interface DeliveryEvidence { kind: 'delivery'; attempts: DeliveryAttempt[] }
+export type Evidence = HttpEvidence | NoteEvidence | MeasurementEvidence | DeliveryEvidence;
+
+export interface CheckResult {
+  /** Stable dotted id, suite.area.name; the first two segments are the prefixes of CONTRACT.md section 2. */
+  id: string;
+  suite: Suite;
+  title: string;
+  /** Section of the service spec the check enforces. */
+  spec: string;
+  level: Level;
+  status: CheckStatus;
+  /** One line: on failure what was expected and what was seen; on skip, why. */
+  message?: string;
+  expected?: string;
+  seen?: string;
+  evidence: Evidence[];
+  durationMs: number;
+}
+
+export interface RunSummary { passed: number; failed: number; skipped: number; conformant: boolean }
+
+export interface RunResults {
+  tool: { name: string; version: string };
+  command: string;
+  target: Record<string, string | undefined>;
+  timeScale: number;
+  startedAt: string;
+  finishedAt: string;
+  summary: RunSummary;
+  checks: CheckResult[];
+  deliveries?: DeliveryAttempt[];
+}
+
+/** The verdict: conformant unless a `must` check failed (`should` warns, `profile` never decides). */
+export function summarize(checks: readonly CheckResult[]): RunSummary {
+  const count = (s: CheckStatus) => checks.filter(c => c.status === s).length;
+  return {
+    passed: count('passed'),
+    failed: count('failed'),
+    skipped: count('skipped'),
+    conformant: !checks.some(c => c.status === 'failed' && c.level === 'must'),
+  };
+}
+
+/** Exit status of run, certify-receiver, sink (CONTRACT.md section 1). */
+export function exitStatus(summary: RunSummary): 0 | 1 {
+  return summary.conformant ? 0 : 1;
+}

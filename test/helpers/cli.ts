@@ -1,0 +1,23 @@
+// Runs the CLI as a user does: a child process, its output and exit status.
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const CLI = fileURLToPath(new URL('../../harness/cli.ts', import.meta.url));
+
+export interface CliResult { code: number | null; stdout: string; stderr: string }
+
+export function runCli(args: string[], opts: { cwd?: string; env?: Record<string, string>; input?: string; timeoutMs?: number } = {}): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
+      cwd: opts.cwd ?? ROOT, env: { ...process.env, ...opts.env }, stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '', stderr = '';
+    child.stdout.on('data', d => { stdout += d; });
+    child.stderr.on('data', d => { stderr += d; });
+    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`pis-conformance ${args.join(' ')} did not end within ${opts.timeoutMs ?? 120_000} ms\n${stdout}\n${stderr}`)); }, opts.timeoutMs ?? 120_000);
+    child.on('error', reject);
+    child.on('close', code => { clearTimeout(timer); resolve({ code, stdout, stderr }); });
+    child.stdin.end(opts.input ?? '');
+  });
+}

@@ -1,0 +1,74 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ReportWriter } from '../../harness/report/writer.ts';
+import { Redactor } from '../../harness/report/redact.ts';
+import type { CheckResult } from '../../harness/report/model.ts';
+import { runCli } from '../helpers/cli.ts';
+
+const check = (over: Partial<CheckResult>): CheckResult => ({
+  id: 'token.issue.contract', suite: 'token', title: 'Token response follows 2.1', spec: '2.1', level: 'must',
+  status: 'passed', evidence: [], durationMs: 12, ...over,
+});
+
+test('writes jsonl as it goes, then json, junit and html, without secrets; a failed should does not decide', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'pis-report-'));
+  try {
+    const w = new ReportWriter(dir, { command: 'run', target: { baseUrl: 'http://x' }, timeScale: 0.1 }, new Redactor().add('the-client-secret'));
+    w.add(check({}));
+    assert.equal(readFileSync(join(dir, 'results.jsonl'), 'utf8').trim().split('\n').length, 1);
+    w.add(check({ id: 'token.issue.no-store', level: 'should', status: 'failed', message: 'no Cache-Control, secret the-client-secret',
+      evidence: [{ kind: 'note', text: 'Authorization: Bearer abc' }] }));
+    const r = w.finish();
+    assert.equal(r.summary.conformant, true);
+    assert.deepEqual([r.summary.passed, r.summary.failed, r.summary.skipped], [1, 1, 0]);
+    assert.deepEqual(readdirSync(dir).sort(), ['index.html', 'junit.xml', 'results.json', 'results.jsonl']);
+    for (const f of readdirSync(dir)) {
+      const text = readFileSync(join(dir, f), 'utf8');
+      assert.equal(text.includes('the-client-secret'), false, f);
+      assert.equal(text.includes('Bearer abc'), false, f);
+    }
+    const junit = readFileSync(join(dir, 'junit.xml'), 'utf8');
+    assert.match(junit, /tests="2" failures="0"/);
+    assert.match(readFileSync(join(dir, 'index.html'), 'utf8'), /data-conformant="true"/);
+  } finally { rmSync(dir, { recursive: true, force: true }); }
+});
+
+test('a failed must makes the run not conformant and is a JUnit failure', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'pis-report-'));
+  try {
+    const w = new ReportWriter(dir, { command: 'run', target: {}, timeScale: 1 }, new Redactor());
+    w.add(check({ status: 'failed', message: 'expected bearer, seen mac', expected: 'bearer', seen: 'mac' }));
+    const r = w.finish();
+    assert.equal(r.summary.conformant, false);
+    assert.match(readFileSync(join(dir, 'junit.xml'), 'utf8'), /<failure message="expected bearer, seen mac"/);
+  } finally { rmSync(dir, { recursive: true, force: true }); }
+});
+
+test('`report DIR` rebuilds the page from results.jsonl of a killed run, and says so for an empty folder', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'pis-report-'));
+  try {
+    const w = new ReportWriter(dir, { command: 'run', target: {}, timeScale: 1 }, new Redactor());
+    w.add(check({ status: 'failed' }));
+    const ok = await runCli(['report', dir]);
+    assert.equal(ok.code, 0, ok.stderr);
+    assert.match(readFileSync(join(dir, 'index.html'), 'utf8'), /Not conformant/);
+    const empty = mkdtempSync(join(tmpdir(), 'pis-report-empty-'));
+    const bad = await runCli(['report', empty]);
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /holds neither results.json nor results.jsonl/);
+    assert.equal(bad.stderr.trim().split('\n').length, 1);
+    rmSync(empty, { recursive: true });
+  } finally { rmSync(dir, { recursive: true, force: true }); }
+});
+
+test('an unknown command or flag: one sentence, exit 2', async () => {
+  const r = await runCli(['frobnicate']);
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /unknown command 'frobnicate'/);
+  const f = await runCli(['report', '--bogus', 'x']);
+  assert.equal(f.code, 2);
+  assert.match(f.stderr, /see 'pis-conformance report --help'/);
+});
