@@ -1,0 +1,95 @@
+// The reference's webhook dispatcher (spec section 6): one lane per checkout so
+// events of a checkout go out in order, each only after the previous one was
+// acknowledged, while checkouts proceed in parallel over an unlimited pool.
+// It keeps the attempt log (what every receiver saw, attempt for attempt) and
+// the state of every event.
+import type { Clock } from '../clock.ts';
+import { deliver, type LoopContext } from './attempt-loop.ts';
+import { Lane } from './lane.ts';
+import { deliveryPolicy, type DeliveryPolicy } from './policy.ts';
+import { createAgent } from './send.ts';
+import type { EventRecord, OutgoingEvent, ReferenceAttempt } from './types.ts';
+
+export type { EventRecord, OutgoingEvent, ReferenceAttempt, WebhookTarget } from './types.ts';
+export { deliveryPolicy, type DeliveryPolicy } from './policy.ts';
+
+interface Waiter { done: () => boolean; resolve: () => void }
+
+export class Dispatcher {
+  private readonly lanes = new Map<string, Lane>();
+  private readonly log: ReferenceAttempt[] = [];
+  private readonly records: EventRecord[] = [];
+  private readonly waiters = new Set<Waiter>();
+  private readonly closer = new AbortController();
+  private readonly ctx: LoopContext;
+  readonly policy: DeliveryPolicy;
+
+  constructor(private readonly clock: Clock, faults: ReadonlySet<string> | DeliveryPolicy = new Set()) {
+    this.policy = faults instanceof Set ? deliveryPolicy(faults) : faults as DeliveryPolicy;
+    this.ctx = {
+      clock, policy: this.policy, agent: createAgent(), closed: this.closer.signal,
+      log: a => this.log.push(a),
+      settled: () => this.wake(),
+    };
+  }
+
+  /** Takes an event the moment its status change was detected; it goes out under spec 6's rules. */
+  enqueue(ev: OutgoingEvent): void {
+    if (this.closer.signal.aborted) return;
+    for (let copy = 1; copy <= this.policy.copies; copy++) {
+      const record: EventRecord = { checkoutId: ev.checkoutId, event: ev.event, copy, status: ev.status,
+        createdAtMs: this.clock.now(), state: 'pending', attempts: 0 };
+      this.records.push(record);
+      this.laneFor(ev.checkoutId).push(() => deliver(this.ctx, ev, record));
+    }
+  }
+
+  /** Every attempt so far, in the order they ended; only one checkout's when an id is given. */
+  attempts(checkoutId?: string): ReferenceAttempt[] {
+    return checkoutId === undefined ? [...this.log] : this.log.filter(a => a.checkoutId === checkoutId);
+  }
+
+  /** The state of every event so far (copies included), in creation order. */
+  events(checkoutId?: string): EventRecord[] {
+    const all = checkoutId === undefined ? this.records : this.records.filter(r => r.checkoutId === checkoutId);
+    return all.map(r => ({ ...r }));
+  }
+
+  /** Resolves once every event enqueued so far (of one checkout, when given) is delivered or dropped. */
+  settled(checkoutId?: string): Promise<void> {
+    const done = () => !this.records.some(r => r.state === 'pending' && (checkoutId === undefined || r.checkoutId === checkoutId));
+    if (done() || this.closer.signal.aborted) return Promise.resolve();
+    return new Promise(resolve => this.waiters.add({ done, resolve }));
+  }
+
+  /** Stops every lane, aborts requests in flight (not logged) and closes the connection pool. */
+  async close(): Promise<void> {
+    if (this.closer.signal.aborted) return;
+    this.closer.abort();
+    for (const w of this.waiters) w.resolve();
+    this.waiters.clear();
+    await this.ctx.agent.destroy().catch(() => {});
+  }
+
+  /**
+   * The lane an event joins: its checkout's (spec 6.8 and 6.9); one shared lane
+   * under `webhook-global-queue`; a fresh lane per event under
+   * `webhook-no-ack-gating`, so the next event goes out before the previous one's answer.
+   */
+  private laneFor(checkoutId: string): Lane {
+    if (!this.policy.ackGating) return new Lane();
+    const key = this.policy.globalQueue ? '*' : checkoutId;
+    let lane = this.lanes.get(key);
+    if (!lane) {
+      // A lane that ran dry is forgotten, so 1,000s of finished checkouts hold no memory beyond their log.
+      const fresh: Lane = new Lane(() => { if (this.lanes.get(key) === fresh) this.lanes.delete(key); });
+      lane = fresh;
+      this.lanes.set(key, lane);
+    }
+    return lane;
+  }
+
+  private wake(): void {
+    for (const w of this.waiters) if (w.done()) { this.waiters.delete(w); w.resolve(); }
+  }
+}

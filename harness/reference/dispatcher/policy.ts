@@ -1,0 +1,69 @@
+// The delivery rules of spec section 6 as numbers and switches, and how each
+// webhook fault or quirk of catalog.yaml bends exactly one of them. The attempt
+// loop reads only this object, so a fault cannot leak into another rule.
+
+/** Spec 6.6 and 8: "The service waits 5 seconds in total for a response." */
+export const RESPONSE_WAIT_MS = 5_000;
+/** Spec 6.5 and 8: "Retries use exponential backoff with a minimum delay of 10 seconds." */
+export const MIN_RETRY_DELAY_MS = 10_000;
+/** Spec 6.7 and 8: "An event not delivered within 7 days is lost." */
+export const MAX_EVENT_AGE_MS = 7 * 24 * 3600 * 1000;
+
+/** `webhook-retry-early`: the first retry 2 s after the failure (the catalog's figure); growth is kept, so only the minimum is broken. */
+const EARLY_FIRST_DELAY_MS = 2_000;
+/** `webhook-short-timeout`: gives up after 3 s (the catalog's figure). */
+const SHORT_RESPONSE_WAIT_MS = 3_000;
+/** `webhook-jitter`: up to 25 % upward, so a delay never drops below the spec's minimum. */
+const JITTER_FRACTION = 0.25;
+
+export interface DeliveryPolicy {
+  /** Spec ms from sending to a complete answer before the attempt is aborted; Infinity waits forever. */
+  responseWaitMs: number;
+  /** Spec ms to wait after failed attempt n (1-based) ended before the next one. */
+  retryDelayMs(failedAttempt: number): number;
+  /** Whether a failed attempt is followed by another one at all (spec 6.4). */
+  retries: boolean;
+  /** Whether an answer with this status delivers the event (spec 4.3, 6.4: only 200). */
+  delivers(status: number): boolean;
+  /** Whether event n+1 of a checkout waits for event n's acknowledgement (spec 6.8). */
+  ackGating: boolean;
+  /** Whether all checkouts share one queue instead of one queue each (spec 6.9 forbids it). */
+  globalQueue: boolean;
+  /** Whether attempt n (1-based) carries the api-key header (spec 5.4: every request does). */
+  sendsApiKey(attempt: number): boolean;
+  /** How many times each event is delivered (1; 2 under the `webhook-duplicates` quirk, allowed by spec 6.3). */
+  copies: number;
+  /** Spec ms after its creation at which an undelivered event is dropped. */
+  maxEventAgeMs: number;
+}
+
+/** Exponential backoff: first ms, then doubled each time (10, 20, 40 ... s for the spec's minimum). */
+function exponential(first: number): (n: number) => number {
+  return n => first * 2 ** Math.max(0, n - 1);
+}
+
+/** The delivery policy for a set of fault and quirk names; names that are not webhook ones are ignored here. */
+export function deliveryPolicy(faults: ReadonlySet<string>, random: () => number = Math.random): DeliveryPolicy {
+  let retryDelay = exponential(MIN_RETRY_DELAY_MS);
+  if (faults.has('webhook-retry-early')) retryDelay = exponential(EARLY_FIRST_DELAY_MS);
+  if (faults.has('webhook-no-growth')) retryDelay = () => MIN_RETRY_DELAY_MS;
+  if (faults.has('webhook-jitter')) {
+    const base = retryDelay;
+    retryDelay = n => base(n) * (1 + JITTER_FRACTION * random());
+  }
+  const responseWaitMs = faults.has('webhook-no-timeout') ? Infinity
+    : faults.has('webhook-short-timeout') ? SHORT_RESPONSE_WAIT_MS : RESPONSE_WAIT_MS;
+  const anyTwoHundred = faults.has('webhook-2xx-success');
+  const keyOnRetries = !faults.has('webhook-retry-no-api-key');
+  return {
+    responseWaitMs,
+    retryDelayMs: retryDelay,
+    retries: !faults.has('webhook-no-retry'),
+    delivers: status => status === 200 || (anyTwoHundred && status >= 200 && status < 300),
+    ackGating: !faults.has('webhook-no-ack-gating'),
+    globalQueue: faults.has('webhook-global-queue'),
+    sendsApiKey: attempt => attempt === 1 || keyOnRetries,
+    copies: faults.has('webhook-duplicates') ? 2 : 1,
+    maxEventAgeMs: MAX_EVENT_AGE_MS,
+  };
+}

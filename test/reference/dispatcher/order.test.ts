@@ -1,0 +1,55 @@
+// Spec 6.8: "Events of a single payment are delivered in order: an event is not
+// delivered until the previous one is acknowledged." Spec 6.9: "Events of different
+// payments are delivered in parallel; the receiver must expect concurrent requests."
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { realClock } from '../../../harness/reference/clock.ts';
+import { Dispatcher } from '../../../harness/reference/dispatcher/index.ts';
+import { startReceiver } from './receiver.ts';
+import { outgoing } from './events.ts';
+
+test('the next event of a checkout waits for the previous one\'s 200, through retries and slow answers', async () => {
+  const scale = 0.02;
+  // Event 0 fails twice, then is answered 200 only after 3 s (within the 5 s limit); event 1 at once.
+  const rx = await startReceiver(a => a.body.event === 0
+    ? (a.seq < 2 ? { status: 500 } : { status: 200, delayMs: 3_000 * scale })
+    : { status: 200 });
+  const d = new Dispatcher(realClock(scale));
+  try {
+    for (let i = 0; i < 3; i++) d.enqueue(outgoing(rx.url, 'c', i));
+    await d.settled();
+    assert.deepEqual(rx.arrivals.map(a => a.body.status), ['S0', 'S0', 'S0', 'S1', 'S2']);
+    for (let i = 3; i < 5; i++) {
+      const prev = rx.arrivals[i - 1];
+      assert.ok(rx.arrivals[i].at >= prev.endedAt!, `${rx.arrivals[i].body.status} arrived ${(prev.endedAt! - rx.arrivals[i].at).toFixed(1)} ms before ${prev.body.status} was acknowledged`);
+    }
+    assert.deepEqual(d.events('c').map(e => e.state), ['delivered', 'delivered', 'delivered']);
+  } finally {
+    await d.close();
+    await rx.close();
+  }
+});
+
+test('checkouts go out in parallel: one in backoff holds up no other, and requests overlap', async () => {
+  const scale = 0.05; // 10 s backoff = 500 ms, a 3 s answer = 150 ms
+  const rx = await startReceiver((a, all) => a.body.id === 'stuck'
+    ? { status: all.filter(b => b.body.id === 'stuck').length <= 2 ? 500 : 200 }
+    : { status: 200, delayMs: 3_000 * scale });
+  const d = new Dispatcher(realClock(scale));
+  const others = Array.from({ length: 10 }, (_, i) => `p${i}`);
+  try {
+    d.enqueue(outgoing(rx.url, 'stuck', 0));
+    d.enqueue(outgoing(rx.url, 'stuck', 1));
+    for (const id of others) { d.enqueue(outgoing(rx.url, id, 0)); d.enqueue(outgoing(rx.url, id, 1)); }
+    await Promise.all(others.map(id => d.settled(id)));
+    const retry = rx.arrivals.filter(a => a.body.id === 'stuck');
+    // While 'stuck' waits out its first backoff, all 20 events of the others were delivered.
+    assert.equal(retry.length, 1, `'stuck' was sent ${retry.length} times before the others finished; expected 1 (its backoff is 10 s)`);
+    assert.ok(rx.peakConcurrency() >= 10, `at most ${rx.peakConcurrency()} requests were open at once; expected the 10 held ones to overlap`);
+    await d.settled('stuck');
+    assert.deepEqual(rx.arrivals.filter(a => a.body.id === 'stuck').map(a => a.body.status), ['S0', 'S0', 'S0', 'S1']);
+  } finally {
+    await d.close();
+    await rx.close();
+  }
+});
