@@ -1,0 +1,45 @@
+// Tells what an item is: a normal, batch or older-variant webhook body, a token
+// response or a token error. Classification is by the fields present, and is
+// generous on purpose: a broken webhook body must still be judged as a webhook
+// body (and get its violations), not turned away as "unknown".
+export type WebhookKind = 'normal' | 'batch' | 'older';
+export type ItemKind = WebhookKind | 'token-response' | 'token-error';
+
+const WEBHOOK_KEYS = ['id', 'referenceId', 'payment', 'payments', 'creditor', 'debtor', 'status',
+  'createdDate', 'lastModifiedDate', 'abortReason', 'endToEndId'];
+const TOKEN_KEYS = ['access_token', 'refresh_token', 'token_type', 'expires_in', 'refresh_expires_in', 'session_state'];
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const given = (v: unknown) => v !== undefined && v !== null;
+
+/**
+ * Spec 2.5: the older variant omits id, endToEndId, abortReason and
+ * transactionStatus and its payment has amount, currency and remittanceInfo
+ * only. A body with any of those (an `id` key even when null, the others with
+ * a value) is a normal body, so a normal body that lost its id is judged as a
+ * normal body missing its id, not as a valid older one.
+ */
+function hasNormalMarkers(body: Record<string, unknown>): boolean {
+  if ('id' in body || given(body.endToEndId) || given(body.abortReason)) return true;
+  const p = body.payment;
+  return isObject(p) && (given(p.originalAmount) || given(p.transactionStatus) || given(p.scheduledDate) || given(p.cardPaymentId));
+}
+
+/** The kind of webhook body, or 'unknown' when the item has none of a webhook body's fields. */
+export function classifyWebhook(body: unknown): WebhookKind | 'unknown' {
+  if (!isObject(body)) return 'unknown';
+  if ('payments' in body) return 'batch';
+  if (hasNormalMarkers(body)) return 'normal';
+  if ('payment' in body) return 'older';
+  return WEBHOOK_KEYS.some(k => k in body) ? 'normal' : 'unknown';
+}
+
+/** What an input item of `validate` is, or 'unknown' when it has no field of any kind. */
+export function classifyItem(item: unknown): ItemKind | 'unknown' {
+  if (!isObject(item)) return 'unknown';
+  const webhook = WEBHOOK_KEYS.filter(k => k in item).length;
+  const token = TOKEN_KEYS.filter(k => k in item).length;
+  if (webhook === 0 && token === 0) return 'error' in item ? 'token-error' : 'unknown';
+  if (token > webhook) return 'error' in item && !('access_token' in item) ? 'token-error' : 'token-response';
+  return classifyWebhook(item);
+}

@@ -1,0 +1,90 @@
+// Loads every schema of contracts/ (YAML, JSON Schema 2020-12) once and
+// compiles it with ajv in strict mode. Schemas reference each other by
+// relative $ref resolved against their $id, so the same files work for ajv and
+// for OpenAPI tools that resolve by file path.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parse } from 'yaml';
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import { CURRENCIES } from './enums.ts';
+
+export const CONTRACTS_DIR = fileURLToPath(new URL('../../contracts/', import.meta.url));
+export const ID_BASE = 'https://pis-conformance.dev/contracts/';
+
+/** Contract name -> schema file under contracts/. */
+export const CONTRACT_FILES = {
+  'token-response': 'token-response.yaml',
+  'token-error': 'token-error.yaml',
+  'webhook-normal': 'webhook-normal.yaml',
+  'webhook-batch': 'webhook-batch.yaml',
+  'webhook-older': 'webhook-older.yaml',
+  'bank': 'records/bank.yaml',
+  'account': 'records/account.yaml',
+  'transaction': 'records/transaction.yaml',
+  'session-created': 'records/session-created.yaml',
+  'consent-status': 'records/consent-status.yaml',
+  'consent-url': 'records/consent-url.yaml',
+  'payment-request': 'records/payment-request.yaml',
+  'payment-answer': 'records/payment-answer.yaml',
+  'payment-status': 'records/payment-status.yaml',
+  'error-body': 'records/error-body.yaml',
+  'control-request': 'control-request.yaml',
+  'results': 'results.yaml',
+} as const;
+
+export type ContractName = keyof typeof CONTRACT_FILES;
+export const CONTRACT_NAMES = Object.keys(CONTRACT_FILES) as ContractName[];
+
+export type SchemaNode = Record<string, unknown>;
+
+export interface LoadedContracts {
+  ajv: Ajv2020;
+  /** Every schema document by $id, as written (plus the currency enum). */
+  documents: Map<string, SchemaNode>;
+  validators: Record<ContractName, ValidateFunction>;
+}
+
+/** The annotation keywords the contracts use: spec section, level, and a reader's wording of what is expected. */
+const ANNOTATIONS = ['x-spec', 'x-level', 'x-expected'];
+
+function yamlFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap(e =>
+    e.isDirectory() ? yamlFiles(join(dir, e.name)) : e.name.endsWith('.yaml') && e.name !== 'openapi.yaml' ? [join(dir, e.name)] : []);
+}
+
+function compile(): LoadedContracts {
+  // strictRequired is off: a `required` inside an allOf branch (used to give a
+  // group of fields its own level) names properties declared by the parent,
+  // which that check cannot see. Union types ([string, 'null']) are deliberate.
+  const ajv = new Ajv2020({ strict: true, strictRequired: false, allowUnionTypes: true, allErrors: true, verbose: true });
+  const addFormats = addFormatsModule as unknown as (a: Ajv2020) => void;
+  addFormats(ajv);
+  for (const keyword of ANNOTATIONS) ajv.addKeyword({ keyword, schemaType: 'string' });
+
+  const documents = new Map<string, SchemaNode>();
+  for (const file of yamlFiles(CONTRACTS_DIR)) {
+    const doc = parse(readFileSync(file, 'utf8')) as SchemaNode;
+    const expectedId = ID_BASE + relative(CONTRACTS_DIR, file).split('\\').join('/');
+    if (doc.$id !== expectedId) throw new Error(`contracts/${relative(CONTRACTS_DIR, file)} must have $id ${expectedId}`);
+    // ISO 4217 from the currency-codes package (see contracts/enums/currency.yaml).
+    if (expectedId.endsWith('/enums/currency.yaml')) doc.enum = [...CURRENCIES];
+    documents.set(expectedId, doc);
+    ajv.addSchema(doc);
+  }
+  const validators = {} as Record<ContractName, ValidateFunction>;
+  for (const name of CONTRACT_NAMES) {
+    const v = ajv.getSchema(ID_BASE + CONTRACT_FILES[name]);
+    if (!v) throw new Error(`contract ${name} (contracts/${CONTRACT_FILES[name]}) did not load`);
+    validators[name] = v;
+  }
+  return { ajv, documents, validators };
+}
+
+let loaded: LoadedContracts | undefined;
+
+/** The compiled contracts; compiled on first use, once per process. */
+export function contracts(): LoadedContracts {
+  return (loaded ??= compile());
+}
