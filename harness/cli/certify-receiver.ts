@@ -1,9 +1,89 @@
-// Placeholder while the command is being built in this session; replaced by its real implementation.
+// certify-receiver: plays the service's webhook sender against a merchant's
+// receiver and writes the usual report folder (issue 6, CONTRACT.md sections 1-2).
 import { HarnessError } from '../errors.ts';
-import type { Command } from './command.ts';
+import { exitStatus, type CheckResult } from '../report/model.ts';
+import { Redactor } from '../report/redact.ts';
+import { defaultReportDir, ReportWriter } from '../report/writer.ts';
+import { certify, makePlan, planLine } from '../sender/certify.ts';
+import { DEFAULTS, type SenderOptions } from '../sender/options.ts';
+import { numberFlag, parseFlags, type Command } from './command.ts';
+
+const HELP = `Usage: pis-conformance certify-receiver --url URL --api-key KEY [options]
+
+Acts as the service's webhook sender (spec 4.3, 5.4, 6) and certifies a
+merchant's webhook receiver: every body the service may send, wrong keys,
+duplicates, parallel bursts, latency, garbage. Exit 0 certified, 1 not, 2 could not run.
+
+Options:
+  --url URL             the receiver's URL (http:// or https://)
+  --api-key KEY         the api-key registered for the receiver (env PIS_WEBHOOK_API_KEY); never written to the report
+  --concurrency N       checkouts delivered in parallel in a burst (default ${DEFAULTS.concurrency})
+  --max-requests N      refuse to start when the plan needs more requests (default ${DEFAULTS.maxRequests})
+  --state-url TEMPLATE  e.g. https://merchant.example/checkouts/{id}: JSON with the checkout's status;
+                        adds checks that the receiver's state is the last status after duplicates and bursts
+  --time-scale F        1 spec second = F real seconds, for a receiver on a compressed clock (env PIS_TIME_SCALE, default 1)
+  --insecure            accept a self-signed TLS certificate (test setups)
+  --report DIR          report folder (default reports/<timestamp>)
+  -h, --help            this text
+`;
+
+const OPTIONS = {
+  'url': { type: 'string' }, 'api-key': { type: 'string' }, 'concurrency': { type: 'string' },
+  'max-requests': { type: 'string' }, 'state-url': { type: 'string' }, 'time-scale': { type: 'string' },
+  'insecure': { type: 'boolean' }, 'report': { type: 'string' },
+} as const;
+
+function options(v: Record<string, string | boolean | undefined>): SenderOptions {
+  const str = (k: string) => (typeof v[k] === 'string' ? v[k] as string : undefined);
+  const url = str('url');
+  if (!url) throw new HarnessError('PIS_MISSING_OPTION', 'No receiver given: pass --url with the address of the webhook receiver.');
+  let parsed: URL;
+  try { parsed = new URL(url); } catch { throw new HarnessError('PIS_BAD_FLAG', `--url '${url}' is not a URL: give a full address such as https://merchant.example/webhooks.`); }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+    throw new HarnessError('PIS_BAD_FLAG', `--url must start with http:// or https://, not '${parsed.protocol}'.`);
+  const apiKey = str('api-key') ?? process.env.PIS_WEBHOOK_API_KEY;
+  if (!apiKey) throw new HarnessError('PIS_MISSING_OPTION', 'No api-key given: pass --api-key or set PIS_WEBHOOK_API_KEY to the key registered for the receiver.');
+  const stateUrl = str('state-url');
+  if (stateUrl !== undefined && !stateUrl.includes('{id}'))
+    throw new HarnessError('PIS_BAD_FLAG', `--state-url must contain {id} where the checkout id goes, e.g. https://merchant.example/checkouts/{id}.`);
+  const timeScale = numberFlag('time-scale', str('time-scale') ?? process.env.PIS_TIME_SCALE, DEFAULTS.timeScale);
+  if (!(timeScale > 0)) throw new HarnessError('PIS_BAD_FLAG', `--time-scale must be a positive number, not '${timeScale}'.`);
+  return {
+    url, apiKey, timeScale, stateUrl, insecure: v.insecure === true,
+    concurrency: numberFlag('concurrency', str('concurrency'), DEFAULTS.concurrency, { min: 1, integer: true }),
+    maxRequests: numberFlag('max-requests', str('max-requests'), DEFAULTS.maxRequests, { min: 1, integer: true }),
+  };
+}
+
+const MARK: Record<string, string> = { passed: 'PASS', failed: 'FAIL', skipped: 'SKIP' };
+
+function checkLine(c: CheckResult): string {
+  const mark = c.status === 'failed' && c.level !== 'must' ? 'WARN' : MARK[c.status];
+  return `  ${mark} ${c.id} [${c.level}, spec ${c.spec}]${c.status === 'passed' ? '' : `: ${c.message ?? ''}`}`;
+}
 
 export const command: Command = {
   name: 'certify-receiver',
-  help: 'Usage: pis-conformance certify-receiver (not built yet)',
-  async run() { throw new HarnessError('PIS_UNKNOWN_COMMAND', "'certify-receiver' is not built yet: use validate, report or serve-reference."); },
+  help: HELP,
+  async run(argv) {
+    const a = parseFlags('certify-receiver', HELP, argv, OPTIONS);
+    if (!a) return 0;
+    const opts = options(a.values);
+    const redactor = new Redactor().add(opts.apiKey, 'PIS_WEBHOOK_API_KEY');
+    const plan = makePlan(opts);
+    process.stdout.write(planLine(plan, opts) + '\n');
+    const dir = typeof a.values.report === 'string' ? a.values.report : defaultReportDir();
+    // Created at the first check, so a run that fails its pre-flight leaves no empty report folder.
+    let writer: ReportWriter | undefined;
+    const open = () => writer ??= new ReportWriter(dir, { command: 'certify-receiver', target: { receiverUrl: opts.url, stateUrl: opts.stateUrl }, timeScale: opts.timeScale }, redactor);
+    await certify(opts, plan, redactor, {
+      check: c => { process.stdout.write(redactor.text(checkLine(open().add(c))) + '\n'); },
+      phase: (name, sent, total) => { process.stdout.write(`[${String(sent).padStart(String(total).length)}/${total}] ${name}\n`); },
+    });
+    const results = open().finish();
+    const s = results.summary;
+    const warnings = results.checks.filter(c => c.status === 'failed' && c.level !== 'must').length;
+    process.stdout.write(`${s.conformant ? 'CERTIFIED' : 'NOT CERTIFIED'}: ${s.passed} passed, ${s.failed} failed${warnings ? ` (${warnings} warnings)` : ''}, ${s.skipped} skipped. Report: ${open().dir}/index.html\n`);
+    return exitStatus(s);
+  },
 };

@@ -1,0 +1,71 @@
+// One certification run: plan, pre-flight, then the phases in an order chosen
+// so that one fault shows under one prefix: accepts first (it also tells what a
+// valid delivery gets), robustness last (a receiver that dies on garbage would
+// fail everything after it).
+import { HarnessError } from '../errors.ts';
+import type { CheckResult } from '../report/model.ts';
+import type { Redactor } from '../report/redact.ts';
+import { runAccepts } from './accepts.ts';
+import { runAuth } from './auth.ts';
+import { runConcurrency } from './concurrency.ts';
+import { successFrom, type Ctx } from './context.ts';
+import { runIdempotency } from './idempotency.ts';
+import { runLatency } from './latency.ts';
+import type { SenderOptions } from './options.ts';
+import { acceptsBodies, Ids, planSize, type PlannedBody, type PlanSize } from './plan.ts';
+import { preflight } from './preflight.ts';
+import { runRobustness } from './robustness.ts';
+import { Transport } from './transport.ts';
+
+export interface Plan { ids: Ids; accepts: Record<string, PlannedBody[]>; size: PlanSize }
+
+/** Decides every body and counts the requests; refuses a plan larger than --max-requests. */
+export function makePlan(opts: SenderOptions): Plan {
+  const ids = new Ids();
+  const accepts = acceptsBodies(ids);
+  const size = planSize(accepts, opts.concurrency, Boolean(opts.stateUrl));
+  if (size.total > opts.maxRequests)
+    throw new HarnessError('PIS_BAD_FLAG', `The plan needs ${size.total} requests but --max-requests is ${opts.maxRequests}: raise --max-requests to ${size.total} or lower --concurrency (each parallel checkout costs ${size.concurrency / opts.concurrency} requests).`);
+  return { ids, accepts, size };
+}
+
+/** "207 requests will go to URL (38 accepts, ...)". */
+export function planLine(plan: Plan, opts: SenderOptions): string {
+  const s = plan.size;
+  return `${s.total} requests will go to ${opts.url} (accepts ${s.accepts}, auth ${s.auth}, idempotency ${s.idempotency}, concurrency ${s.concurrency} as ${opts.concurrency} parallel checkouts, robustness ${s.robustness})`
+    + ', plus 1 pre-flight GET' + (s.stateReads ? ` and ${s.stateReads} reads of ${opts.stateUrl}` : '') + `; time scale ${opts.timeScale}.`;
+}
+
+export interface CertifyHooks {
+  /** Every finished check, in order (the CLI writes it to the report and prints a line). */
+  check(c: CheckResult): void;
+  /** A phase starts; `sent` of `total` deliveries are done. */
+  phase(name: string, sent: number, total: number): void;
+}
+
+export async function certify(opts: SenderOptions, plan: Plan, redactor: Redactor, hooks: CertifyHooks): Promise<void> {
+  const t = new Transport(opts, redactor);
+  try {
+    await preflight(t, opts.url, opts.insecure);
+    const ctx: Ctx = { t, ids: plan.ids, opts, success: successFrom(undefined), emit: c => hooks.check(c) };
+    const phase = (name: string) => hooks.phase(name, t.count, plan.size.total);
+
+    phase('accepts: every body the service may send, one at a time');
+    const accepted = await runAccepts(ctx, plan.accepts);
+    ctx.success = successFrom(accepted[0]);
+    phase('auth: deliveries without the right api-key');
+    await runAuth(ctx);
+    phase('idempotency: the same event again, and after a pause');
+    await runIdempotency(ctx);
+    const alone = t.log.filter(d => d.kind === 'normal' || d.kind === 'batch' || d.kind === 'older');
+    phase(`concurrency: ${opts.concurrency} checkouts in parallel`);
+    await runConcurrency(ctx, alone.filter(d => d.kind === 'normal'));
+    phase('latency');
+    await runLatency(ctx, alone);
+    phase('robustness: garbage, each followed by a valid delivery');
+    await runRobustness(ctx);
+    hooks.phase('done', t.count, plan.size.total);
+  } finally {
+    await t.close();
+  }
+}

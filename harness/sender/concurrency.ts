@@ -1,0 +1,74 @@
+// receiver.concurrency: many checkouts delivered in parallel, each checkout's
+// events in order (what the service does, spec 6.8 and 6.9).
+// Spec 6.9: "Events of different payments are delivered in parallel; the
+// receiver must expect concurrent requests."
+import type { CheckDef } from './check.ts';
+import { answerOf, every, timed } from './check.ts';
+import { answered, type Ctx } from './context.ts';
+import { describeLimit, fmtMs, RESPONSE_WAIT_SPEC_MS } from './options.ts';
+import { BURST_SEQUENCE, eventBody } from './plan.ts';
+import { readState } from './state.ts';
+import type { Delivery } from './transport.ts';
+
+const def = (name: string, title: string, spec: string): CheckDef => ({ id: `receiver.concurrency.${name}`, title, spec, level: 'must' });
+
+/** One checkout's events, each sent once the previous one was answered. */
+async function sequence(ctx: Ctx, id: string, bodies: Record<string, unknown>[]): Promise<Delivery[]> {
+  const out: Delivery[] = [];
+  for (const [i, status] of BURST_SEQUENCE.entries()) out.push(await ctx.t.post(bodies[i], { kind: 'burst', label: `burst checkout ${id} ${status}` }));
+  return out;
+}
+
+/**
+ * `alone` are the valid normal deliveries sent one at a time before: when they
+ * already took longer than the limit, the receiver is slow, not overwhelmed,
+ * and receiver.latency reports it.
+ */
+export async function runConcurrency(ctx: Ctx, alone: readonly Delivery[]): Promise<Delivery[]> {
+  const n = ctx.opts.concurrency;
+  const ids = Array.from({ length: n }, () => ctx.ids.next('burst'));
+  // Bodies are built before the burst starts so the sender's own work does not count as the receiver's latency.
+  const bodies = ids.map(id => BURST_SEQUENCE.map(status => eventBody(id, status)));
+  const t0 = performance.now();
+  const burst = (await Promise.all(ids.map((id, i) => sequence(ctx, id, bodies[i])))).flat();
+  const wallMs = performance.now() - t0;
+  const { limitMs, toleranceMs, scale } = ctx.t.timing;
+  const what = `${n} checkouts in parallel, ${BURST_SEQUENCE.length} events each in order, ${burst.length} deliveries in ${fmtMs(wallMs)} ms`;
+
+  ctx.emit(await timed(def('all-success', 'Deliveries of many checkouts in parallel all get 200', '6.9'), () => {
+    const o = every(burst, answered(ctx.success.code), `${ctx.success.code} to every delivery of the burst`, ctx.success.note);
+    return { ...o, message: `${what}: ${o.message}` };
+  }));
+
+  // Spec 6.6: "The service waits 5 seconds in total for a response."
+  ctx.emit(await timed(def('within-limit', 'Deliveries of many checkouts in parallel are all answered within 5 s', '6.6'), () => {
+    const limit = describeLimit(RESPONSE_WAIT_SPEC_MS, scale);
+    const slowAlone = alone.filter(d => d.ms > limitMs + toleranceMs);
+    if (slowAlone.length)
+      return { status: 'skipped', message: `not judged: ${slowAlone.length} deliveries sent one at a time already took longer than ${limit} (first: ${answerOf(slowAlone[0])}); receiver.latency reports that` };
+    const o = every(burst, d => d.ms <= limitMs + toleranceMs, `answered within ${limit}, tolerance ${fmtMs(toleranceMs)} ms`);
+    return { ...o, message: `${what}: ${o.message}` };
+  }));
+
+  const stateDef: CheckDef = { id: 'receiver.idempotency.state-after-burst', title: "After a burst the receiver's state of every checkout is its last status", spec: '6.8', level: 'must' };
+  if (!ctx.opts.stateUrl) {
+    ctx.emit(await timed(stateDef, () => ({ status: 'skipped', message: "needs --state-url to read the receiver's state of a checkout" })));
+    return burst;
+  }
+  const template = ctx.opts.stateUrl;
+  ctx.emit(await timed(stateDef, async () => {
+    const last = BURST_SEQUENCE[BURST_SEQUENCE.length - 1];
+    if (burst.some(d => !answered(ctx.success.code)(d)))
+      return { status: 'skipped', message: 'not judged: some deliveries of the burst were refused, which receiver.concurrency.all-success reports' };
+    const reads = await Promise.all(ids.map(id => readState(ctx.t, template, id)));
+    const wrong = reads.filter(r => r.status !== last);
+    if (!wrong.length) return { status: 'passed', message: `all ${ids.length} checkouts are ${last}` };
+    const seen = wrong.slice(0, 3).map(r => `${r.read.label}: ${r.status ?? r.problem}`).join('; ');
+    return {
+      status: 'failed', expected: `${last} for all ${ids.length} checkouts`, seen,
+      message: `${wrong.length} of ${ids.length} checkouts are not ${last} after the burst: ${seen}`,
+      evidence: wrong.slice(0, 5).map(r => r.read.evidence),
+    };
+  }));
+  return burst;
+}

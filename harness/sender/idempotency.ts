@@ -1,0 +1,60 @@
+// receiver.idempotency: the same event delivered again gets the same success.
+// Spec 6.3: "Delivery is at least once. The receiver must expect duplicates."
+// Spec 6.4: "The receiver must answer each request with status code 200."
+import type { CheckDef } from './check.ts';
+import { every, timed } from './check.ts';
+import { answered, type Ctx } from './context.ts';
+import { DUPLICATE_SEQUENCE, eventBody } from './plan.ts';
+import { readState } from './state.ts';
+import type { Delivery } from './transport.ts';
+
+const def = (name: string, title: string, spec = '6.3'): CheckDef => ({ id: `receiver.idempotency.${name}`, title, spec, level: 'must' });
+
+async function repeat(ctx: Ctx, body: Record<string, unknown>, kind: 'normal' | 'batch', label: string, times: number, pauseMs = 0): Promise<Delivery[]> {
+  const out: Delivery[] = [];
+  for (let i = 0; i < times; i++) {
+    if (i && pauseMs) await new Promise(r => setTimeout(r, pauseMs));
+    out.push(await ctx.t.post(body, { kind, label: `${label}, delivery ${i + 1} of ${times}` }));
+  }
+  return out;
+}
+
+export async function runIdempotency(ctx: Ctx): Promise<void> {
+  const ok = answered(ctx.success.code);
+  const expected = `${ctx.success.code} to the original and to every duplicate`;
+  ctx.emit(await timed(def('twice', 'The same event delivered twice gets 200 both times'), async () => {
+    const id = ctx.ids.next('dup2');
+    return every(await repeat(ctx, eventBody(id, 'PAYMENT_INITIATED'), 'normal', `normal ${id} PAYMENT_INITIATED`, 2), ok, expected, ctx.success.note);
+  }));
+  ctx.emit(await timed(def('three-times', 'The same event delivered three times gets 200 every time'), async () => {
+    const id = ctx.ids.next('dup3');
+    return every(await repeat(ctx, eventBody(id, 'PAYMENT_COMPLETED', 'batch'), 'batch', `batch ${id} PAYMENT_COMPLETED`, 3), ok, expected, ctx.success.note);
+  }));
+  // Spec 6.5: a retry comes at the earliest 10 s later, so a real duplicate often arrives after a pause.
+  ctx.emit(await timed(def('after-pause', 'The same event delivered again after the minimum retry delay gets 200'), async () => {
+    const id = ctx.ids.next('dup-late');
+    return every(await repeat(ctx, eventBody(id, 'PAYMENT_COMPLETED'), 'normal', `normal ${id} PAYMENT_COMPLETED`, 2, ctx.t.timing.pauseMs), ok, expected, ctx.success.note);
+  }));
+  const stateDef = def('state-after-duplicates', "After duplicated events the receiver's state is the last status", '6.3');
+  if (!ctx.opts.stateUrl) {
+    ctx.emit(await timed(stateDef, () => ({ status: 'skipped', message: 'needs --state-url to read the receiver\'s state of a checkout' })));
+    return;
+  }
+  const template = ctx.opts.stateUrl;
+  ctx.emit(await timed(stateDef, async () => {
+    const id = ctx.ids.next('dup-state');
+    const sent: Delivery[] = [];
+    for (const e of DUPLICATE_SEQUENCE) sent.push(...await repeat(ctx, eventBody(id, e.status), 'normal', `normal ${id} ${e.status}`, e.times));
+    const refused = every(sent, ok, expected, ctx.success.note);
+    if (refused.status === 'failed') return { ...refused, message: `could not judge the state: ${refused.message}` };
+    const last = DUPLICATE_SEQUENCE[DUPLICATE_SEQUENCE.length - 1].status;
+    const s = await readState(ctx.t, template, id);
+    const seq = DUPLICATE_SEQUENCE.map(e => `${e.status} x${e.times}`).join(', ');
+    if (s.status === last) return { status: 'passed', message: `after ${seq} the state is ${last}` };
+    return {
+      status: 'failed', expected: last, seen: s.status ?? s.problem ?? 'nothing',
+      message: `after ${seq} the receiver's state should be ${last}, seen ${s.status ?? s.problem}`,
+      evidence: [s.read.evidence, ...sent.map(d => d.evidence)],
+    };
+  }));
+}

@@ -1,0 +1,56 @@
+// receiver.robustness: garbage does not take the receiver down, and is refused.
+// Runs last: a receiver that dies here would otherwise fail every later check.
+// Spec 6.4: "The receiver must answer each request with status code 200" - the
+// valid delivery after the garbage is such a request (`must`). Refusing garbage
+// with a 4xx is advice (`should`): the spec says nothing about bodies it does
+// not define, but a 200 to garbage means the receiver did not look at the body.
+import type { CheckDef } from './check.ts';
+import { answerOf, timed } from './check.ts';
+import { answered, type Ctx } from './context.ts';
+import { freshBody, GARBAGE, type Garbage } from './plan.ts';
+import type { Delivery } from './transport.ts';
+
+// Arbitrary size for the large body: twice the 1 MB most frameworks default
+// to (express.json, fastify), so a receiver with a default limit refuses it.
+export const LARGE_BODY_BYTES = 2 * 1024 * 1024;
+
+const SHAPES: Record<Garbage, { title: string; raw: () => string; contentType: string }> = {
+  'malformed-json': { title: 'malformed JSON', raw: () => '{"id": "cr-broken", "status": "STARTED",', contentType: 'application/json' },
+  'empty-body': { title: 'an empty body', raw: () => '', contentType: 'application/json' },
+  'wrong-content-type': { title: 'a body of the wrong content type', raw: () => '<checkout><status>STARTED</status></checkout>', contentType: 'application/xml' },
+  'large-body': { title: 'a 2 MB body', contentType: 'application/json',
+    raw: () => `[${Array.from({ length: LARGE_BODY_BYTES / 8 }, () => '1234567').join(',')}]` },
+};
+
+export async function runRobustness(ctx: Ctx): Promise<Delivery[]> {
+  const after: Delivery[] = [];
+  for (const g of GARBAGE) {
+    const shape = SHAPES[g];
+    const raw = shape.raw();
+    const garbage = await ctx.t.post(undefined, { kind: 'garbage', label: `${shape.title} (${raw.length} bytes, ${shape.contentType})`, raw, contentType: shape.contentType });
+    const next = await ctx.t.post(freshBody(ctx.ids), { kind: 'normal', label: `a valid delivery right after ${shape.title}` });
+    after.push(next);
+    const def = (name: string, title: string, level: 'must' | 'should'): CheckDef => ({ id: `receiver.robustness.${g}.${name}`, title, spec: '6.4', level });
+
+    ctx.emit(await timed(def('keeps-working', `After ${shape.title} the next valid delivery still gets 200`, 'must'), () => {
+      if (answered(ctx.success.code)(next)) return { status: 'passed', message: `after ${shape.title} (${answerOf(garbage)}), the next delivery got ${answerOf(next)}` };
+      return {
+        status: 'failed', expected: `${ctx.success.code} to the valid delivery after ${shape.title}`, seen: answerOf(next),
+        message: `after ${shape.title} (answered: ${answerOf(garbage)}) the next valid delivery got ${answerOf(next)}${ctx.success.note}`,
+        evidence: [garbage.evidence, next.evidence],
+      };
+    }));
+
+    ctx.emit(await timed(def('refused', `${shape.title[0].toUpperCase()}${shape.title.slice(1)} is refused with a 4xx`, 'should'), () => {
+      // A receiver that hangs up on an oversized upload refuses it too.
+      const hungUp = g === 'large-body' && garbage.status === undefined && /closed the connection/.test(garbage.error ?? '');
+      if ((garbage.status !== undefined && garbage.status >= 400 && garbage.status < 500) || hungUp)
+        return { status: 'passed', message: `refused: ${answerOf(garbage)}` };
+      return {
+        status: 'failed', expected: 'a 4xx answer (400, 413, 415 or 422 are usual)', seen: answerOf(garbage),
+        message: `${shape.title} got ${answerOf(garbage)} instead of a 4xx`, evidence: [garbage.evidence],
+      };
+    }));
+  }
+  return after;
+}
