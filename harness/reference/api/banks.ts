@@ -1,0 +1,32 @@
+// GET /banks (filters countryCode and name, spec 4.4 and 9 2.0.0) and GET
+// /banks/{bankId} ("Get bank by id"). Records per profile.md; supportedServices
+// is an array of strings (spec 2.6).
+import { BANKS, findBank, type BankRecord } from '../data/banks.ts';
+import { ok, withExtras, type Answer, type Call } from './context.ts';
+import { invalidId } from './errors.ts';
+
+function present(call: Call, bank: BankRecord): Record<string, unknown> {
+  const faults = call.ctx.faults;
+  // Fault data-services-not-array: the array becomes "a,b" (every bank, so any bank a suite reads shows it).
+  const record: Record<string, unknown> = faults.has('data-services-not-array')
+    ? { ...bank, supportedServices: bank.supportedServices.join(',') }
+    : { ...bank, supportedServices: [...bank.supportedServices] };
+  return withExtras(faults, record, { logoUrl: `${call.origin}/bank/logo/${bank.id}.svg`, paymentMethods: ['ACCOUNT_TRANSFER'] });
+}
+
+export function listBanks(call: Call): Answer {
+  const country = call.query.get('countryCode')?.trim().toUpperCase();
+  const name = call.query.get('name')?.trim().toLowerCase();
+  // Fault data-banks-filter-ignored: the countryCode filter is not applied (the name filter still is).
+  const byCountry = country && !call.ctx.faults.has('data-banks-filter-ignored');
+  const banks = BANKS.map(b => b.record)
+    .filter(b => !byCountry || b.countryCode === country)
+    .filter(b => !name || b.bankDisplayName.toLowerCase().includes(name) || b.bankOfficialName.toLowerCase().includes(name));
+  return ok(banks.map(b => present(call, b)));
+}
+
+export function getBank(call: Call): Answer {
+  const bank = findBank(call.params.bankId);
+  if (!bank) throw invalidId('bank', call.params.bankId);
+  return ok(present(call, bank.record));
+}

@@ -1,0 +1,45 @@
+// What every API handler gets: the reference's shared state (clock, faults,
+// stores) and the parsed request. Handlers return an Answer or throw an
+// ApiError; the router turns both into HTTP.
+import type { IncomingMessage } from 'node:http';
+import type { TokenStore } from '../auth/token-store.ts';
+import type { Clock } from '../clock.ts';
+import type { PaymentStore } from './payment-store.ts';
+import type { SessionStore } from './session-store.ts';
+import type { TicketStore } from './tickets.ts';
+
+export interface ApiContext {
+  clock: Clock;
+  faults: ReadonlySet<string>;
+  tokens: TokenStore;
+  sessions: SessionStore;
+  payments: PaymentStore;
+  tickets: TicketStore;
+  /** http://host:port of the server, for links when a request has no usable Host header. */
+  fallbackOrigin: string;
+}
+
+export interface Call {
+  req: IncomingMessage;
+  ctx: ApiContext;
+  /** http://host:port as the client reached it; `${origin}/api` is {base_url}. */
+  origin: string;
+  baseUrl: string;
+  params: Record<string, string>;
+  query: URLSearchParams;
+  /** The parsed JSON body of POST requests ({} when empty). */
+  body: Record<string, unknown>;
+}
+
+export interface Answer {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export const ok = (body: unknown, status = 200): Answer => ({ status, body });
+
+/** Quirk extra-fields: records carry fields the profile does not list; a suite must ignore them. */
+export function withExtras<T extends object>(faults: ReadonlySet<string>, record: T, extras: Record<string, unknown>): T {
+  return faults.has('extra-fields') ? { ...record, ...extras } : record;
+}

@@ -1,0 +1,92 @@
+// The API's error answers, per profile.md "Error body": one shape for every
+// error, four-digit string codes, and the production service's HTTP statuses
+// (510 for client errors) unless the `api-errors-4xx` quirk asks for the
+// 400/404/409 a careless suite might insist on. 401 (bad access token) and 501
+// (confirm-funds unsupported) are fixed by profile.md and spec 7 under both.
+
+export type ErrorType = 'FATAL' | 'NETWORK' | 'BAD_REQUEST' | 'AUTH' | 'CONSENT';
+
+export interface ErrorLink {
+  type: string;
+  rel: string;
+  href: string;
+  meta?: Record<string, string>;
+}
+
+/** The status the production service uses for client errors (profile.md). */
+export const PRODUCTION_CLIENT_ERROR = 510;
+
+export class ApiError extends Error {
+  constructor(
+    readonly errorCode: string,
+    message: string,
+    readonly type: ErrorType,
+    /** The status under the `api-errors-4xx` quirk. */
+    readonly status4xx: 400 | 404 | 409,
+    readonly links: ErrorLink[] = [],
+    /** A status both modes use (401, 501): fixed by the profile or the spec. */
+    readonly fixedStatus?: number,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+
+  status(faults: ReadonlySet<string>): number {
+    if (this.fixedStatus) return this.fixedStatus;
+    return faults.has('api-errors-4xx') ? this.status4xx : PRODUCTION_CLIENT_ERROR;
+  }
+
+  body(id: string, timestamp: number): Record<string, unknown> {
+    return { id, errorCode: this.errorCode, message: this.message, source: 'C', type: this.type, timestamp, links: this.links };
+  }
+}
+
+// The codes profile.md names. Codes it does not name (1007, 1401, 1501) are
+// this reference's own choice; no check may assert them.
+
+export const missingHeader = (name: string) =>
+  new ApiError('1001', `Missing required header ${name}`, 'BAD_REQUEST', 400);
+
+export const missingParameter = (name: string, why = 'is required') =>
+  new ApiError('1002', `Parameter ${name} ${why}`, 'BAD_REQUEST', 400);
+
+export const invalidId = (what: string, id: string) =>
+  new ApiError('1003', `Invalid ${what} id '${id}'`, 'BAD_REQUEST', 404);
+
+export const invalidPsuIp = (value: string) =>
+  new ApiError('1004', `Invalid x-psu-ip-address '${value}'`, 'BAD_REQUEST', 400);
+
+export const invalidRedirect = (value: string) =>
+  new ApiError('1005', `Invalid redirect URL '${value}': give an absolute http or https URL`, 'BAD_REQUEST', 400);
+
+export const unsupportedProduct = (product: string, bankId: string) =>
+  new ApiError('1007', `Bank ${bankId} does not support ${product}`, 'BAD_REQUEST', 400);
+
+/** The consent-link error of spec 4.4 and 7: errorCode 1426 with a link to the consent request. */
+export const consentRequired = (sessionId: string, href: string, why: string) =>
+  new ApiError('1426', `Consent required: ${why}`, 'CONSENT', 409,
+    [{ type: 'GET', rel: 'consent', href, meta: { id: sessionId } }]);
+
+/** Spec 9 (1.0.1): the payment needs strong customer authentication; the link leads to its authorize call. */
+export const scaRequired = (paymentId: string, href: string) =>
+  new ApiError('1428', 'Payment requires strong customer authentication', 'AUTH', 409,
+    [{ type: 'POST', rel: 'authorize', href, meta: { id: paymentId } }]);
+
+/** profile.md: an expired or wrong access token is 401 (RFC 6750 3.1 for the header). */
+export const unauthorized = (why: string) =>
+  new ApiError('1401', `Unauthorized: ${why}`, 'AUTH', 400, [], 401,
+    { 'www-authenticate': `Bearer realm="pis", error="invalid_token", error_description="${why}"` });
+
+/** Spec 7: providers that do not support confirm-funds return a Not Implemented error. */
+export const notImplemented = (what: string) =>
+  new ApiError('1501', `Not implemented: ${what}`, 'FATAL', 400, [], 501);
+
+export const notFound = (method: string, path: string) =>
+  new ApiError('1404', `No operation ${method} ${path}`, 'BAD_REQUEST', 404, [], 404);
+
+export const methodNotAllowed = (method: string, path: string, allowed: string[]) =>
+  new ApiError('1405', `${method} is not allowed on ${path}: use ${allowed.join(' or ')}`, 'BAD_REQUEST', 400, [], 405, { allow: allowed.join(', ') });
+
+/** profile.md: the production service answers 520 for its own errors. */
+export const internalError = (why: string) =>
+  new ApiError('1500', `Internal error: ${why}`, 'FATAL', 400, [], 520);

@@ -1,0 +1,76 @@
+// Payment initiation (spec 4.4; profile.md "Operations"): POST
+// /payments/{product}; the strong-customer-authentication path (spec 9 1.0.1:
+// "payment initiation responses differ by whether authentication is required"),
+// POST .../{paymentId}/authorize and GET /payments/{product}/{paymentId}.
+import { ok, withExtras, type Answer, type Call } from './context.ts';
+import { invalidId, notFound, scaRequired, unsupportedProduct } from './errors.ts';
+import { psuIp, redirectUrl, requireSession } from './guards.ts';
+import { isProduct, type Payment, type Product } from './payment-store.ts';
+import { validatePayment } from './payment-validation.ts';
+import { NORDIC, type SeedBank } from '../data/banks.ts';
+
+/** The products that need a supportedServices entry (profile.md); the other two every bank serves. */
+const NEEDS_SERVICE: Partial<Record<Product, string>> = {
+  'domestic-scheduled-transfer': 'domestic-scheduled-transfer',
+  'sepa-scheduled-credit': 'sepa-scheduled-credit',
+};
+
+function product(call: Call): Product {
+  const p = call.params.product;
+  if (!isProduct(p)) throw notFound(call.req.method ?? 'GET', `/payments/${p}`);
+  return p;
+}
+
+const authorizeHref = (call: Call, p: Payment) => `${call.baseUrl}/payments/${p.product}/${p.id}/authorize`;
+
+export function createPayment(call: Call): Answer {
+  const prod = product(call);
+  const { session, bank } = requireSession(call);
+  psuIp(call, false);
+  const redirect = redirectUrl(call);
+  const service = NEEDS_SERVICE[prod];
+  if (service && !bank.record.supportedServices.includes(service)) throw unsupportedProduct(prod, bank.record.id);
+  validatePayment(prod, call.body, call.ctx.faults);
+  const payment = call.ctx.payments.create({
+    product: prod, bankId: bank.record.id, sessionId: session.id, request: { ...call.body, redirectUrl: redirect },
+    needsSca: bank.behaviour.sca, nordic: NORDIC.has(bank.record.countryCode),
+  });
+  // Banks with strong customer authentication answer 1428 with the authorize link.
+  if (payment.needsSca) throw scaRequired(payment.id, authorizeHref(call, payment));
+  const body: Record<string, unknown> = { paymentId: payment.id, status: call.ctx.payments.status(payment), creationDateTime: payment.creationDateTime };
+  // Fault payments-sepa-no-payment-id: the SEPA success answer lacks paymentId.
+  if (prod === 'sepa-credit' && call.ctx.faults.has('payments-sepa-no-payment-id')) delete body.paymentId;
+  return ok(withExtras(call.ctx.faults, body, { transactionFees: { amount: '0.00', currency: call.body.currency } }), 201);
+}
+
+/** The payment named by the path, if it is of this product and of the session's bank. */
+function paymentOf(call: Call, bank: SeedBank, prod: Product): Payment {
+  const p = call.ctx.payments.get(call.params.paymentId);
+  if (!p || p.product !== prod || p.bankId !== bank.record.id) throw invalidId('payment', call.params.paymentId);
+  return p;
+}
+
+export function authorizePayment(call: Call): Answer {
+  const prod = product(call);
+  const { bank } = requireSession(call);
+  const p = paymentOf(call, bank, prod);
+  // Spec 9 3.0.0: x-redirect-url optional on POST /authorize; else the one given at initiation.
+  const redirect = redirectUrl(call) ?? (p.request.redirectUrl as string | undefined);
+  const ticket = call.ctx.tickets.issue({ kind: 'authorize', paymentId: p.id, redirectUrl: redirect });
+  return ok(withExtras(call.ctx.faults, { links: [{ type: 'GET', rel: 'authorize', href: `${call.origin}/bank/authorize/${ticket}` }] }, { paymentId: p.id }));
+}
+
+export function getPayment(call: Call): Answer {
+  const prod = product(call);
+  const { bank } = requireSession(call);
+  psuIp(call, false);
+  const p = paymentOf(call, bank, prod);
+  const r = p.request;
+  const body: Record<string, unknown> = {
+    paymentId: p.id, status: call.ctx.payments.status(p), creationDateTime: p.creationDateTime, product: p.product,
+    instrumentedAmount: r.instrumentedAmount, currency: r.currency,
+  };
+  if (r.endToEndIdentification !== undefined) body.endToEndIdentification = r.endToEndIdentification;
+  if (r.requestedExecutionDate !== undefined) body.requestedExecutionDate = r.requestedExecutionDate;
+  return ok(withExtras(call.ctx.faults, body, { statusReasonInformation: '' }));
+}

@@ -1,0 +1,27 @@
+// One-use-per-purpose links of the simulated bank: the consent href of GET
+// /consent and the authorize href of POST .../authorize point at
+// /bank/<kind>/<ticket> on this server. A ticket remembers what the page grants
+// and where to send the browser afterwards (x-redirect-url, spec 4.4).
+import { randomBytes } from 'node:crypto';
+
+export type Ticket =
+  | { kind: 'consent'; sessionId: string; scope: string; redirectUrl?: string }
+  | { kind: 'authorize'; paymentId: string; redirectUrl?: string };
+
+/** Tickets kept at most; the oldest are forgotten first (a serve-reference run can last days). */
+const MAX_TICKETS = 10_000;
+
+export class TicketStore {
+  private readonly tickets = new Map<string, Ticket>();
+
+  issue(t: Ticket): string {
+    const id = randomBytes(16).toString('base64url');
+    this.tickets.set(id, t);
+    if (this.tickets.size > MAX_TICKETS) this.tickets.delete(this.tickets.keys().next().value!);
+    return id;
+  }
+
+  get(id: string): Ticket | undefined {
+    return this.tickets.get(id);
+  }
+}

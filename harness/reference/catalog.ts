@@ -1,0 +1,114 @@
+// Typed loader of catalog.yaml: the named faults and quirks of the reference
+// implementation. The YAML is the single source (it is data other engineers and
+// the suites' self-tests read); this file only checks its shape once at load,
+// so a typo in the catalog fails loudly instead of silently enabling nothing.
+import { readFileSync } from 'node:fs';
+import { parse } from 'yaml';
+import { HarnessError } from '../errors.ts';
+
+export type FaultLevel = 'must' | 'should';
+
+export interface Fault {
+  kind: 'fault';
+  name: string;
+  description: string;
+  /** The section of the service spec the fault breaks. */
+  spec: string;
+  /** The check-id prefix (CONTRACT.md section 2) that must catch it. */
+  prefix: string;
+  level: FaultLevel;
+}
+
+export interface Quirk {
+  kind: 'quirk';
+  name: string;
+  description: string;
+  spec: string;
+}
+
+export type CatalogEntry = Fault | Quirk;
+
+const CATALOG_FILE = new URL('./catalog.yaml', import.meta.url);
+const NAME = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+const PREFIX = /^[a-z]+\.[a-z-]+$/;
+
+function str(entry: Record<string, unknown>, key: string, where: string): string {
+  const v = entry[key];
+  if (typeof v !== 'string' || !v.trim()) throw new Error(`${where}: '${key}' must be a non-empty string`);
+  return v;
+}
+
+/** Parses and validates catalog text; exported for the tests, which feed it broken catalogs. */
+export function parseCatalog(text: string): { faults: Fault[]; quirks: Quirk[] } {
+  const doc = parse(text) as { faults?: unknown; quirks?: unknown } | null;
+  if (!doc || !Array.isArray(doc.faults) || !Array.isArray(doc.quirks)) throw new Error("the catalog needs a 'faults' list and a 'quirks' list");
+  const seen = new Set<string>();
+  const named = (raw: unknown, i: number, list: string) => {
+    const where = `${list}[${i}]`;
+    if (!raw || typeof raw !== 'object') throw new Error(`${where} is not a mapping`);
+    const e = raw as Record<string, unknown>;
+    const name = str(e, 'name', where);
+    if (!NAME.test(name)) throw new Error(`${where}: name '${name}' is not lower-case-with-dashes`);
+    if (seen.has(name)) throw new Error(`${where}: name '${name}' appears twice`);
+    seen.add(name);
+    return { e, name, where };
+  };
+  const faults = doc.faults.map((raw, i): Fault => {
+    const { e, name, where } = named(raw, i, 'faults');
+    const prefix = str(e, 'prefix', where);
+    if (!PREFIX.test(prefix)) throw new Error(`${where}: prefix '${prefix}' is not suite.area`);
+    const level = str(e, 'level', where);
+    if (level !== 'must' && level !== 'should') throw new Error(`${where}: level must be must or should, not '${level}'`);
+    return { kind: 'fault', name, description: str(e, 'description', where), spec: String(e.spec ?? ''), prefix, level };
+  });
+  const quirks = doc.quirks.map((raw, i): Quirk => {
+    const { e, name, where } = named(raw, i, 'quirks');
+    return { kind: 'quirk', name, description: str(e, 'description', where), spec: String(e.spec ?? '') };
+  });
+  return { faults, quirks };
+}
+
+function load(): { faults: Fault[]; quirks: Quirk[] } {
+  try {
+    return parseCatalog(readFileSync(CATALOG_FILE, 'utf8'));
+  } catch (e) {
+    throw new HarnessError('PIS_INTERNAL', `harness/reference/catalog.yaml is invalid (${(e as Error).message}): fix the entry it names.`, { cause: e });
+  }
+}
+
+const CATALOG = load();
+
+export const FAULTS: readonly Fault[] = CATALOG.faults;
+export const QUIRKS: readonly Quirk[] = CATALOG.quirks;
+
+export function findEntry(name: string): CatalogEntry | undefined {
+  return FAULTS.find(f => f.name === name) ?? QUIRKS.find(q => q.name === name);
+}
+
+/**
+ * Turns the names a user gave (flags, options) into the set every part of the
+ * reference consults. An unknown name is a harness error: silently serving a
+ * clean reference when a fault was asked for would make a suite look stronger
+ * than it is.
+ */
+export function resolveFaults(names: Iterable<string> = []): Set<string> {
+  const set = new Set<string>();
+  for (const raw of names) {
+    const name = raw.trim();
+    if (!name) continue;
+    if (!findEntry(name))
+      throw new HarnessError('PIS_BAD_FLAG', `'${name}' is not a fault or quirk of the reference: run 'pis-conformance serve-reference --list-faults' for the names.`);
+    set.add(name);
+  }
+  return set;
+}
+
+/** The catalog as text for --list-faults: one line per entry, grouped. */
+export function describeCatalog(): string {
+  const width = Math.max(...[...FAULTS, ...QUIRKS].map(e => e.name.length));
+  const lines = ['Faults (each breaks one rule; the suites must catch it under the prefix shown):'];
+  for (const f of FAULTS) lines.push(`  ${f.name.padEnd(width)}  ${f.prefix.padEnd(24)} ${f.level.padEnd(6)} spec ${f.spec.padEnd(4)} ${f.description}`);
+  lines.push('', 'Quirks (allowed by the spec; the suites must pass them):');
+  for (const q of QUIRKS) lines.push(`  ${q.name.padEnd(width)}  spec ${q.spec.padEnd(4)} ${q.description}`);
+  return lines.join('\n');
+}

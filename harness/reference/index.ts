@@ -1,0 +1,116 @@
+// startReference(): the bundled reference implementation of issue 3 in one
+// call (common.md interface 2). One HTTP server on one port serves the token
+// endpoint, the banking API under /api, the simulated bank's pages under /bank
+// and the control API under /control, all on one compressed clock and with the
+// faults and quirks of catalog.yaml that were asked for.
+import type { AddressInfo } from 'node:net';
+import { TokenStore } from './auth/token-store.ts';
+import { createTokenEndpoint } from './auth/token-endpoint.ts';
+import type { ApiContext } from './api/context.ts';
+import { PaymentStore } from './api/payment-store.ts';
+import { createApi } from './api/router.ts';
+import { SessionStore } from './api/session-store.ts';
+import { TicketStore } from './api/tickets.ts';
+import { resolveFaults } from './catalog.ts';
+import { realClock, type Clock } from './clock.ts';
+import { createControl, type EventRecord, type ReferenceAttempt } from './control.ts';
+import { createReferenceServer } from './server.ts';
+import { listenError } from '../errors.ts';
+
+export type { ReferenceAttempt } from './control.ts';
+
+export interface ReferenceOptions {
+  host?: string;
+  port?: number;
+  /** Real seconds per spec second (CONTRACT.md section 3). */
+  timeScale?: number;
+  /** Fault and quirk names of catalog.yaml; an unknown name is a HarnessError. */
+  faults?: string[];
+  realm?: string;
+  clientId?: string;
+  clientSecret?: string;
+  /** The api-key of the organisation's registered webhook (spec 5.4). */
+  webhookApiKey?: string;
+  /** The organisation's registered webhook URL, used by checkouts that name none (an addition to the agreed interface). */
+  webhookUrl?: string;
+}
+
+export interface Reference {
+  /** {auth_url}: the token endpoint is `${authUrl}/auth/realms/${realm}/protocol/openid-connect/token`. */
+  authUrl: string;
+  realm: string;
+  tokenUrl: string;
+  /** {base_url} of the API. */
+  baseUrl: string;
+  controlUrl: string;
+  clientId: string;
+  clientSecret: string;
+  timeScale: number;
+  /** The names that were switched on. */
+  faults: string[];
+  clock: Clock;
+  attempts(): ReferenceAttempt[];
+  events(): EventRecord[];
+  close(): Promise<void>;
+}
+
+export async function startReference(options: ReferenceOptions = {}): Promise<Reference> {
+  const host = options.host ?? '127.0.0.1';
+  const port = options.port ?? 0;
+  const realm = options.realm ?? 'pis';
+  const clientId = options.clientId ?? 'demo-client';
+  const clientSecret = options.clientSecret ?? 'demo-secret';
+  const faults = resolveFaults(options.faults ?? []);
+  const clock = realClock(options.timeScale ?? 1);
+
+  const tokens = new TokenStore(clock, faults);
+  const ctx: ApiContext = {
+    clock, faults, tokens,
+    sessions: new SessionStore(clock, faults),
+    payments: new PaymentStore(clock, faults),
+    tickets: new TicketStore(),
+    fallbackOrigin: '',
+  };
+  const defaultWebhook = options.webhookUrl ? { url: options.webhookUrl, apiKey: options.webhookApiKey ?? 'demo-webhook-key' } : undefined;
+  const control = createControl({ clock, faults, defaultWebhook });
+  const server = createReferenceServer({
+    realm, ctx, control,
+    token: createTokenEndpoint({ clientId, clientSecret, tokens, faults }),
+    api: createApi(ctx),
+  });
+  // Requests kept alive by clients must not hold close() up.
+  server.keepAliveTimeout = 5_000;
+
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, host, () => { server.off('error', reject); resolve(); });
+    });
+  } catch (e) {
+    await control.close();
+    throw listenError(e, 'reference implementation', host, port);
+  }
+  const bound = (server.address() as AddressInfo).port;
+  const urlHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
+  const origin = `http://${urlHost}:${bound}`;
+  ctx.fallbackOrigin = origin;
+
+  let closing: Promise<void> | undefined;
+  return {
+    authUrl: origin, realm, tokenUrl: `${origin}/auth/realms/${encodeURIComponent(realm)}/protocol/openid-connect/token`,
+    baseUrl: `${origin}/api`, controlUrl: `${origin}/control`,
+    clientId, clientSecret, timeScale: clock.scale, faults: [...faults], clock,
+    attempts: () => control.attempts(),
+    events: () => control.events(),
+    close() {
+      closing ??= (async () => {
+        await control.close();
+        await new Promise<void>(resolve => {
+          server.close(() => resolve());
+          server.closeAllConnections();
+        });
+      })();
+      return closing;
+    },
+  };
+}
