@@ -1,0 +1,19 @@
+// The slow receiver (8 spec seconds per answer) on a compressed clock: caught by
+// receiver.latency alone; receiver.concurrency does not report it a second time.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { certifyFixture, failed } from './certify-helper.ts';
+
+test('a receiver slower than 5 s is caught by receiver.latency and by nothing else at level must', async () => {
+  // Scale 0.02: 5 s = 100 ms, the fixture answers after 160 ms; few parallel checkouts keep the run short.
+  const r = await certifyFixture('slow', { timeScale: 0.02, concurrency: 4 });
+  const must = failed(r.checks, 'must');
+  assert.deepEqual(must.map(c => c.id), ['receiver.latency.under-limit']);
+  assert.match(must[0].message ?? '', /answered within 100 ms \(5 s at time scale 0\.02\)/);
+  const within = r.checks.find(c => c.id === 'receiver.concurrency.within-limit');
+  assert.equal(within?.status, 'skipped');
+  const p99 = r.checks.find(c => c.id === 'receiver.latency.p99');
+  assert.equal(p99?.status, 'failed');
+  assert.equal(p99?.level, 'should');
+  assert.ok(p99?.evidence.some(e => e.kind === 'measurement' && e.name.startsWith('latency samples: ')));
+});
