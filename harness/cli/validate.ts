@@ -1,9 +1,104 @@
-// Placeholder while the command is being built in this session; replaced by its real implementation.
+// pis-conformance validate FILE...: checks webhook bodies, token responses (and,
+// with --as, any contract) read from JSON or JSON-lines files. One line per
+// item, violations indented under it, a summary line last.
+// Exit status (CONTRACT.md 1): 0 every item valid (`should` findings are
+// warnings), 1 an item breaks a `must`, 2 the input could not be read or an
+// item's kind could not be told.
 import { HarnessError } from '../errors.ts';
-import type { Command } from './command.ts';
+import { parseFlags, type Command } from './command.ts';
+import {
+  CONTRACT_NAMES, checkWebhookBody, classifyItem, isConformant, validateContract, type ContractName, type Violation,
+} from '../contracts/index.ts';
+import { readItems, type InputItem } from '../contracts/input.ts';
+
+const ALIASES: Record<string, ContractName | 'webhook'> = {
+  normal: 'webhook-normal', batch: 'webhook-batch', older: 'webhook-older', token: 'token-response', webhook: 'webhook',
+};
+const KINDS = ['webhook', ...Object.keys(ALIASES).filter(k => k !== 'webhook'), ...CONTRACT_NAMES];
+
+const help = `Usage: pis-conformance validate [--as KIND] [--no-profile] FILE...
+
+Validates each item of each FILE against the contracts (contracts/*.yaml) and
+the rules of the spec a schema cannot state. A FILE holds one JSON value, a
+JSON array of items, or JSON lines (one value per line); '-' reads stdin.
+
+Without --as, each item's kind is told from its fields: a normal, batch or
+older-variant webhook body (spec 2.2, 2.3, 2.5), a token response (2.1) or a
+token error (RFC 6749 5.2).
+
+Options:
+  --as KIND      validate every item as KIND: webhook (any webhook body kind),
+                 normal, batch, older, token, or a contract name:
+                 ${CONTRACT_NAMES.join(', ')}
+  --no-profile   do not print findings of level profile (profile.md decisions)
+  -h, --help     this help
+
+Prints one line per item (file:line, kind, verdict) and, under it, each
+finding with its level, JSON pointer, expected and found value, spec section.
+Exit status: 0 all items valid (should/profile findings are warnings),
+1 an item breaks a must, 2 the input could not be read or an item's kind
+could not be told.`;
+
+type Kind = ContractName | 'webhook';
+
+function resolveKind(value: string | undefined): Kind | undefined {
+  if (value === undefined) return undefined;
+  const kind = ALIASES[value] ?? (CONTRACT_NAMES.includes(value as ContractName) ? value as ContractName : undefined);
+  if (!kind) throw new HarnessError('PIS_BAD_FLAG', `--as ${value} is not a kind: use one of ${KINDS.join(', ')}.`);
+  return kind;
+}
+
+interface Verdict { item: InputItem; kind: string; violations: Violation[]; unknown?: string }
+
+function judge(item: InputItem, as: Kind | undefined): Verdict {
+  if (as === 'webhook') {
+    const r = checkWebhookBody(item.value);
+    return { item, kind: r.kind === 'unknown' ? 'webhook' : `webhook-${r.kind}`, violations: r.violations };
+  }
+  if (as) return { item, kind: as, violations: validateContract(as, item.value) };
+  const detected = classifyItem(item.value);
+  if (detected === 'unknown') {
+    const what = Array.isArray(item.value) ? 'an array' : item.value === null ? 'null' : typeof item.value === 'object' ? 'an object with none of their fields' : `a ${typeof item.value}`;
+    return { item, kind: 'unknown', violations: [], unknown: `neither a webhook body nor a token response (${what}); say what it is with --as KIND` };
+  }
+  const name: ContractName = detected === 'normal' || detected === 'batch' || detected === 'older' ? `webhook-${detected}` : detected;
+  return { item, kind: name, violations: validateContract(name, item.value) };
+}
+
+function render(v: Verdict, showProfile: boolean): string[] {
+  const where = `${v.item.file}:${v.item.line}`;
+  if (v.unknown) return [`${where}  unknown  cannot validate: ${v.unknown}`];
+  const shown = v.violations.filter(x => showProfile || x.level !== 'profile');
+  const must = shown.filter(x => x.level === 'must').length;
+  const warnings = shown.length - must;
+  const verdict = must ? `INVALID (${must} violation${must === 1 ? '' : 's'}${warnings ? `, ${warnings} warning${warnings === 1 ? '' : 's'}` : ''})`
+    : warnings ? `valid (${warnings} warning${warnings === 1 ? '' : 's'})` : 'valid';
+  return [`${where}  ${v.kind}  ${verdict}`,
+    ...shown.map(x => `    ${x.level.padEnd(7)} ${x.pointer || '(whole item)'}: expected ${x.expected}, found ${x.found}  [spec ${x.spec}, ${x.rule}]`)];
+}
 
 export const command: Command = {
   name: 'validate',
-  help: 'Usage: pis-conformance validate (not built yet)',
-  async run() { throw new HarnessError('PIS_UNKNOWN_COMMAND', "'validate' is not built yet: use validate, report or serve-reference."); },
+  help,
+  async run(argv) {
+    const args = parseFlags('validate', help, argv, { 'as': { type: 'string' }, 'no-profile': { type: 'boolean' } }, true);
+    if (!args) return 0;
+    if (!args.positionals.length) throw new HarnessError('PIS_MISSING_OPTION', "No file given: name one or more JSON or JSON-lines files, e.g. 'pis-conformance validate bodies.jsonl'.");
+    const as = resolveKind(args.values.as as string | undefined);
+    // Read every file first: bad input stops the run before any verdict is printed.
+    const items = args.positionals.flatMap(f => readItems(f));
+    const verdicts = items.map(i => judge(i, as));
+    for (const v of verdicts) process.stdout.write(render(v, !args.values['no-profile']).join('\n') + '\n');
+
+    const unknown = verdicts.filter(v => v.unknown).length;
+    const invalid = verdicts.filter(v => !v.unknown && !isConformant(v.violations)).length;
+    const warned = verdicts.filter(v => !v.unknown && isConformant(v.violations) && v.violations.some(x => x.level === 'should')).length;
+    const valid = verdicts.length - unknown - invalid;
+    process.stdout.write(`validate: ${verdicts.length} item${verdicts.length === 1 ? '' : 's'}, ${valid} valid${warned ? ` (${warned} with warnings)` : ''}, ${invalid} invalid${unknown ? `, ${unknown} of unknown kind` : ''}\n`);
+    if (unknown) {
+      process.stderr.write(`pis-conformance validate: ${unknown} item${unknown === 1 ? ' is' : 's are'} neither a webhook body nor a token response: name the kind with --as KIND (see --help).\n`);
+      return 2;
+    }
+    return invalid ? 1 : 0;
+  },
 };
