@@ -1,9 +1,147 @@
-// Placeholder while the command is being built in this session; replaced by its real implementation.
+// `pis-conformance run`: the main job. Resolves the target (flags > env > YAML
+// file), starts the bundled reference when no target is named, checks in a few
+// seconds that the target is there and takes the credentials, then runs the
+// Playwright suites with the reporter that writes the report folder, and exits
+// 0 conformant, 1 not conformant, 2 the run could not be made.
+import { existsSync, readFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { randomBytes } from 'node:crypto';
 import { HarnessError } from '../errors.ts';
-import type { Command } from './command.ts';
+import { parseFlags, numberFlag, type Command } from './command.ts';
+import { fromEnv, namesTarget, resolveTarget, SUITES, type PartialConfig, type TargetConfig } from '../target/config.ts';
+import { fromFlags, TARGET_FLAGS } from '../target/flags.ts';
+import { loadConfigFile } from '../target/file.ts';
+import { reportTarget, targetToEnv } from '../target/env.ts';
+import { preflight } from '../target/preflight.ts';
+import { defaultReportDir } from '../report/writer.ts';
+import { Redactor } from '../report/redact.ts';
+import { exitStatus, type RunResults } from '../report/model.ts';
+import { formatSummary } from '../report/progress.ts';
+import { availableSuites, runPlaywright } from '../runner/playwright.ts';
+import { BUNDLED_TIME_SCALE, startBundled, type Bundled } from '../runner/bundled.ts';
+
+const HELP = `Usage: pis-conformance run [options]
+
+Runs the conformance suites against a target and writes a report folder.
+With no target options it starts the bundled reference implementation on free
+loopback ports (time scale ${BUNDLED_TIME_SCALE} unless --time-scale is given) and runs against it.
+
+Target (flag, or environment variable, or key in the --config file; flags win over env, env over file):
+  --auth-url URL          {auth_url} of the spec                       PIS_AUTH_URL
+  --realm NAME            the <realm> in the token path (default pis)  PIS_REALM
+  --client-id ID                                                        PIS_CLIENT_ID
+  --client-secret S       prefer the env variable: argv shows in ps    PIS_CLIENT_SECRET
+  --base-url URL          {base_url} of the spec                       PIS_BASE_URL
+  --control-url URL       the target's control API (webhook suite)     PIS_CONTROL_URL
+  --webhook-api-key KEY   the api-key the sender must present          PIS_WEBHOOK_API_KEY
+  --sink-host H           where the webhook sink listens (default 127.0.0.1)
+  --sink-port P           (default 0: a free port)
+  --public-sink-url URL   the address the target must call, when it differs (a tunnel)
+  --time-scale F          1 spec second = F real seconds (default 1)   PIS_TIME_SCALE
+  --bank-id ID            the bank the data and payments suites use (default: one per country)
+
+What to run:
+  --suites LIST           comma list of ${SUITES.join(',')} (default: all that exist)
+  --grep PATTERN          only the checks whose id or title matches (e.g. token.refresh.renews-tokens)
+  --no-profile            leave out the checks of profile.md's decisions (level profile)
+  --max-wait S            how long a check may wait for something to happen, e.g. token expiry (default 60)
+  --consent-driver D      follow (GET the link and its redirects, default), browser, or manual
+  --consent-script FILE   YAML list of steps for the browser driver: {click: SEL}, {fill: SEL, value: TEXT}, ...
+  --config FILE           YAML file with any of the keys above, plus paths: and headers: overrides of profile.md
+  --report DIR            where to write the report (default reports/<timestamp>; reports/latest points at it)
+  --workers N             suites run side by side (default 5)
+  --fault LIST            bundled reference only: switch on faults or quirks of its catalog, to see checks fail
+
+Exit status: 0 conformant, 1 not conformant, 2 the run could not be made.
+`;
+
+const FLAGS = {
+  ...TARGET_FLAGS,
+  'suites': { type: 'string' },
+  'grep': { type: 'string' },
+  'config': { type: 'string' },
+  'report': { type: 'string' },
+  'workers': { type: 'string' },
+  'fault': { type: 'string', multiple: true },
+} as const;
+
+function chooseSuites(list: string | undefined): string[] {
+  const present = availableSuites(SUITES);
+  if (!list) return present;
+  const asked = list.split(',').map(s => s.trim()).filter(Boolean);
+  for (const s of asked) {
+    if (!(SUITES as readonly string[]).includes(s)) throw new HarnessError('PIS_BAD_FLAG', `--suites names '${s}', which is not a suite: use ${SUITES.join(', ')}.`);
+    if (!present.includes(s)) throw new HarnessError('PIS_BAD_FLAG', `The ${s} suite is not part of this build (no suites/${s}.spec.ts): leave it out of --suites.`);
+  }
+  if (!asked.length) throw new HarnessError('PIS_BAD_FLAG', `--suites is empty: name at least one of ${present.join(', ')}.`);
+  return [...new Set(asked)];
+}
 
 export const command: Command = {
   name: 'run',
-  help: 'Usage: pis-conformance run (not built yet)',
-  async run() { throw new HarnessError('PIS_UNKNOWN_COMMAND', "'run' is not built yet: use validate, report or serve-reference."); },
+  help: HELP,
+  async run(argv) {
+    const parsed = parseFlags('run', HELP, argv, FLAGS);
+    if (!parsed) return 0;
+    const v = parsed.values;
+    const flags = fromFlags(v);
+    const file = v.config ? loadConfigFile(v.config) : { config: {} as PartialConfig, suites: undefined };
+    const env = fromEnv(process.env);
+    const suites = chooseSuites(v.suites ?? file.suites);
+    const workers = numberFlag('workers', v.workers, 5, { min: 1, integer: true });
+    const faults = (v.fault ?? []).flatMap(f => f.split(',')).map(f => f.trim()).filter(Boolean);
+
+    let bundled: Bundled | undefined;
+    let cfg: TargetConfig;
+    if (namesTarget(flags, env, file.config)) {
+      if (faults.length) throw new HarnessError('PIS_BAD_FLAG', '--fault applies to the bundled reference only: leave out the target options, or --fault.');
+      cfg = resolveTarget(flags, env, file.config);
+    } else {
+      const timeScale = flags.timeScale ?? env.timeScale ?? file.config.timeScale ?? BUNDLED_TIME_SCALE;
+      bundled = await startBundled({ timeScale, faults, webhookApiKey: randomBytes(12).toString('hex') });
+      // The reference's own URLs and credentials win over anything else that names them.
+      cfg = resolveTarget(bundled.config, flags, file.config);
+      process.stdout.write(`Started the bundled reference implementation at ${bundled.config.baseUrl} (time scale ${cfg.timeScale}${faults.length ? `, faults ${faults.join(', ')}` : ''}).\n`);
+    }
+
+    try {
+      const redactor = new Redactor().add(cfg.clientSecret, 'PIS_CLIENT_SECRET').add(cfg.webhookApiKey, 'PIS_WEBHOOK_API_KEY');
+      await preflight(cfg, redactor);
+      const dir = resolve(v.report ?? defaultReportDir());
+      const header = { command: 'run', target: reportTarget(cfg), timeScale: cfg.timeScale };
+      const out = await runPlaywright({
+        suites, grep: v.grep, workers,
+        env: {
+          ...targetToEnv(cfg),
+          PIS_REPORT_DIR: dir,
+          PIS_REPORT_HEADER: JSON.stringify(header),
+          PIS_MAX_WAIT_S: String(cfg.maxWaitS),
+          PIS_WORKERS: String(workers),
+        },
+      });
+      return finish(dir, out, v.grep);
+    } finally {
+      await bundled?.close();
+    }
+  },
 };
+
+function finish(dir: string, out: Awaited<ReturnType<typeof runPlaywright>>, grep: string | undefined): number {
+  const status = out.status;
+  if (out.signal || status?.interrupted)
+    throw new HarnessError('PIS_INTERNAL', `The run was interrupted; what it found so far is in ${join(dir, 'results.jsonl')}.`);
+  if (!status || !existsSync(join(dir, 'results.json'))) {
+    const why = status?.errors[0] ?? `Playwright ended with status ${out.exitCode} before the report was written`;
+    throw new HarnessError('PIS_INTERNAL', `The suites could not run (${why}): this is a bug of the harness or its install, please report it.`);
+  }
+  if (status.checks === 0) {
+    const why = status.errors[0] ?? 'no check was selected';
+    throw new HarnessError(grep ? 'PIS_BAD_FLAG' : 'PIS_INTERNAL', grep ? `No check matches --grep '${grep}': give a check id such as token.issue.access-token.` : `No check ran (${why}).`);
+  }
+  const results = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as RunResults;
+  const warnings = results.checks.filter(c => c.status === 'failed' && c.level !== 'must').length;
+  const shown = relative(process.cwd(), join(dir, 'index.html'));
+  process.stdout.write('\n' + formatSummary(results.summary, warnings, shown.startsWith('..') ? join(dir, 'index.html') : shown) + '\n');
+  if (status.errors.length) process.stderr.write(`Note: ${status.errors.length} suite error(s) besides the checks; the first: ${status.errors[0]}\n`);
+  return exitStatus(results.summary);
+}

@@ -1,0 +1,118 @@
+// The Playwright reporter of `run`: turns each finished test into a CheckResult
+// (from its `pis-check` attachment, or from its annotation and Playwright's own
+// verdict when a test ended without one), hands it to the ReportWriter at once
+// (results.jsonl grows as the run goes), prints one progress line per check,
+// and writes the rest of the report folder at the end. Configured by the
+// environment that `run` sets (PIS_REPORT_DIR, PIS_REPORT_HEADER, PIS_RUN_STATUS_FILE).
+import { writeFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import type { FullResult, Reporter, Suite as PwSuite, TestCase, TestError, TestResult } from '@playwright/test/reporter';
+import type { CheckResult, DeliveryAttempt, Level, Suite } from './model.ts';
+import { Redactor } from './redact.ts';
+import { ReportWriter, type ReportHeader } from './writer.ts';
+import { formatCheckLine } from './progress.ts';
+
+export const CHECK_ATTACHMENT = 'pis-check';
+export const DELIVERIES_ATTACHMENT = 'pis-deliveries';
+
+/** What the reporter tells `run` beyond the report folder (written to PIS_RUN_STATUS_FILE, outside the folder). */
+export interface RunStatus { checks: number; errors: string[]; interrupted: boolean }
+
+const stripAnsi = (s: string) => s.replace(/\u001b\[[0-9;]*m/g, '');
+const firstLine = (s: string | undefined) => stripAnsi(s ?? '').split('\n').find(l => l.trim())?.trim() ?? '';
+
+/** The suite a test belongs to: its spec file's name (the test() call itself may sit in a helper file). */
+function suiteFile(test: TestCase): string {
+  let s: PwSuite | undefined = test.parent;
+  while (s && s.type !== 'file') s = s.parent;
+  return basename(s?.location?.file ?? s?.title ?? test.location.file).replace(/\.spec\.ts$/, '');
+}
+
+export default class PisReporter implements Reporter {
+  private writer?: ReportWriter;
+  private readonly redactor = new Redactor();
+  private readonly deliveries: DeliveryAttempt[] = [];
+  private readonly errors: string[] = [];
+  private readonly color = !!process.stdout.isTTY && !process.env.NO_COLOR;
+  private count = 0;
+
+  printsToStdio(): boolean { return true; }
+
+  onBegin(_config: unknown, suite: PwSuite): void {
+    this.redactor.add(process.env.PIS_CLIENT_SECRET, 'PIS_CLIENT_SECRET');
+    this.redactor.add(process.env.PIS_WEBHOOK_API_KEY, 'PIS_WEBHOOK_API_KEY');
+    const dir = process.env.PIS_REPORT_DIR;
+    const header = JSON.parse(process.env.PIS_REPORT_HEADER ?? '{"command":"run","target":{},"timeScale":1}') as ReportHeader;
+    if (dir) this.writer = new ReportWriter(dir, header, this.redactor);
+    const total = suite.allTests().length;
+    const files = new Set(suite.allTests().map(suiteFile));
+    process.stdout.write(`Running ${total} checks in ${files.size} suite${files.size === 1 ? '' : 's'} (${[...files].sort().join(', ')})\n`);
+  }
+
+  onStdOut(chunk: string | Buffer): void {
+    // Tests print only what a user must see (the manual consent driver's link and progress).
+    process.stdout.write(this.redactor.text(chunk.toString()));
+  }
+
+  onStdErr(chunk: string | Buffer): void {
+    process.stderr.write(this.redactor.text(chunk.toString()));
+  }
+
+  onTestEnd(test: TestCase, result: TestResult): void {
+    let check: CheckResult;
+    try {
+      check = this.toCheck(test, result);
+    } catch (e) {
+      this.errors.push(`could not read the result of ${test.title}: ${(e as Error).message}`);
+      return;
+    }
+    for (const a of result.attachments) {
+      if (a.name === DELIVERIES_ATTACHMENT && a.body) {
+        try { this.deliveries.push(...(JSON.parse(a.body.toString('utf8')) as DeliveryAttempt[])); } catch { /* a broken attachment is the suite's bug; the checks still count */ }
+      }
+    }
+    const clean = this.writer ? this.writer.add(check) : this.redactor.value(check);
+    this.count++;
+    process.stdout.write(formatCheckLine(clean, this.color) + '\n');
+  }
+
+  onError(error: TestError): void {
+    const text = this.redactor.text(firstLine(error.message ?? error.value) || 'unknown error');
+    const where = error.location ? ` (${basename(error.location.file)}:${error.location.line})` : '';
+    this.errors.push(text + where);
+    process.stderr.write(`error: ${text}${where}\n`);
+  }
+
+  async onEnd(result: FullResult): Promise<void> {
+    this.writer?.finish(this.deliveries.length ? { deliveries: this.deliveries } : {});
+    const status: RunStatus = { checks: this.count, errors: this.errors, interrupted: result.status === 'interrupted' || result.status === 'timedout' };
+    if (process.env.PIS_RUN_STATUS_FILE) writeFileSync(process.env.PIS_RUN_STATUS_FILE, JSON.stringify(status));
+  }
+
+  /** The check's own result when it attached one, else one built from the test's annotation and Playwright's verdict. */
+  private toCheck(test: TestCase, result: TestResult): CheckResult {
+    const attached = result.attachments.find(a => a.name === CHECK_ATTACHMENT && a.body);
+    if (attached) return JSON.parse(attached.body!.toString('utf8')) as CheckResult;
+    const meta = this.meta(test);
+    const durationMs = Math.round(result.duration);
+    if (result.status === 'skipped') {
+      const why = test.annotations.find(a => a.type === 'skip' || a.type === 'fixme')?.description;
+      return { ...meta, status: 'skipped', message: why || 'skipped', evidence: [], durationMs };
+    }
+    if (result.status === 'passed') return { ...meta, status: 'passed', evidence: [], durationMs };
+    const why = result.status === 'timedOut' ? `the check did not finish within ${(test.timeout / 1000).toFixed(0)} s`
+      : result.status === 'interrupted' ? 'the run was interrupted before the check finished'
+      : `the check could not finish: ${firstLine(result.error?.message ?? result.error?.value) || result.status}`;
+    return { ...meta, status: 'failed', message: why, evidence: [], durationMs };
+  }
+
+  private meta(test: TestCase): Pick<CheckResult, 'id' | 'suite' | 'title' | 'spec' | 'level'> {
+    const ann = test.annotations.find(a => a.type === CHECK_ATTACHMENT)?.description;
+    if (ann) return JSON.parse(ann);
+    // A test registered without the check helper: its title should start with its dotted id.
+    const [first, ...rest] = test.title.split(' ');
+    const dotted = /^[a-z-]+\.[a-z0-9-]+\.[a-z0-9.-]+$/.test(first ?? '');
+    const suite = (dotted ? first!.split('.')[0] : suiteFile(test)) as Suite;
+    return { id: dotted ? first! : `${suite}.${test.title}`, suite, title: dotted ? rest.join(' ') : test.title, spec: '?', level: 'must' as Level };
+  }
+}

@@ -1,0 +1,159 @@
+// The target of a run and how the suites should treat it (CONTRACT.md section 1):
+// every value comes from a flag, else an environment variable, else the YAML
+// config file, else a default. Secrets are kept here and passed on only through
+// the environment (never argv, which `ps` shows) and never into a report.
+import { HarnessError } from '../errors.ts';
+import { DEFAULT_HEADERS, DEFAULT_PATHS, type Headers, type Paths } from './profile.ts';
+
+export const SUITES = ['token', 'session', 'data', 'payments', 'webhook'] as const;
+export type SuiteName = typeof SUITES[number];
+export const CONSENT_DRIVERS = ['follow', 'browser', 'manual'] as const;
+export type ConsentDriverName = typeof CONSENT_DRIVERS[number];
+
+/** One step of the `browser` consent driver's YAML script. */
+export type ConsentStep =
+  | { click: string }
+  | { fill: string; value: string }
+  | { press: string; key: string }
+  | { waitFor: string }
+  | { waitForUrl: string };
+
+export interface TargetConfig {
+  authUrl: string;
+  realm: string;
+  clientId: string;
+  clientSecret: string;
+  baseUrl: string;
+  controlUrl?: string;
+  webhookApiKey?: string;
+  sinkHost: string;
+  sinkPort: number;
+  publicSinkUrl?: string;
+  /** Real seconds per spec second (CONTRACT.md section 3). */
+  timeScale: number;
+  /** Real seconds a check may wait for something to happen (token expiry), compressed clock counted. */
+  maxWaitS: number;
+  /** Run `profile` checks (off with --no-profile). */
+  profile: boolean;
+  consentDriver: ConsentDriverName;
+  consentScript?: ConsentStep[];
+  /** Chromium for the browser driver; default Debian's /usr/bin/chromium when it exists. */
+  browserPath?: string;
+  /** Sent in `x-device-id` (profile.md); any stable string. */
+  deviceId: string;
+  /** Sent in `x-psu-ip-address` where the suites exercise that header. */
+  psuIpAddress: string;
+  /** Where the bank sends the end user after consent or authorisation (x-redirect-url). */
+  redirectUrl: string;
+  /** The bank the data and payments suites use; default: chosen from GET /banks. */
+  bankId?: string;
+  paths: Paths;
+  headers: Headers;
+  /** True when the run started the bundled reference (the report says so). */
+  bundledReference?: boolean;
+}
+
+/** What one source (flags, env or file) says; every field optional. */
+export type PartialConfig = Partial<Omit<TargetConfig, 'paths' | 'headers'>> & {
+  paths?: Partial<Paths>;
+  headers?: Partial<Headers>;
+};
+
+export const DEFAULTS = {
+  realm: 'pis',
+  sinkHost: '127.0.0.1',
+  sinkPort: 0,
+  timeScale: 1,
+  maxWaitS: 60,
+  profile: true,
+  consentDriver: 'follow' as ConsentDriverName,
+  deviceId: 'pis-conformance',
+  psuIpAddress: '127.0.0.1',
+  redirectUrl: 'http://127.0.0.1/pis-conformance/callback',
+};
+
+/** Environment variables of CONTRACT.md section 1. */
+export const ENV_NAMES = {
+  authUrl: 'PIS_AUTH_URL',
+  realm: 'PIS_REALM',
+  clientId: 'PIS_CLIENT_ID',
+  clientSecret: 'PIS_CLIENT_SECRET',
+  baseUrl: 'PIS_BASE_URL',
+  controlUrl: 'PIS_CONTROL_URL',
+  webhookApiKey: 'PIS_WEBHOOK_API_KEY',
+  timeScale: 'PIS_TIME_SCALE',
+} as const;
+
+export function fromEnv(env: NodeJS.ProcessEnv): PartialConfig {
+  const out: PartialConfig = {};
+  for (const [key, name] of Object.entries(ENV_NAMES)) {
+    const v = env[name];
+    if (v === undefined || v === '') continue;
+    if (key === 'timeScale') out.timeScale = positive(v, `${name}`, 'PIS_BAD_CONFIG');
+    else (out as Record<string, unknown>)[key] = v;
+  }
+  return out;
+}
+
+/** True when any source names a target; otherwise `run` starts the bundled reference. */
+export function namesTarget(...sources: PartialConfig[]): boolean {
+  return sources.some(s => s.authUrl !== undefined || s.baseUrl !== undefined);
+}
+
+/** Merges sources, first wins (flags, env, file), fills defaults and checks that the target is complete. */
+export function resolveTarget(...sources: PartialConfig[]): TargetConfig {
+  const pick = <K extends keyof PartialConfig>(k: K): PartialConfig[K] => sources.find(s => s[k] !== undefined)?.[k];
+  const need = (k: 'authUrl' | 'clientId' | 'clientSecret' | 'baseUrl', flag: string, env: string): string => {
+    const v = pick(k);
+    if (!v) throw new HarnessError('PIS_MISSING_OPTION', `The target's ${flag.replace(/^--/, '')} is missing: give --${flag.replace(/^--/, '')}, set ${env}, or put it in the --config file.`);
+    return v as string;
+  };
+  const cfg: TargetConfig = {
+    authUrl: url(need('authUrl', 'auth-url', 'PIS_AUTH_URL'), 'auth-url'),
+    realm: pick('realm') ?? DEFAULTS.realm,
+    clientId: need('clientId', 'client-id', 'PIS_CLIENT_ID'),
+    clientSecret: need('clientSecret', 'client-secret', 'PIS_CLIENT_SECRET'),
+    baseUrl: url(need('baseUrl', 'base-url', 'PIS_BASE_URL'), 'base-url'),
+    controlUrl: optionalUrl(pick('controlUrl'), 'control-url'),
+    webhookApiKey: pick('webhookApiKey'),
+    sinkHost: pick('sinkHost') ?? DEFAULTS.sinkHost,
+    sinkPort: pick('sinkPort') ?? DEFAULTS.sinkPort,
+    publicSinkUrl: optionalUrl(pick('publicSinkUrl'), 'public-sink-url'),
+    timeScale: pick('timeScale') ?? DEFAULTS.timeScale,
+    maxWaitS: pick('maxWaitS') ?? DEFAULTS.maxWaitS,
+    profile: pick('profile') ?? DEFAULTS.profile,
+    consentDriver: pick('consentDriver') ?? DEFAULTS.consentDriver,
+    consentScript: pick('consentScript'),
+    browserPath: pick('browserPath'),
+    deviceId: pick('deviceId') ?? DEFAULTS.deviceId,
+    psuIpAddress: pick('psuIpAddress') ?? DEFAULTS.psuIpAddress,
+    redirectUrl: url(pick('redirectUrl') ?? DEFAULTS.redirectUrl, 'redirect-url'),
+    bankId: pick('bankId'),
+    paths: Object.assign({}, DEFAULT_PATHS, ...sources.slice().reverse().map(s => s.paths ?? {})),
+    headers: Object.assign({}, DEFAULT_HEADERS, ...sources.slice().reverse().map(s => s.headers ?? {})),
+    bundledReference: pick('bundledReference'),
+  };
+  if (cfg.consentDriver === 'browser' && !cfg.consentScript?.length)
+    throw new HarnessError('PIS_MISSING_OPTION', 'The browser consent driver needs a script of clicks and fills: give --consent-script FILE (YAML), or use --consent-driver follow or manual.');
+  return cfg;
+}
+
+export function positive(v: string, what: string, code: 'PIS_BAD_FLAG' | 'PIS_BAD_CONFIG' = 'PIS_BAD_FLAG'): number {
+  const n = Number(v);
+  if (!Number.isFinite(n) || n <= 0) throw new HarnessError(code, `${what} must be a positive number, not '${v}'.`);
+  return n;
+}
+
+function url(v: string, flag: string): string {
+  let u: URL;
+  try { u = new URL(v); } catch {
+    throw new HarnessError('PIS_BAD_FLAG', `--${flag} '${v}' is not a URL: give an absolute http:// or https:// address.`);
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:')
+    throw new HarnessError('PIS_BAD_FLAG', `--${flag} '${v}' must start with http:// or https://.`);
+  return v.replace(/\/+$/, '');
+}
+
+function optionalUrl(v: string | undefined, flag: string): string | undefined {
+  return v === undefined ? undefined : url(v, flag);
+}

@@ -1,0 +1,98 @@
+// The YAML config file of `run --config FILE` and the consent script of
+// `--consent-script FILE`. Keys are the flag names in kebab-case or camelCase
+// (`base-url` or `baseUrl`); `paths:` and `headers:` override profile.md's
+// defaults. An unknown key is an error, so a typo never silently tests the
+// wrong thing.
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { parse } from 'yaml';
+import { HarnessError } from '../errors.ts';
+import { CONSENT_DRIVERS, type ConsentStep, type PartialConfig } from './config.ts';
+import { DEFAULT_HEADERS, DEFAULT_PATHS } from './profile.ts';
+
+const STRING_KEYS = ['authUrl', 'realm', 'clientId', 'clientSecret', 'baseUrl', 'controlUrl', 'webhookApiKey', 'sinkHost',
+  'publicSinkUrl', 'browserPath', 'deviceId', 'psuIpAddress', 'redirectUrl', 'bankId'] as const;
+const NUMBER_KEYS = ['sinkPort', 'timeScale', 'maxWait'] as const;
+const OTHER_KEYS = ['profile', 'noProfile', 'consentDriver', 'consentScript', 'paths', 'headers', 'suites'] as const;
+const KNOWN = new Set<string>([...STRING_KEYS, ...NUMBER_KEYS, ...OTHER_KEYS]);
+
+const camel = (k: string) => k.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+
+function bad(file: string, why: string): HarnessError {
+  return new HarnessError('PIS_BAD_CONFIG', `Config file ${file}: ${why}.`);
+}
+
+function readYaml(file: string, what: string): unknown {
+  let text: string;
+  try { text = readFileSync(file, 'utf8'); } catch (e) {
+    throw new HarnessError('PIS_BAD_CONFIG', `Cannot read the ${what} ${file} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}): check the path.`);
+  }
+  try { return parse(text); } catch (e) {
+    throw new HarnessError('PIS_BAD_CONFIG', `The ${what} ${file} is not valid YAML (${(e as Error).message.split('\n')[0]}): fix the syntax.`);
+  }
+}
+
+/** Reads and checks a config file; `suites` comes back separately because it is not part of the target. */
+export function loadConfigFile(file: string): { config: PartialConfig; suites?: string } {
+  const data = readYaml(file, 'config file');
+  if (data === null || data === undefined) return { config: {} };
+  if (typeof data !== 'object' || Array.isArray(data)) throw bad(file, 'the top level must be a mapping of keys such as base-url and auth-url');
+  const out: Record<string, unknown> = {};
+  let suites: string | undefined;
+  for (const [rawKey, v] of Object.entries(data as Record<string, unknown>)) {
+    const k = camel(rawKey);
+    if (!KNOWN.has(k)) throw bad(file, `unknown key '${rawKey}' (known: ${[...KNOWN].join(', ')})`);
+    if (v === null || v === undefined) continue;
+    if ((STRING_KEYS as readonly string[]).includes(k)) {
+      if (typeof v !== 'string' && typeof v !== 'number') throw bad(file, `'${rawKey}' must be a string`);
+      out[k] = String(v);
+    } else if ((NUMBER_KEYS as readonly string[]).includes(k)) {
+      const n = Number(v);
+      if (!Number.isFinite(n) || n < 0 || (k === 'timeScale' && n === 0)) throw bad(file, `'${rawKey}' must be a ${k === 'timeScale' ? 'positive' : 'non-negative'} number, not '${v}'`);
+      out[k === 'maxWait' ? 'maxWaitS' : k] = n;
+    } else if (k === 'profile' || k === 'noProfile') {
+      if (typeof v !== 'boolean') throw bad(file, `'${rawKey}' must be true or false`);
+      out.profile = k === 'profile' ? v : !v;
+    } else if (k === 'consentDriver') {
+      if (!(CONSENT_DRIVERS as readonly unknown[]).includes(v)) throw bad(file, `'${rawKey}' must be one of ${CONSENT_DRIVERS.join(', ')}`);
+      out.consentDriver = v;
+    } else if (k === 'consentScript') {
+      out.consentScript = typeof v === 'string' ? loadConsentScript(resolve(dirname(file), v)) : checkSteps(v, file);
+    } else if (k === 'paths' || k === 'headers') {
+      out[k] = overrides(v, k === 'paths' ? Object.keys(DEFAULT_PATHS) : Object.keys(DEFAULT_HEADERS), file, rawKey);
+    } else if (k === 'suites') {
+      suites = Array.isArray(v) ? v.join(',') : String(v);
+    }
+  }
+  return { config: out as PartialConfig, suites };
+}
+
+function overrides(v: unknown, names: string[], file: string, key: string): Record<string, string> {
+  if (!v || typeof v !== 'object' || Array.isArray(v)) throw bad(file, `'${key}' must be a mapping of names to strings`);
+  const out: Record<string, string> = {};
+  for (const [rawName, value] of Object.entries(v)) {
+    const name = camel(rawName);
+    if (!names.includes(name)) throw bad(file, `unknown ${key} entry '${rawName}' (known: ${names.join(', ')})`);
+    if (typeof value !== 'string' || !value) throw bad(file, `${key}.${rawName} must be a non-empty string`);
+    out[name] = value;
+  }
+  return out;
+}
+
+/** Reads the browser consent driver's script: a YAML list of {click}, {fill, value}, {press, key}, {waitFor}, {waitForUrl}. */
+export function loadConsentScript(file: string): ConsentStep[] {
+  const data = readYaml(file, 'consent script');
+  return checkSteps(data, file);
+}
+
+function checkSteps(data: unknown, file: string): ConsentStep[] {
+  const list = (data && typeof data === 'object' && !Array.isArray(data) && 'steps' in data) ? (data as { steps: unknown }).steps : data;
+  if (!Array.isArray(list) || !list.length) throw bad(file, 'the consent script must be a non-empty list of steps such as {click: "#approve"}');
+  return list.map((s, i) => {
+    const ok = s && typeof s === 'object' && (
+      typeof s.click === 'string' || typeof s.waitFor === 'string' || typeof s.waitForUrl === 'string'
+      || (typeof s.fill === 'string' && typeof s.value === 'string') || (typeof s.press === 'string' && typeof s.key === 'string'));
+    if (!ok) throw bad(file, `step ${i + 1} must be one of {click: SELECTOR}, {fill: SELECTOR, value: TEXT}, {press: SELECTOR, key: KEY}, {waitFor: SELECTOR}, {waitForUrl: PATTERN}`);
+    return s as ConsentStep;
+  });
+}

@@ -1,0 +1,51 @@
+// The target flags of `run` (CONTRACT.md section 1) as a config source.
+import { HarnessError } from '../errors.ts';
+import { numberFlag } from '../cli/command.ts';
+import { CONSENT_DRIVERS, positive, type ConsentDriverName, type PartialConfig } from './config.ts';
+import { loadConsentScript } from './file.ts';
+
+export const TARGET_FLAGS = {
+  'auth-url': { type: 'string' },
+  'realm': { type: 'string' },
+  'client-id': { type: 'string' },
+  'client-secret': { type: 'string' },
+  'base-url': { type: 'string' },
+  'control-url': { type: 'string' },
+  'webhook-api-key': { type: 'string' },
+  'sink-host': { type: 'string' },
+  'sink-port': { type: 'string' },
+  'public-sink-url': { type: 'string' },
+  'time-scale': { type: 'string' },
+  'max-wait': { type: 'string' },
+  'no-profile': { type: 'boolean' },
+  'consent-driver': { type: 'string' },
+  'consent-script': { type: 'string' },
+  'bank-id': { type: 'string' },
+} as const;
+
+export type TargetFlagValues = { [K in keyof typeof TARGET_FLAGS]?: (typeof TARGET_FLAGS)[K]['type'] extends 'boolean' ? boolean : string };
+
+export function fromFlags(v: TargetFlagValues): PartialConfig {
+  const out: PartialConfig = {};
+  const str = { 'auth-url': 'authUrl', 'realm': 'realm', 'client-id': 'clientId', 'client-secret': 'clientSecret', 'base-url': 'baseUrl',
+    'control-url': 'controlUrl', 'webhook-api-key': 'webhookApiKey', 'sink-host': 'sinkHost', 'public-sink-url': 'publicSinkUrl',
+    'bank-id': 'bankId' } as const;
+  for (const [flag, key] of Object.entries(str)) {
+    const x = v[flag as keyof typeof str];
+    if (x !== undefined) (out as Record<string, unknown>)[key] = x;
+  }
+  if (v['sink-port'] !== undefined) out.sinkPort = numberFlag('sink-port', v['sink-port'], 0, { min: 0, integer: true });
+  if (v['time-scale'] !== undefined) out.timeScale = positive(v['time-scale'], '--time-scale');
+  if (v['max-wait'] !== undefined) out.maxWaitS = numberFlag('max-wait', v['max-wait'], 60, { min: 0 });
+  if (v['no-profile']) out.profile = false;
+  if (v['consent-driver'] !== undefined) {
+    if (!(CONSENT_DRIVERS as readonly string[]).includes(v['consent-driver']))
+      throw new HarnessError('PIS_BAD_FLAG', `--consent-driver must be one of ${CONSENT_DRIVERS.join(', ')}, not '${v['consent-driver']}'.`);
+    out.consentDriver = v['consent-driver'] as ConsentDriverName;
+  }
+  if (v['consent-script'] !== undefined) {
+    out.consentScript = loadConsentScript(v['consent-script']);
+    out.consentDriver ??= 'browser';
+  }
+  return out;
+}

@@ -1,0 +1,71 @@
+// token.errors: what the token endpoint answers to bad requests. That a bad
+// request gets no token is the spec's (4.1, 5); how the refusal looks (status,
+// `error`) is profile.md's reading of RFC 6749 5.2, so those checks are `profile`.
+import type { Check } from '../../support/register.ts';
+import type { CheckContext } from '../../support/check.ts';
+import { obj } from '../../support/api.ts';
+import { tokenRequest } from '../../support/tokens.ts';
+import { target } from '../../support/target.ts';
+import { describe, tokenFields } from './common.ts';
+
+interface Case { name: string; form: () => Record<string, string>; statuses: number[]; errors: string[] }
+
+const wrongSecret = () => target().clientSecret + '-wrong';
+const CASES: Record<string, Case> = {
+  'wrong-secret': { name: 'a wrong client secret', statuses: [400, 401], errors: ['invalid_client', 'unauthorized_client'],
+    form: () => ({ grant_type: 'client_credentials', client_id: target().clientId, client_secret: wrongSecret() }) },
+  'missing-secret': { name: 'no client secret', statuses: [400, 401], errors: ['invalid_client', 'unauthorized_client', 'invalid_request'],
+    form: () => ({ grant_type: 'client_credentials', client_id: target().clientId }) },
+  'unknown-client': { name: 'an unknown client id', statuses: [400, 401], errors: ['invalid_client', 'unauthorized_client'],
+    form: () => ({ grant_type: 'client_credentials', client_id: 'pis-conformance-unknown-client', client_secret: wrongSecret() }) },
+  'unsupported-grant': { name: 'an unsupported grant_type', statuses: [400], errors: ['unsupported_grant_type', 'invalid_request'],
+    form: () => ({ grant_type: 'urn:pis-conformance:no-such-grant', client_id: target().clientId, client_secret: target().clientSecret }) },
+  'missing-grant': { name: 'no grant_type', statuses: [400], errors: ['invalid_request', 'unsupported_grant_type'],
+    form: () => ({ client_id: target().clientId, client_secret: target().clientSecret }) },
+  'unknown-refresh-token': { name: 'an unknown refresh token', statuses: [400], errors: ['invalid_grant'],
+    form: () => ({ grant_type: 'refresh_token', refresh_token: 'pis-conformance-not-a-refresh-token', client_id: target().clientId, client_secret: target().clientSecret }) },
+};
+
+async function ask(c: CheckContext, key: string) {
+  const k = CASES[key]!;
+  const res = await tokenRequest(c, k.form(), k.name);
+  return { k, res, body: obj(res) };
+}
+
+/** `must`: the request is refused and the answer holds no token. */
+function refused(key: string, spec: string): Check {
+  const k = CASES[key]!;
+  return {
+    id: `token.errors.${key}-refused`, spec, title: `A request with ${k.name} is refused without a token`,
+    quote: 'The API uses the OAuth 2.0 client credentials grant. A Client ID and a Secret ID are obtained in a developer portal.',
+    async run(c) {
+      const { res, body } = await ask(c, key);
+      c.expect(res.status >= 400, `a request with ${k.name} was not refused`, 'a 4xx answer', describe(res));
+      c.expect(!tokenFields(body).length, `the refusal of ${k.name} carries a token`, 'no access_token or refresh_token in an error answer', tokenFields(body).join(', '));
+    },
+  };
+}
+
+/** `profile`: the refusal is RFC 6749 5.2's: an allowed status and `error` code. */
+function answer(key: string, spec: string): Check {
+  const k = CASES[key]!;
+  return {
+    id: `token.errors.${key}-answer`, spec, title: `The refusal of ${k.name} is ${k.statuses.join(' or ')} with error ${k.errors.join(' or ')}`,
+    quote: `profile.md (RFC 6749 5.2): ${k.name}: ${k.statuses.join(' or ')}; error is ${k.errors.join(' or ')}.`,
+    async run(c) {
+      const { res, body } = await ask(c, key);
+      c.expect(k.statuses.includes(res.status), `the refusal of ${k.name} has another status`, k.statuses.join(' or '), String(res.status));
+      c.expect(typeof body?.error === 'string' && k.errors.includes(body.error), `the refusal of ${k.name} has another error code`,
+        `error: ${k.errors.join(' or ')}`, describe(res));
+    },
+  };
+}
+
+export const REFUSED: Check[] = [
+  refused('wrong-secret', '4.1'), refused('missing-secret', '4.1'), refused('unknown-client', '4.1'),
+  refused('unsupported-grant', '4.1'), refused('missing-grant', '4.1'), refused('unknown-refresh-token', '4.2'),
+];
+export const ANSWERS: Check[] = [
+  answer('wrong-secret', '4.1'), answer('missing-secret', '4.1'), answer('unknown-client', '4.1'),
+  answer('unsupported-grant', '4.1'), answer('missing-grant', '4.1'), answer('unknown-refresh-token', '4.2'),
+];

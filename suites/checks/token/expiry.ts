@@ -1,0 +1,38 @@
+// token.expiry: an access token stops working when expires_in has passed
+// (spec 2.1, 8). The check waits the lifetime out when it fits the run's wait
+// budget (--max-wait, on the target's compressed clock), otherwise it says why not.
+import type { Check } from '../../support/register.ts';
+import { target } from '../../support/target.ts';
+import { describe, isInt, issuePair, probeApi } from './common.ts';
+
+/**
+ * Extra wait past expires_in: one spec second for the server's rounding of
+ * expires_in up to whole seconds, plus 100 ms real (arbitrary) for timer slack.
+ */
+const marginMs = (scale: number) => 1000 * scale + 100;
+
+export const oldTokenRefused: Check = {
+  id: 'token.expiry.old-token-refused', spec: '2.1',
+  title: 'An access token is refused once expires_in has passed',
+  quote: 'expires_in | integer | Lifetime of access_token in seconds. The value 3600 means one hour from the time the response was generated.',
+  // The wait budget plus time for the calls around it.
+  timeoutS: target().maxWaitS + 45,
+  async run(c) {
+    const t = target();
+    const wrong = await probeApi(c, 'pis-conformance-made-up-token', 'a made-up token, to see that the API tells tokens apart');
+    if (wrong.status < 400) c.skip('not checked: the API accepts a made-up token as well, so expiry cannot be seen (see token.use.wrong-token-refused)');
+    const { body, access } = await issuePair(c, false);
+    const received = performance.now();
+    const expiresIn = body.expires_in;
+    if (!isInt(expiresIn)) return c.skip('not checked: expires_in is not an integer (see token.issue.expires-in)');
+    const waitMs = expiresIn * 1000 * t.timeScale + marginMs(t.timeScale);
+    if (waitMs > t.maxWaitS * 1000)
+      c.skip(`expires_in ${expiresIn} s at time scale ${t.timeScale} is ${(waitMs / 1000).toFixed(1)} s of waiting, more than the wait budget of ${t.maxWaitS} s (raise --max-wait or run the target on a compressed clock with --time-scale)`);
+    const before = await probeApi(c, access, 'the fresh token, before it expires');
+    if (before.status === 401 || before.status === 403) c.skip(`not checked: the API refused the fresh token (${before.status}, see token.use.accepted)`);
+    await new Promise(r => setTimeout(r, Math.max(0, received + waitMs - performance.now())));
+    const after = await probeApi(c, access, 'the same token after expires_in has passed');
+    c.measure('waited after the token answer', `expires_in ${expiresIn} s x time scale ${t.timeScale} + margin`, ((performance.now() - received) / 1000).toFixed(2), 's (real)');
+    c.expect(after.status >= 400, 'the API still accepts the access token after expires_in', 'a refusal (401)', describe(after));
+  },
+};

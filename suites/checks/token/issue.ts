@@ -1,0 +1,74 @@
+// token.issue: the client credentials grant and its answer (spec 2.1, 4.1).
+import type { Check } from '../../support/register.ts';
+import { isInt, issue, issuePair } from './common.ts';
+
+export const accessToken: Check = {
+  id: 'token.issue.access-token', spec: '4.1',
+  title: 'The client credentials grant answers 200 with an access_token',
+  quote: 'The client posts to the token endpoint (4.1) and receives access_token and refresh_token.',
+  async run(c) {
+    const { res, body } = await issue(c);
+    c.expect(res.status === 200, 'the client credentials grant was not answered with success', '200', String(res.status));
+    c.expect(typeof body.access_token === 'string' && body.access_token.length > 0, 'the answer has no access_token',
+      'access_token: a non-empty string', typeof body.access_token);
+  },
+};
+
+export const expiresIn: Check = {
+  id: 'token.issue.expires-in', spec: '2.1',
+  title: 'expires_in is a whole number of seconds',
+  quote: 'expires_in | integer | Lifetime of access_token in seconds.',
+  async run(c) {
+    const { body } = await issuePair(c, false);
+    c.expect(isInt(body.expires_in) && body.expires_in > 0, 'expires_in is not a positive integer',
+      'a positive integer', JSON.stringify(body.expires_in) ?? 'absent');
+  },
+};
+
+export const refreshToken: Check = {
+  id: 'token.issue.refresh-token', spec: '2.1',
+  title: 'The answer carries a refresh_token and its lifetime',
+  quote: 'Clients authenticate with the OAuth 2.0 client credentials grant and receive a bearer access token and a refresh token.',
+  async run(c) {
+    const { body } = await issuePair(c, false);
+    c.expect(typeof body.refresh_token === 'string' && body.refresh_token.length > 0, 'the answer has no refresh_token',
+      'refresh_token: a non-empty string', body.refresh_token === undefined ? 'absent' : typeof body.refresh_token);
+    c.expect(isInt(body.refresh_expires_in) && body.refresh_expires_in > 0, 'refresh_expires_in is not a positive integer',
+      'a positive integer', JSON.stringify(body.refresh_expires_in) ?? 'absent');
+  },
+};
+
+export const tokenType: Check = {
+  id: 'token.issue.token-type', spec: '2.1',
+  title: 'token_type is bearer, in any letter case',
+  quote: 'token_type | string | Always bearer for these calls. Case-insensitive.',
+  async run(c) {
+    const { body } = await issuePair(c, false);
+    c.expect(typeof body.token_type === 'string' && body.token_type.toLowerCase() === 'bearer', 'token_type is not bearer',
+      '"bearer" in any letter case', JSON.stringify(body.token_type) ?? 'absent');
+  },
+};
+
+export const optionalFields: Check = {
+  id: 'token.issue.optional-fields', spec: '2.1',
+  title: 'session_state and scope, when present, are strings',
+  quote: 'session_state | string | ... For future use. scope | string | For future use.',
+  async run(c) {
+    const { body } = await issuePair(c, false);
+    for (const k of ['session_state', 'scope']) {
+      const v = body[k];
+      c.expect(v === undefined || v === null || typeof v === 'string', `${k} is not a string`, 'a string or absent', JSON.stringify(v));
+    }
+  },
+};
+
+export const noStore: Check = {
+  id: 'token.issue.no-store', spec: '4.1',
+  title: 'Token answers are not cacheable (Cache-Control: no-store)',
+  quote: 'profile.md, after RFC 6749 5.1: the token answer carries Cache-Control: no-store (the spec says nothing; a cached token is a leaked token).',
+  async run(c) {
+    const { res } = await issue(c);
+    const cc = res.headers['cache-control'] ?? '';
+    c.expect(/\bno-store\b/i.test(cc), 'the token answer may be cached', 'Cache-Control: no-store', cc ? `Cache-Control: ${cc}` : 'no Cache-Control header');
+  },
+};

@@ -1,0 +1,90 @@
+// token.refresh: the refresh token grant (spec 4.2, 5.3).
+import type { Check } from '../../support/register.ts';
+import { Prerequisite, type CheckContext } from '../../support/check.ts';
+import { obj } from '../../support/api.ts';
+import { refreshForm, tokenRequest } from '../../support/tokens.ts';
+import { target } from '../../support/target.ts';
+import { describe, isInt, issuePair, tokenFields } from './common.ts';
+
+/** Issues a pair and refreshes it once; the refresh answer must be a success to go on. */
+async function refreshOnce(c: CheckContext, waitSpecS = 0) {
+  const first = await issuePair(c);
+  const t0 = performance.now();
+  if (waitSpecS > 0) await new Promise(r => setTimeout(r, waitSpecS * 1000 * target().timeScale));
+  const res = await tokenRequest(c, refreshForm(first.refresh), 'refresh token grant');
+  const elapsedSpecS = (performance.now() - t0) / 1000 / target().timeScale;
+  return { first, res, body: obj(res) ?? {}, elapsedSpecS };
+}
+
+export const answers: Check = {
+  id: 'token.refresh.answers-tokens', spec: '4.2',
+  title: 'The refresh grant answers 200 with a token response',
+  quote: 'To keep the session alive, the client exchanges refresh_token for a new pair (4.2). Response: token response object (2.1), including scope.',
+  async run(c) {
+    const { first, res, body } = await refreshOnce(c);
+    c.expect(res.status === 200, 'the refresh grant was not answered with success', '200', describe(res));
+    c.expect(tokenFields(body).includes('access_token') && tokenFields(body).includes('refresh_token'),
+      'the refresh answer lacks a token', 'access_token and refresh_token', tokenFields(body).join(', ') || 'neither');
+    // A wrong token_type in the first answer is token.issue.token-type's finding; only a refresh that breaks it on its own is this check's.
+    const bearer = (v: unknown) => typeof v === 'string' && v.toLowerCase() === 'bearer';
+    if (bearer(first.body.token_type))
+      c.expect(bearer(body.token_type), 'token_type of the refresh answer is not bearer', '"bearer" in any letter case', JSON.stringify(body.token_type) ?? 'absent');
+    c.expect(typeof body.scope === 'string', 'the refresh answer has no scope', 'scope: a string (spec 4.2: "including scope")',
+      JSON.stringify(body.scope) ?? 'absent');
+  },
+};
+
+export const renews: Check = {
+  id: 'token.refresh.renews-tokens', spec: '4.2',
+  title: 'A refresh returns a new access token and a new refresh token',
+  quote: 'Both expires_in and refresh_expires_in are reset and the tokens are renewed.',
+  async run(c) {
+    const { first, res, body } = await refreshOnce(c);
+    if (res.status !== 200) throw new Prerequisite(`the refresh grant answered ${res.status} (see token.refresh.answers-tokens)`);
+    c.expect(typeof body.access_token === 'string' && body.access_token !== first.access, 'the access token was not renewed',
+      'a new access_token', body.access_token === first.access ? 'the same access_token as before' : 'no access_token');
+    c.expect(typeof body.refresh_token === 'string' && body.refresh_token !== first.refresh, 'the refresh token was not renewed',
+      'a new refresh_token', body.refresh_token === first.refresh ? 'the same refresh_token as before' : 'no refresh_token');
+  },
+};
+
+/**
+ * A refresh a few spec seconds after the grant must state full lifetimes again.
+ * The wait (6 spec s) is arbitrary: long enough that a countdown shows beyond
+ * the one second a server may lose to rounding, short at any time scale.
+ */
+const WAIT_SPEC_S = 6;
+
+export const resetsLifetimes: Check = {
+  id: 'token.refresh.resets-lifetimes', spec: '4.2',
+  title: 'A refresh restarts both lifetimes',
+  quote: 'Both expires_in and refresh_expires_in are reset and the tokens are renewed.',
+  async run(c) {
+    const { first, res, body, elapsedSpecS } = await refreshOnce(c, WAIT_SPEC_S);
+    if (res.status !== 200) throw new Prerequisite(`the refresh grant answered ${res.status} (see token.refresh.answers-tokens)`);
+    for (const k of ['expires_in', 'refresh_expires_in']) {
+      const before = first.body[k], after = body[k];
+      if (!isInt(before) || !isInt(after)) return c.fail(`${k} is missing from an answer`, 'integers in both answers', `${JSON.stringify(before)} then ${JSON.stringify(after)}`);
+      // A countdown loses the elapsed time; a reset loses at most rounding. Half the elapsed time separates them.
+      const floor = before - elapsedSpecS / 2;
+      c.measure(`${k} after ${elapsedSpecS.toFixed(1)} spec s`, `at least ${floor.toFixed(1)} (reset)`, String(after), 's');
+      c.expect(after >= floor, `${k} was not reset by the refresh`,
+        `about ${before} s again (at least ${floor.toFixed(1)})`, `${after} s, ${(before - after)} s less, ${elapsedSpecS.toFixed(1)} spec s after the first answer`);
+    }
+  },
+};
+
+export const reuse: Check = {
+  id: 'token.refresh.reuse-after-exchange', spec: '4.2',
+  title: 'Reusing a refresh token after a refresh: reported, allowed or refused',
+  quote: 'profile.md: reuse of a refresh token after it was exchanged: allowed or refused (invalid_grant); the spec is silent, report which.',
+  async run(c) {
+    const { first, res } = await refreshOnce(c);
+    if (res.status !== 200) throw new Prerequisite(`the refresh grant answered ${res.status} (see token.refresh.answers-tokens)`);
+    const again = await tokenRequest(c, refreshForm(first.refresh), 'the same refresh token again');
+    c.summary = (again.status === 200
+      ? 'The target allows a refresh token to be used again after it was exchanged.'
+      : `The target refuses a refresh token used a second time (${describe(again)}).`);
+    c.note(c.summary);
+  },
+};

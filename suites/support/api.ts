@@ -1,0 +1,66 @@
+// How the suites call a target: URLs from profile.md's paths (or the config's
+// overrides), the headers profile.md names, the access token. A call made for a
+// check is recorded as its evidence; a call made to set something up (c = null)
+// that gets no answer is a Prerequisite, so the checks that depend on it skip.
+import { exchange, type ExchangeRequest, type ExchangeResponse } from '../../harness/http/exchange.ts';
+import { fillPath, joinUrl, type PathName } from '../../harness/target/profile.ts';
+import { type CheckContext, Prerequisite } from './check.ts';
+import { seedRedactor, target } from './target.ts';
+import { accessToken } from './tokens.ts';
+
+export interface CallOptions {
+  query?: Record<string, string>;
+  body?: unknown;
+  headers?: Record<string, string>;
+  /** Sent in the session header (x-session-id). */
+  session?: string;
+  /** The bearer token to send; default the worker's current token; null sends none. */
+  token?: string | null;
+  label?: string;
+}
+
+export function apiUrl(path: PathName, params: Record<string, string> = {}, query?: Record<string, string>): string {
+  const t = target();
+  const url = joinUrl(t.baseUrl, fillPath(t.paths[path], params));
+  const q = query && Object.keys(query).length ? '?' + new URLSearchParams(query).toString() : '';
+  return url + q;
+}
+
+export async function send(c: CheckContext | null, req: ExchangeRequest): Promise<ExchangeResponse> {
+  if (c) return c.http(req);
+  const ex = await exchange(req, seedRedactor());
+  if (!ex.response) throw new Prerequisite(`${req.method} ${req.url} got no answer (${ex.evidence.error})`);
+  return ex.response;
+}
+
+/** Calls an API operation of profile.md with the device, session and authorization headers. */
+export async function call(c: CheckContext | null, method: string, path: PathName, params: Record<string, string> = {}, opts: CallOptions = {}): Promise<ExchangeResponse> {
+  const t = target();
+  const token = opts.token === undefined ? await accessToken() : opts.token;
+  const headers: Record<string, string> = { accept: 'application/json', [t.headers.device]: t.deviceId };
+  if (token !== null) headers.authorization = `${t.headers.authScheme} ${token}`;
+  if (opts.session) headers[t.headers.session] = opts.session;
+  Object.assign(headers, opts.headers ?? {});
+  return send(c, { method, url: apiUrl(path, params, opts.query), headers, body: opts.body, label: opts.label });
+}
+
+/** 2xx. */
+export const ok = (r: ExchangeResponse) => r.status >= 200 && r.status < 300;
+/** Any 4xx or 5xx: profile.md lets a `must` check accept every error status. */
+export const isError = (r: ExchangeResponse) => r.status >= 400 && r.status < 600;
+
+/** A JSON object body, or undefined. */
+export function obj(r: ExchangeResponse): Record<string, unknown> | undefined {
+  return r.json && typeof r.json === 'object' && !Array.isArray(r.json) ? r.json as Record<string, unknown> : undefined;
+}
+
+/** The `links` of a body (profile.md's error and consent bodies): every {rel, href} found. */
+export function links(body: unknown): { rel?: string; href?: string }[] {
+  const l = (body as { links?: unknown } | undefined)?.links;
+  return Array.isArray(l) ? l.filter(x => x && typeof x === 'object') as { rel?: string; href?: string }[] : [];
+}
+
+export function isAbsoluteUrl(s: unknown): boolean {
+  if (typeof s !== 'string') return false;
+  try { const u = new URL(s); return u.protocol === 'http:' || u.protocol === 'https:'; } catch { return false; }
+}

@@ -1,0 +1,123 @@
+// The check helper every suite uses: one check is one Playwright test with a
+// stable id, a spec section, a level given here where it is registered (STYLE.md
+// 2) and the spec sentence it enforces. Its outcome travels to the reporter as
+// the `pis-check` attachment (a CheckResult, redacted in the worker, where the
+// tokens are known).
+import { test } from '@playwright/test';
+import type { CheckResult, CheckStatus, Evidence, HttpEvidence, Level, Suite } from '../../harness/report/model.ts';
+import { exchange, type ExchangeRequest, type ExchangeResponse } from '../../harness/http/exchange.ts';
+import { redactor, seedRedactor, target } from './target.ts';
+
+export interface CheckDef {
+  /** Stable dotted id, suite.area.name (CONTRACT.md section 2). */
+  id: string;
+  title: string;
+  /** Section of the service spec (or `profile` for a profile.md decision). */
+  spec: string;
+  level: Level;
+  /** The sentence of the spec (or profile.md) the check enforces. */
+  quote: string;
+  /** Real seconds the check may take (default: the config's test timeout). */
+  timeoutS?: number;
+}
+
+export const CHECK_ATTACHMENT = 'pis-check';
+export const CHECK_ANNOTATION = 'pis-check';
+
+/** Expected vs seen: the check found the target breaking the rule. */
+export class CheckFailed extends Error {
+  constructor(message: string, readonly expected?: string, readonly seen?: string) { super(message); }
+}
+/** The check does not apply to this target (a reason is required). */
+export class CheckSkipped extends Error {}
+/** Something the check builds on (a token, a consented session) could not be had; its own check reports that. */
+export class Prerequisite extends Error {}
+
+export class CheckContext {
+  readonly evidence: Evidence[] = [];
+  /** A line a passed check reports (e.g. which of several allowed behaviours the target showed). */
+  summary?: string;
+  constructor(readonly def: CheckDef) {}
+
+  /** One HTTP exchange, recorded as evidence. No answer at all fails the check. */
+  async http(req: ExchangeRequest): Promise<ExchangeResponse> {
+    const ex = await exchange(req, seedRedactor());
+    this.evidence.push(ex.evidence);
+    if (!ex.response) this.fail(`no answer to ${req.method} ${req.url}`, 'an HTTP answer', ex.evidence.error ?? 'no answer');
+    return ex.response!;
+  }
+
+  record(e: Evidence | HttpEvidence): void { this.evidence.push(e); }
+  note(text: string): void { this.evidence.push({ kind: 'note', text }); }
+  measure(name: string, expected: string, seen: string, unit?: string): void {
+    this.evidence.push({ kind: 'measurement', name, expected, seen, ...(unit ? { unit } : {}) });
+  }
+
+  /** Fails the check: `what` says what was wrong; expected and seen are shown beside it. */
+  fail(what: string, expected?: string, seen?: string): never {
+    throw new CheckFailed(what, expected, seen);
+  }
+
+  expect(ok: unknown, what: string, expected: string, seen: string): void {
+    if (!ok) this.fail(what, expected, seen);
+  }
+
+  skip(reason: string): never { throw new CheckSkipped(reason); }
+}
+
+export const suiteOf = (id: string) => id.split('.')[0] as Suite;
+
+/** The short view of a value for a message: JSON, cut at 160 characters. */
+export function show(v: unknown): string {
+  const s = v === undefined ? 'nothing' : typeof v === 'string' ? JSON.stringify(v) : JSON.stringify(v) ?? String(v);
+  return s.length > 160 ? s.slice(0, 157) + '...' : s;
+}
+
+/** Registers a check. Profile checks are left out with --no-profile. */
+export function check(def: CheckDef, body: (c: CheckContext) => Promise<void>): void {
+  if (def.level === 'profile' && !target().profile) return;
+  const meta = { id: def.id, suite: suiteOf(def.id), title: def.title, spec: def.spec, level: def.level };
+  test(`${def.id} ${def.title}`, { annotation: [{ type: CHECK_ANNOTATION, description: JSON.stringify(meta) }] }, async ({}, testInfo) => {
+    if (def.timeoutS) testInfo.setTimeout(def.timeoutS * 1000);
+    const c = new CheckContext(def);
+    const started = performance.now();
+    const outcome = await settle(c, body, Math.max(1000, testInfo.timeout - 3000));
+    const result: CheckResult = redactor.value({
+      ...meta, status: outcome.status,
+      ...(outcome.message ? { message: outcome.message } : {}),
+      ...(outcome.expected !== undefined ? { expected: outcome.expected } : {}),
+      ...(outcome.seen !== undefined ? { seen: outcome.seen } : {}),
+      evidence: c.evidence, durationMs: Math.round(performance.now() - started),
+    });
+    await testInfo.attach(CHECK_ATTACHMENT, { body: JSON.stringify(result), contentType: 'application/json' });
+    if (result.status === 'skipped') test.skip(true, result.message);
+    if (result.status === 'failed') throw new Error(result.message);
+  });
+}
+
+interface Outcome { status: CheckStatus; message?: string; expected?: string; seen?: string }
+
+/**
+ * Runs the body under a deadline a little shorter than Playwright's timeout, so
+ * that a check that hangs still reports what it saw up to then.
+ */
+async function settle(c: CheckContext, body: (c: CheckContext) => Promise<void>, deadlineMs: number): Promise<Outcome> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new CheckFailed(`the check did not finish within ${(deadlineMs / 1000).toFixed(0)} s`)), deadlineMs);
+  });
+  try {
+    await Promise.race([body(c), deadline]);
+    return { status: 'passed', ...(c.summary ? { message: c.summary } : {}) };
+  } catch (e) {
+    if (e instanceof CheckSkipped) return { status: 'skipped', message: e.message };
+    if (e instanceof Prerequisite) return { status: 'skipped', message: `not checked: ${e.message}` };
+    if (e instanceof CheckFailed) {
+      const detail = e.expected !== undefined || e.seen !== undefined ? `: expected ${e.expected ?? '?'}, seen ${e.seen ?? '?'}` : '';
+      return { status: 'failed', message: e.message + detail, expected: e.expected, seen: e.seen };
+    }
+    return { status: 'failed', message: `the check could not finish: ${(e as Error)?.message ?? e}` };
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,88 @@
+// Sessions and consent as the data and payments suites need them (spec 4.4):
+// one consented session per bank and scope per worker, renewed when the target
+// answers the consent-link error for it (a consent may expire, quickly on a
+// compressed clock). The session suite checks these steps one by one; here a
+// failing step is a Prerequisite, so dependent checks skip rather than fail.
+import type { ExchangeResponse } from '../../harness/http/exchange.ts';
+import type { PathName } from '../../harness/target/profile.ts';
+import { call, isAbsoluteUrl, isError, links, obj, ok, type CallOptions } from './api.ts';
+import { Prerequisite, type CheckContext } from './check.ts';
+import { consentDriver } from './consent/driver.ts';
+import { target } from './target.ts';
+
+export type Scope = 'accounts' | 'payments';
+
+export async function createSession(c: CheckContext | null, bankId: string): Promise<{ res: ExchangeResponse; id?: string }> {
+  const res = await call(c, 'POST', 'sessions', {}, { body: { bankId }, label: `start a session at ${bankId}` });
+  const id = obj(res)?.sessionId;
+  return { res, id: ok(res) && typeof id === 'string' && id ? id : undefined };
+}
+
+/** GET /consent/{sessionId}: the consent URL, with the optional headers of spec 4.4. */
+export async function requestConsent(c: CheckContext | null, sessionId: string, scope: Scope): Promise<{ res: ExchangeResponse; href?: string }> {
+  const t = target();
+  const res = await call(c, 'GET', 'consent', { sessionId }, {
+    query: { scope }, session: sessionId, label: `consent request (${scope})`,
+    headers: { [t.headers.psuIpAddress]: t.psuIpAddress, [t.headers.redirectUrl]: t.redirectUrl },
+  });
+  return { res, href: ok(res) ? consentHref(res.json) : undefined };
+}
+
+/** The consent link of a consent answer: profile.md's links[rel=consent], else the first absolute link. */
+export function consentHref(body: unknown): string | undefined {
+  const l = links(body);
+  const href = (l.find(x => x.rel === 'consent') ?? l.find(x => isAbsoluteUrl(x.href)))?.href;
+  return typeof href === 'string' ? href : undefined;
+}
+
+/** A session-bound call that proves consent: GET /accounts. */
+export function probeConsent(c: CheckContext | null, sessionId: string, label = 'accounts with this session'): Promise<ExchangeResponse> {
+  return call(c, 'GET', 'accounts', {}, { session: sessionId, label, headers: { [target().headers.psuIpAddress]: target().psuIpAddress } });
+}
+
+/** Requests consent and has the driver complete it. */
+export async function giveConsent(c: CheckContext | null, sessionId: string, scope: Scope): Promise<void> {
+  const { res, href } = await requestConsent(c, sessionId, scope);
+  if (!href) throw new Prerequisite(`the consent request answered ${res.status} without a consent link (see session.consent-link.consent-url)`);
+  await consentDriver()({ href, what: 'consent', c, done: async () => ok(await probeConsent(null, sessionId)) });
+}
+
+const consented = new Map<string, Promise<string>>();
+
+/** A session at `bankId` with consent for `scope`, shared by the checks of this worker. */
+export function consentedSession(bankId: string, scope: Scope): Promise<string> {
+  const key = `${bankId} ${scope}`;
+  let p = consented.get(key);
+  if (!p) {
+    p = (async () => {
+      const { res, id } = await createSession(null, bankId);
+      if (!id) throw new Prerequisite(`no session could be started at ${bankId} (${res.status}; see session.lifecycle.create)`);
+      await giveConsent(null, id, scope);
+      return id;
+    })();
+    consented.set(key, p);
+  }
+  return p;
+}
+
+/** True for the consent-link error (spec 4.4, 7): an error answer with a link to the consent request, not the SCA error's authorize link. */
+export function isConsentError(res: ExchangeResponse): boolean {
+  return isError(res) && res.status !== 401
+    && links(res.json).some(l => l.rel === 'consent' || (typeof l.href === 'string' && /consent/i.test(l.href)));
+}
+
+/**
+ * A call in a consented session. When the target answers the consent-link
+ * error (the consent expired), consent is given again once and the call repeated.
+ */
+export async function sessionCall(c: CheckContext | null, bankId: string, scope: Scope, method: string, path: PathName,
+  params: Record<string, string> = {}, opts: CallOptions = {}): Promise<ExchangeResponse> {
+  const t = target();
+  const session = await consentedSession(bankId, scope);
+  const headers = { [t.headers.psuIpAddress]: t.psuIpAddress, ...(opts.headers ?? {}) };
+  const res = await call(c, method, path, params, { ...opts, session, headers });
+  if (!isConsentError(res)) return res;
+  c?.note('the target asked for consent again (it may have expired): consent was renewed and the call repeated');
+  await giveConsent(null, session, scope);
+  return call(c, method, path, params, { ...opts, session, headers });
+}

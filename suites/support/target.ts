@@ -1,0 +1,33 @@
+// The target of this Playwright worker and the worker's one redactor. Every
+// secret a suite learns (client secret, api-key, each token it is given) is
+// registered here before any evidence is recorded, so no report shows it.
+import { targetFromEnv } from '../../harness/target/env.ts';
+import type { TargetConfig } from '../../harness/target/config.ts';
+import { Redactor } from '../../harness/report/redact.ts';
+
+let cached: TargetConfig | undefined;
+
+export function target(): TargetConfig {
+  cached ??= targetFromEnv();
+  return cached;
+}
+
+/** Redacts known secrets; curl lines show them as $PIS_CLIENT_SECRET, $PIS_ACCESS_TOKEN, $PIS_REFRESH_TOKEN, $PIS_WEBHOOK_API_KEY. */
+export const redactor = new Redactor();
+
+let seeded = false;
+export function seedRedactor(): Redactor {
+  if (!seeded) {
+    seeded = true;
+    const t = target();
+    redactor.add(t.clientSecret, 'PIS_CLIENT_SECRET');
+    redactor.add(t.webhookApiKey, 'PIS_WEBHOOK_API_KEY');
+  }
+  return redactor;
+}
+
+/** Registers tokens the moment they arrive. */
+export function registerTokens(access: unknown, refresh: unknown): void {
+  if (typeof access === 'string') redactor.add(access, 'PIS_ACCESS_TOKEN');
+  if (typeof refresh === 'string') redactor.add(refresh, 'PIS_REFRESH_TOKEN');
+}

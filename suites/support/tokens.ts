@@ -1,0 +1,45 @@
+// The token endpoint (spec 4.1, 4.2) as the suites use it: raw form posts for
+// the token checks, and one shared access token per worker for every other
+// call, renewed before it runs out (a compressed clock makes lifetimes short).
+import type { ExchangeResponse } from '../../harness/http/exchange.ts';
+import { fillPath, joinUrl } from '../../harness/target/profile.ts';
+import { Prerequisite, type CheckContext } from './check.ts';
+import { registerTokens, target } from './target.ts';
+import { send } from './api.ts';
+
+export function tokenUrl(): string {
+  const t = target();
+  return joinUrl(t.authUrl, fillPath(t.paths.token, { realm: t.realm }));
+}
+
+/** POSTs a form to the token endpoint; any tokens in the answer are registered with the redactor at once. */
+export async function tokenRequest(c: CheckContext | null, form: Record<string, string>, label?: string): Promise<ExchangeResponse> {
+  const res = await send(c, { method: 'POST', url: tokenUrl(), body: new URLSearchParams(form), headers: { accept: 'application/json' }, label });
+  const j = res.json as Record<string, unknown> | undefined;
+  registerTokens(j?.access_token, j?.refresh_token);
+  return res;
+}
+
+export const clientCredentials = () => {
+  const t = target();
+  return { grant_type: 'client_credentials', client_id: t.clientId, client_secret: t.clientSecret };
+};
+
+export const refreshForm = (refreshToken: string) => {
+  const t = target();
+  return { grant_type: 'refresh_token', refresh_token: refreshToken, client_id: t.clientId, client_secret: t.clientSecret };
+};
+
+let shared: { token: string; renewAt: number } | undefined;
+
+/** The worker's access token for API calls; renewed once 70 % of its real lifetime has passed. */
+export async function accessToken(): Promise<string> {
+  if (shared && performance.now() < shared.renewAt) return shared.token;
+  const res = await tokenRequest(null, clientCredentials());
+  const j = res.json as Record<string, unknown> | undefined;
+  if (res.status !== 200 || typeof j?.access_token !== 'string')
+    throw new Prerequisite(`no access token: the token endpoint answered ${res.status} (see the token checks)`);
+  const lifeS = typeof j.expires_in === 'number' && j.expires_in > 0 ? j.expires_in : 60;
+  shared = { token: j.access_token, renewAt: performance.now() + lifeS * target().timeScale * 1000 * 0.7 };
+  return shared.token;
+}
