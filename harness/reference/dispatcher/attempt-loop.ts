@@ -5,6 +5,7 @@ import type { Agent } from 'undici';
 import type { Clock } from '../clock.ts';
 import type { DeliveryPolicy } from './policy.ts';
 import { send, SendClosedError } from './send.ts';
+import { afterAtLeast } from './timer.ts';
 import type { AttemptOutcome, EventRecord, OutgoingEvent, ReferenceAttempt } from './types.ts';
 
 export interface LoopContext {
@@ -30,7 +31,7 @@ function pause(ctx: LoopContext, specMs: number): Promise<boolean> {
   if (ctx.closed.aborted) return Promise.resolve(false);
   return new Promise(resolve => {
     const onClose = () => { timer.cancel(); resolve(false); };
-    const timer = ctx.clock.after(specMs, () => { ctx.closed.removeEventListener('abort', onClose); resolve(true); });
+    const timer = afterAtLeast(ctx.clock, specMs, () => { ctx.closed.removeEventListener('abort', onClose); resolve(true); });
     ctx.closed.addEventListener('abort', onClose, { once: true });
   });
 }

@@ -3,6 +3,7 @@
 // wait counted from sending, then abort. Retrying is the attempt loop's business.
 import { Agent, request } from 'undici';
 import type { Clock } from '../clock.ts';
+import { afterAtLeast } from './timer.ts';
 import type { AttemptOutcome } from './types.ts';
 
 export interface SendResult {
@@ -33,7 +34,7 @@ export async function send(agent: Agent, clock: Clock, url: string, headers: Rec
   waitMs: number, closed: AbortSignal): Promise<SendResult> {
   const controller = new AbortController();
   let timedOut = false;
-  const timer = Number.isFinite(waitMs) ? clock.after(waitMs, () => { timedOut = true; controller.abort(); }) : undefined;
+  const timer = Number.isFinite(waitMs) ? afterAtLeast(clock, waitMs, () => { timedOut = true; controller.abort(); }) : undefined;
   const onClose = () => controller.abort();
   closed.addEventListener('abort', onClose, { once: true });
   try {

@@ -75,7 +75,9 @@ test('the backoff is cut at the deadline: the drop comes at 7 days, not at the n
     const e0 = d.events('c')[0];
     assert.equal(e0.state, 'dropped');
     const late = e0.droppedAtMs! - (e0.createdAtMs + MAX_EVENT_AGE_MS);
-    assert.ok(late >= 0 && late < 2_500, `dropped ${late.toFixed(0)} spec ms after the deadline; expected within the backoff that was cut`);
+    // Without the cut it would come 17 s after the deadline (a 20 s backoff from 3 s before it);
+    // 10 s allows 100 ms of real lateness (arbitrary, for a busy machine).
+    assert.ok(late >= 0 && late < 10_000, `dropped ${late.toFixed(0)} spec ms after the deadline; expected within the backoff that was cut`);
   } finally {
     await d.close();
     await rx.close();

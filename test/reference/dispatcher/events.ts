@@ -8,11 +8,16 @@ export function outgoing(url: string, checkoutId: string, event: number, status 
   return { checkoutId, event, status, body: { id: checkoutId, event, status }, target: { url, apiKey: API_KEY } };
 }
 
-/** Real-ms tolerance for a timer that should fire after `expectedMs` real ms: never early (beyond 2 % or
- * 5 ms of clock granularity, or earlyMs where the receiver sees the request later than it was sent), and late by at most max(60 ms, 10 %). Arbitrary: wider than CONTRACT.md's
- * max(25 ms, 2 %) on the late side only, because these tests share 2 cores with the whole suite. */
-export function assertDelay(measured: number, expected: number, what: string, earlyMs = 5): void {
-  const early = Math.max(earlyMs, expected * 0.02), late = Math.max(60, expected * 0.1);
+/**
+ * Asserts a measured real-ms delay against the expected one. Never early beyond
+ * `early` (default 5 ms: the dispatcher's timers never fire early, so this is only
+ * measurement noise), and late by at most max(150 ms, 15 %). Arbitrary, and wider
+ * than CONTRACT.md's max(25 ms, 2 %) on the late side only: these tests share 2
+ * cores with the whole suite, and a busy event loop makes any timer late. Callers
+ * pick time scales where the values to tell apart differ by more than that.
+ */
+export function assertDelay(measured: number, expected: number, what: string, early = 5): void {
+  const late = Math.max(150, expected * 0.15);
   if (measured < expected - early || measured > expected + late)
     throw new Error(`${what}: expected ${expected.toFixed(0)} ms (-${early.toFixed(0)}/+${late.toFixed(0)}), measured ${measured.toFixed(1)} ms`);
 }

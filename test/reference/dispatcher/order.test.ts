@@ -9,7 +9,7 @@ import { startReceiver } from './receiver.ts';
 import { outgoing } from './events.ts';
 
 test('the next event of a checkout waits for the previous one\'s 200, through retries and slow answers', async () => {
-  const scale = 0.02;
+  const scale = 0.05; // a 3 s answer = 150 ms, under the 5 s limit of 250 ms
   // Event 0 fails twice, then is answered 200 only after 3 s (within the 5 s limit); event 1 at once.
   const rx = await startReceiver(a => a.body.event === 0
     ? (a.seq < 2 ? { status: 500 } : { status: 200, delayMs: 3_000 * scale })
@@ -31,10 +31,10 @@ test('the next event of a checkout waits for the previous one\'s 200, through re
 });
 
 test('checkouts go out in parallel: one in backoff holds up no other, and requests overlap', async () => {
-  const scale = 0.05; // 10 s backoff = 500 ms, a 3 s answer = 150 ms
+  const scale = 0.1; // 10 s backoff = 1 s real, a 1.5 s answer = 150 ms: ample room on a busy machine
   const rx = await startReceiver((a, all) => a.body.id === 'stuck'
     ? { status: all.filter(b => b.body.id === 'stuck').length <= 2 ? 500 : 200 }
-    : { status: 200, delayMs: 3_000 * scale });
+    : { status: 200, delayMs: 1_500 * scale });
   const d = new Dispatcher(realClock(scale));
   const others = Array.from({ length: 10 }, (_, i) => `p${i}`);
   try {
@@ -45,7 +45,9 @@ test('checkouts go out in parallel: one in backoff holds up no other, and reques
     const retry = rx.arrivals.filter(a => a.body.id === 'stuck');
     // While 'stuck' waits out its first backoff, all 20 events of the others were delivered.
     assert.equal(retry.length, 1, `'stuck' was sent ${retry.length} times before the others finished; expected 1 (its backoff is 10 s)`);
-    assert.ok(rx.peakConcurrency() >= 10, `at most ${rx.peakConcurrency()} requests were open at once; expected the 10 held ones to overlap`);
+    // 8 of 10, not 10: on a loaded machine a request may be answered before the last one is sent.
+    // A pool of a few connections (the fault this guards against) stays far below.
+    assert.ok(rx.peakConcurrency() >= 8, `at most ${rx.peakConcurrency()} requests were open at once; expected the 10 held ones to overlap`);
     await d.settled('stuck');
     assert.deepEqual(rx.arrivals.filter(a => a.body.id === 'stuck').map(a => a.body.status), ['S0', 'S0', 'S0', 'S1']);
   } finally {

@@ -10,7 +10,7 @@ export interface Arrival {
   at: number;
   headers: Record<string, string | string[] | undefined>;
   body: Record<string, unknown>;
-  /** Real ms when the answer was finished, or when the sender hung up. */
+  /** Real ms when the receiver wrote the end of its answer, or when the sender hung up. */
   endedAt?: number;
   answered?: number;
   /** The sender closed the connection before the answer was finished. */
@@ -48,22 +48,24 @@ export async function startReceiver(plan: Plan = () => ({ status: 200 })): Promi
       arrivals.push(a);
       const answer = plan(a, arrivals);
       let done = false;
+      // Taken when the last byte is handed over, not at 'finish': in one event loop the sender may
+      // read the answer before 'finish' runs, and a stalled process would make retries look early.
       const finish = (hungUp: boolean) => {
         if (done) return;
         done = true; open--;
         a.hungUp = hungUp; a.endedAt = performance.now();
-        if (!hungUp) a.answered = answer.status ?? 200;
+        if (!hungUp) a.answered = status;
       };
       res.on('close', () => finish(!res.writableFinished));
-      res.on('finish', () => finish(false));
       const status = answer.status ?? 200;
+      const end = (chunk: string) => { if (res.destroyed) return; finish(false); res.end(chunk); };
       setTimeout(() => {
         if (res.destroyed) return;
-        if (!answer.bodyDelayMs) { res.writeHead(status, { 'content-type': 'text/plain' }).end('ok'); return; }
+        if (!answer.bodyDelayMs) { res.writeHead(status, { 'content-type': 'text/plain' }); end('ok'); return; }
         res.writeHead(status, { 'content-type': 'text/plain' });
         res.flushHeaders();
         res.write('o');
-        setTimeout(() => { if (!res.destroyed) res.end('k'); }, answer.bodyDelayMs);
+        setTimeout(() => end('k'), answer.bodyDelayMs);
       }, answer.delayMs ?? 0);
     });
   });

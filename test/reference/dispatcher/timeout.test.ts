@@ -8,7 +8,7 @@ import { Dispatcher } from '../../../harness/reference/dispatcher/index.ts';
 import { startReceiver, type Answer } from './receiver.ts';
 import { assertDelay, outgoing } from './events.ts';
 
-const SCALE = 0.05; // 5 s = 250 ms real: 50 ms between the 4 s, 5 s and 6 s marks
+const SCALE = 0.1; // 5 s = 500 ms real: 100 ms between the 4 s, 5 s and 6 s marks
 
 test('an answer after 4 s is delivered; after 6 s, or a body still arriving at 5 s, is a timeout and retried', async () => {
   const first: Record<string, Answer> = {

@@ -1,0 +1,65 @@
+// A checkout of the reference moving through its statuses: one event per status
+// (spec 6.1), each created one spec second after the previous one, as a real
+// checkout's status changes are detected one after another. Each event's body is
+// built when the event is created (spec 2.2, 2.3), so lastModifiedDate tells its time.
+import { randomUUID } from 'node:crypto';
+import { buildWebhookBody } from '../../webhook/bodies.ts';
+import type { Clock, Timer } from '../clock.ts';
+import type { CheckoutRequest } from './checkout-request.ts';
+import type { Dispatcher } from './index.ts';
+
+/** Arbitrary but realistic: a status change is detected one spec second after the previous one. */
+export const STATUS_STEP_MS = 1_000;
+
+export interface RunningCheckout {
+  id: string;
+  request: CheckoutRequest;
+  createdAtMs: number;
+  /** Resolves once the event of the last status was created (or creation was cancelled). */
+  allCreated: Promise<void>;
+  /** Stops creating further events (on close). */
+  cancel(): void;
+}
+
+/** `webhook-amount-string`: amounts as strings ("129.50"), which spec 2.2 types as numbers. */
+function amountsAsStrings(body: Record<string, unknown>): Record<string, unknown> {
+  const fix = (p: unknown) => {
+    const payment = p as Record<string, unknown>;
+    if (typeof payment?.amount === 'number') payment.amount = payment.amount.toFixed(2);
+  };
+  fix(body.payment);
+  if (Array.isArray(body.payments)) body.payments.forEach(fix);
+  return body;
+}
+
+export function startCheckout(request: CheckoutRequest, deps: { clock: Clock; dispatcher: Dispatcher; faults: ReadonlySet<string> }): RunningCheckout {
+  const { clock, dispatcher, faults } = deps;
+  const id = randomUUID();
+  const createdAtMs = clock.now();
+  const createdDate = clock.date().toISOString();
+  const timers: Timer[] = [];
+  let created!: () => void;
+  const allCreated = new Promise<void>(resolve => { created = resolve; });
+  const emit = (event: number) => {
+    const status = request.statuses[event];
+    const body = buildWebhookBody({
+      kind: request.kind, id, status,
+      ...(request.kind === 'batch' ? { payments: request.payments } : {}),
+      // bodies.ts keeps abortReason only on a status where spec 2.4 allows it.
+      ...(request.abortReason ? { abortReason: request.abortReason } : {}),
+      ...(request.scheduledDate ? { scheduledDate: request.scheduledDate } : {}),
+      ...(request.referenceId ? { referenceId: request.referenceId } : {}),
+      ...(request.endToEndId ? { endToEndId: request.endToEndId } : {}),
+      extraFields: faults.has('extra-fields'),
+      createdDate,
+      lastModifiedDate: clock.date().toISOString(),
+    });
+    dispatcher.enqueue({ checkoutId: id, event, status, target: request.webhook,
+      body: faults.has('webhook-amount-string') ? amountsAsStrings(body) : body });
+    if (event === request.statuses.length - 1) created();
+  };
+  // STARTED is created with the checkout, so it is queued before the 201 goes out.
+  emit(0);
+  for (let i = 1; i < request.statuses.length; i++) timers.push(clock.after(i * STATUS_STEP_MS, () => emit(i)));
+  return { id, request, createdAtMs, allCreated, cancel: () => { timers.forEach(t => t.cancel()); created(); } };
+}

@@ -1,0 +1,109 @@
+// The control API of CONTRACT.md section 4 over real HTTP: checkouts become one
+// webhook per status at a real receiver; forbidden sequences are refused with
+// 400 and a reason (spec 3.1); the attempt log matches what the receiver saw.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { startReceiver } from './dispatcher/receiver.ts';
+import { startControl } from './dispatcher/control-server.ts';
+
+const KEY = 'control-test-key';
+const FLOW = ['STARTED', 'PAYMENT_CREATED', 'PAYMENT_INITIATED', 'PAYMENT_COMPLETED'];
+
+test('GET /health answers the time scale', async () => {
+  const c = await startControl({ scale: 0.02 });
+  try {
+    assert.deepEqual(await c.get('/health'), { status: 200, body: { timeScale: 0.02 } });
+  } finally { await c.close(); }
+});
+
+test('a normal checkout sends one webhook per status, in order, with the api-key and transactionStatus once authorised', async () => {
+  const rx = await startReceiver();
+  const c = await startControl();
+  try {
+    const created = await c.post('/checkouts', { kind: 'normal', statuses: FLOW, webhook: { url: rx.url, apiKey: KEY } });
+    assert.equal(created.status, 201);
+    const id = created.body.id;
+    assert.match(id, /^[0-9a-f-]{36}$/);
+    await c.control.settled(id);
+    assert.deepEqual(rx.arrivals.map(a => a.body.status), FLOW);
+    for (const a of rx.arrivals) {
+      assert.equal(a.body.id, id);
+      assert.equal(a.headers['api-key'], KEY);
+      assert.equal(a.headers['content-type'], 'application/json');
+      assert.equal(typeof (a.body.payment as any).amount, 'number');
+      assert.equal('abortReason' in a.body, false);
+    }
+    // Spec 6.1: transactionStatus "once the end user has authorized" (PAYMENT_INITIATED on).
+    assert.deepEqual(rx.arrivals.map(a => (a.body.payment as any).transactionStatus), [undefined, undefined, 'PAYMENT_INITIATED', 'PAYMENT_COMPLETED']);
+    const dates = rx.arrivals.map(a => Date.parse(a.body.lastModifiedDate as string));
+    assert.ok(dates.every((d, i) => i === 0 || d > dates[i - 1]), `lastModifiedDate does not grow: ${dates}`);
+    assert.ok(rx.arrivals.every(a => a.body.createdDate === rx.arrivals[0].body.createdDate));
+    // The attempt log, over the control API, matches the receiver attempt for attempt, without the key.
+    const log = await c.get(`/checkouts/${id}/attempts`);
+    assert.equal(log.status, 200);
+    assert.deepEqual(log.body.attempts.map((a: any) => [a.status, a.attempt, a.outcome]), FLOW.map(s => [s, 1, 'delivered']));
+    assert.ok(!JSON.stringify(log.body).includes(KEY), 'the attempt log shows the api-key');
+    assert.deepEqual(log.body.events.map((e: any) => e.state), ['delivered', 'delivered', 'delivered', 'delivered']);
+  } finally { await c.close(); await rx.close(); }
+});
+
+test('a batch checkout carries its payments; abortReason only on the final FAILED', async () => {
+  const rx = await startReceiver();
+  const c = await startControl();
+  try {
+    const batch = await c.post('/checkouts', { kind: 'batch', payments: 3, statuses: ['STARTED', 'FAILED'], abortReason: 'BANK_ERROR',
+      scheduledDate: '2026-12-01', webhook: { url: rx.url, apiKey: KEY } });
+    assert.equal(batch.status, 201);
+    await c.control.settled(batch.body.id);
+    const [started, failed] = rx.arrivals.map(a => a.body);
+    assert.equal((started.payments as unknown[]).length, 3);
+    assert.equal('payment' in started, false);
+    assert.equal((started.payments as any[])[0].paymentScheduledDate, '2026-12-01');
+    assert.equal('abortReason' in started, false);
+    assert.equal(failed.abortReason, 'BANK_ERROR');
+  } finally { await c.close(); await rx.close(); }
+});
+
+test('forbidden or malformed requests are refused with 400 and a reason', async () => {
+  const c = await startControl();
+  const webhook = { url: 'http://127.0.0.1:9/hooks', apiKey: KEY };
+  try {
+    const refused: Array<[unknown, RegExp]> = [
+      [{ statuses: ['STARTED', 'PAYMENT_COMPLETED'], webhook }, /PAYMENT_INITIATED/],
+      [{ statuses: ['PAYMENT_CREATED', 'PAYMENT_INITIATED'], webhook }, /STARTED/],
+      [{ statuses: ['STARTED', 'CANCELLED', 'PAYMENT_CREATED'], webhook }, /final/],
+      [{ statuses: ['STARTED', 'DONE'], webhook }, /not a CheckoutStatus/],
+      [{ statuses: [], webhook }, /STARTED/],
+      [{ statuses: ['STARTED', 'PAYMENT_INITIATED', 'PAYMENT_COMPLETED'], abortReason: 'BANK_ERROR', webhook }, /2\.4/],
+      [{ statuses: ['STARTED', 'FAILED'], abortReason: 'BROKE', webhook }, /abortReason/],
+      [{ kind: 'single', statuses: ['STARTED'], webhook }, /kind/],
+      [{ statuses: ['STARTED'], scheduledDate: '2026-02-30', webhook }, /scheduledDate/],
+      [{ statuses: ['STARTED'], webhook: { url: 'ftp://x/y', apiKey: KEY } }, /http/],
+      [{ statuses: ['STARTED'], webhook: { url: 'http://127.0.0.1:9/' } }, /apiKey/],
+      [{ statuses: ['STARTED'] }, /webhook/],
+      ['{not json', /JSON/],
+    ];
+    for (const [body, reason] of refused) {
+      const r = await c.post('/checkouts', body);
+      assert.equal(r.status, 400, `${JSON.stringify(body)} was answered ${r.status}`);
+      assert.match(r.body.reason, reason, JSON.stringify(body));
+    }
+    const seq = await c.post('/checkouts', { statuses: ['STARTED', 'PAYMENT_FAILED'], webhook });
+    assert.deepEqual([seq.body.error, seq.body.spec, seq.body.rule], ['forbidden-sequence', '3.1', 'sequence.poller-after-initiated']);
+    assert.equal((await c.get('/checkouts/nope/attempts')).status, 404);
+    assert.equal((await c.get('/nowhere')).status, 404);
+    assert.equal((await c.get('/checkouts')).status, 405);
+    assert.equal(c.control.attempts().length, 0);
+  } finally { await c.close(); }
+});
+
+test('without "webhook" the organisation\'s default webhook is used', async () => {
+  const rx = await startReceiver();
+  const c = await startControl({ defaultWebhook: { url: rx.url, apiKey: 'org-key' } });
+  try {
+    const r = await c.post('/checkouts', { statuses: ['STARTED', 'TIMED_OUT'] });
+    assert.equal(r.status, 201);
+    await c.control.settled(r.body.id);
+    assert.deepEqual(rx.arrivals.map(a => [a.body.status, a.headers['api-key']]), [['STARTED', 'org-key'], ['TIMED_OUT', 'org-key']]);
+  } finally { await c.close(); await rx.close(); }
+});

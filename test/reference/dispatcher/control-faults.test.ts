@@ -1,0 +1,52 @@
+// The faults and quirks that live in the control API and the bodies:
+// webhook-forbidden-sequence, webhook-amount-string and extra-fields.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { startReceiver } from './receiver.ts';
+import { startControl } from './control-server.ts';
+
+const KEY = 'faults-key';
+
+test('webhook-forbidden-sequence: PAYMENT_COMPLETED without PAYMENT_INITIATED is accepted and delivered', async () => {
+  const rx = await startReceiver();
+  const c = await startControl({ faults: ['webhook-forbidden-sequence'] });
+  try {
+    const r = await c.post('/checkouts', { statuses: ['STARTED', 'PAYMENT_COMPLETED'], webhook: { url: rx.url, apiKey: KEY } });
+    assert.equal(r.status, 201);
+    await c.control.settled(r.body.id);
+    assert.deepEqual(rx.arrivals.map(a => a.body.status), ['STARTED', 'PAYMENT_COMPLETED']);
+    // Only the order rules are off: an unknown status is still refused.
+    assert.equal((await c.post('/checkouts', { statuses: ['STARTED', 'DONE'], webhook: { url: rx.url, apiKey: KEY } })).status, 400);
+  } finally { await c.close(); await rx.close(); }
+});
+
+test('webhook-amount-string: payment.amount and payments[].amount are strings; nothing else changes', async () => {
+  const rx = await startReceiver();
+  const c = await startControl({ faults: ['webhook-amount-string'] });
+  try {
+    const n = await c.post('/checkouts', { statuses: ['STARTED'], webhook: { url: rx.url, apiKey: KEY } });
+    const b = await c.post('/checkouts', { kind: 'batch', statuses: ['STARTED'], webhook: { url: rx.url, apiKey: KEY } });
+    await c.control.settled();
+    const normal = rx.arrivals.find(a => a.body.id === n.body.id)!.body as any;
+    const batch = rx.arrivals.find(a => a.body.id === b.body.id)!.body as any;
+    assert.match(normal.payment.amount, /^\d+\.\d{2}$/);
+    assert.equal(typeof normal.payment.originalAmount, 'number');
+    assert.ok(batch.payments.every((p: any) => typeof p.amount === 'string' && typeof p.originalAmount === 'number'));
+  } finally { await c.close(); await rx.close(); }
+});
+
+test('quirk extra-fields: bodies carry fields no spec names; without it they do not', async () => {
+  const rx = await startReceiver();
+  const withExtra = await startControl({ faults: ['extra-fields'] });
+  const plain = await startControl();
+  try {
+    const a = await withExtra.post('/checkouts', { statuses: ['STARTED'], webhook: { url: rx.url, apiKey: KEY } });
+    const b = await plain.post('/checkouts', { statuses: ['STARTED'], webhook: { url: rx.url, apiKey: KEY } });
+    await withExtra.control.settled();
+    await plain.control.settled();
+    const known = ['id', 'referenceId', 'payment', 'creditor', 'debtor', 'status', 'createdDate', 'lastModifiedDate', 'abortReason', 'endToEndId'];
+    const extra = (id: string) => Object.keys(rx.arrivals.find(x => x.body.id === id)!.body).filter(k => !known.includes(k));
+    assert.ok(extra(a.body.id).length > 0, 'no extra field under the quirk');
+    assert.deepEqual(extra(b.body.id), []);
+  } finally { await withExtra.close(); await plain.close(); await rx.close(); }
+});

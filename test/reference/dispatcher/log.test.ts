@@ -1,0 +1,45 @@
+// The reference's attempt log matches what a receiver saw, attempt for attempt:
+// same count, same order per checkout, same status, same outcome, and times
+// that agree within the tolerance (a test can trust GET /checkouts/{id}/attempts).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { startReceiver } from './receiver.ts';
+import { startControl } from './control-server.ts';
+
+const SCALE = 0.05; // 5 s = 250 ms; 10 s backoff = 500 ms
+
+test('the attempt log and the receiver agree on every attempt of several checkouts', async () => {
+  // Per checkout: the 2nd request fails with 503, the 3rd hangs past 5 s, the rest answer 200.
+  const rx = await startReceiver((a, all) => {
+    const nth = all.filter(b => b.body.id === a.body.id).length;
+    return nth === 2 ? { status: 503 } : nth === 3 ? { status: 200, delayMs: 7_000 * SCALE } : { status: 200 };
+  });
+  const c = await startControl({ scale: SCALE });
+  try {
+    const ids: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      const r = await c.post('/checkouts', { statuses: ['STARTED', 'PAYMENT_CREATED', 'PAYMENT_INITIATED', 'PAYMENT_COMPLETED'], webhook: { url: rx.url, apiKey: 'k' } });
+      ids.push(r.body.id);
+    }
+    await c.control.settled();
+    for (const id of ids) {
+      const seen = rx.arrivals.filter(a => a.body.id === id);
+      const { body } = await c.get(`/checkouts/${id}/attempts`);
+      const log = body.attempts as any[];
+      assert.equal(log.length, seen.length, `${id}: log has ${log.length} attempts, receiver saw ${seen.length}`);
+      assert.deepEqual(log.map(a => a.status), seen.map(a => a.body.status));
+      assert.deepEqual(log.map(a => a.outcome), seen.map(a => a.hungUp ? 'timeout' : a.answered === 200 ? 'delivered' : `http-${a.answered}`));
+      assert.deepEqual(log.map(a => a.outcome), ['delivered', 'http-503', 'timeout', 'delivered', 'delivered', 'delivered']);
+      assert.deepEqual(log.map(a => a.attempt), [1, 1, 2, 3, 1, 1]);
+      // Times: each request reached the receiver between the moment the log says it was sent and the
+      // moment the log says it ended (same process, same performance.now(), so no tolerance but 1 ms).
+      log.forEach((a, i) => {
+        const sent = c.realMs(a.sentAtMs), ended = c.realMs(a.endedAtMs);
+        assert.ok(seen[i].at >= sent - 1 && seen[i].at <= ended + 1,
+          `${id} attempt ${i + 1} reached the receiver at ${seen[i].at.toFixed(1)} ms, outside the log's ${sent.toFixed(1)}-${ended.toFixed(1)} ms`);
+      });
+      assert.deepEqual(body.events.map((e: any) => e.state), ['delivered', 'delivered', 'delivered', 'delivered']);
+    }
+    assert.equal(c.control.attempts().length, rx.arrivals.length);
+  } finally { await c.close(); await rx.close(); }
+});

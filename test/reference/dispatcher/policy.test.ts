@@ -1,0 +1,55 @@
+// The numbers of spec section 6 in the delivery policy, and what each webhook
+// fault or quirk switches (checked without any network).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { deliveryPolicy, MAX_EVENT_AGE_MS, RESPONSE_WAIT_MS } from '../../../harness/reference/dispatcher/policy.ts';
+
+test('without faults: 5 s wait, backoff 10, 20, 40, 80 s, only 200 delivers, gating, 7 days', () => {
+  const p = deliveryPolicy(new Set());
+  assert.equal(p.responseWaitMs, RESPONSE_WAIT_MS);
+  assert.equal(RESPONSE_WAIT_MS, 5_000);
+  assert.deepEqual([1, 2, 3, 4].map(n => p.retryDelayMs(n)), [10_000, 20_000, 40_000, 80_000]);
+  assert.deepEqual([200, 201, 204, 299, 302, 500].map(s => p.delivers(s)), [true, false, false, false, false, false]);
+  assert.equal(p.retries, true);
+  assert.equal(p.ackGating, true);
+  assert.equal(p.globalQueue, false);
+  assert.deepEqual([1, 2, 3].map(n => p.sendsApiKey(n)), [true, true, true]);
+  assert.equal(p.copies, 1);
+  assert.equal(MAX_EVENT_AGE_MS, 604_800_000);
+});
+
+test('webhook-jitter adds up to 25 % and never goes below the exponential delay', () => {
+  assert.deepEqual([1, 2, 3].map(n => deliveryPolicy(new Set(['webhook-jitter']), () => 0).retryDelayMs(n)), [10_000, 20_000, 40_000]);
+  assert.deepEqual([1, 2, 3].map(n => deliveryPolicy(new Set(['webhook-jitter']), () => 0.999999).retryDelayMs(n).toFixed(0)), ['12500', '25000', '50000']);
+});
+
+test('each fault switches its own rule only', () => {
+  const base = deliveryPolicy(new Set());
+  const diff = (fault: string) => {
+    const p = deliveryPolicy(new Set([fault]));
+    const changed: string[] = [];
+    if (p.responseWaitMs !== base.responseWaitMs) changed.push('responseWaitMs');
+    if ([1, 2, 3].some(n => p.retryDelayMs(n) !== base.retryDelayMs(n))) changed.push('retryDelayMs');
+    if (p.retries !== base.retries) changed.push('retries');
+    if ([200, 201, 204].some(s => p.delivers(s) !== base.delivers(s))) changed.push('delivers');
+    if (p.ackGating !== base.ackGating) changed.push('ackGating');
+    if (p.globalQueue !== base.globalQueue) changed.push('globalQueue');
+    if ([1, 2].some(n => p.sendsApiKey(n) !== base.sendsApiKey(n))) changed.push('sendsApiKey');
+    if (p.copies !== base.copies) changed.push('copies');
+    return changed;
+  };
+  assert.deepEqual(diff('webhook-retry-early'), ['retryDelayMs']);
+  assert.deepEqual(diff('webhook-no-growth'), ['retryDelayMs']);
+  assert.deepEqual(diff('webhook-no-retry'), ['retries']);
+  assert.deepEqual(diff('webhook-2xx-success'), ['delivers']);
+  assert.deepEqual(diff('webhook-no-timeout'), ['responseWaitMs']);
+  assert.deepEqual(diff('webhook-short-timeout'), ['responseWaitMs']);
+  assert.deepEqual(diff('webhook-no-ack-gating'), ['ackGating']);
+  assert.deepEqual(diff('webhook-global-queue'), ['globalQueue']);
+  assert.deepEqual(diff('webhook-retry-no-api-key'), ['sendsApiKey']);
+  assert.deepEqual(diff('webhook-duplicates'), ['copies']);
+  assert.deepEqual(diff('token-type-mac'), []);
+  assert.equal(deliveryPolicy(new Set(['webhook-short-timeout'])).responseWaitMs, 3_000);
+  assert.equal(deliveryPolicy(new Set(['webhook-no-timeout'])).responseWaitMs, Infinity);
+  assert.deepEqual([1, 2, 3].map(n => deliveryPolicy(new Set(['webhook-retry-early'])).retryDelayMs(n)), [2_000, 4_000, 8_000]);
+});
