@@ -1,0 +1,148 @@
+// Each session, data and payments fault of catalog.yaml (and the extra-fields
+// quirk on records) changes the behaviour it names, and the clean reference
+// does not show it: the same probe runs against both.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { validateContract } from '../../../harness/contracts/index.ts';
+import { bicLengthOk } from '../../../harness/contracts/rules.ts';
+import { FAULTS } from '../../../harness/reference/catalog.ts';
+import type { Reference } from '../../../harness/reference/index.ts';
+import { paymentBody, RefClient, withReference } from './client.ts';
+
+type Probe = (c: RefClient, ref: Reference) => Promise<unknown>;
+
+const NORDIC_CODES = ['RCVD', 'ACCP', 'ACSP', 'ACSC', 'RJCT', 'CANC', 'PDNG', 'NAUT', 'PRSY'];
+
+async function accounts(c: RefClient): Promise<any[]> {
+  await c.ready('sparebank1-no');
+  return (await c.call('GET', '/accounts')).json;
+}
+
+async function agents(c: RefClient): Promise<string[]> {
+  const list = await accounts(c);
+  return (await c.call('GET', `/accounts/${list[0].id}/transactions`)).json.map((t: { counterpartyAgent: string }) => t.counterpartyAgent);
+}
+
+const CASES: { name: string; probe: Probe; clean: unknown; faulty: unknown }[] = [
+  {
+    name: 'session-delete-ignored',
+    probe: async c => { await c.ready('sparebank1-no'); const d = await c.call('DELETE', `/session/${c.sessionId}`); return [d.status, (await c.call('GET', '/accounts')).status]; },
+    clean: [204, 510], faulty: [204, 200],
+  },
+  {
+    name: 'session-no-consent-needed',
+    probe: async c => { await c.newSession('sparebank1-no'); const r = await c.call('GET', '/accounts'); return [r.status, r.json.errorCode]; },
+    clean: [510, '1426'], faulty: [200, undefined],
+  },
+  {
+    name: 'session-consent-link-relative',
+    probe: async c => { await c.newSession('sparebank1-no'); const href = (await c.call('GET', '/accounts')).json.links[0].href as string; return /^https?:\/\//.test(href); },
+    clean: true, faulty: false,
+  },
+  {
+    name: 'data-banks-filter-ignored',
+    probe: async c => [...new Set((await c.call('GET', '/banks?countryCode=SE')).json.map((b: { countryCode: string }) => b.countryCode))].sort(),
+    clean: ['SE'], faulty: ['DE', 'DK', 'FI', 'NO', 'SE'],
+  },
+  {
+    name: 'data-owner-null',
+    probe: async c => (await accounts(c)).map(a => a.ownerName),
+    clean: ['Kari Nordmann', ''], faulty: ['Kari Nordmann', null],
+  },
+  {
+    name: 'data-bic-9',
+    probe: async c => (await agents(c)).filter(a => a !== '').map(a => bicLengthOk(a)),
+    clean: [true, true], faulty: [false, true],
+  },
+  {
+    name: 'data-services-not-array',
+    probe: async c => typeof (await c.call('GET', '/banks/nordea-fi')).json.supportedServices,
+    clean: 'object', faulty: 'string',
+  },
+  {
+    name: 'payments-no-e2e-check',
+    probe: async c => {
+      await c.ready('sparebank1-no');
+      const body = paymentBody('domestic-transfer', { endToEndIdentification: undefined });
+      const sepa = paymentBody('sepa-credit', { endToEndIdentification: undefined });
+      return [(await c.call('POST', '/payments/domestic-transfer', { body })).status, (await c.call('POST', '/payments/sepa-credit', { body: sepa })).status];
+    },
+    clean: [510, 510], faulty: [201, 510],
+  },
+  {
+    name: 'payments-sepa-no-payment-id',
+    probe: async c => {
+      await c.ready('deutsche-de');
+      const sepa = await c.call('POST', '/payments/sepa-credit', { body: paymentBody('sepa-credit', { currency: 'EUR' }) });
+      const dom = await c.call('POST', '/payments/domestic-transfer', { body: paymentBody('domestic-transfer', { currency: 'EUR' }) });
+      return [sepa.status, 'paymentId' in sepa.json, 'paymentId' in dom.json];
+    },
+    clean: [201, true, true], faulty: [201, false, true],
+  },
+  {
+    name: 'payments-scheduled-no-date-check',
+    probe: async c => {
+      await c.ready('nordea-fi');
+      const body = paymentBody('sepa-scheduled-credit', { requestedExecutionDate: undefined });
+      return (await c.call('POST', '/payments/sepa-scheduled-credit', { body })).status;
+    },
+    clean: 510, faulty: 201,
+  },
+  {
+    name: 'payments-status-non-nordic',
+    probe: async c => {
+      await c.ready('sparebank1-no');
+      const p = await c.call('POST', '/payments/domestic-transfer', { body: paymentBody('domestic-transfer') });
+      return NORDIC_CODES.includes((await c.call('GET', `/payments/domestic-transfer/${p.json.paymentId}`)).json.status);
+    },
+    clean: true, faulty: false,
+  },
+  {
+    name: 'payments-confirm-funds-unsupported-200',
+    probe: async c => {
+      await c.ready('danske-dk');
+      const dk = await c.call('POST', '/confirm-funds', { body: { iban: 'DK5000400440116243', amount: 1, currency: 'DKK' } });
+      await c.ready('sparebank1-no');
+      const no = await c.call('POST', '/confirm-funds', { body: { iban: 'NO9386011117947', amount: 1, currency: 'NOK' } });
+      return [dk.status, no.status];
+    },
+    clean: [501, 200], faulty: [200, 200],
+  },
+  {
+    name: 'extra-fields',
+    probe: async c => {
+      const bank = (await c.call('GET', '/banks/dnb-no')).json;
+      const account = (await accounts(c))[0];
+      const tx = (await c.call('GET', `/accounts/${account.id}/transactions`)).json[0];
+      return ['logoUrl' in bank, 'usage' in account, 'entryReference' in tx,
+        validateContract('bank', bank).length, validateContract('account', account).length, validateContract('transaction', tx).length];
+    },
+    clean: [false, false, false, 0, 0, 0], faulty: [true, true, true, 0, 0, 0],
+  },
+];
+
+describe('session, data and payments faults change exactly what they name', () => {
+  let clean: { ref: Reference; client: RefClient };
+  before(async () => { clean = await withReference(); });
+  after(() => clean.ref.close());
+
+  for (const k of CASES) {
+    it(k.name, async () => {
+      const faulty = await withReference({ faults: [k.name] });
+      try {
+        assert.deepEqual(await k.probe(clean.client, clean.ref), k.clean, 'the clean reference');
+        assert.deepEqual(await k.probe(faulty.client, faulty.ref), k.faulty, `the reference with ${k.name}`);
+      } finally { await faulty.ref.close(); }
+    });
+  }
+
+  it('covers every fault of the session, data and payments prefixes in the catalog', () => {
+    const named = FAULTS.filter(f => /^(session|data|payments)\./.test(f.prefix)).map(f => f.name);
+    assert.deepEqual(named.filter(n => !CASES.some(k => k.name === n)), []);
+  });
+
+  it('an unknown fault name is a harness error naming --list-faults', async () => {
+    await assert.rejects(withReference({ faults: ['no-such-fault'] }), (e: Error & { code?: string }) =>
+      e.code === 'PIS_BAD_FLAG' && /--list-faults/.test(e.message));
+  });
+});

@@ -1,0 +1,123 @@
+// Each token fault and quirk of catalog.yaml changes the behaviour it names,
+// and the clean reference does not show it: the same probe runs against both.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { FAULTS } from '../../../harness/reference/catalog.ts';
+import type { Reference } from '../../../harness/reference/index.ts';
+import { RefClient, withReference, type Reply } from '../api/client.ts';
+
+const S = 1000;
+
+/** A probe: what a client sees at one reference; the test compares clean and faulty. */
+type Probe = (c: RefClient, ref: Reference) => Promise<unknown>;
+
+const creds = (ref: Reference) => ({ client_id: ref.clientId, client_secret: ref.clientSecret });
+const issue = (c: RefClient, ref: Reference): Promise<Reply> => c.tokenRequest({ grant_type: 'client_credentials', ...creds(ref) });
+const refresh = (c: RefClient, ref: Reference, token: string): Promise<Reply> =>
+  c.tokenRequest({ grant_type: 'refresh_token', refresh_token: token, ...creds(ref) });
+
+const CASES: { name: string; probe: Probe; clean: unknown; faulty: unknown }[] = [
+  { name: 'token-type-mac', probe: async (c, r) => (await issue(c, r)).json.token_type, clean: 'bearer', faulty: 'mac' },
+  { name: 'token-type-capitalized', probe: async (c, r) => (await issue(c, r)).json.token_type, clean: 'bearer', faulty: 'Bearer' },
+  { name: 'token-no-refresh-token', probe: async (c, r) => 'refresh_token' in (await issue(c, r)).json, clean: true, faulty: false },
+  {
+    name: 'token-refresh-same-access',
+    probe: async (c, r) => { const a = await issue(c, r); return (await refresh(c, r, a.json.refresh_token)).json.access_token === a.json.access_token; },
+    clean: false, faulty: true,
+  },
+  {
+    name: 'token-wrong-secret-accepted',
+    probe: async (c, r) => (await c.tokenRequest({ grant_type: 'client_credentials', client_id: r.clientId, client_secret: 'wrong' })).status,
+    clean: 400, faulty: 200,
+  },
+  {
+    name: 'token-error-leaks-token',
+    probe: async (c, r) => 'access_token' in (await c.tokenRequest({ grant_type: 'client_credentials', client_id: r.clientId, client_secret: 'wrong' })).json,
+    clean: false, faulty: true,
+  },
+  {
+    name: 'token-cacheable',
+    probe: async (c, r) => [(await issue(c, r)).headers.get('cache-control'), (await c.tokenRequest({ grant_type: 'nope', ...creds(r) })).headers.get('cache-control')],
+    clean: ['no-store', 'no-store'], faulty: [null, null],
+  },
+  {
+    name: 'token-any-bearer',
+    probe: async c => [(await c.call('GET', '/banks', { headers: { authorization: 'Bearer made-up' } })).status,
+      (await c.call('GET', '/banks', { headers: { authorization: undefined } })).status],
+    clean: [401, 401], faulty: [200, 401],
+  },
+  {
+    name: 'token-keycloak-errors',
+    probe: async (c, r) => { const x = await c.tokenRequest({ grant_type: 'client_credentials', client_id: r.clientId, client_secret: 'wrong' }); return [x.status, x.json.error]; },
+    clean: [400, 'invalid_client'], faulty: [401, 'unauthorized_client'],
+  },
+  {
+    name: 'token-refresh-reusable',
+    probe: async (c, r) => { const a = await issue(c, r); await refresh(c, r, a.json.refresh_token); return (await refresh(c, r, a.json.refresh_token)).status; },
+    clean: 400, faulty: 200,
+  },
+  {
+    name: 'token-scope-absent',
+    probe: async (c, r) => {
+      const a = await issue(c, r);
+      const b = await refresh(c, r, a.json.refresh_token);
+      return ['scope' in a.json, 'session_state' in a.json, 'scope' in b.json];
+    },
+    clean: [true, true, true], faulty: [false, false, true],
+  },
+  { name: 'extra-fields', probe: async (c, r) => 'not-before-policy' in (await issue(c, r)).json, clean: false, faulty: true },
+];
+
+describe('token faults and quirks change exactly what they name', () => {
+  let clean: { ref: Reference; client: RefClient };
+  before(async () => { clean = await withReference(); });
+  after(() => clean.ref.close());
+
+  for (const k of CASES) {
+    it(k.name, async () => {
+      const faulty = await withReference({ faults: [k.name] });
+      try {
+        assert.deepEqual(await k.probe(clean.client, clean.ref), k.clean, 'the clean reference');
+        assert.deepEqual(await k.probe(faulty.client, faulty.ref), k.faulty, `the reference with ${k.name}`);
+      } finally { await faulty.ref.close(); }
+    });
+  }
+});
+
+describe('token fault coverage', () => {
+  it('covers every token fault of the catalog', () => {
+    const here = [...CASES.map(k => k.name), ...TIMED];
+    assert.deepEqual(FAULTS.filter(f => f.prefix.startsWith('token.')).map(f => f.name).filter(n => !here.includes(n)), []);
+  });
+});
+
+/** The faults tested on the clock below. */
+const TIMED = ['token-refresh-no-reset', 'token-no-expiry'];
+
+describe('token faults on the clock', { concurrency: true }, () => {
+  it('token-refresh-no-reset: a refresh keeps the first lifetimes, and the new token dies with the first', async () => {
+    const { ref, client: c } = await withReference({ timeScale: 0.001, faults: ['token-refresh-no-reset'] });
+    try {
+      const a = await issue(c, ref);
+      const t1 = ref.clock.now();
+      await ref.clock.sleep(1800 * S);
+      const b = await refresh(c, ref, a.json.refresh_token);
+      // About 1800 s are left of the first token (3600 on a clean reference, see lifetimes.test.ts).
+      assert.ok(b.json.expires_in <= 1800 && b.json.expires_in >= 1000, `expires_in ${b.json.expires_in}`);
+      assert.ok(b.json.refresh_expires_in <= 5400 && b.json.refresh_expires_in >= 4600, `refresh_expires_in ${b.json.refresh_expires_in}`);
+      await ref.clock.sleep(t1 + 3600 * S + 300 * S - ref.clock.now());
+      const r = await c.call('GET', '/banks', { headers: { authorization: `Bearer ${b.json.access_token}` } });
+      assert.equal(r.status, 401, 'the renewed token expired with the first one');
+    } finally { await ref.close(); }
+  });
+
+  it('token-no-expiry: an access token is still accepted after 3600 spec s (and is not on a clean reference)', async () => {
+    const faulty = await withReference({ timeScale: 0.0005, faults: ['token-no-expiry'] });
+    const clean = await withReference({ timeScale: 0.0005 });
+    try {
+      await faulty.ref.clock.sleep(3900 * S);
+      assert.equal((await faulty.client.call('GET', '/banks')).status, 200);
+      assert.equal((await clean.client.call('GET', '/banks')).status, 401);
+    } finally { await faulty.ref.close(); await clean.ref.close(); }
+  });
+});
