@@ -25,8 +25,10 @@ export function latencyEvidence(log: readonly Delivery[], limitMs: number, advic
   const out: MeasurementEvidence[] = [];
   for (const kind of LATENCY_KINDS) {
     const ms = log.filter(d => d.kind === kind && d.status !== undefined).map(d => d.ms);
+    const unanswered = log.filter(d => d.kind === kind && d.status === undefined).length;
     if (!ms.length) continue;
-    out.push({ kind: 'measurement', name: `latency ${kind}`, expected: `every answer under ${fmtMs(limitMs)} ms, p99 under ${fmtMs(adviceMs)} ms`, seen: line(summarizeMs(ms)), unit: 'ms' });
+    out.push({ kind: 'measurement', name: `latency ${kind}`, expected: `every answer under ${fmtMs(limitMs)} ms, p99 under ${fmtMs(adviceMs)} ms`,
+      seen: line(summarizeMs(ms)) + (unanswered ? `; ${unanswered} more got no answer` : ''), unit: 'ms' });
     out.push({ kind: 'measurement', name: SAMPLES_PREFIX + kind, expected: '', seen: ms.map(x => x.toFixed(2)).join(' '), unit: 'ms' });
   }
   out.push({ kind: 'measurement', name: LIMITS_NAME, expected: `${limitMs} ${adviceMs}`, seen: '', unit: 'ms' });

@@ -7,7 +7,7 @@ import { LIMITS_NAME, SAMPLES_PREFIX } from '../../sender/latency.ts';
 import { percentile } from '../../sender/stats.ts';
 import { esc } from './escape.ts';
 
-const W = 760, LEFT = 150, RIGHT = 20, ROW = 46, TOP = 34, AXIS = 30;
+const W = 760, LEFT = 150, RIGHT = 20, ROW = 40, TOP = 44, AXIS = 30;
 const COLORS: Record<string, string> = { normal: '#2f6fb3', batch: '#7a4fb3', older: '#3d8c6e', burst: '#b36b2f' };
 
 interface Row { kind: string; ms: number[] }
@@ -39,10 +39,12 @@ export function latencyFigure(r: RunResults): string {
     parts.push(`<line x1="${x(p)}" x2="${x(p)}" y1="${TOP - 6}" y2="${H - AXIS}" stroke="#e1e4e8"/>`,
       `<text x="${x(p)}" y="${H - AXIS + 16}" text-anchor="middle" font-size="11" fill="#556">${esc(fmt(p))}</text>`);
   }
-  const vline = (ms: number, color: string, label: string) => Number.isFinite(ms) && ms > 0
-    ? `<line x1="${x(ms)}" x2="${x(ms)}" y1="${TOP - 10}" y2="${H - AXIS}" stroke="${color}" stroke-width="1.5" stroke-dasharray="5 3"/>`
-      + `<text x="${x(ms) + 3}" y="${TOP - 14}" font-size="11" fill="${color}">${esc(label)}</text>` : '';
-  parts.push(vline(limit, '#b3261e', `limit ${fmt(limit)} (5 s)`), vline(advice, '#c77700', `p99 advice ${fmt(advice)}`));
+  // Labels end at their line, on two heights, so the two lines' labels never overlap.
+  const vline = (ms: number, color: string, label: string, dy: number) => Number.isFinite(ms) && ms > 0
+    ? `<line x1="${x(ms)}" x2="${x(ms)}" y1="${TOP + dy - 4}" y2="${H - AXIS}" stroke="${color}" stroke-width="1.5" stroke-dasharray="5 3"/>`
+      + `<text x="${x(ms) - 4}" y="${TOP + dy}" text-anchor="end" font-size="11" fill="${color}">${esc(label)}</text>` : '';
+  const scaled = (spec: string, ms: number) => r.timeScale === 1 ? spec : `${spec} = ${fmt(ms)} at time scale ${r.timeScale}`;
+  parts.push(vline(limit, '#b3261e', `limit ${scaled('5 s', limit)}`, -24), vline(advice, '#c77700', `p99 advice ${scaled('1 s', advice)}`, -8));
 
   rows.forEach((row, i) => {
     const y = TOP + i * ROW + ROW / 2;
@@ -53,9 +55,9 @@ export function latencyFigure(r: RunResults): string {
       `<rect x="${x(q.p50)}" y="${y - 9}" width="${Math.max(1, x(q.p99) - x(q.p50))}" height="18" fill="${color}" opacity="0.12"/>`);
     // Deterministic vertical spread so equal times do not hide each other.
     row.ms.forEach((ms, j) => parts.push(`<circle cx="${x(ms).toFixed(1)}" cy="${(y - 7 + ((j * 37) % 15)).toFixed(1)}" r="2.2" fill="${color}" opacity="0.55"/>`));
+    // Marks without labels (they would collide when percentiles are close); the table below gives the figures.
     for (const [name, v] of Object.entries(q))
-      parts.push(`<line x1="${x(v)}" x2="${x(v)}" y1="${y - 12}" y2="${y + 12}" stroke="#1d2433" stroke-width="${name === 'max' ? 1 : 1.6}"><title>${name} ${esc(fmt(v))}</title></line>`,
-        `<text x="${x(v)}" y="${y + 22}" text-anchor="middle" font-size="9.5" fill="#1d2433">${name}</text>`);
+      parts.push(`<line x1="${x(v)}" x2="${x(v)}" y1="${y - (name === 'max' ? 8 : 12)}" y2="${y + (name === 'max' ? 8 : 12)}" stroke="#1d2433" stroke-width="${name === 'max' ? 1 : 1.8}"><title>${row.kind} ${name} ${esc(fmt(v))}</title></line>`);
   });
 
   const table = rows.map(row => {
@@ -66,7 +68,7 @@ export function latencyFigure(r: RunResults): string {
 <svg xmlns="http://www.w3.org/2000/svg" role="img" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" class="latency-chart">
 <title>Answer time of every delivery per kind, log scale, with the 5 s limit and the 1 s p99 advice</title>
 ${parts.join('\n')}
-<text x="${LEFT}" y="${H - 2}" font-size="11" fill="#556">answer time (log scale); shaded p50 to p99; burst = deliveries of many checkouts in parallel</text>
+<text x="${LEFT}" y="${H - 2}" font-size="11" fill="#556">log scale; a dot per answered delivery; marks at p50, p95, p99, max; burst: checkouts in parallel</text>
 </svg>
 <table class="latency"><tr><th>kind</th><th>n</th><th>p50</th><th>p95</th><th>p99</th><th>max</th></tr>${table}</table>`;
 }

@@ -1,0 +1,109 @@
+// certify-receiver as a user runs it: a child process, its plan line, exit
+// statuses, the report folder without the api-key, pre-flight failures.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer } from 'node:net';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runCli } from '../helpers/cli.ts';
+import { startReceiver } from '../fixtures/receivers/receiver.ts';
+import { API_KEY } from './certify-helper.ts';
+
+const FAST = ['--time-scale', '0.1', '--concurrency', '10'];
+
+function tmp(): string { return mkdtempSync(join(tmpdir(), 'pis-certify-')); }
+
+/** A loopback port with nothing listening on it. */
+async function closedPort(): Promise<number> {
+  const s = createServer();
+  await new Promise<void>(r => s.listen(0, '127.0.0.1', r));
+  const port = (s.address() as { port: number }).port;
+  await new Promise(r => s.close(r));
+  return port;
+}
+
+test('certifies the correct receiver: plan line first, exit 0, a report folder with the picture and no api-key', async () => {
+  const r = await startReceiver({ apiKey: API_KEY, timeScale: 0.1 });
+  const dir = tmp();
+  try {
+    const out = await runCli(['certify-receiver', '--url', r.url, '--api-key', API_KEY, ...FAST, '--report', dir]);
+    assert.equal(out.code, 0, out.stdout + out.stderr);
+    const first = out.stdout.split('\n')[0];
+    assert.match(first, new RegExp(`^\\d+ requests will go to ${r.url.replace(/[.]/g, '\\.')} `));
+    assert.match(out.stdout, /\[\s*\d+\/\d+\] concurrency/, 'progress lines');
+    assert.match(out.stdout, /SKIP receiver\.idempotency\.state-after-duplicates .*--state-url/);
+    assert.match(out.stdout, /^CERTIFIED: /m);
+    assert.deepEqual(readdirSync(dir).sort(), ['index.html', 'junit.xml', 'results.json', 'results.jsonl']);
+    for (const f of readdirSync(dir)) assert.equal(readFileSync(join(dir, f), 'utf8').includes(API_KEY), false, f);
+    assert.equal(out.stdout.includes(API_KEY), false);
+    const html = readFileSync(join(dir, 'index.html'), 'utf8');
+    assert.match(html, /<svg[^>]*class="latency-chart"/);
+    assert.match(html, /data-conformant="true"/);
+  } finally { await r.close(); rmSync(dir, { recursive: true, force: true }); }
+});
+
+test('a receiver without a key check: exit 1, the failure shows the request with the key redacted and a curl line', async () => {
+  const r = await startReceiver({ apiKey: API_KEY, fault: 'no-key-check', timeScale: 0.1 });
+  const dir = tmp();
+  try {
+    const out = await runCli(['certify-receiver', '--url', r.url, ...FAST, '--report', dir], { env: { PIS_WEBHOOK_API_KEY: API_KEY } });
+    assert.equal(out.code, 1, out.stdout + out.stderr);
+    assert.match(out.stdout, /FAIL receiver\.auth\.wrong-key/);
+    const results = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8'));
+    const wrong = results.checks.find((c: { id: string }) => c.id === 'receiver.auth.wrong-key');
+    const ev = wrong.evidence[0];
+    assert.equal(ev.request.headers['api-key'], '[redacted]');
+    assert.equal(ev.response.status, 200);
+    assert.match(ev.curl, /^curl .*-H 'api-key: wrong-/);
+    const missing = results.checks.find((c: { id: string }) => c.id === 'receiver.auth.missing-key');
+    assert.equal('api-key' in missing.evidence[0].request.headers, false);
+    // A valid delivery's curl line names the variable, never the key.
+    const accepts = JSON.stringify(results.checks);
+    assert.equal(accepts.includes(API_KEY), false);
+  } finally { await r.close(); rmSync(dir, { recursive: true, force: true }); }
+});
+
+test('refuses a plan larger than --max-requests before sending anything (exit 2, one sentence)', async () => {
+  const r = await startReceiver({ apiKey: API_KEY });
+  const dir = join(tmp(), 'report');
+  try {
+    const out = await runCli(['certify-receiver', '--url', r.url, '--api-key', API_KEY, '--max-requests', '20', '--report', dir]);
+    assert.equal(out.code, 2);
+    assert.match(out.stderr, /^pis-conformance certify-receiver: The plan needs \d+ requests but --max-requests is 20: raise --max-requests/);
+    assert.equal(out.stderr.trim().split('\n').length, 1);
+    assert.equal(r.received, 0);
+    assert.equal(existsSync(dir), false);
+  } finally { await r.close(); }
+});
+
+test('an unreachable URL is a pre-flight failure: exit 2, one sentence, no report', async () => {
+  const port = await closedPort();
+  const dir = join(tmp(), 'report');
+  const out = await runCli(['certify-receiver', '--url', `http://127.0.0.1:${port}/hooks`, '--api-key', API_KEY, '--report', dir]);
+  assert.equal(out.code, 2);
+  assert.match(out.stderr, /Cannot reach the webhook receiver at http:\/\/127\.0\.0\.1:\d+\/hooks \(nothing is listening there\): check the URL/);
+  assert.equal(existsSync(dir), false);
+});
+
+test('missing flags and bad values are exit 2 with a sentence naming the fix', async () => {
+  const noKey = await runCli(['certify-receiver', '--url', 'http://127.0.0.1:9/hooks'], { env: { PIS_WEBHOOK_API_KEY: '' } });
+  assert.equal(noKey.code, 2);
+  assert.match(noKey.stderr, /pass --api-key or set PIS_WEBHOOK_API_KEY/);
+  const badState = await runCli(['certify-receiver', '--url', 'http://127.0.0.1:9/hooks', '--api-key', API_KEY, '--state-url', 'http://x/checkouts']);
+  assert.equal(badState.code, 2);
+  assert.match(badState.stderr, /--state-url must contain \{id\}/);
+});
+
+test('HTTPS: a self-signed certificate is a TLS pre-flight failure naming --insecure, and is accepted with it', async () => {
+  const r = await startReceiver({ apiKey: API_KEY, timeScale: 0.1, tls: true });
+  const dir = tmp();
+  try {
+    const refused = await runCli(['certify-receiver', '--url', r.url, '--api-key', API_KEY, ...FAST, '--report', join(dir, 'no')]);
+    assert.equal(refused.code, 2, refused.stdout + refused.stderr);
+    assert.match(refused.stderr, /TLS .*--insecure/);
+    const ok = await runCli(['certify-receiver', '--url', r.url, '--api-key', API_KEY, ...FAST, '--insecure', '--state-url', r.stateUrl, '--report', join(dir, 'yes')]);
+    assert.equal(ok.code, 0, ok.stdout + ok.stderr);
+    assert.match(ok.stdout, /PASS receiver\.idempotency\.state-after-burst/);
+  } finally { await r.close(); rmSync(dir, { recursive: true, force: true }); }
+});
