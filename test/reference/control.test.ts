@@ -3,6 +3,7 @@
 // 400 and a reason (spec 3.1); the attempt log matches what the receiver saw.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { checkWebhookBody } from '../../harness/contracts/index.ts';
 import { startReceiver } from './dispatcher/receiver.ts';
 import { startControl } from './dispatcher/control-server.ts';
 
@@ -27,6 +28,7 @@ test('a normal checkout sends one webhook per status, in order, with the api-key
     await c.control.settled(id);
     assert.deepEqual(rx.arrivals.map(a => a.body.status), FLOW);
     for (const a of rx.arrivals) {
+      assert.deepEqual(checkWebhookBody(a.body), { kind: 'normal', violations: [] });
       assert.equal(a.body.id, id);
       assert.equal(a.headers['api-key'], KEY);
       assert.equal(a.headers['content-type'], 'application/json');
@@ -56,6 +58,7 @@ test('a batch checkout carries its payments; abortReason only on the final FAILE
     assert.equal(batch.status, 201);
     await c.control.settled(batch.body.id);
     const [started, failed] = rx.arrivals.map(a => a.body);
+    for (const body of [started, failed]) assert.deepEqual(checkWebhookBody(body), { kind: 'batch', violations: [] });
     assert.equal((started.payments as unknown[]).length, 3);
     assert.equal('payment' in started, false);
     assert.equal((started.payments as any[])[0].paymentScheduledDate, '2026-12-01');
@@ -69,18 +72,19 @@ test('forbidden or malformed requests are refused with 400 and a reason', async 
   const webhook = { url: 'http://127.0.0.1:9/hooks', apiKey: KEY };
   try {
     const refused: Array<[unknown, RegExp]> = [
-      [{ statuses: ['STARTED', 'PAYMENT_COMPLETED'], webhook }, /PAYMENT_INITIATED/],
-      [{ statuses: ['PAYMENT_CREATED', 'PAYMENT_INITIATED'], webhook }, /STARTED/],
-      [{ statuses: ['STARTED', 'CANCELLED', 'PAYMENT_CREATED'], webhook }, /final/],
-      [{ statuses: ['STARTED', 'DONE'], webhook }, /not a CheckoutStatus/],
-      [{ statuses: [], webhook }, /STARTED/],
-      [{ statuses: ['STARTED', 'PAYMENT_INITIATED', 'PAYMENT_COMPLETED'], abortReason: 'BANK_ERROR', webhook }, /2\.4/],
-      [{ statuses: ['STARTED', 'FAILED'], abortReason: 'BROKE', webhook }, /abortReason/],
+      [{ kind: 'normal', statuses: ['STARTED', 'PAYMENT_COMPLETED'], webhook }, /PAYMENT_INITIATED/],
+      [{ kind: 'normal', statuses: ['PAYMENT_CREATED', 'PAYMENT_INITIATED'], webhook }, /STARTED/],
+      [{ kind: 'normal', statuses: ['STARTED', 'CANCELLED', 'PAYMENT_CREATED'], webhook }, /final/],
+      [{ kind: 'normal', statuses: ['STARTED', 'DONE'], webhook }, /not a CheckoutStatus/],
+      [{ kind: 'normal', statuses: [], webhook }, /statuses/],
+      [{ statuses: ['STARTED'], webhook }, /kind/],
+      [{ kind: 'normal', statuses: ['STARTED', 'PAYMENT_INITIATED', 'PAYMENT_COMPLETED'], abortReason: 'BANK_ERROR', webhook }, /2\.4/],
+      [{ kind: 'normal', statuses: ['STARTED', 'FAILED'], abortReason: 'BROKE', webhook }, /abortReason/],
       [{ kind: 'single', statuses: ['STARTED'], webhook }, /kind/],
-      [{ statuses: ['STARTED'], scheduledDate: '2026-02-30', webhook }, /scheduledDate/],
-      [{ statuses: ['STARTED'], webhook: { url: 'ftp://x/y', apiKey: KEY } }, /http/],
-      [{ statuses: ['STARTED'], webhook: { url: 'http://127.0.0.1:9/' } }, /apiKey/],
-      [{ statuses: ['STARTED'] }, /webhook/],
+      [{ kind: 'normal', statuses: ['STARTED'], scheduledDate: '2026-02-30', webhook }, /scheduledDate/],
+      [{ kind: 'normal', statuses: ['STARTED'], webhook: { url: 'ftp://x/y', apiKey: KEY } }, /http/],
+      [{ kind: 'normal', statuses: ['STARTED'], webhook: { url: 'http://127.0.0.1:9/' } }, /apiKey/],
+      [{ kind: 'normal', statuses: ['STARTED'] }, /webhook/],
       ['{not json', /JSON/],
     ];
     for (const [body, reason] of refused) {
@@ -88,7 +92,7 @@ test('forbidden or malformed requests are refused with 400 and a reason', async 
       assert.equal(r.status, 400, `${JSON.stringify(body)} was answered ${r.status}`);
       assert.match(r.body.reason, reason, JSON.stringify(body));
     }
-    const seq = await c.post('/checkouts', { statuses: ['STARTED', 'PAYMENT_FAILED'], webhook });
+    const seq = await c.post('/checkouts', { kind: 'normal', statuses: ['STARTED', 'PAYMENT_FAILED'], webhook });
     assert.deepEqual([seq.body.error, seq.body.spec, seq.body.rule], ['forbidden-sequence', '3.1', 'sequence.poller-after-initiated']);
     assert.equal((await c.get('/checkouts/nope/attempts')).status, 404);
     assert.equal((await c.get('/nowhere')).status, 404);
@@ -101,7 +105,7 @@ test('without "webhook" the organisation\'s default webhook is used', async () =
   const rx = await startReceiver();
   const c = await startControl({ defaultWebhook: { url: rx.url, apiKey: 'org-key' } });
   try {
-    const r = await c.post('/checkouts', { statuses: ['STARTED', 'TIMED_OUT'] });
+    const r = await c.post('/checkouts', { kind: 'normal', statuses: ['STARTED', 'TIMED_OUT'] });
     assert.equal(r.status, 201);
     await c.control.settled(r.body.id);
     assert.deepEqual(rx.arrivals.map(a => [a.body.status, a.headers['api-key']]), [['STARTED', 'org-key'], ['TIMED_OUT', 'org-key']]);

@@ -2,6 +2,7 @@
 // typed value, or the reason it is refused with 400. Forbidden status sequences
 // are judged by the contracts' one reading of spec 3.1 (sequenceFinding).
 import { ABORT_REASONS, ABORT_REASON_STATUSES } from '../../contracts/enums.ts';
+import { validateContract } from '../../contracts/index.ts';
 import { isCalendarDate, sequenceFinding } from '../../contracts/rules.ts';
 import type { WebhookTarget } from './types.ts';
 
@@ -45,7 +46,13 @@ function webhookTarget(v: unknown, fallback: WebhookTarget | undefined): Webhook
  */
 export function parseCheckoutRequest(body: unknown, opts: { defaultWebhook?: WebhookTarget; allowForbiddenSequences?: boolean }): CheckoutRequest | Refusal {
   if (!isObject(body)) return { error: 'invalid-request', reason: 'the body must be a JSON object' };
-  const kind = body.kind ?? 'normal';
+  // The contract first (contracts/control-request.yaml), so the reason names its pointer; the
+  // checks below add what it leaves open (the mandatory api-key, batch-only payments, 2.4, 3.1).
+  const violation = validateContract('control-request', body).find(v => v.level === 'must');
+  if (violation)
+    return { error: 'invalid-request', spec: violation.spec,
+      reason: `${violation.pointer || 'the body'}: expected ${violation.expected}, found ${violation.found}` };
+  const kind = body.kind;
   if (kind !== 'normal' && kind !== 'batch') return { error: 'invalid-request', reason: `"kind" must be "normal" or "batch", not ${JSON.stringify(kind)}` };
   const payments = body.payments ?? 2;
   if (!Number.isInteger(payments) || (payments as number) < 1 || (payments as number) > MAX_BATCH_PAYMENTS)

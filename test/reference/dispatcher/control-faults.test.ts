@@ -11,12 +11,12 @@ test('webhook-forbidden-sequence: PAYMENT_COMPLETED without PAYMENT_INITIATED is
   const rx = await startReceiver();
   const c = await startControl({ faults: ['webhook-forbidden-sequence'] });
   try {
-    const r = await c.post('/checkouts', { statuses: ['STARTED', 'PAYMENT_COMPLETED'], webhook: { url: rx.url, apiKey: KEY } });
+    const r = await c.post('/checkouts', { kind: 'normal', statuses: ['STARTED', 'PAYMENT_COMPLETED'], webhook: { url: rx.url, apiKey: KEY } });
     assert.equal(r.status, 201);
     await c.control.settled(r.body.id);
     assert.deepEqual(rx.arrivals.map(a => a.body.status), ['STARTED', 'PAYMENT_COMPLETED']);
     // Only the order rules are off: an unknown status is still refused.
-    assert.equal((await c.post('/checkouts', { statuses: ['STARTED', 'DONE'], webhook: { url: rx.url, apiKey: KEY } })).status, 400);
+    assert.equal((await c.post('/checkouts', { kind: 'normal', statuses: ['STARTED', 'DONE'], webhook: { url: rx.url, apiKey: KEY } })).status, 400);
   } finally { await c.close(); await rx.close(); }
 });
 
@@ -24,7 +24,7 @@ test('webhook-amount-string: payment.amount and payments[].amount are strings; n
   const rx = await startReceiver();
   const c = await startControl({ faults: ['webhook-amount-string'] });
   try {
-    const n = await c.post('/checkouts', { statuses: ['STARTED'], webhook: { url: rx.url, apiKey: KEY } });
+    const n = await c.post('/checkouts', { kind: 'normal', statuses: ['STARTED'], webhook: { url: rx.url, apiKey: KEY } });
     const b = await c.post('/checkouts', { kind: 'batch', statuses: ['STARTED'], webhook: { url: rx.url, apiKey: KEY } });
     await c.control.settled();
     const normal = rx.arrivals.find(a => a.body.id === n.body.id)!.body as any;
@@ -40,8 +40,8 @@ test('quirk extra-fields: bodies carry fields no spec names; without it they do 
   const withExtra = await startControl({ faults: ['extra-fields'] });
   const plain = await startControl();
   try {
-    const a = await withExtra.post('/checkouts', { statuses: ['STARTED'], webhook: { url: rx.url, apiKey: KEY } });
-    const b = await plain.post('/checkouts', { statuses: ['STARTED'], webhook: { url: rx.url, apiKey: KEY } });
+    const a = await withExtra.post('/checkouts', { kind: 'normal', statuses: ['STARTED'], webhook: { url: rx.url, apiKey: KEY } });
+    const b = await plain.post('/checkouts', { kind: 'normal', statuses: ['STARTED'], webhook: { url: rx.url, apiKey: KEY } });
     await withExtra.control.settled();
     await plain.control.settled();
     const known = ['id', 'referenceId', 'payment', 'creditor', 'debtor', 'status', 'createdDate', 'lastModifiedDate', 'abortReason', 'endToEndId'];
