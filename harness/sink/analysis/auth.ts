@@ -1,0 +1,26 @@
+// webhook.auth: the api-key on every attempt, retries included.
+import type { CheckResult } from '../../report/model.ts';
+import { skipped, verdict, type CheckInfo, type Finding } from './result.ts';
+import type { RunView } from './view.ts';
+
+// Spec 5.4: "Every webhook request carries the key in the api-key header; the
+// receiver verifies it to confirm the sender." Spec 4.3: "Header: api-key with
+// the value that the customer registered."
+export const API_KEY: CheckInfo = { id: 'webhook.auth.api-key', title: 'Every attempt, retries included, carries the registered api-key', spec: '5.4', level: 'must' };
+
+export function checkApiKey(view: RunView): CheckResult {
+  if (!view.opts.apiKey) return skipped(API_KEY, 'no webhook api-key was configured, so there is nothing to compare the header with');
+  if (!view.all.length) return skipped(API_KEY, 'no delivery attempt arrived');
+  const missing = view.all.filter(a => a.d.headers['api-key'] === undefined);
+  const wrong = view.all.filter(a => a.d.headers['api-key'] !== undefined && a.d.headers['api-key'] !== view.opts.apiKey);
+  const findings: Finding[] = [];
+  const describe = (list: typeof missing, what: string) => {
+    if (!list.length) return;
+    const retries = list.filter(a => a.attempt > 1).length;
+    findings.push({ message: `${list.length} of ${view.all.length} attempts ${what} (${retries} of them retries, ${list.length - retries} first attempts)`, attempts: list });
+  };
+  describe(missing, 'had no api-key header');
+  describe(wrong, 'had an api-key other than the registered one');
+  return verdict(API_KEY, 'the registered api-key on every attempt', findings,
+    `all ${view.all.length} attempts (${view.all.filter(a => a.attempt > 1).length} retries) carried the registered api-key`);
+}

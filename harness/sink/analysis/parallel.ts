@@ -1,0 +1,79 @@
+// webhook.parallel: checkouts do not wait for each other.
+import type { CheckResult } from '../../report/model.ts';
+import { deliveries, failed, passed, skipped, type CheckInfo } from './result.ts';
+import { sec, type AttemptView, type CheckoutView, type RunView } from './view.ts';
+
+// Spec 6.9: "Events of different payments are delivered in parallel; the
+// receiver must expect concurrent requests."
+export const CONCURRENT: CheckInfo = { id: 'webhook.parallel.concurrent', title: 'At least two checkouts have attempts in flight at the same time', spec: '6.9', level: 'must' };
+export const NOT_HELD: CheckInfo = { id: 'webhook.parallel.not-held-by-backoff', title: 'A checkout in backoff does not hold up another checkout', spec: '6.9', level: 'must' };
+
+const finish = (a: AttemptView) => a.answered ?? a.closed ?? Infinity;
+
+/** Two attempts of different checkouts open at the same instant, if any (a sweep over arrivals). */
+function overlap(view: RunView): [AttemptView, AttemptView] | undefined {
+  const open: AttemptView[] = [];
+  for (const a of view.all) {
+    for (let i = open.length - 1; i >= 0; i--) if (finish(open[i]) <= a.arrived) open.splice(i, 1);
+    const other = open.find(o => o.d.checkoutId !== a.d.checkoutId);
+    if (other) return [other, a];
+    open.push(a);
+  }
+  return undefined;
+}
+
+export function checkConcurrent(view: RunView): CheckResult {
+  if (view.checkouts.length < 2) return skipped(CONCURRENT, 'fewer than two checkouts sent webhooks');
+  // Without an answer held open there is nothing to overlap with (the suite holds some for 4 and 6 s).
+  if (!view.all.some(a => a.d.probe.startsWith('slow-'))) return skipped(CONCURRENT, 'no attempt was held open by a slow answer, so overlap could not be provoked');
+  const pair = overlap(view);
+  if (pair) return passed(CONCURRENT, `checkouts ${pair[0].d.checkoutId} and ${pair[1].d.checkoutId} had attempts open at the same time`, [deliveries(pair)]);
+  const slow = view.all.filter(a => a.d.probe.startsWith('slow-'));
+  return failed(CONCURRENT, 'attempts of different checkouts open at the same time', [{
+    message: `no two checkouts ever had attempts open at the same time (${view.all.length} attempts of ${view.checkouts.length} checkouts, one after another, even while answers were held ${slow.map(a => sec(finish(a) - a.arrived)).slice(0, 3).join(', ')})`,
+    attempts: slow,
+  }]);
+}
+
+/** Spec ms of the first 200 to the held checkout's failing event, or undefined when it never got one. */
+function heldAck(c: CheckoutView): number | undefined {
+  const ev = c.events.find(e => e.attempts.some(a => !a.delivered));
+  return ev?.ackAt;
+}
+
+export function checkNotHeld(view: RunView): CheckResult {
+  const held = view.checkouts.find(c => c.planned?.plan.role === 'held');
+  const late = view.checkouts.find(c => c.planned?.plan.role === 'late');
+  if (held && late) return lateVersusHeld(view, held, late);
+  const lateCreated = [...view.plan.values()].find(p => p.plan.role === 'late' && p.control?.id);
+  if (held && lateCreated) {
+    // Created but never delivered while the held checkout waited: the clearest failure.
+    return failed(NOT_HELD, 'the late checkout delivered while the held one waits in backoff', [{
+      message: `checkout ${lateCreated.control!.id}, created while ${held.id} waited in backoff, sent nothing before the run ended`,
+      attempts: held.attempts,
+    }]);
+  }
+  return generic(view);
+}
+
+function lateVersusHeld(view: RunView, held: CheckoutView, late: CheckoutView): CheckResult {
+  const first = late.attempts[0];
+  const ack = heldAck(held);
+  const evidence = [deliveries([...held.attempts, first])];
+  if (ack === undefined || first.arrived < ack)
+    return passed(NOT_HELD, `checkout ${late.id} (created while ${held.id} was in backoff) delivered ${ack === undefined ? 'although the held event was never acknowledged' : `${sec(ack - first.arrived)} before the held event was acknowledged`}`, evidence);
+  return failed(NOT_HELD, 'the late checkout delivered while the held one waits in backoff', [{
+    message: `checkout ${late.id}, created while ${held.id} was in backoff, got its first attempt only ${sec(first.arrived - ack)} after the held event was finally acknowledged`,
+    attempts: [...held.attempts, first],
+  }]);
+}
+
+/** Without the suite's held/late pair (passive sink): any other checkout's attempt inside some backoff gap. */
+function generic(view: RunView): CheckResult {
+  const gaps = view.checkouts.flatMap(c => c.events.flatMap(e => e.attempts.slice(0, -1).flatMap((a, i) =>
+    a.delivered ? [] : [{ c, from: a.end, to: e.attempts[i + 1].arrived, a }])));
+  if (view.checkouts.length < 2 || !gaps.length) return skipped(NOT_HELD, 'no checkout was in backoff while another one had events to send');
+  const inside = gaps.find(g => view.all.some(x => x.d.checkoutId !== g.c.id && x.arrived > g.from && x.arrived < g.to));
+  if (inside) return passed(NOT_HELD, `another checkout delivered while ${inside.c.id} was in backoff`);
+  return skipped(NOT_HELD, 'no other checkout sent anything during a backoff, which a hand-driven run cannot tell from having nothing to send');
+}

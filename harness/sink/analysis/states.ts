@@ -1,0 +1,80 @@
+// webhook.states: the statuses a checkout's webhooks carry, against spec 3.1 and 2.4.
+import { CHECKOUT_STATUSES, FINAL_CHECKOUT_STATUSES, POLLER_STATUSES } from '../../contracts/enums.ts';
+import { abortReasonAllowed, sequenceFinding } from '../../contracts/rules.ts';
+import type { CheckResult, Evidence } from '../../report/model.ts';
+import { failed, passed, skipped, verdict, type CheckInfo, type Finding } from './result.ts';
+import { disorderedCheckouts } from './order.ts';
+import type { CheckoutView, RunView } from './view.ts';
+
+// Spec 3.1: "STARTED: Always sent." "PAYMENT_COMPLETED, PAYMENT_FAILED,
+// PAYMENT_CANCELLED and PAYMENT_NONTRACKABLE can only be reached after
+// PAYMENT_INITIATED." CANCELLED, FAILED, TIMED_OUT and the PAYMENT_* poller statuses are "Final".
+export const SEQUENCE: CheckInfo = { id: 'webhook.states.sequence', title: 'STARTED first, poller statuses only after PAYMENT_INITIATED, nothing after a final status', spec: '3.1', level: 'must' };
+// Spec 2.4: abortReason "may be populated when status is TIMED_OUT, FAILED or CANCELLED".
+export const ABORT_REASON: CheckInfo = { id: 'webhook.states.abort-reason', title: 'abortReason appears only with TIMED_OUT, FAILED or CANCELLED', spec: '2.4', level: 'should' };
+// Spec 3.1 (rule above) and CONTRACT.md section 4: "a conforming target refuses
+// a forbidden sequence with 400 and a reason, and delivers every accepted one".
+export const FORBIDDEN: CheckInfo = { id: 'webhook.states.forbidden-refused', title: 'A status sequence that spec 3.1 forbids is refused by the control API, not delivered', spec: '3.1', level: 'must' };
+
+/** Distinct statuses of a checkout in order of first arrival (repeats are retries or duplicates). */
+function sequence(c: CheckoutView): string[] {
+  const out: string[] = [];
+  for (const a of c.attempts) if (a.status && CHECKOUT_STATUSES.includes(a.status) && !out.includes(a.status)) out.push(a.status);
+  return out;
+}
+
+/** The rules of 3.1 that hold whatever order the events arrived in (for checkouts webhook.order already faults). */
+function unorderedFinding(statuses: string[]): string | null {
+  if (!statuses.includes('STARTED')) return 'STARTED was never sent, but it is always sent (spec 3.1)';
+  const poller = statuses.find(s => POLLER_STATUSES.includes(s));
+  if (poller && !statuses.includes('PAYMENT_INITIATED')) return `${poller} was sent without any PAYMENT_INITIATED (spec 3.1)`;
+  const finals = statuses.filter(s => FINAL_CHECKOUT_STATUSES.includes(s));
+  if (finals.length > 1) return `two final statuses were sent: ${finals.join(' and ')} (spec 3.1: nothing follows a final status)`;
+  return null;
+}
+
+export function checkSequence(view: RunView): CheckResult {
+  const judged = view.checkouts.filter(c => sequence(c).length);
+  if (!judged.length) return skipped(SEQUENCE, 'no webhook carried a known status');
+  const disordered = disorderedCheckouts(view);
+  const findings: Finding[] = [];
+  for (const c of judged) {
+    const seq = sequence(c);
+    // Where events overtook each other, their arrival order is webhook.order's
+    // fault; judging it again here would fail two checks for one fault.
+    const why = disordered.has(c.id) ? unorderedFinding(seq) : sequenceFinding(seq)?.reason ?? null;
+    if (why) findings.push({ message: `checkout ${c.id} sent ${seq.join(' → ')}: ${why}`, attempts: c.attempts });
+  }
+  const notes: Evidence[] = disordered.size ? [{ kind: 'note', text: `arrival order not judged for ${[...disordered].join(', ')}: see webhook.order` }] : [];
+  return verdict(SEQUENCE, 'every checkout\'s statuses follow spec 3.1', findings, `${judged.length} checkouts, every status sequence allowed by spec 3.1`, notes);
+}
+
+export function checkAbortReason(view: RunView): CheckResult {
+  const withReason = view.all.filter(a => {
+    const r = (a.json as { abortReason?: unknown } | undefined)?.abortReason;
+    return r !== undefined && r !== null;
+  });
+  if (!withReason.length) return skipped(ABORT_REASON, 'no webhook carried an abortReason');
+  const findings: Finding[] = withReason
+    .filter(a => !abortReasonAllowed(a.status, (a.json as { abortReason?: unknown }).abortReason))
+    .map(a => ({ message: `checkout ${a.d.checkoutId} sent abortReason ${JSON.stringify((a.json as { abortReason?: unknown }).abortReason)} with status ${a.status ?? '(none)'}`, attempts: [a] }));
+  return verdict(ABORT_REASON, 'abortReason only with TIMED_OUT, FAILED or CANCELLED', findings, `${withReason.length} webhooks carried an abortReason, each with an allowed status`);
+}
+
+export function checkForbiddenRefused(view: RunView): CheckResult {
+  const forbidden = [...view.plan.values()].filter(p => p.plan.forbidden && p.control);
+  if (!forbidden.length) return skipped(FORBIDDEN, 'no forbidden sequence was asked for (only the webhook suite drives the control API)');
+  const findings: Finding[] = [];
+  for (const p of forbidden) {
+    const asked = p.plan.request?.statuses.join(' → ') ?? '';
+    const ctl = p.control!;
+    if (ctl.status >= 400 && ctl.status < 500) continue;
+    const c = view.checkouts.find(x => x.id === ctl.id);
+    findings.push({
+      message: `the control API answered ${ctl.status} to ${asked}${c ? ` and delivered ${sequence(c).join(' → ')}` : ', though it delivered nothing yet'}`,
+      attempts: c?.attempts ?? [],
+    });
+  }
+  if (findings.length) return failed(FORBIDDEN, 'a 4xx refusal with a reason (CONTRACT.md section 4)', findings);
+  return passed(FORBIDDEN, `the control API refused ${forbidden.map(p => p.plan.request?.statuses.join(' → ')).join('; ')} with ${forbidden.map(p => `${p.control!.status}${p.control!.reason ? ` (${p.control!.reason})` : ''}`).join(', ')}`);
+}

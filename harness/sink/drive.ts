@@ -1,0 +1,107 @@
+// Drives a target's webhook sending for the `webhook` suite: creates one
+// checkout per probe plan through the control API (CONTRACT.md section 4), all
+// at once so the probes run concurrently, creates the `late` checkout once the
+// `held` one is in backoff, and waits until every chain is done. It talks to the
+// target over HTTP only, like to any target.
+import { randomBytes } from 'node:crypto';
+import { exchange } from '../http/exchange.ts';
+import { HarnessError, unreachableError } from '../errors.ts';
+import type { HttpEvidence } from '../report/model.ts';
+import { Redactor } from '../report/redact.ts';
+import { buildView, RETRY_WAIT_BOUND_MS } from './analysis/view.ts';
+import { LATE_PLAN, SUITE_PLANS, type CheckoutPlan, type SinkPlan } from './plan.ts';
+import type { Sink } from './server.ts';
+
+export interface DriveOptions {
+  sink: Sink;
+  controlUrl: string;
+  /** The api-key the target is asked to send (given in each checkout's webhook registration). */
+  apiKey: string;
+  plans?: readonly CheckoutPlan[];
+  late?: CheckoutPlan;
+  /** Upper bound of the whole drive in spec ms (default 15 spec minutes: a sender with one global queue serialises every chain). */
+  capMs?: number;
+  redactor?: Redactor;
+  onProgress?: (line: string) => void;
+}
+
+export interface DriveResult {
+  plan: SinkPlan;
+  /** Sink time (real ms) when the drive stopped watching. */
+  observedUntilMs: number;
+  stoppedBecause: 'complete' | 'idle' | 'cap';
+  /** The control API exchanges, redacted, for the report. */
+  control: HttpEvidence[];
+}
+
+/** Spec ms to keep watching after every chain is complete, for trailing duplicates (spec 6.3). */
+const GRACE_MS = 2_000;
+
+export async function driveCheckouts(o: DriveOptions): Promise<DriveResult> {
+  const { sink } = o;
+  const scale = sink.timeScale;
+  const redactor = o.redactor ?? new Redactor([o.apiKey]);
+  const run = randomBytes(3).toString('hex');
+  const plans = o.plans ?? SUITE_PLANS;
+  const control: HttpEvidence[] = [];
+  const keys = new Map<string, CheckoutPlan>();
+
+  const create = async (plan: CheckoutPlan) => {
+    const key = `${run}-${plan.name}`;
+    keys.set(key, plan);
+    sink.expect(key, plan);
+    const ex = await exchange({
+      method: 'POST', url: `${o.controlUrl.replace(/\/+$/, '')}/checkouts`, label: `create checkout '${plan.name}'`,
+      body: { ...plan.request, webhook: { url: sink.hookUrl(key), apiKey: o.apiKey } },
+    }, redactor);
+    control.push(ex.evidence);
+    if (!ex.response) throw unreachableError(ex.error, 'control API', o.controlUrl);
+    const { status, json } = ex.response;
+    const body = json as { id?: unknown; reason?: unknown; error?: unknown } | undefined;
+    if (status >= 200 && status < 300 && typeof body?.id !== 'string')
+      throw new HarnessError('PIS_BAD_CONFIG', `The control API at ${o.controlUrl} answered ${status} without an "id" to POST /checkouts: it must answer 201 {"id": ...} (CONTRACT.md section 4).`);
+    if (!plan.forbidden && (status < 200 || status >= 300))
+      throw new HarnessError('PIS_BAD_CONFIG', `The control API at ${o.controlUrl} refused the allowed checkout '${plan.name}' with ${status}: it must accept ${plan.request?.statuses.join(', ')} (CONTRACT.md section 4).`);
+    sink.created(key, {
+      status, createdMs: sink.nowMs(),
+      ...(typeof body?.id === 'string' ? { id: body.id } : {}),
+      ...(typeof body?.reason === 'string' ? { reason: body.reason } : typeof body?.error === 'string' ? { reason: body.error } : {}),
+    });
+  };
+
+  const startedMs = sink.nowMs();
+  let lastActivity = startedMs;
+  const off = sink.onAttempt(() => { lastActivity = sink.nowMs(); });
+  try {
+    await Promise.all(plans.map(create));
+    const held = [...keys].find(([, p]) => p.role === 'held')?.[0];
+    let lateCreated = !held || !(o.late ?? LATE_PLAN);
+    const cap = o.capMs ?? 15 * 60_000;
+    let completeSince: number | undefined;
+    for (;;) {
+      await new Promise(r => setTimeout(r, Math.max(20, 500 * scale)));
+      const now = sink.nowMs();
+      const plan = sink.plan();
+      const view = buildView(sink.attempts(), plan, { timeScale: scale, observedUntilMs: now });
+      if (!lateCreated) {
+        const h = view.checkouts.find(c => c.planned?.plan.role === 'held');
+        if (h?.attempts.some(a => !a.delivered && a.d.answer !== 'none')) { lateCreated = true; await create(o.late ?? LATE_PLAN); }
+      }
+      const complete = lateCreated && [...plan.values()].every(p => {
+        if (!p.control?.id || p.control.status >= 300) return true;
+        const c = view.checkouts.find(x => x.id === p.control!.id);
+        // A 200 that came after 6 s does not acknowledge (spec 6.6): a conforming
+        // sender has hung up and will retry, so the chain is not done yet.
+        return !!c && (p.plan.request?.statuses ?? []).every(s => c.events.some(e => e.status === s && e.attempts.some(a => a.delivered && a.d.probe !== 'slow-6s')));
+      }) && sink.stats().open === 0;
+      o.onProgress?.(`webhook: ${sink.stats().attempts} attempts from ${view.checkouts.length} checkouts, ${((now - startedMs) / scale / 1000).toFixed(0)} s spec`);
+      if (complete) {
+        completeSince ??= now;
+        if (now - completeSince >= GRACE_MS * scale) return { plan, observedUntilMs: now, stoppedBecause: 'complete', control };
+      } else completeSince = undefined;
+      if (now - lastActivity >= RETRY_WAIT_BOUND_MS * scale && sink.stats().open === 0)
+        return { plan, observedUntilMs: now, stoppedBecause: 'idle', control };
+      if (now - startedMs >= cap * scale) return { plan, observedUntilMs: now, stoppedBecause: 'cap', control };
+    }
+  } finally { off(); }
+}

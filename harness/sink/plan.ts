@@ -1,0 +1,79 @@
+// The probe plan: which answers each checkout's attempts get. The `webhook`
+// suite creates one checkout per entry of SUITE_PLANS through the target's
+// control API (CONTRACT.md section 4); the `sink` command hands PASSIVE_CYCLE
+// out to checkouts in the order they first appear.
+import type { Probe } from './probes.ts';
+
+export interface CheckoutPlan {
+  /** Name of the plan entry (shown in the report and the timeline). */
+  name: string;
+  /** Answers to the checkout's attempts 1, 2, ... in arrival order; every later attempt gets 'ok'. */
+  answers: Probe[];
+  /** What the suite asks the control API for (absent for checkouts the sink only saw). */
+  request?: { kind: 'normal' | 'batch'; payments?: number; statuses: string[]; abortReason?: string };
+  /**
+   * 'held': the checkout kept in backoff for the parallel check; 'late': created
+   * while the held one waits in backoff, it must not wait for it (spec 6.9).
+   */
+  role?: 'held' | 'late';
+  /** The request breaks spec 3.1 on purpose: a conforming target refuses it. */
+  forbidden?: boolean;
+}
+
+/** What the target's control API answered for a checkout the suite asked for. */
+export interface ControlOutcome { status: number; id?: string; reason?: string; createdMs?: number }
+
+/** A checkout the analysis knows about: the plan and, in the suite, what the control API said. */
+export interface PlannedCheckout { plan: CheckoutPlan; control?: ControlOutcome }
+
+/** Checkout id (as the attempts carry it) -> what was planned for it. */
+export type SinkPlan = Map<string, PlannedCheckout>;
+
+const FULL = ['STARTED', 'PAYMENT_CREATED', 'PAYMENT_INITIATED', 'PAYMENT_COMPLETED'];
+const SHORT = ['STARTED', 'PAYMENT_INITIATED', 'PAYMENT_COMPLETED'];
+const CANCELLED = ['STARTED', 'CANCELLED'];
+
+/**
+ * One checkout per probe, all created at once so they run concurrently; the
+ * longest mandated chain is `held`: three failures, so three backoff delays
+ * (10, 20, 40 s), which is what the growth rule needs (analysis/backoff.ts).
+ * Failures sit on the first event of checkouts with later events, so a sender
+ * that does not gate on acknowledgement shows it (spec 6.8).
+ */
+export const SUITE_PLANS: readonly CheckoutPlan[] = [
+  { name: 'clean-normal', answers: [], request: { kind: 'normal', statuses: FULL } },
+  { name: 'clean-batch', answers: [], request: { kind: 'batch', payments: 3, statuses: SHORT } },
+  { name: 'aborted', answers: [], request: { kind: 'normal', statuses: ['STARTED', 'PAYMENT_CREATED', 'FAILED'], abortReason: 'INSUFFICIENT_FUNDS' } },
+  { name: 'answer-500', answers: ['status-500'], request: { kind: 'normal', statuses: SHORT } },
+  { name: 'answer-201', answers: ['status-201'], request: { kind: 'normal', statuses: CANCELLED } },
+  { name: 'answer-204', answers: ['status-204'], request: { kind: 'batch', statuses: CANCELLED } },
+  { name: 'answer-302', answers: ['status-302'], request: { kind: 'normal', statuses: CANCELLED } },
+  { name: 'answer-400', answers: ['status-400'], request: { kind: 'normal', statuses: CANCELLED } },
+  { name: 'reset', answers: ['reset'], request: { kind: 'normal', statuses: SHORT } },
+  { name: 'answer-after-4s', answers: ['slow-4s'], request: { kind: 'normal', statuses: SHORT } },
+  { name: 'answer-after-6s', answers: ['slow-6s'], request: { kind: 'normal', statuses: SHORT } },
+  { name: 'held', role: 'held', answers: ['status-500', 'status-500', 'status-500'], request: { kind: 'normal', statuses: ['STARTED', 'TIMED_OUT'] } },
+  { name: 'forbidden', forbidden: true, answers: [], request: { kind: 'normal', statuses: ['STARTED', 'PAYMENT_COMPLETED'] } },
+];
+
+/** Created by the suite once `held` has had its first failure, not at the start. */
+export const LATE_PLAN: CheckoutPlan = { name: 'late', role: 'late', answers: [], request: { kind: 'normal', statuses: CANCELLED } };
+
+/**
+ * For the passive sink: the n-th checkout seen gets entry n mod length. The
+ * first ones exercise the most (a person may create only a few by hand).
+ */
+export const PASSIVE_CYCLE: readonly CheckoutPlan[] = [
+  { name: 'answer-500', answers: ['status-500'] },
+  { name: 'answer-after-4s', answers: ['slow-4s'] },
+  { name: 'answer-after-6s', answers: ['slow-6s'] },
+  { name: 'backoff', answers: ['status-500', 'status-500', 'status-500'] },
+  { name: 'reset', answers: ['reset'] },
+  { name: 'answer-201', answers: ['status-201'] },
+  { name: 'clean', answers: [] },
+];
+
+/** The probe for attempt `n` (0-based) of a checkout under a plan. */
+export function probeFor(plan: CheckoutPlan, n: number): Probe {
+  return plan.answers[n] ?? 'ok';
+}

@@ -1,0 +1,41 @@
+// How the sink answers one delivery attempt. A probe is chosen per attempt from
+// the checkout's plan (plan.ts); the analysis reads the probe back from the
+// recorded attempt to know what the sender was asked to cope with.
+
+/** Every answer the sink can give (issue 5: 200 at once, 500, other codes, 4 s, 6 s, a reset). */
+export type Probe =
+  | 'ok'
+  | 'status-500' | 'status-201' | 'status-204' | 'status-302' | 'status-400'
+  | 'slow-4s' | 'slow-6s'
+  | 'reset'
+  /** Not planned: the sink's own answer to a body over the size limit (413, still recorded). */
+  | 'too-large';
+
+export const PROBES: readonly Probe[] = ['ok', 'status-500', 'status-201', 'status-204', 'status-302', 'status-400', 'slow-4s', 'slow-6s', 'reset', 'too-large'];
+
+/**
+ * Spec ms the sink holds a slow answer. 4 s sits 1 s inside the 5 s window of
+ * spec 6.6 (must count as delivered) and 6 s 1 s outside it (must count as
+ * failed): 1 s either side is 50 times the 2 % timing tolerance, so a sender's
+ * ordinary scheduling jitter cannot move an answer across the window.
+ */
+export const SLOW_ANSWER_SPEC_MS: Partial<Record<Probe, number>> = { 'slow-4s': 4_000, 'slow-6s': 6_000 };
+
+/** The HTTP status a probe answers with, or 'reset' for a dropped connection. */
+export function probeAnswer(p: Probe): number | 'reset' {
+  switch (p) {
+    case 'ok': case 'slow-4s': case 'slow-6s': return 200;
+    case 'reset': return 'reset';
+    case 'too-large': return 413;
+    default: return Number(p.slice('status-'.length));
+  }
+}
+
+/** Probes that answer at once with something other than 200: spec 6.4 demands a retry after each. */
+export function isImmediateFailure(p: string): boolean {
+  return p.startsWith('status-') || p === 'reset' || p === 'too-large';
+}
+
+export function isProbe(s: string): s is Probe {
+  return (PROBES as readonly string[]).includes(s);
+}
