@@ -51,6 +51,8 @@ export interface Reference {
   clock: Clock;
   attempts(): ReferenceAttempt[];
   events(): EventRecord[];
+  /** Resolves once every event of the checkout (of all checkouts, without an id) was delivered or dropped. */
+  settled(checkoutId?: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -102,6 +104,7 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Re
     clientId, clientSecret, timeScale: clock.scale, faults: [...faults], clock,
     attempts: () => control.attempts(),
     events: () => control.events(),
+    settled: id => control.settled(id),
     close() {
       closing ??= (async () => {
         await control.close();

@@ -1,0 +1,36 @@
+// catalog.ts: the shipped catalog loads and has a fault for every prefix the
+// reference serves, and broken catalogs are refused with a reason.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { FAULTS, QUIRKS, describeCatalog, findEntry, parseCatalog, resolveFaults } from '../../harness/reference/catalog.ts';
+
+describe('fault and quirk catalog', () => {
+  it('loads every fault with a prefix and level, and every quirk', () => {
+    assert.ok(FAULTS.length >= 20 && QUIRKS.length >= 7);
+    for (const area of ['token.', 'session.', 'data.', 'payments.', 'webhook.'])
+      assert.ok(FAULTS.some(f => f.prefix.startsWith(area)), `a fault under ${area}`);
+    assert.equal(findEntry('webhook-no-retry')?.kind, 'fault');
+    assert.equal(findEntry('extra-fields')?.kind, 'quirk');
+    assert.equal(findEntry('nope'), undefined);
+  });
+
+  it('resolves names, ignoring blanks, and refuses unknown ones', () => {
+    assert.deepEqual([...resolveFaults(['token-type-mac', ' ', 'extra-fields'])], ['token-type-mac', 'extra-fields']);
+    assert.throws(() => resolveFaults(['token-type-mac', 'typo']), /'typo' is not a fault or quirk/);
+  });
+
+  it('lists every name in --list-faults', () => {
+    const text = describeCatalog();
+    for (const e of [...FAULTS, ...QUIRKS]) assert.ok(text.includes(e.name), e.name);
+  });
+
+  it('refuses a duplicate name, a bad level, a bad prefix and a missing list', () => {
+    const fault = (over: Record<string, string>) => ({ name: 'a-b', description: 'd', spec: '1', prefix: 'token.issue', level: 'must', ...over });
+    const text = (faults: unknown[]) => JSON.stringify({ faults, quirks: [] });
+    assert.throws(() => parseCatalog(text([fault({}), fault({})])), /appears twice/);
+    assert.throws(() => parseCatalog(text([fault({ level: 'may' })])), /level must be/);
+    assert.throws(() => parseCatalog(text([fault({ prefix: 'token' })])), /prefix/);
+    assert.throws(() => parseCatalog(text([fault({ name: 'Bad Name' })])), /lower-case/);
+    assert.throws(() => parseCatalog('faults: []'), /'quirks' list/);
+  });
+});
