@@ -33,8 +33,8 @@ export const refreshForm = (refreshToken: string) => {
 let shared: { token: string; renewAt: number } | undefined;
 
 /** The worker's access token for API calls; renewed once 70 % of its real lifetime has passed. */
-export async function accessToken(): Promise<string> {
-  if (shared && performance.now() < shared.renewAt) return shared.token;
+export async function accessToken(renew = false): Promise<string> {
+  if (!renew && shared && performance.now() < shared.renewAt) return shared.token;
   const res = await tokenRequest(null, clientCredentials());
   const j = res.json as Record<string, unknown> | undefined;
   if (res.status !== 200 || typeof j?.access_token !== 'string')

@@ -1,0 +1,41 @@
+// data.accounts: GET /accounts and the names of spec 2.6.
+import type { Check } from '../../support/register.ts';
+import { show } from '../../support/check.ts';
+import { banksUnderTest } from '../../support/banks.ts';
+import { expectContract } from '../../support/contract.ts';
+import { accountsOf, allAccounts } from './records.ts';
+
+export const list: Check = {
+  id: 'data.accounts.list', spec: '4.4',
+  title: 'GET /accounts lists the accounts of a consented session',
+  quote: 'GET /accounts | Lists accounts.',
+  async run(c) {
+    for (const bank of await banksUnderTest()) {
+      const { res, accounts } = await accountsOf(c, bank.id);
+      c.expect(accounts, `the accounts at ${bank.id} were not answered`, 'a 2xx answer with a JSON array', `${res.status} ${show(res.json ?? res.text)}`);
+    }
+  },
+};
+
+export const names: Check = {
+  id: 'data.accounts.names-are-strings', spec: '2.6',
+  title: 'ownerName and displayName are strings, "" when the bank gives none',
+  quote: 'ownerName, displayName, counterpartyAccount, counterpartyName and counterpartyAgent are returned when the bank returns them; otherwise they are empty strings.',
+  async run(c) {
+    for (const { account } of await allAccounts(c)) {
+      for (const k of ['ownerName', 'displayName']) {
+        c.expect(typeof account[k] === 'string', `${k} of account ${show(account.id)} is not a string`, 'a string ("" when unknown)', account[k] === undefined ? 'absent' : show(account[k]));
+      }
+    }
+  },
+};
+
+export const contract = (level: 'must' | 'profile'): Check => ({
+  id: level === 'must' ? 'data.accounts.contract' : 'data.accounts.profile-fields', spec: level === 'must' ? '2.6' : '4.4',
+  title: level === 'must' ? "Accounts follow the spec's rules for account records" : "Accounts carry profile.md's account fields",
+  quote: level === 'must' ? 'account (GET /accounts) | ownerName | displayName (spec 2.6)' : 'profile.md: account: id, iban, bban, accountName, accountType, ownerName, displayName, balances',
+  async run(c) {
+    const all = await allAccounts(c);
+    expectContract(c, 'account', all.map(a => ({ label: `account ${show(a.account.id)}`, value: a.account })), level);
+  },
+});

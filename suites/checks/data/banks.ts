@@ -1,0 +1,135 @@
+// data.banks: the bank list, its filters, bank by id (spec 2.6, 4.4; 9 2.0.0
+// "get bank by id; bank list filters countryCode and name").
+import type { Check } from '../../support/register.ts';
+import { call, isError, obj, ok } from '../../support/api.ts';
+import { Prerequisite, show, type CheckContext } from '../../support/check.ts';
+import { expectContract } from '../../support/contract.ts';
+import type { Bank } from '../../support/banks.ts';
+
+async function list(c: CheckContext, query?: Record<string, string>): Promise<{ status: number; banks?: Bank[]; raw: unknown }> {
+  const res = await call(c, 'GET', 'banks', {}, { query, label: query ? `banks ${new URLSearchParams(query)}` : 'all banks' });
+  const banks = ok(res) && Array.isArray(res.json) ? (res.json as Bank[]).filter(b => b && typeof b === 'object') : undefined;
+  return { status: res.status, banks, raw: res.json ?? res.text };
+}
+
+async function allOrSkip(c: CheckContext): Promise<Bank[]> {
+  const { banks, status } = await list(c);
+  if (!banks?.length) throw new Prerequisite(`GET /banks answered ${status} without banks (see data.banks.list)`);
+  return banks;
+}
+
+export const listBanks: Check = {
+  id: 'data.banks.list', spec: '4.4',
+  title: 'GET /banks lists banks, each with an id',
+  quote: 'GET /banks | Lists banks.',
+  async run(c) {
+    const { status, banks, raw } = await list(c);
+    c.expect(banks, 'the bank list was not answered', 'a 2xx answer with a JSON array', `${status} ${show(raw)}`);
+    c.expect(banks!.length > 0, 'the bank list is empty', 'at least one bank', '[]');
+    const noId = banks!.filter(b => typeof b.id !== 'string' || !b.id);
+    c.expect(!noId.length, 'banks without an id', 'every bank has a string id', show(noId[0]));
+  },
+};
+
+export const supportedServices: Check = {
+  id: 'data.banks.supported-services', spec: '2.6',
+  title: 'supportedServices is an array of strings',
+  quote: 'bank (GET /banks) | supportedServices | Array of strings. ... A value present means the bank supports that feature.',
+  async run(c) {
+    const bad = (await allOrSkip(c)).filter(b => !Array.isArray(b.supportedServices) || b.supportedServices.some(s => typeof s !== 'string'));
+    c.expect(!bad.length, `supportedServices of ${bad[0]?.id} is not an array of strings`, 'an array of strings', show(bad[0]?.supportedServices));
+  },
+};
+
+export const filterCountry: Check = {
+  id: 'data.banks.filter-country', spec: '4.4',
+  title: 'The countryCode filter lists only banks of that country',
+  quote: 'GET /banks | Lists banks. Query filters: countryCode, name.',
+  async run(c) {
+    const banks = await allOrSkip(c);
+    const countries = [...new Set(banks.map(b => String(b.countryCode)))];
+    // A country whose banks are not all the banks shows whether the filter works; with one country, ask for another.
+    const cc = countries.length > 1 ? countries[0]! : countries[0] === 'SE' ? 'NO' : 'SE';
+    const { status, banks: filtered, raw } = await list(c, { countryCode: cc });
+    c.expect(filtered, 'the filtered list was not answered', 'a 2xx answer with a JSON array', `${status} ${show(raw)}`);
+    const other = filtered!.filter(b => b.countryCode !== cc);
+    c.expect(!other.length, `countryCode=${cc} lists banks of other countries`, `only banks with countryCode ${cc}`, `${other.length} others, e.g. ${show({ id: other[0]?.id, countryCode: other[0]?.countryCode })}`);
+    const expected = banks.filter(b => b.countryCode === cc).map(b => b.id);
+    const missing = expected.filter(id => !filtered!.some(b => b.id === id));
+    c.expect(!missing.length, `countryCode=${cc} leaves out banks of that country`, `all of ${show(expected)}`, `missing ${show(missing)}`);
+  },
+};
+
+const nameOf = (b: Bank) => String(b.bankDisplayName ?? b.name ?? b.bankOfficialName ?? '');
+
+export const filterName: Check = {
+  id: 'data.banks.filter-name', spec: '4.4',
+  title: "The name filter finds a bank by its name",
+  quote: 'GET /banks | Lists banks. Query filters: countryCode, name.',
+  async run(c) {
+    const bank = (await allOrSkip(c)).find(b => nameOf(b));
+    if (!bank) c.skip('not checked: no bank has a name field (bankDisplayName, name or bankOfficialName)');
+    const { status, banks, raw } = await list(c, { name: nameOf(bank!) });
+    c.expect(banks, 'the filtered list was not answered', 'a 2xx answer with a JSON array', `${status} ${show(raw)}`);
+    c.expect(banks!.some(b => b.id === bank!.id), `name=${nameOf(bank!)} does not list that bank`, `bank ${bank!.id} in the list`, show(banks!.map(b => b.id)));
+  },
+};
+
+export const filterNameNarrows: Check = {
+  id: 'data.banks.filter-name-narrows', spec: '4.4',
+  title: 'The name filter lists only banks whose name matches',
+  quote: 'GET /banks | Lists banks. Query filters: countryCode, name. (How a name matches is not shown: any bank listed should carry the name asked for.)',
+  async run(c) {
+    const bank = (await allOrSkip(c)).find(b => nameOf(b));
+    if (!bank) c.skip('not checked: no bank has a name field');
+    const q = nameOf(bank!);
+    const { banks } = await list(c, { name: q });
+    if (!banks) c.skip('not checked: the filtered list was not answered (see data.banks.filter-name)');
+    const names = (b: Bank) => [b.bankDisplayName, b.bankOfficialName, b.name, b.bankingGroupName].filter(x => typeof x === 'string').join(' | ').toLowerCase();
+    const off = banks!.filter(b => !names(b).includes(q.toLowerCase()));
+    c.expect(!off.length, `name=${q} lists banks of other names`, `only banks whose name contains "${q}"`, show(off.map(b => nameOf(b))));
+  },
+};
+
+export const byId: Check = {
+  id: 'data.banks.by-id', spec: '4.4',
+  title: 'A bank can be read by its id',
+  quote: 'Get bank by id | Returns one bank.',
+  async run(c) {
+    const bank = (await allOrSkip(c))[0]!;
+    const res = await call(c, 'GET', 'bank', { bankId: bank.id }, { label: 'bank by id' });
+    c.expect(ok(res) && obj(res), 'the bank was not answered', 'a 2xx answer with a bank object', `${res.status} ${show(res.json ?? res.text)}`);
+    c.expect(obj(res)!.id === bank.id, 'another bank came back', `id ${bank.id}`, show(obj(res)!.id));
+  },
+};
+
+export const unknownId: Check = {
+  id: 'data.banks.unknown-id', spec: '4.4',
+  title: 'An unknown bank id is answered with an error',
+  quote: 'Get bank by id | Returns one bank. (profile.md: unknown id -> error; a must check accepts any 4xx or 5xx.)',
+  async run(c) {
+    const res = await call(c, 'GET', 'bank', { bankId: 'pis-conformance-no-such-bank' }, { label: 'an unknown bank id' });
+    c.expect(isError(res), 'an unknown bank id was answered as if it existed', 'a 4xx or 5xx answer', `${res.status} ${show(res.json ?? res.text)}`);
+  },
+};
+
+export const errorBody: Check = {
+  id: 'data.banks.error-body', spec: '7',
+  title: 'API errors use the error body of profile.md (errorCode, type, links)',
+  quote: 'profile.md: Error body (every API error): { "id", "errorCode": "1426", "message", "source", "type", "timestamp", "links" }',
+  async run(c) {
+    const res = await call(c, 'GET', 'bank', { bankId: 'pis-conformance-no-such-bank' }, { label: 'an unknown bank id' });
+    if (!isError(res)) c.skip('not checked: the unknown id was not refused (see data.banks.unknown-id)');
+    expectContract(c, 'error-body', [{ label: 'the error answer', value: res.json ?? res.text }], 'profile');
+  },
+};
+
+export const contract = (level: 'must' | 'profile'): Check => ({
+  id: level === 'must' ? 'data.banks.contract' : 'data.banks.profile-fields', spec: level === 'must' ? '2.6' : '4.4',
+  title: level === 'must' ? "Banks follow the spec's rules for bank records" : "Banks carry profile.md's bank fields",
+  quote: level === 'must' ? 'supportedServices | Array of strings.' : 'profile.md: bank: id, countryCode, bankDisplayName, bankOfficialName, bankingGroupName, bic, status, personalIdentificationRequired, supportedServices',
+  async run(c) {
+    const banks = await allOrSkip(c);
+    expectContract(c, 'bank', banks.map(b => ({ label: `bank ${b.id}`, value: b })), level);
+  },
+});

@@ -1,0 +1,55 @@
+// data.transactions: GET transactions and the counterparty fields of spec 2.6.
+import type { Check } from '../../support/register.ts';
+import { show } from '../../support/check.ts';
+import { bicLengthOk } from '../../../harness/contracts/rules.ts';
+import { expectContract } from '../../support/contract.ts';
+import { allAccounts, allTransactions, transactionsOf } from './records.ts';
+
+export const list: Check = {
+  id: 'data.transactions.list', spec: '4.4',
+  title: 'GET transactions lists the transactions of each account',
+  quote: 'GET /transactions | Lists transactions.',
+  async run(c) {
+    for (const { bankId, account } of await allAccounts(c)) {
+      if (typeof account.id !== 'string') continue;
+      const { res, list } = await transactionsOf(c, bankId, account.id);
+      c.expect(list, `the transactions of ${account.id} were not answered`, 'a 2xx answer with a JSON array', `${res.status} ${show(res.json ?? res.text)}`);
+    }
+  },
+};
+
+const FIELDS = ['counterpartyAccount', 'counterpartyName', 'counterpartyAgent'];
+
+export const counterparty: Check = {
+  id: 'data.transactions.counterparty-strings', spec: '2.6',
+  title: 'counterpartyAccount, counterpartyName and counterpartyAgent are strings, "" when unknown',
+  quote: 'ownerName, displayName, counterpartyAccount, counterpartyName and counterpartyAgent are returned when the bank returns them; otherwise they are empty strings.',
+  async run(c) {
+    for (const { where, tx } of await allTransactions(c))
+      for (const k of FIELDS)
+        c.expect(typeof tx[k] === 'string', `${k} of ${where} is not a string`, 'a string ("" when unknown)', tx[k] === undefined ? 'absent' : show(tx[k]));
+  },
+};
+
+export const bic: Check = {
+  id: 'data.transactions.bic-length', spec: '2.6',
+  title: 'A counterpartyAgent is a BIC of 8 or 11 characters',
+  quote: 'transaction | counterpartyAgent | BIC of the agent or intermediary bank, 8 or 11 characters.',
+  async run(c) {
+    for (const { where, tx } of await allTransactions(c)) {
+      const v = tx.counterpartyAgent;
+      if (typeof v !== 'string' || v === '') continue;
+      c.expect(bicLengthOk(v), `counterpartyAgent of ${where} is not 8 or 11 characters`, '8 or 11 characters', `${show(v)} (${v.length})`);
+    }
+  },
+};
+
+export const contract = (level: 'must' | 'profile'): Check => ({
+  id: level === 'must' ? 'data.transactions.contract' : 'data.transactions.profile-fields', spec: level === 'must' ? '2.6' : '4.4',
+  title: level === 'must' ? "Transactions follow the spec's rules for transaction records" : "Transactions carry profile.md's transaction fields",
+  quote: level === 'must' ? 'transaction | counterpartyAccount | counterpartyName | counterpartyAgent (spec 2.6)' : 'profile.md: transaction: id, transactionReference, transactionAmount {value, currency}, creditDebitIndicator, bookingDate, valueDate, ...',
+  async run(c) {
+    const all = await allTransactions(c);
+    expectContract(c, 'transaction', all.map(t => ({ label: t.where, value: t.tx })), level);
+  },
+});

@@ -1,0 +1,27 @@
+// What the session checks share: a new session at the first bank under test,
+// and a consented one, each made for the check that asks (sessions are cheap
+// and a check must not see another check's leftovers).
+import { Prerequisite, type CheckContext } from '../../support/check.ts';
+import { banksUnderTest } from '../../support/banks.ts';
+import { createSession, giveConsent, probeConsent } from '../../support/sessions.ts';
+import { ok } from '../../support/api.ts';
+
+export async function sessionBank(): Promise<string> {
+  return (await banksUnderTest())[0]!.id;
+}
+
+/** A new session, its start recorded as evidence; no session is a Prerequisite (session.lifecycle.create reports it). */
+export async function newSession(c: CheckContext): Promise<string> {
+  const { res, id } = await createSession(c, await sessionBank());
+  if (!id) throw new Prerequisite(`no session could be started (${res.status}; see session.lifecycle.create)`);
+  return id;
+}
+
+/** A new session with consent given and seen to work. */
+export async function consentedNewSession(c: CheckContext): Promise<string> {
+  const id = await newSession(c);
+  await giveConsent(c, id, 'accounts');
+  const probe = await probeConsent(c, id, 'accounts, after consent');
+  if (!ok(probe)) throw new Prerequisite(`the session does not work after consent (${probe.status}; see session.lifecycle.consent)`);
+  return id;
+}

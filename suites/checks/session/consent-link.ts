@@ -1,0 +1,96 @@
+// session.consent-link: the consent URL (GET /consent) and the consent-link
+// error of a session without consent (spec 4.4, 7).
+import type { Check } from '../../support/register.ts';
+import type { ExchangeResponse } from '../../../harness/http/exchange.ts';
+import { call, callUrl, isAbsoluteUrl, isError, links, obj, ok } from '../../support/api.ts';
+import { type CheckContext, show } from '../../support/check.ts';
+import { probeConsent, requestConsent } from '../../support/sessions.ts';
+import { target } from '../../support/target.ts';
+import { consentedNewSession, newSession } from './common.ts';
+
+const SENTENCE = 'When a request to an account or payment endpoint uses a new or expired session, the service returns a specific error carrying a link to the consent request URL, so that the client starts the consent process.';
+
+export const consentUrl: Check = {
+  id: 'session.consent-link.consent-url', spec: '4.4',
+  title: 'GET /consent answers a consent URL (with x-psu-ip-address and x-redirect-url)',
+  quote: 'GET /consent | Returns a consent authentication URL for the bank. Header x-psu-ip-address is accepted. x-redirect-url: optional on consent initiation.',
+  async run(c) {
+    const id = await newSession(c);
+    const { res, href } = await requestConsent(c, id, 'accounts');
+    c.expect(ok(res), 'the consent request was refused', 'a 2xx answer', `${res.status} ${show(res.json ?? res.text)}`);
+    c.expect(isAbsoluteUrl(href), 'the consent answer carries no consent URL', 'links[].href: an absolute http(s) URL', show(links(res.json)));
+  },
+};
+
+/** The refusal of a session-bound call in a new session, or null when the call was served. */
+async function newSessionAnswer(c: CheckContext): Promise<ExchangeResponse> {
+  const id = await newSession(c);
+  return probeConsent(c, id, 'accounts with a new session, before consent');
+}
+
+export const newRefused: Check = {
+  id: 'session.consent-link.new-session-refused', spec: '7',
+  title: 'A new session without consent is refused on the account calls',
+  quote: SENTENCE,
+  async run(c) {
+    const res = await newSessionAnswer(c);
+    c.expect(isError(res), 'a session without consent was served accounts', 'an error answer (4xx or 5xx) with a link to the consent request', `${res.status} ${show(res.json ?? res.text)}`);
+  },
+};
+
+function expectConsentLink(c: CheckContext, res: ExchangeResponse, when: string): void {
+  const hrefs = links(res.json).map(l => l.href);
+  c.expect(hrefs.length > 0, `the refusal ${when} carries no link`, 'links[].href: the consent request URL', show(res.json ?? res.text));
+  c.expect(hrefs.some(isAbsoluteUrl), `the link of the refusal ${when} is not an absolute URL`, 'an absolute http(s) URL', show(hrefs));
+}
+
+export const newLink: Check = {
+  id: 'session.consent-link.new-session-link', spec: '4.4',
+  title: 'The refusal of a new session links to the consent request by an absolute URL',
+  quote: SENTENCE,
+  async run(c) {
+    const res = await newSessionAnswer(c);
+    if (!isError(res)) c.skip('not checked: the new session was served (see session.consent-link.new-session-refused)');
+    expectConsentLink(c, res, 'of a new session');
+  },
+};
+
+export const deletedLink: Check = {
+  id: 'session.consent-link.deleted-session-link', spec: '4.4',
+  title: 'The refusal of a deleted session links to the consent request by an absolute URL',
+  quote: 'profile.md: delete session | 200 or 204; later use of the session -> consent-link error.',
+  async run(c) {
+    const id = await consentedNewSession(c);
+    await call(c, 'DELETE', 'session', { sessionId: id }, { session: id, label: 'delete the session' });
+    const res = await probeConsent(c, id, 'accounts, after the delete');
+    if (!isError(res)) c.skip('not checked: the deleted session was still served (see session.lifecycle.delete)');
+    expectConsentLink(c, res, 'of a deleted session');
+  },
+};
+
+export const errorCode: Check = {
+  id: 'session.consent-link.error-code', spec: '7',
+  title: 'The consent-link error has errorCode 1426',
+  quote: 'profile.md: 1426 consent required (the consent-link error of spec section 4.4).',
+  async run(c) {
+    const res = await newSessionAnswer(c);
+    if (!isError(res)) c.skip('not checked: the new session was served (see session.consent-link.new-session-refused)');
+    c.expect(obj(res)?.errorCode === '1426', 'the consent-link error has another errorCode', '"1426"', show(obj(res)?.errorCode));
+  },
+};
+
+export const linkLeadsToConsent: Check = {
+  id: 'session.consent-link.link-leads-to-consent', spec: '4.4',
+  title: 'The link of the consent-link error answers a consent URL',
+  quote: 'profile.md: links: [ { "type": "GET", "rel": "consent", "href": "{base_url}/consent/{sessionId}" } ]',
+  async run(c) {
+    const id = await newSession(c);
+    const res = await probeConsent(c, id, 'accounts with a new session, before consent');
+    const href = links(res.json).map(l => l.href).find(isAbsoluteUrl);
+    if (!isError(res) || !href) c.skip('not checked: no absolute link came (see session.consent-link.new-session-link)');
+    const follow = await callUrl(c, 'GET', href!, {
+      session: id, label: 'the link of the consent-link error', headers: { [target().headers.psuIpAddress]: target().psuIpAddress } });
+    c.expect(ok(follow) && links(follow.json).some(l => isAbsoluteUrl(l.href)), 'the link does not lead to a consent URL',
+      'a 2xx answer with links[].href', `${follow.status} ${show(follow.json ?? follow.text)}`);
+  },
+};
