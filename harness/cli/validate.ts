@@ -69,10 +69,13 @@ function render(v: Verdict, showProfile: boolean): string[] {
   const where = `${v.item.file}:${v.item.line}`;
   if (v.unknown) return [`${where}  unknown  cannot validate: ${v.unknown}`];
   const shown = v.violations.filter(x => showProfile || x.level !== 'profile');
-  const must = shown.filter(x => x.level === 'must').length;
-  const warnings = shown.length - must;
-  const verdict = must ? `INVALID (${must} violation${must === 1 ? '' : 's'}${warnings ? `, ${warnings} warning${warnings === 1 ? '' : 's'}` : ''})`
-    : warnings ? `valid (${warnings} warning${warnings === 1 ? '' : 's'})` : 'valid';
+  const count = (level: string, word: string) => {
+    const n = shown.filter(x => x.level === level).length;
+    return n ? [`${n} ${word}${n === 1 ? '' : 's'}`] : [];
+  };
+  const must = count('must', 'violation');
+  const rest = [...count('should', 'warning'), ...count('profile', 'profile note')];
+  const verdict = must.length ? `INVALID (${[...must, ...rest].join(', ')})` : rest.length ? `valid (${rest.join(', ')})` : 'valid';
   return [`${where}  ${v.kind}  ${verdict}`,
     ...shown.map(x => `    ${x.level.padEnd(7)} ${x.pointer || '(whole item)'}: expected ${x.expected}, found ${x.found}  [spec ${x.spec}, ${x.rule}]`)];
 }

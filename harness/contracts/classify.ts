@@ -39,7 +39,9 @@ export function classifyItem(item: unknown): ItemKind | 'unknown' {
   if (!isObject(item)) return 'unknown';
   const webhook = WEBHOOK_KEYS.filter(k => k in item).length;
   const token = TOKEN_KEYS.filter(k => k in item).length;
-  if (webhook === 0 && token === 0) return 'error' in item ? 'token-error' : 'unknown';
-  if (token > webhook) return 'error' in item && !('access_token' in item) ? 'token-error' : 'token-response';
+  // RFC 6749 5.2: an error answer has `error`; one that also leaks a token is still an error answer.
+  const tokenError = 'error' in item && !('token_type' in item) && !('expires_in' in item);
+  if (webhook === 0 && token === 0) return tokenError ? 'token-error' : 'unknown';
+  if (token > webhook) return tokenError ? 'token-error' : 'token-response';
   return classifyWebhook(item);
 }

@@ -1,0 +1,159 @@
+// The validate command as a user runs it: a child process over the fixture
+// corpus (test/fixtures/contracts/manifest.json), its output and exit status.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { runCli, ROOT, type CliResult } from '../helpers/cli.ts';
+
+const FIXTURES = join(ROOT, 'test/fixtures/contracts');
+interface Meta { kind?: string; as?: string; pointer?: string; warnings?: string[]; profile?: string[]; items?: number }
+const manifest = JSON.parse(readFileSync(join(FIXTURES, 'manifest.json'), 'utf8')) as { valid: Record<string, Meta>; invalid: Record<string, Meta> };
+
+interface Finding { level: string; pointer: string }
+interface Item { where: string; kind: string; verdict: string; findings: Finding[] }
+
+/** Parses validate's stdout: an item line, then its findings indented by four spaces. */
+function parse(stdout: string): { items: Item[]; summary: string } {
+  const items: Item[] = [];
+  let summary = '';
+  for (const line of stdout.split('\n').filter(Boolean)) {
+    const finding = /^ {4}(must|should|profile)\s+(\S+|\(whole item\)):/.exec(line);
+    if (finding) { items.at(-1)!.findings.push({ level: finding[1], pointer: finding[2] }); continue; }
+    if (line.startsWith('validate: ')) { summary = line; continue; }
+    const m = /^(\S+)  (\S+)  (.*)$/.exec(line);
+    assert.ok(m, `unexpected output line: ${line}`);
+    items.push({ where: m[1], kind: m[2], verdict: m[3], findings: [] });
+  }
+  return { items, summary };
+}
+
+/** Groups fixtures by their --as kind, so one child process judges each group. */
+function groups(set: Record<string, Meta>): Map<string | undefined, string[]> {
+  const g = new Map<string | undefined, string[]>();
+  for (const [file, meta] of Object.entries(set)) g.set(meta.as, [...(g.get(meta.as) ?? []), file]);
+  return g;
+}
+
+const run = (files: string[], dir: string, as?: string): Promise<CliResult> =>
+  runCli(['validate', ...(as ? ['--as', as] : []), ...files.map(f => join(dir, f))]);
+
+function noStack(r: CliResult) {
+  assert.doesNotMatch(r.stderr + r.stdout, /\n\s+at .+:\d+:\d+/, 'no stack trace');
+}
+
+test('every valid fixture is valid, of the expected kind, with exactly the expected warnings', async () => {
+  const results = await Promise.all([...groups(manifest.valid)].map(async ([as, files]) => ({ files, r: await run(files, join(FIXTURES, 'valid'), as) })));
+  let count = 0;
+  for (const { files, r } of results) {
+    assert.equal(r.code, 0, `${r.stdout}\n${r.stderr}`);
+    const { items, summary } = parse(r.stdout);
+    for (const file of files) {
+      const meta = manifest.valid[file];
+      const mine = items.filter(i => i.where.startsWith(`${join(FIXTURES, 'valid', file)}:`));
+      assert.equal(mine.length, meta.items ?? 1, `${file}: items`);
+      for (const item of mine) {
+        assert.match(item.verdict, /^valid/, `${file}: ${item.verdict}`);
+        if (meta.kind) assert.equal(item.kind, meta.kind, `${file}: kind`);
+        assert.deepEqual(item.findings.filter(f => f.level === 'should').map(f => f.pointer), meta.warnings ?? [], `${file}: warnings`);
+        assert.deepEqual(item.findings.filter(f => f.level === 'profile').map(f => f.pointer), meta.profile ?? [], `${file}: profile notes`);
+      }
+      count += mine.length;
+    }
+    assert.match(summary, new RegExp(`^validate: ${items.length} items?, ${items.length} valid`));
+  }
+  assert.ok(count >= 30, `at least 30 valid items, got ${count}`);
+});
+
+test('every invalid fixture is invalid with its single violation at the pointer its name says', async () => {
+  const results = await Promise.all([...groups(manifest.invalid)].map(async ([as, files]) => ({ files, r: await run(files, join(FIXTURES, 'invalid'), as) })));
+  for (const { files, r } of results) {
+    assert.equal(r.code, 1, `${r.stdout}\n${r.stderr}`);
+    noStack(r);
+    const { items } = parse(r.stdout);
+    for (const file of files) {
+      const item = items.find(i => i.where === `${join(FIXTURES, 'invalid', file)}:1`);
+      assert.ok(item, `${file} judged`);
+      assert.match(item.verdict, /^INVALID \(1 violation/, `${file}: ${item.verdict}`);
+      assert.deepEqual(item.findings.filter(f => f.level === 'must').map(f => f.pointer), [manifest.invalid[file].pointer], file);
+    }
+  }
+  assert.ok(Object.keys(manifest.invalid).length >= 30);
+});
+
+test('the valid fixtures use every CheckoutStatus, TransactionStatus, abortReason and Nordic payment code', async () => {
+  const { CHECKOUT_STATUSES, TRANSACTION_STATUSES, ABORT_REASONS, NORDIC_PAYMENT_CODES, KNOWN_SUPPORTED_SERVICES } = await import('../../harness/contracts/enums.ts');
+  const text = Object.keys(manifest.valid).map(f => readFileSync(join(FIXTURES, 'valid', f), 'utf8')).join('\n');
+  const seen = (field: string) => new Set([...text.matchAll(new RegExp(`"${field}": ?"([^"]+)"`, 'g'))].map(m => m[1]));
+  for (const s of CHECKOUT_STATUSES) assert.ok(seen('status').has(s), `status ${s}`);
+  for (const s of TRANSACTION_STATUSES) assert.ok(seen('transactionStatus').has(s), `transactionStatus ${s}`);
+  for (const s of ABORT_REASONS) assert.ok(seen('abortReason').has(s), `abortReason ${s}`);
+  for (const s of NORDIC_PAYMENT_CODES) assert.ok(seen('status').has(s), `payment status ${s}`);
+  for (const s of KNOWN_SUPPORTED_SERVICES) assert.ok(text.includes(`"${s}"`), `supportedServices ${s}`);
+});
+
+test('JSON lines and JSON arrays: one verdict per item with its line; the worst item decides the exit status', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'pis-validate-'));
+  try {
+    const good = readFileSync(join(FIXTURES, 'valid/normal-started.json'), 'utf8');
+    const bad = readFileSync(join(FIXTURES, 'invalid/normal-amount-string.json'), 'utf8');
+    writeFileSync(join(dir, 'mixed.jsonl'), `${JSON.stringify(JSON.parse(good))}\n\n${JSON.stringify(JSON.parse(bad))}\n`);
+    writeFileSync(join(dir, 'array.json'), `[\n  ${JSON.stringify(JSON.parse(good))},\n  ${JSON.stringify(JSON.parse(good))}\n]\n`);
+    // runCli's child resolves tsx from its cwd, so it runs in the project and gets absolute paths.
+    const [mixed, array] = await Promise.all([runCli(['validate', join(dir, 'mixed.jsonl')]), runCli(['validate', join(dir, 'array.json')])]);
+    assert.equal(mixed.code, 1);
+    assert.deepEqual(parse(mixed.stdout).items.map(i => [i.where, i.verdict.split(' ')[0]]), [[`${dir}/mixed.jsonl:1`, 'valid'], [`${dir}/mixed.jsonl:3`, 'INVALID']]);
+    assert.match(mixed.stdout, /validate: 2 items, 1 valid, 1 invalid/);
+    assert.equal(array.code, 0, array.stdout);
+    assert.deepEqual(parse(array.stdout).items.map(i => i.where), [`${dir}/array.json:2`, `${dir}/array.json:3`]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('bad input is one sentence on stderr and exit status 2, never a stack trace', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'pis-validate-'));
+  try {
+    writeFileSync(join(dir, 'empty.json'), '  \n');
+    writeFileSync(join(dir, 'broken.json'), '{\n  "id": "c-1",\n  "status": STARTED\n}\n');
+    writeFileSync(join(dir, 'broken.jsonl'), '{"id": "a"}\n{"id": "b",}\n');
+    writeFileSync(join(dir, 'unknown.json'), '{"hello": "world"}');
+    const cases: Array<[string[], RegExp]> = [
+      [['validate', 'missing.json'], /Cannot read \S*missing\.json \(there is no such file\)/],
+      [['validate', 'empty.json'], /empty\.json is empty/],
+      [['validate', 'broken.json'], /broken\.json is not JSON at line 3, column 13/],
+      [['validate', 'broken.jsonl'], /broken\.jsonl is not JSON lines at line 2, column 12/],
+      [['validate', 'unknown.json'], /neither a webhook body nor a token response: name the kind with --as KIND/],
+      [['validate', '--as', 'receipt', 'unknown.json'], /--as receipt is not a kind: use one of webhook, normal/],
+      [['validate'], /No file given/],
+    ];
+    const results = await Promise.all(cases.map(([args]) => runCli(args.map(a => a.endsWith('.json') || a.endsWith('.jsonl') ? join(dir, a) : a))));
+    results.forEach((r, i) => {
+      assert.equal(r.code, 2, `${cases[i][0].join(' ')}: ${r.stdout}${r.stderr}`);
+      assert.match(r.stderr, cases[i][1]);
+      assert.equal(r.stderr.trim().split('\n').length, 1, `one sentence: ${r.stderr}`);
+      noStack(r);
+    });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('--as webhook judges an unrecognisable item as an invalid webhook body; stdin is read with -', async () => {
+  const [asWebhook, stdin] = await Promise.all([
+    runCli(['validate', '--as', 'webhook', '-'], { input: '{"hello": "world"}' }),
+    runCli(['validate', '-'], { input: readFileSync(join(FIXTURES, 'valid/token-bearer-capitalized.json'), 'utf8') }),
+  ]);
+  assert.equal(asWebhook.code, 1, asWebhook.stdout + asWebhook.stderr);
+  assert.match(asWebhook.stdout, /-:1 {2}webhook {2}INVALID/);
+  assert.equal(stdin.code, 0, stdin.stdout + stdin.stderr);
+  assert.match(stdin.stdout, /-:1 {2}token-response {2}valid/);
+});
+
+test('--help explains the kinds and the exit status', async () => {
+  const r = await runCli(['validate', '--help']);
+  assert.equal(r.code, 0);
+  assert.match(r.stdout, /--as KIND/);
+  assert.match(r.stdout, /Exit status: 0/);
+});
