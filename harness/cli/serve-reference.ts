@@ -30,6 +30,9 @@ Options:
   --webhook-url URL      the organisation's registered webhook, used by
                          checkouts that name none
   --webhook-api-key K    the api-key sent with webhooks to --webhook-url
+  --interactive-consent  consent and authorize links show a page with an
+                         Approve button (id "approve") instead of granting at
+                         once, for browser-driven consent flows
   -h, --help             this text
 
 Exit status 0 after a clean stop, 2 when it cannot start (port in use, bad flag,
@@ -93,6 +96,7 @@ export const command: Command = {
       'client-secret': { type: 'string' },
       'webhook-url': { type: 'string' },
       'webhook-api-key': { type: 'string' },
+      'interactive-consent': { type: 'boolean' },
     });
     if (!parsed) return 0;
     const v = parsed.values;
@@ -108,7 +112,7 @@ export const command: Command = {
       host: v.host, port, timeScale,
       faults: (v.fault ?? []).flatMap(f => f.split(',')),
       realm: v.realm, clientId: v['client-id'], clientSecret: v['client-secret'],
-      webhookUrl: v['webhook-url'], webhookApiKey: v['webhook-api-key'],
+      webhookUrl: v['webhook-url'], webhookApiKey: v['webhook-api-key'], interactiveConsent: v['interactive-consent'],
     });
     process.stdout.write(banner(ref, { webhookUrl: v['webhook-url'], webhookApiKey: v['webhook-api-key'] }) + '\n');
     await new Promise<void>(resolve => {

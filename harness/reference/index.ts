@@ -33,6 +33,8 @@ export interface ReferenceOptions {
   webhookApiKey?: string;
   /** The organisation's registered webhook URL, used by checkouts that name none (an addition to the agreed interface). */
   webhookUrl?: string;
+  /** Consent and authorize links open a page with an Approve button (id "approve") instead of granting on a plain GET. */
+  interactiveConsent?: boolean;
 }
 
 export interface Reference {
@@ -71,6 +73,7 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Re
     sessions: new SessionStore(clock, faults),
     payments: new PaymentStore(clock, faults),
     tickets: new TicketStore(),
+    interactiveConsent: options.interactiveConsent ?? false,
     fallbackOrigin: '',
   };
   const defaultWebhook = options.webhookUrl ? { url: options.webhookUrl, apiKey: options.webhookApiKey ?? 'demo-webhook-key' } : undefined;

@@ -15,6 +15,8 @@ export interface ApiContext {
   sessions: SessionStore;
   payments: PaymentStore;
   tickets: TicketStore;
+  /** Bank-page links open the page with an Approve button instead of granting on GET (for browser-driven consent). */
+  interactiveConsent: boolean;
   /** http://host:port of the server, for links when a request has no usable Host header. */
   fallbackOrigin: string;
 }

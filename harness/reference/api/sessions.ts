@@ -63,6 +63,6 @@ export function consentUrl(call: Call): Answer {
   psuIp(call, findBank(session.bankId)!.behaviour.psuIpRequired);
   const ticket = call.ctx.tickets.issue({ kind: 'consent', sessionId: id, scope, redirectUrl: redirectUrl(call) });
   return ok(withExtras(call.ctx.faults,
-    { message: 'Open the consent link in a browser to give consent', links: [{ type: 'GET', rel: 'consent', href: `${call.origin}/bank/consent/${ticket}` }] },
+    { message: 'Open the consent link in a browser to give consent', links: [{ type: 'GET', rel: 'consent', href: call.ctx.tickets.href(call.origin, 'consent', ticket, call.ctx.interactiveConsent) }] },
     { scope }));
 }

@@ -21,6 +21,11 @@ export class TicketStore {
     return id;
   }
 
+  /** The page a ticket opens: `${origin}/bank/<kind>/<id>`, with ?interactive=1 when the page should wait for a click. */
+  href(origin: string, kind: Ticket['kind'], id: string, interactive: boolean): string {
+    return `${origin}/bank/${kind}/${id}${interactive ? '?interactive=1' : ''}`;
+  }
+
   get(id: string): Ticket | undefined {
     return this.tickets.get(id);
   }

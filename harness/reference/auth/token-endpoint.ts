@@ -64,12 +64,9 @@ export function createTokenEndpoint(opts: TokenEndpointOptions) {
   function answer(t: IssuedTokens, grant: 'client_credentials' | 'refresh_token'): Record<string, unknown> {
     const first = grant === 'client_credentials';
     const tokenType = faults.has('token-type-mac') ? 'mac' : faults.has('token-type-capitalized') ? 'Bearer' : 'bearer';
-    const body: Record<string, unknown> = { access_token: t.accessToken, expires_in: t.expiresIn };
-    // Fault token-no-refresh-token: the client-credentials answer lacks refresh_token (and its lifetime).
-    if (!(first && faults.has('token-no-refresh-token'))) {
-      body.refresh_expires_in = t.refreshExpiresIn;
-      body.refresh_token = t.refreshToken;
-    }
+    const body: Record<string, unknown> = { access_token: t.accessToken, expires_in: t.expiresIn, refresh_expires_in: t.refreshExpiresIn };
+    // Fault token-no-refresh-token: the client-credentials answer lacks refresh_token (nothing else changes).
+    if (!(first && faults.has('token-no-refresh-token'))) body.refresh_token = t.refreshToken;
     body.token_type = tokenType;
     // Quirk extra-fields: what Keycloak adds beyond spec 2.1.
     if (faults.has('extra-fields')) body['not-before-policy'] = 0;

@@ -18,7 +18,7 @@ describe('control API mounted on the reference server', () => {
     });
     await new Promise<void>(r => receiver.listen(0, '127.0.0.1', r));
     const url = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/hooks`;
-    const ref = await startReference({ timeScale: 0.01, webhookUrl: url, webhookApiKey: 'registered-key' });
+    const ref = await startReference({ timeScale: 0.1, webhookUrl: url, webhookApiKey: 'registered-key' });
     try {
       const statuses = ['STARTED', 'PAYMENT_INITIATED', 'PAYMENT_COMPLETED'];
       const created = await fetch(`${ref.controlUrl}/checkouts`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ kind: 'normal', statuses }) });
@@ -30,10 +30,13 @@ describe('control API mounted on the reference server', () => {
         notify();
       });
       await ref.settled(id);
-      assert.deepEqual(seen.map(s => s.body.status), statuses);
+      // At-least-once: a busy machine may make an attempt miss the 5 spec s limit (0.5 real s here) and be
+      // sent again, so the receiver may see a status twice; the log must show exactly what it saw.
+      assert.deepEqual(seen.map(s => s.body.status).filter((s, i, all) => s !== all[i - 1]), statuses);
       assert.ok(seen.every(s => s.headers['api-key'] === 'registered-key' && s.body.id === id));
       const log = ref.attempts().filter(a => a.checkoutId === id);
-      assert.deepEqual(log.map(a => [a.status, a.outcome]), statuses.map(s => [s, 'delivered']));
+      assert.deepEqual(log.map(a => a.status), seen.map(s => s.body.status));
+      assert.deepEqual(log.filter(a => a.outcome === 'delivered').map(a => a.status), statuses);
     } finally {
       await ref.close();
       receiver.close();

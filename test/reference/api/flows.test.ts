@@ -87,7 +87,8 @@ describe('banking API flows (clean reference)', () => {
       const got = await c.call('GET', `/payments/${product}/${r.json.paymentId}`);
       assert.deepEqual(validateContract('payment-status', got.json), []);
       assert.ok(NORDIC_CODES.includes(got.json.status), `${product}: ${got.json.status}`);
-      assert.equal(got.json.status, product.includes('scheduled') ? 'PDNG' : 'ACSP');
+      // ACSC once 30 spec s (0.3 real s here) passed since acceptance: a slow machine may see it already.
+      assert.ok(product.includes('scheduled') ? got.json.status === 'PDNG' : ['ACSP', 'ACSC'].includes(got.json.status), got.json.status);
     }
     await c.ready('sparebank1-no');
     const r = await c.call('POST', '/payments/domestic-scheduled-transfer', { body: paymentBody('domestic-scheduled-transfer') });
@@ -108,7 +109,7 @@ describe('banking API flows (clean reference)', () => {
     const bank = await fetch(link.href, { redirect: 'manual' });
     assert.equal(bank.status, 302);
     assert.equal(bank.headers.get('location'), 'https://merchant.example/paid', 'the redirect given at initiation');
-    assert.equal((await c.call('GET', `/payments/domestic-transfer/${id}`)).json.status, 'ACSP');
+    assert.ok(['ACSP', 'ACSC'].includes((await c.call('GET', `/payments/domestic-transfer/${id}`)).json.status));
   });
 
   it('settles a payment to ACSC after 30 spec seconds, and a DE payment answers ACTC (outside the Nordic rule)', async () => {
