@@ -30,10 +30,11 @@ const PROBES: Probe[] = [
   { name: 'empty-key', title: 'A delivery with an empty api-key header is refused', key: () => '' },
 ];
 
+/** The probes go out side by side (independent checkouts); results are emitted in a fixed order. */
 export async function runAuth(ctx: Ctx): Promise<void> {
-  for (const p of PROBES) {
+  const checks = await Promise.all(PROBES.map(p => {
     const def: CheckDef = { id: `receiver.auth.${p.name}`, title: p.title, spec: '5.4', level: 'must' };
-    ctx.emit(await timed(def, async () => {
+    return timed(def, async () => {
       const d = await ctx.t.post(freshBody(ctx.ids), { kind: 'auth', label: p.title.replace(/ is refused$/, ''), apiKey: p.key(ctx.opts.apiKey) });
       const took = d.status !== undefined && d.status >= 200 && d.status < 300;
       if (!took) return { status: 'passed', message: `refused: ${answerOf(d)}` };
@@ -42,6 +43,7 @@ export async function runAuth(ctx: Ctx): Promise<void> {
         message: `the receiver accepted a delivery whose api-key it should have refused: ${answerOf(d)}`,
         evidence: [d.evidence],
       };
-    }));
-  }
+    });
+  }));
+  for (const c of checks) ctx.emit(c);
 }

@@ -47,12 +47,12 @@ export async function certify(opts: SenderOptions, plan: Plan, redactor: Redacto
   const t = new Transport(opts, redactor);
   try {
     await preflight(t, opts.url, opts.insecure);
-    const ctx: Ctx = { t, ids: plan.ids, opts, success: successFrom(undefined), emit: c => hooks.check(c) };
+    const ctx: Ctx = { t, ids: plan.ids, opts, success: successFrom([]), emit: c => hooks.check(c) };
     const phase = (name: string) => hooks.phase(name, t.count, plan.size.total);
 
     phase('accepts: every body the service may send, one at a time');
     const accepted = await runAccepts(ctx, plan.accepts);
-    ctx.success = successFrom(accepted[0]);
+    ctx.success = successFrom(accepted);
     phase('auth: deliveries without the right api-key');
     await runAuth(ctx);
     phase('idempotency: the same event again, and after a pause');

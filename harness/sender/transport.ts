@@ -19,6 +19,8 @@ export interface Delivery {
   status?: number;
   /** Why no answer came: refused, reset, no answer within the wait. */
   error?: string;
+  /** No answer came within the sender's wait (three times the service's 5 s). */
+  timedOut: boolean;
   /** Real ms for the complete exchange. */
   ms: number;
   evidence: HttpEvidence;
@@ -77,8 +79,9 @@ export class Transport {
     const started = performance.now();
     const x = await exchange({ ...req, label, timeoutMs: this.timing.waitMs, dispatcher: this.agent }, this.redactor);
     const ms = performance.now() - started;
+    const code = (x.error as NodeJS.ErrnoException | undefined)?.code ?? '';
     const d: Delivery = {
-      kind, label, ms, evidence: trimEvidence(x.evidence),
+      kind, label, ms, evidence: trimEvidence(x.evidence), timedOut: !x.response && /TIMEOUT/.test(code),
       ...(x.response ? { status: x.response.status, json: x.response.json } : { error: describeError(x.error, this.timing.waitMs), cause: x.error }),
     };
     if (!aside) {

@@ -5,10 +5,12 @@ import assert from 'node:assert/strict';
 import { RECEIVER_FAULTS } from '../fixtures/receivers/faults.ts';
 import { certifyFixture, failed, ids } from './certify-helper.ts';
 
-// Time scale 0.1 (5 s = 500 ms): wide enough that 30 parallel connections on a
-// busy 2-core machine stay under the limit; the slow fault has its own file.
-const SCALE = 0.1;
-const CONCURRENCY = 30;
+// Time scale 0.2 (5 s = 1 s): CPU stalls of several hundred ms were seen on the
+// shared 2-core machine, and a burst must stay under the limit through them; the
+// slow faults have their own file. 20 checkouts queue the one-at-a-time fixture
+// (300 spec ms each) 6 s deep, far past the limit.
+const SCALE = 0.2;
+const CONCURRENCY = 20;
 
 test('the correct receiver is certified, with the --state-url checks passing', async () => {
   const r = await certifyFixture(undefined, { timeScale: SCALE, concurrency: CONCURRENCY, state: true });
@@ -20,7 +22,7 @@ test('the correct receiver is certified, with the --state-url checks passing', a
     assert.ok(r.checks.some(c => c.id.startsWith(`receiver.${prefix}.`)), prefix);
 });
 
-for (const f of RECEIVER_FAULTS.filter(x => x.name !== 'slow')) {
+for (const f of RECEIVER_FAULTS.filter(x => x.name !== 'slow' && x.name !== 'hangs')) {
   test(`fault ${f.name} (${f.description}) is caught by ${f.prefix} at level ${f.level}`, async () => {
     const r = await certifyFixture(f.name, { timeScale: SCALE, concurrency: CONCURRENCY, state: f.needsState });
     const caught = failed(r.checks).filter(c => c.id.startsWith(f.prefix + '.'));

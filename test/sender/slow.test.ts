@@ -1,5 +1,5 @@
-// The slow receiver (8 spec seconds per answer) on a compressed clock: caught by
-// receiver.latency alone; receiver.concurrency does not report it a second time.
+// Slow receivers on a compressed clock: caught by receiver.latency alone; the
+// other prefixes do not report the same slowness again.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { certifyFixture, failed } from './certify-helper.ts';
@@ -16,4 +16,13 @@ test('a receiver slower than 5 s is caught by receiver.latency and by nothing el
   assert.equal(p99?.status, 'failed');
   assert.equal(p99?.level, 'should');
   assert.ok(p99?.evidence.some(e => e.kind === 'measurement' && e.name.startsWith('latency samples: ')));
+});
+
+test('a receiver that answers later than the sender waits is caught by receiver.latency alone', async () => {
+  const r = await certifyFixture('hangs', { timeScale: 0.02, concurrency: 4 });
+  const must = failed(r.checks, 'must');
+  assert.deepEqual(must.map(c => c.id), ['receiver.latency.under-limit'], must.map(c => `${c.id}: ${c.message}`).join('\n'));
+  assert.match(must[0].message ?? '', /no answer within \d+ ms/);
+  const accepts = r.checks.find(c => c.id === 'receiver.accepts.normal-statuses');
+  assert.match(accepts?.message ?? '', /judged by receiver\.latency/);
 });
