@@ -1,7 +1,9 @@
 // A checkout of the reference moving through its statuses: one event per status
 // (spec 6.1), each created one spec second after the previous one, as a real
 // checkout's status changes are detected one after another. Each event's body is
-// built when the event is created (spec 2.2, 2.3), so lastModifiedDate tells its time.
+// built when the event is created (spec 2.2, 2.3); its lastModifiedDate is the
+// status change's planned time (creation + i spec seconds), not the moment a
+// possibly late timer fired, so a checkout's dates are always distinct and increasing.
 import { randomUUID } from 'node:crypto';
 import { buildWebhookBody } from '../../webhook/bodies.ts';
 import type { Clock, Timer } from '../clock.ts';
@@ -36,7 +38,8 @@ export function startCheckout(request: CheckoutRequest, deps: { clock: Clock; di
   const { clock, dispatcher, faults } = deps;
   const id = randomUUID();
   const createdAtMs = clock.now();
-  const createdDate = clock.date().toISOString();
+  const createdAt = clock.date();
+  const createdDate = createdAt.toISOString();
   const timers: Timer[] = [];
   let created!: () => void;
   const allCreated = new Promise<void>(resolve => { created = resolve; });
@@ -52,14 +55,21 @@ export function startCheckout(request: CheckoutRequest, deps: { clock: Clock; di
       ...(request.endToEndId ? { endToEndId: request.endToEndId } : {}),
       extraFields: faults.has('extra-fields'),
       createdDate,
-      lastModifiedDate: clock.date().toISOString(),
+      lastModifiedDate: new Date(createdAt.getTime() + event * STATUS_STEP_MS).toISOString(),
     });
     dispatcher.enqueue({ checkoutId: id, event, status, target: request.webhook,
       body: faults.has('webhook-amount-string') ? amountsAsStrings(body) : body });
     if (event === request.statuses.length - 1) created();
   };
+  // Each status is scheduled only once the previous one was created: Node runs overdue timers of
+  // different durations list by list, so timers set all at once could create event 3 before event 2.
+  const next = (event: number) => {
+    emit(event);
+    if (event + 1 >= request.statuses.length) return;
+    const due = createdAtMs + (event + 1) * STATUS_STEP_MS;
+    timers.push(clock.after(Math.max(0, due - clock.now()), () => next(event + 1)));
+  };
   // STARTED is created with the checkout, so it is queued before the 201 goes out.
-  emit(0);
-  for (let i = 1; i < request.statuses.length; i++) timers.push(clock.after(i * STATUS_STEP_MS, () => emit(i)));
+  next(0);
   return { id, request, createdAtMs, allCreated, cancel: () => { timers.forEach(t => t.cancel()); created(); } };
 }

@@ -3,6 +3,7 @@
 // acknowledged, while checkouts proceed in parallel over an unlimited pool.
 // It keeps the attempt log (what every receiver saw, attempt for attempt) and
 // the state of every event.
+import { setMaxListeners } from 'node:events';
 import type { Clock } from '../clock.ts';
 import { deliver, type LoopContext } from './attempt-loop.ts';
 import { Lane } from './lane.ts';
@@ -26,6 +27,8 @@ export class Dispatcher {
 
   constructor(private readonly clock: Clock, faults: ReadonlySet<string> | DeliveryPolicy = new Set()) {
     this.policy = faults instanceof Set ? deliveryPolicy(faults) : faults as DeliveryPolicy;
+    // Every request in flight and every backoff listens for close: thousands at once are expected.
+    setMaxListeners(0, this.closer.signal);
     this.ctx = {
       clock, policy: this.policy, agent: createAgent(), closed: this.closer.signal,
       log: a => this.log.push(a),
