@@ -50,7 +50,7 @@ export async function certify(opts: SenderOptions, plan: Plan, redactor: Redacto
     const ctx: Ctx = { t, ids: plan.ids, opts, success: successFrom([]), emit: c => hooks.check(c) };
     const phase = (name: string) => hooks.phase(name, t.count, plan.size.total);
 
-    phase('accepts: every body the service may send, one at a time');
+    phase('accepts: every body the service may send, a few checkouts at a time');
     const accepted = await runAccepts(ctx, plan.accepts);
     ctx.success = successFrom(accepted);
     phase('auth: deliveries without the right api-key');

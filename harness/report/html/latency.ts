@@ -57,7 +57,7 @@ export function latencyFigure(r: RunResults): string {
     row.ms.forEach((ms, j) => parts.push(`<circle cx="${x(ms).toFixed(1)}" cy="${(y - 7 + ((j * 37) % 15)).toFixed(1)}" r="2.2" fill="${color}" opacity="0.55"/>`));
     // Marks without labels (they would collide when percentiles are close); the table below gives the figures.
     for (const [name, v] of Object.entries(q))
-      parts.push(`<line x1="${x(v)}" x2="${x(v)}" y1="${y - (name === 'max' ? 8 : 12)}" y2="${y + (name === 'max' ? 8 : 12)}" stroke="#1d2433" stroke-width="${name === 'max' ? 1 : 1.8}"><title>${row.kind} ${name} ${esc(fmt(v))}</title></line>`);
+      parts.push(`<line x1="${x(v)}" x2="${x(v)}" y1="${y - (name === 'max' ? 8 : 12)}" y2="${y + (name === 'max' ? 8 : 12)}" stroke="#1d2433" stroke-width="${name === 'max' ? 1 : 1.8}"><title>${esc(row.kind)} ${name} ${esc(fmt(v))}</title></line>`);
   });
 
   const table = rows.map(row => {
