@@ -1,9 +1,141 @@
-// Placeholder while the command is being built in this session; replaced by its real implementation.
+// `pis-conformance sink`: a passive webhook sink for a sender the harness cannot
+// drive (checkouts created by hand in a sandbox). Probes are handed out to
+// checkouts as they first appear; after --duration or Ctrl-C the same analysis
+// as the webhook suite writes the report.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { HarnessError } from '../errors.ts';
-import type { Command } from './command.ts';
+import { exitStatus } from '../report/model.ts';
+import { formatCheckLine, formatSummary } from '../report/progress.ts';
+import { Redactor } from '../report/redact.ts';
+import { ReportWriter, defaultReportDir } from '../report/writer.ts';
+import { analyzeRun } from '../sink/analysis/index.ts';
+import { PASSIVE_CYCLE } from '../sink/plan.ts';
+import { startSink, type Sink } from '../sink/server.ts';
+import { numberFlag, parseFlags, type Command } from './command.ts';
+
+const HELP = `Usage: pis-conformance sink --port P --api-key KEY [--duration S] [options]
+
+Listens for webhooks from a sender the harness cannot drive: create checkouts by
+hand in a sandbox whose registered webhook points here. Each new checkout (told
+apart by the body's id) gets the next probe of this cycle, answering its first
+attempts: ${PASSIVE_CYCLE.map(p => `${p.name} (${p.answers.join(', ') || '200'})`).join('; ')}.
+A live line shows checkouts seen, attempts, failures provoked and retries seen.
+After --duration seconds, or Ctrl-C, it judges everything it recorded (spec 2.2-2.5,
+3.1, 4.3, 6) and writes the report folder. A backoff chain of three failures takes
+about 80 s at time scale 1: give at least --duration 180 for the backoff checks.
+
+Options:
+  --port P                port to listen on (0: a free one, printed at start)   required
+  --api-key KEY           the api-key the sender must present (or PIS_WEBHOOK_API_KEY)
+  --duration S            stop after S real seconds (default: until Ctrl-C)
+  --host H                address to listen on (default 127.0.0.1)
+  --public-sink-url URL   the address to register, when it differs (a tunnel)
+  --time-scale F          the sender's clock: 1 spec second = F real seconds (default 1)
+  --tls-cert FILE         serve HTTPS with this PEM certificate (with --tls-key)
+  --tls-key FILE
+  --tls-self-signed       serve HTTPS with a generated self-signed certificate
+  --timing-tolerance MS   floor of every timing tolerance in real ms (default 25, CONTRACT.md
+                          section 3: max(25 ms, 2 %)); raise it for a sender behind a slow tunnel
+  --report DIR            where to write the report (default reports/<timestamp>)
+
+Exit status: 0 conformant, 1 not conformant, 2 the sink could not run.
+`;
+
+const FLAGS = {
+  'port': { type: 'string' },
+  'api-key': { type: 'string' },
+  'duration': { type: 'string' },
+  'host': { type: 'string' },
+  'public-sink-url': { type: 'string' },
+  'time-scale': { type: 'string' },
+  'tls-cert': { type: 'string' },
+  'tls-key': { type: 'string' },
+  'tls-self-signed': { type: 'boolean' },
+  'report': { type: 'string' },
+  'timing-tolerance': { type: 'string' },
+} as const;
+
+function readPem(flag: string, file: string): string {
+  try { return readFileSync(file, 'utf8'); } catch (e) {
+    throw new HarnessError('PIS_TLS', `Cannot read --${flag} ${file} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}): give a readable PEM file.`);
+  }
+}
+
+function tlsOption(v: Record<string, string | boolean | undefined>) {
+  if (v['tls-self-signed']) return 'self-signed' as const;
+  if (!v['tls-cert'] && !v['tls-key']) return undefined;
+  if (!v['tls-cert'] || !v['tls-key']) throw new HarnessError('PIS_BAD_FLAG', 'give both --tls-cert and --tls-key, or --tls-self-signed.');
+  return { cert: readPem('tls-cert', v['tls-cert'] as string), key: readPem('tls-key', v['tls-key'] as string) };
+}
+
+/** Ends at the duration or at the first SIGINT/SIGTERM, whichever comes first. */
+function untilStopped(durationS: number | undefined): Promise<string> {
+  return new Promise(resolve => {
+    const stop = (why: string) => { clearTimeout(timer); process.off('SIGINT', onInt); process.off('SIGTERM', onTerm); resolve(why); };
+    const onInt = () => stop('interrupted');
+    const onTerm = () => stop('terminated');
+    const timer = durationS === undefined ? undefined : setTimeout(() => stop('duration reached'), durationS * 1000);
+    process.on('SIGINT', onInt);
+    process.on('SIGTERM', onTerm);
+  });
+}
+
+/** The live line: rewritten in place on a terminal, one line per change otherwise. */
+function progress(sink: Sink): () => void {
+  const tty = process.stdout.isTTY;
+  let last = '';
+  const tick = () => {
+    const s = sink.stats();
+    const line = `checkouts ${s.checkouts} · attempts ${s.attempts} · failures provoked ${s.failuresProvoked} · retries seen ${s.retriesSeen}${s.open ? ` · ${s.open} open` : ''}`;
+    if (line === last) return;
+    last = line;
+    process.stdout.write(tty ? `\r\x1b[K${line}` : `${line}\n`);
+  };
+  const t = setInterval(tick, 500);
+  return () => { clearInterval(t); tick(); if (tty) process.stdout.write('\n'); };
+}
 
 export const command: Command = {
   name: 'sink',
-  help: 'Usage: pis-conformance sink (not built yet)',
-  async run() { throw new HarnessError('PIS_UNKNOWN_COMMAND', "'sink' is not built yet: use validate, report or serve-reference."); },
+  help: HELP,
+  async run(argv) {
+    const parsed = parseFlags('sink', HELP, argv, FLAGS);
+    if (!parsed) return 0;
+    const v = parsed.values as Record<string, string | boolean | undefined>;
+    if (v.port === undefined) throw new HarnessError('PIS_MISSING_OPTION', 'give the port to listen on with --port P (0 picks a free one).');
+    const port = numberFlag('port', v.port as string, 0, { min: 0, integer: true });
+    if (port > 65535) throw new HarnessError('PIS_BAD_FLAG', `--port must be at most 65535, not ${port}.`);
+    const apiKey = (v['api-key'] as string | undefined) ?? process.env.PIS_WEBHOOK_API_KEY;
+    if (!apiKey) throw new HarnessError('PIS_MISSING_OPTION', 'give the api-key the sender must present with --api-key KEY or PIS_WEBHOOK_API_KEY.');
+    const duration = v.duration === undefined ? undefined : numberFlag('duration', v.duration as string, 0, { min: 0 });
+    const timeScale = numberFlag('time-scale', v['time-scale'] as string | undefined, 1);
+    const toleranceFloorMs = numberFlag('timing-tolerance', v['timing-tolerance'] as string | undefined, 25, { min: 0 });
+    if (!(timeScale > 0)) throw new HarnessError('PIS_BAD_FLAG', `--time-scale must be above 0, not ${timeScale}.`);
+    const sink = await startSink({
+      host: (v.host as string | undefined) ?? '127.0.0.1', port, timeScale, tls: tlsOption(v),
+      publicUrl: v['public-sink-url'] as string | undefined,
+    });
+    const redactor = new Redactor().add(apiKey, 'PIS_WEBHOOK_API_KEY');
+    let stopLine: (() => void) | undefined;
+    try {
+      process.stdout.write(`sink listening at ${sink.url} (register it as the webhook URL, api-key from --api-key)${duration !== undefined ? `; stopping after ${duration} s` : '; Ctrl-C to stop'}\n`);
+      stopLine = progress(sink);
+      const why = await untilStopped(duration);
+      stopLine(); stopLine = undefined;
+      const until = sink.nowMs();
+      const { checks, deliveries } = analyzeRun(sink.attempts(), sink.plan(), { timeScale, apiKey, observedUntilMs: until, toleranceFloorMs });
+      const writer = new ReportWriter((v.report as string | undefined) ?? defaultReportDir(), { command: 'sink', target: { sinkUrl: sink.url }, timeScale }, redactor);
+      for (const c of checks) {
+        process.stdout.write(formatCheckLine(writer.add({ ...c, durationMs: until }), process.stdout.isTTY) + '\n');
+      }
+      const results = writer.finish({ deliveries: redactor.value(deliveries) });
+      const warnings = results.checks.filter(c => c.status === 'failed' && c.level !== 'must').length;
+      process.stdout.write(`sink stopped (${why}).\n${formatSummary(results.summary, warnings, join(writer.dir, 'index.html'))}\n`);
+      return exitStatus(results.summary);
+    } finally {
+      stopLine?.();
+      await sink.close();
+    }
+  },
 };

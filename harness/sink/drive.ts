@@ -79,7 +79,8 @@ export async function driveCheckouts(o: DriveOptions): Promise<DriveResult> {
     const cap = o.capMs ?? 15 * 60_000;
     let completeSince: number | undefined;
     for (;;) {
-      await new Promise(r => setTimeout(r, Math.max(20, 500 * scale)));
+      // Polls at 1 spec second (at least 50 real ms): the chains' own steps are 4 s and more.
+      await new Promise(r => setTimeout(r, Math.max(50, 1_000 * scale)));
       const now = sink.nowMs();
       const plan = sink.plan();
       const view = buildView(sink.attempts(), plan, { timeScale: scale, observedUntilMs: now });

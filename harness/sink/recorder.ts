@@ -22,6 +22,8 @@ export interface RawAttempt {
   answer?: number | 'reset' | 'none';
   answeredNs?: bigint;
   closedNs?: bigint;
+  /** The finished attempt as DeliveryAttempt, once it can no longer change. */
+  done?: DeliveryAttempt;
 }
 
 export class Recorder {
@@ -47,7 +49,14 @@ export class Recorder {
    * control API's id may come back after the checkout's first webhook arrived.
    */
   attempts(checkoutOf: (route: string) => string = r => r): DeliveryAttempt[] {
-    return this.raw.map(a => toDelivery(a, checkoutOf(a.route)));
+    return this.raw.map(a => {
+      const id = checkoutOf(a.route);
+      // An answered attempt never changes again: convert it once (the driver asks often).
+      if (a.done?.checkoutId === id) return a.done;
+      const d = toDelivery(a, id);
+      if (a.answer !== undefined && a.probe !== 'too-large') a.done = d;
+      return d;
+    });
   }
 
 }

@@ -40,8 +40,8 @@ export interface AttemptView {
   answered?: number;
   closed?: number;
   /**
-   * When the attempt ended for the sender: our answer, its hang-up, or the end
-   * of the 5 s window, whichever came first. A retry's delay counts from here
+   * When the attempt ended for the sender: its hang-up, else our answer or the
+   * end of the 5 s window, whichever came first. A retry's delay counts from here
    * (spec 6.6: "without a response in that time the event counts as not delivered").
    */
   end: number;
@@ -66,8 +66,16 @@ export interface RunView {
 
 const UNREADABLE = '(unreadable body)';
 
-function parse(body: string): { json?: unknown; error?: string } {
-  try { return { json: JSON.parse(body) }; } catch (e) { return { error: (e as Error).message }; }
+// The sink hands out the same object for a finished attempt, so a body is parsed once per run.
+const parsed = new WeakMap<DeliveryAttempt, { json?: unknown; error?: string }>();
+
+function parse(d: DeliveryAttempt): { json?: unknown; error?: string } {
+  let p = parsed.get(d);
+  if (!p) {
+    try { p = { json: JSON.parse(d.body) }; } catch (e) { p = { error: (e as Error).message }; }
+    parsed.set(d, p);
+  }
+  return p;
 }
 
 export function buildView(deliveries: readonly DeliveryAttempt[], plan: SinkPlan, opts: AnalysisOptions): RunView {
@@ -77,11 +85,14 @@ export function buildView(deliveries: readonly DeliveryAttempt[], plan: SinkPlan
   for (const d of [...deliveries].sort((a, b) => a.arrivedMs - b.arrivedMs || a.seq - b.seq)) {
     let c = byCheckout.get(d.checkoutId);
     if (!c) { c = { id: d.checkoutId, planned: plan.get(d.checkoutId), attempts: [], events: [] }; byCheckout.set(d.checkoutId, c); }
-    const { json, error } = parse(d.body);
+    const { json, error } = parse(d);
     const raw = (json as { status?: unknown } | undefined)?.status;
     const status = typeof raw === 'string' ? raw : UNREADABLE;
     const arrived = s(d.arrivedMs)!, answered = s(d.answeredMs), closed = s(d.closedMs);
-    const end = Math.min(answered ?? Infinity, closed ?? Infinity, arrived + RESPONSE_WAIT_MS);
+    // A hang-up reaches the sink as late as the sender's next request will, so
+    // measuring from it cancels the one-way delay; the 5 s cap only applies when
+    // the sender stayed (it may count the attempt failed without hanging up).
+    const end = d.answer === 'none' && closed !== undefined ? closed : Math.min(answered ?? Infinity, arrived + RESPONSE_WAIT_MS);
     const v: AttemptView = {
       d, json, jsonError: error, status: typeof raw === 'string' ? raw : undefined, event: 0, attempt: 0,
       arrived, answered, closed, end, delivered: d.answer === 200,

@@ -1,0 +1,68 @@
+// `pis-conformance sink` as a user runs it: a child process that prints its URL
+// and a live line, records a sender it cannot drive, writes the report, exits 0/1/2.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { request } from 'undici';
+import { ROOT, runCli } from '../helpers/cli.ts';
+import { startSender, type SenderFlags } from './sender.ts';
+
+const SCALE = 0.05;
+const KEY = 'cli-sink-key-789';
+
+async function runSink(flags: SenderFlags, seconds: number) {
+  const dir = mkdtempSync(join(tmpdir(), 'pis-sink-'));
+  const child = spawn(process.execPath, ['--import', 'tsx', 'harness/cli.ts', 'sink', '--port', '0', '--api-key', KEY,
+    '--duration', String(seconds), '--time-scale', String(SCALE), '--report', dir,
+    // Wider than the default 25 ms: the sender here shares two cores with child processes starting up.
+    '--timing-tolerance', '150'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '', stderr = '';
+  child.stderr.on('data', d => { stderr += d; });
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stdout.on('data', d => { stdout += d; const m = /listening at (\S+)/.exec(stdout); if (m) resolve(m[1]); });
+    child.on('close', () => reject(new Error(`sink exited early:\n${stdout}\n${stderr}`)));
+  });
+  const sender = await startSender(SCALE, flags);
+  const statuses = [['STARTED', 'PAYMENT_INITIATED', 'PAYMENT_COMPLETED'], ['STARTED', 'CANCELLED']];
+  for (let i = 0; i < 7; i++) {
+    await request(`${sender.controlUrl}/checkouts`, { method: 'POST', body: JSON.stringify({ kind: 'normal', statuses: statuses[i % 2], webhook: { url: `${url}/webhook`, apiKey: KEY } }) }).then(r => r.body.text());
+  }
+  const code = await new Promise<number | null>(resolve => child.on('close', resolve));
+  await sender.close();
+  return { code, stdout, stderr, dir };
+}
+
+test('sink command', { concurrency: true }, async t => {
+  await Promise.all([
+    t.test('a correct sender: live line, report written, exit 0, no api-key in any file', async () => {
+      const { code, stdout, stderr, dir } = await runSink({}, 7);
+      try {
+        assert.equal(code, 0, `${stdout}\n${stderr}`);
+        assert.match(stdout, /checkouts 7 · attempts \d+ · failures provoked \d+ · retries seen \d+/);
+        assert.match(stdout, /Conformant/);
+        const results = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8'));
+        assert.equal(results.command, 'sink');
+        assert.ok(results.deliveries.length >= 20, `deliveries: ${results.deliveries.length}`);
+        assert.ok(results.checks.some((c: { id: string; status: string }) => c.id === 'webhook.backoff.growth' && c.status === 'passed'), 'growth judged');
+        for (const f of readdirSync(dir)) assert.ok(!readFileSync(join(dir, f), 'utf8').includes(KEY), `${f} holds the api-key`);
+      } finally { rmSync(dir, { recursive: true, force: true }); }
+    }),
+    t.test('a sender that never retries: exit 1, webhook.retry named', async () => {
+      const { code, stdout, dir } = await runSink({ noRetry: true }, 7);
+      rmSync(dir, { recursive: true, force: true });
+      assert.equal(code, 1, stdout);
+      assert.match(stdout, /FAIL webhook\.retry\.after-500/);
+    }),
+    t.test('bad flags: one sentence, exit 2', async () => {
+      const r = await runCli(['sink', '--port', '0'], { env: { PIS_WEBHOOK_API_KEY: '' } });
+      assert.equal(r.code, 2);
+      assert.match(r.stderr, /--api-key/);
+      const p = await runCli(['sink', '--port', 'x', '--api-key', 'k']);
+      assert.equal(p.code, 2);
+      assert.match(p.stderr, /--port must be a whole number/);
+    }),
+  ]);
+});
