@@ -47,7 +47,8 @@ function match(method: string, path: string): { route: Route; params: Record<str
     if (!m) continue;
     if (r.method !== method) { allowed.push(r.method); continue; }
     const params: Record<string, string> = {};
-    r.names.forEach((n, i) => { params[n] = decodeURIComponent(m[i + 1]); });
+    // A malformed %-escape cannot name anything that exists.
+    try { r.names.forEach((n, i) => { params[n] = decodeURIComponent(m[i + 1]); }); } catch { throw notFound(method, path); }
     return { route: r, params };
   }
   if (allowed.length) throw methodNotAllowed(method, path, allowed);

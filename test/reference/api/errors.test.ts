@@ -129,6 +129,7 @@ describe('API errors (clean reference)', () => {
   it('answers 404 for an unknown operation and 405 for a wrong method, with the error body', async () => {
     assertError(await c.call('GET', '/nothing-here'), 404, '1404');
     assertError(await c.call('GET', '/payments/wire-transfer/abc'), 404, '1404');
+    assertError(await c.call('GET', '/banks/%E0%A4%A'), 404, '1404');
     const r = await c.call('PUT', '/banks');
     assertError(r, 405, '1405');
     assert.equal(r.headers.get('allow'), 'GET');
