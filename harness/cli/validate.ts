@@ -9,7 +9,7 @@ import { parseFlags, type Command } from './command.ts';
 import {
   CONTRACT_NAMES, checkWebhookBody, classifyItem, isConformant, validateContract, type ContractName, type Violation,
 } from '../contracts/index.ts';
-import { readItems, type InputItem } from '../contracts/input.ts';
+import { expandPaths, readItems, type InputItem } from '../contracts/input.ts';
 
 const ALIASES: Record<string, ContractName | 'webhook'> = {
   normal: 'webhook-normal', batch: 'webhook-batch', older: 'webhook-older', token: 'token-response', webhook: 'webhook',
@@ -20,7 +20,8 @@ const help = `Usage: pis-conformance validate [--as KIND] [--no-profile] FILE...
 
 Validates each item of each FILE against the contracts (contracts/*.yaml) and
 the rules of the spec a schema cannot state. A FILE holds one JSON value, a
-JSON array of items, or JSON lines (one value per line); '-' reads stdin.
+JSON array of items, or JSON lines (one value per line); '-' reads stdin;
+a folder stands for every .json, .jsonl and .ndjson file under it.
 
 Without --as, each item's kind is told from its fields: a normal, batch or
 older-variant webhook body (spec 2.2, 2.3, 2.5), a token response (2.1) or a
@@ -58,7 +59,7 @@ function judge(item: InputItem, as: Kind | undefined): Verdict {
   if (as) return { item, kind: as, violations: validateContract(as, item.value) };
   const detected = classifyItem(item.value);
   if (detected === 'unknown') {
-    const what = Array.isArray(item.value) ? 'an array' : item.value === null ? 'null' : typeof item.value === 'object' ? 'an object with none of their fields' : `a ${typeof item.value}`;
+    const what = Array.isArray(item.value) ? 'an array' : item.value === null ? 'null' : typeof item.value === 'object' ? 'an object whose fields fit neither' : `a ${typeof item.value}`;
     return { item, kind: 'unknown', violations: [], unknown: `neither a webhook body nor a token response (${what}); say what it is with --as KIND` };
   }
   const name: ContractName = detected === 'normal' || detected === 'batch' || detected === 'older' ? `webhook-${detected}` : detected;
@@ -89,7 +90,7 @@ export const command: Command = {
     if (!args.positionals.length) throw new HarnessError('PIS_MISSING_OPTION', "No file given: name one or more JSON or JSON-lines files, e.g. 'pis-conformance validate bodies.jsonl'.");
     const as = resolveKind(args.values.as as string | undefined);
     // Read every file first: bad input stops the run before any verdict is printed.
-    const items = args.positionals.flatMap(f => readItems(f));
+    const items = expandPaths(args.positionals).flatMap(f => readItems(f));
     const verdicts = items.map(i => judge(i, as));
     for (const v of verdicts) process.stdout.write(render(v, !args.values['no-profile']).join('\n') + '\n');
 

@@ -29,15 +29,16 @@ function hasNormalMarkers(body: Record<string, unknown>): boolean {
 export function classifyWebhook(body: unknown): WebhookKind | 'unknown' {
   if (!isObject(body)) return 'unknown';
   if ('payments' in body) return 'batch';
+  // One shared name (a record's `id` or `status`) is not enough to call an item a webhook body.
+  if (!('payment' in body) && WEBHOOK_KEYS.filter(k => k in body).length < 2) return 'unknown';
   if (hasNormalMarkers(body)) return 'normal';
-  if ('payment' in body) return 'older';
-  return WEBHOOK_KEYS.some(k => k in body) ? 'normal' : 'unknown';
+  return 'payment' in body ? 'older' : 'normal';
 }
 
 /** What an input item of `validate` is, or 'unknown' when it has no field of any kind. */
 export function classifyItem(item: unknown): ItemKind | 'unknown' {
   if (!isObject(item)) return 'unknown';
-  const webhook = WEBHOOK_KEYS.filter(k => k in item).length;
+  const webhook = classifyWebhook(item) === 'unknown' ? 0 : WEBHOOK_KEYS.filter(k => k in item).length;
   const token = TOKEN_KEYS.filter(k => k in item).length;
   // RFC 6749 5.2: an error answer has `error`; one that also leaks a token is still an error answer.
   const tokenError = 'error' in item && !('token_type' in item) && !('expires_in' in item);

@@ -1,7 +1,8 @@
 // Reads the files given to `validate`: one JSON value, a JSON array of items,
 // or JSON lines (one value per line). Bad input is a harness error with one
 // sentence that names the file, the line and column, and the fix.
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { HarnessError } from '../errors.ts';
 import { lineColumn, scanJson } from './json-locate.ts';
 
@@ -33,6 +34,25 @@ function wholeFile(file: string, text: string, value: unknown): InputItem[] {
 
 function parses(s: string): boolean {
   try { JSON.parse(s); return true; } catch { return false; }
+}
+
+const INPUT_FILE = /\.(json|jsonl|ndjson)$/i;
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name)).flatMap(e =>
+    e.isDirectory() ? filesUnder(join(dir, e.name)) : INPUT_FILE.test(e.name) ? [join(dir, e.name)] : []);
+}
+
+/** The files to read: a folder stands for every .json, .jsonl and .ndjson file under it (sorted). */
+export function expandPaths(paths: readonly string[]): string[] {
+  return paths.flatMap(p => {
+    let isDir = false;
+    try { isDir = p !== '-' && statSync(p).isDirectory(); } catch { /* readItems names the problem */ }
+    if (!isDir) return [p];
+    const files = filesUnder(p);
+    if (!files.length) throw new HarnessError('PIS_BAD_INPUT', `The folder ${p} holds no .json, .jsonl or .ndjson file: name the files to validate.`);
+    return files;
+  });
 }
 
 /** The items of one input file, each with its 1-based line. */

@@ -61,7 +61,8 @@ test('classification: batch by payments, older by the absence of every newer fie
   assert.equal(classifyWebhook({ status: 'STARTED', abortReason: null, payment: { amount: 1, currency: 'NOK' } }), 'older');
   assert.equal(classifyWebhook({ status: 'STARTED', payment: { amount: 1, currency: 'NOK', originalAmount: 1 } }), 'normal', 'lost its id');
   assert.equal(classifyWebhook({ id: null, payment: {} }), 'normal');
-  assert.equal(classifyWebhook({ status: 'STARTED' }), 'normal', 'a broken body is still judged as a body');
+  assert.equal(classifyWebhook({ id: 'c-1', status: 'STARTED' }), 'normal', 'a broken body is still judged as a body');
+  assert.equal(classifyWebhook({ id: 'dnb', supportedServices: [] }), 'unknown', 'one shared field name is not enough');
   assert.equal(classifyWebhook([]), 'unknown');
   assert.equal(classifyItem({ access_token: 'a' }), 'token-response');
   assert.equal(classifyItem({ error: 'invalid_grant' }), 'token-error');
