@@ -165,11 +165,14 @@ test('bad input is one sentence on stderr and exit status 2, never a stack trace
   }
 });
 
-test('--as webhook judges an unrecognisable item as an invalid webhook body; stdin is read with -', async () => {
-  const [asWebhook, stdin] = await Promise.all([
+test('--as webhook judges an unrecognisable item as an invalid webhook body; stdin is read with -; --no-profile hides profile notes', async () => {
+  const [asWebhook, stdin, noProfile] = await Promise.all([
     runCli(['validate', '--as', 'webhook', '-'], { input: '{"hello": "world"}' }),
     runCli(['validate', '-'], { input: readFileSync(join(FIXTURES, 'valid/token-bearer-capitalized.json'), 'utf8') }),
+    runCli(['validate', '--no-profile', join(FIXTURES, 'valid/normal-dates-not-iso.json')]),
   ]);
+  assert.equal(noProfile.code, 0);
+  assert.deepEqual(parse(noProfile.stdout).items.map(i => [i.verdict, i.findings.length]), [['valid', 0]]);
   assert.equal(asWebhook.code, 1, asWebhook.stdout + asWebhook.stderr);
   assert.match(asWebhook.stdout, /-:1 {2}webhook {2}INVALID/);
   assert.equal(stdin.code, 0, stdin.stdout + stdin.stderr);
