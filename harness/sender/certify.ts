@@ -33,7 +33,7 @@ export function makePlan(opts: SenderOptions): Plan {
 export function planLine(plan: Plan, opts: SenderOptions): string {
   const s = plan.size;
   return `${s.total} requests will go to ${opts.url} (accepts ${s.accepts}, auth ${s.auth}, idempotency ${s.idempotency}, concurrency ${s.concurrency} as ${opts.concurrency} parallel checkouts, robustness ${s.robustness})`
-    + ', plus 1 pre-flight GET' + (s.stateReads ? ` and ${s.stateReads} reads of ${opts.stateUrl}` : '') + `; time scale ${opts.timeScale}.`;
+    + ', after a connection check' + (s.stateReads ? `, plus ${s.stateReads} reads of ${opts.stateUrl}` : '') + `; time scale ${opts.timeScale}.`;
 }
 
 export interface CertifyHooks {
@@ -46,7 +46,7 @@ export interface CertifyHooks {
 export async function certify(opts: SenderOptions, plan: Plan, redactor: Redactor, hooks: CertifyHooks): Promise<void> {
   const t = new Transport(opts, redactor);
   try {
-    await preflight(t, opts.url, opts.insecure);
+    await preflight(opts.url, opts.insecure);
     const ctx: Ctx = { t, ids: plan.ids, opts, success: successFrom([]), emit: c => hooks.check(c) };
     const phase = (name: string) => hooks.phase(name, t.count, plan.size.total);
 

@@ -1,24 +1,39 @@
-// Before the plan line: can the receiver be reached at all? A refused
+// Before the first delivery: can the receiver be reached at all? A refused
 // connection, an unknown host or a refused certificate is a harness error
-// (exit 2, one sentence naming the fix), never a failed check. Any HTTP answer,
-// whatever its status, means the receiver is there.
+// (exit 2, one sentence naming the fix), never a failed check.
+// Only a TCP (and TLS) handshake is made, no HTTP request: a receiver that
+// parses every request body as JSON could die on an empty GET, and that would
+// then be blamed on every check that follows.
+import { connect as tcp, type Socket } from 'node:net';
+import { connect as tls } from 'node:tls';
 import { HarnessError, unreachableError } from '../errors.ts';
-import type { Transport } from './transport.ts';
 
-const TLS = /CERT|SSL|TLS|SELF_SIGNED|ERR_TLS|EPROTO/;
+// Arbitrary: long enough for a slow network, short enough that a wrong address is reported quickly.
+const CONNECT_TIMEOUT_MS = 10_000;
+const TLS_CODES = /CERT|SSL|TLS|SELF_SIGNED|EPROTO|ERR_SSL/;
 
-export async function preflight(t: Transport, url: string, insecure: boolean): Promise<void> {
-  const d = await t.get(url, 'pre-flight');
-  if (d.status !== undefined) return;
-  const e = d.cause;
-  const code = String((e as NodeJS.ErrnoException | undefined)?.code ?? ((e?.cause as NodeJS.ErrnoException | undefined)?.code) ?? '');
-  // Connected, but no answer to a plain GET within the wait: the checks will judge the receiver's answers.
-  if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') return;
-  if (TLS.test(code) || TLS.test(e?.message ?? '')) {
-    const fix = insecure
-      ? 'check that the URL uses https:// only where the receiver speaks TLS'
+export async function preflight(url: string, insecure: boolean): Promise<void> {
+  const u = new URL(url);
+  const https = u.protocol === 'https:';
+  const port = Number(u.port || (https ? 443 : 80));
+  const host = u.hostname.replace(/^\[|\]$/g, '');
+  const error = await new Promise<NodeJS.ErrnoException | undefined>(resolve => {
+    const socket: Socket = https
+      ? tls({ host, port, servername: /^[\d.:]+$/.test(host) ? undefined : host, rejectUnauthorized: !insecure, ALPNProtocols: ['http/1.1'] })
+      : tcp({ host, port });
+    const done = (e?: NodeJS.ErrnoException) => { clearTimeout(timer); socket.destroy(); resolve(e); };
+    const timer = setTimeout(() => done(Object.assign(new Error('connect timeout'), { code: 'ETIMEDOUT' })), CONNECT_TIMEOUT_MS);
+    socket.once(https ? 'secureConnect' : 'connect', () => done());
+    socket.once('error', e => done(e));
+  });
+  if (!error) return;
+  const code = String(error.code ?? '');
+  if (https && (TLS_CODES.test(code) || TLS_CODES.test(error.message))) {
+    const fix = /EPROTO|wrong version|ERR_SSL/.test(code + error.message)
+      ? 'the server does not seem to speak TLS there; use http:// or fix its TLS setup'
+      : insecure ? 'fix the server\'s TLS setup'
       : 'install a certificate a public authority signed, or pass --insecure to accept a self-signed one in a test setup';
-    throw new HarnessError('PIS_TLS', `The TLS connection to the receiver at ${url} failed (${code || e?.message}): ${fix}.`, { cause: e });
+    throw new HarnessError('PIS_TLS', `The TLS connection to the receiver at ${url} failed (${code || error.message}): ${fix}.`, { cause: error });
   }
-  throw unreachableError(e, 'webhook receiver', url);
+  throw unreachableError(error, 'webhook receiver', url);
 }

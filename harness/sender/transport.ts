@@ -25,8 +25,6 @@ export interface Delivery {
   ms: number;
   evidence: HttpEvidence;
   json?: unknown;
-  /** The network error itself (not reported; the pre-flight maps it to a harness error). */
-  cause?: Error;
 }
 
 export interface PostOptions {
@@ -66,7 +64,7 @@ export class Transport {
     return this.send({ method: 'POST', url: this.opts.url, headers, body: o.raw ?? body }, o.kind, o.label, false);
   }
 
-  /** GETs a URL (pre-flight, state URL); not counted as a delivery. */
+  /** GETs a URL (the state URL); not counted as a delivery. */
   async get(url: string, label: string): Promise<Delivery> {
     return this.send({ method: 'GET', url, headers: { accept: 'application/json' } }, 'state', label, true);
   }
@@ -82,7 +80,7 @@ export class Transport {
     const code = (x.error as NodeJS.ErrnoException | undefined)?.code ?? '';
     const d: Delivery = {
       kind, label, ms, evidence: trimEvidence(x.evidence), timedOut: !x.response && /TIMEOUT/.test(code),
-      ...(x.response ? { status: x.response.status, json: x.response.json } : { error: describeError(x.error, this.timing.waitMs), cause: x.error }),
+      ...(x.response ? { status: x.response.status, json: x.response.json } : { error: describeError(x.error, this.timing.waitMs) }),
     };
     if (!aside) {
       this.log.push(d);
