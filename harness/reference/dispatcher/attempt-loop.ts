@@ -1,17 +1,16 @@
 // The attempt loop for one delivery of one event (spec 6.3-6.7): send, and on
 // anything but a timely 200 wait the backoff counted from the end of the failed
 // attempt, then send again, until delivered or 7 days after the event was created.
-import type { Agent } from 'undici';
 import type { Clock } from '../clock.ts';
 import type { DeliveryPolicy } from './policy.ts';
-import { send, SendClosedError } from './send.ts';
+import { send, SendClosedError, type Connections } from './send.ts';
 import { afterAtLeast } from './timer.ts';
 import type { AttemptOutcome, EventRecord, OutgoingEvent, ReferenceAttempt } from './types.ts';
 
 export interface LoopContext {
   clock: Clock;
   policy: DeliveryPolicy;
-  agent: Agent;
+  connections: Connections;
   /** Fires when the dispatcher closes: the loop stops without logging anything more. */
   closed: AbortSignal;
   log(attempt: ReferenceAttempt): void;
@@ -55,7 +54,7 @@ export async function deliver(ctx: LoopContext, ev: OutgoingEvent, record: Event
     const sentAtMs = clock.now();
     let result;
     try {
-      result = await send(ctx.agent, clock, ev.target.url, headers, body, policy.responseWaitMs, ctx.closed);
+      result = await send(ctx.connections, clock, ev.target.url, headers, body, policy.responseWaitMs, ctx.closed);
     } catch (e) {
       if (e instanceof SendClosedError) return;
       throw e;

@@ -32,8 +32,10 @@ function webhookTarget(v: unknown, fallback: WebhookTarget | undefined): Webhook
     reason: 'the request names no "webhook" and no organisation webhook is configured: add "webhook": {"url", "apiKey"}' };
   if (!isObject(v) || typeof v.url !== 'string' || typeof v.apiKey !== 'string' || !v.apiKey)
     return { error: 'invalid-request', reason: '"webhook" must be an object with a "url" string and a non-empty "apiKey" string (spec 5.4: the key is mandatory)' };
+  // Spec 4.3 and 5.4: the URL is registered "without the https:// part" and called over HTTPS.
+  const given = /^[a-z][a-z0-9+.-]*:\/\//i.test(v.url) ? v.url : `https://${v.url}`;
   let url: URL;
-  try { url = new URL(v.url); } catch { return { error: 'invalid-request', reason: `"webhook.url" ${JSON.stringify(v.url)} is not an absolute URL` }; }
+  try { url = new URL(given); } catch { return { error: 'invalid-request', reason: `"webhook.url" ${JSON.stringify(v.url)} is not an absolute URL` }; }
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
     return { error: 'invalid-request', reason: `"webhook.url" must be http or https, not ${url.protocol}` };
   return { url: url.href, apiKey: v.apiKey };

@@ -8,7 +8,7 @@ import type { Clock } from '../clock.ts';
 import { deliver, type LoopContext } from './attempt-loop.ts';
 import { Lane } from './lane.ts';
 import { deliveryPolicy, type DeliveryPolicy } from './policy.ts';
-import { createAgent } from './send.ts';
+import { createConnections } from './send.ts';
 import type { EventRecord, OutgoingEvent, ReferenceAttempt } from './types.ts';
 
 export type { EventRecord, OutgoingEvent, ReferenceAttempt, WebhookTarget } from './types.ts';
@@ -30,7 +30,7 @@ export class Dispatcher {
     // Every request in flight and every backoff listens for close: thousands at once are expected.
     setMaxListeners(0, this.closer.signal);
     this.ctx = {
-      clock, policy: this.policy, agent: createAgent(), closed: this.closer.signal,
+      clock, policy: this.policy, connections: createConnections(), closed: this.closer.signal,
       log: a => this.log.push(a),
       settled: () => this.wake(),
     };
@@ -71,7 +71,7 @@ export class Dispatcher {
     this.closer.abort();
     for (const w of this.waiters) w.resolve();
     this.waiters.clear();
-    await this.ctx.agent.destroy().catch(() => {});
+    await this.ctx.connections.destroy();
   }
 
   /**

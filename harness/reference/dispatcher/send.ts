@@ -13,14 +13,36 @@ export interface SendResult {
   error?: string;
 }
 
+/** The connection pools the dispatcher sends through. */
+export interface Connections {
+  pick(url: string): Agent;
+  destroy(): Promise<void>;
+}
+
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
+
 /**
- * A connection pool with no connection limit per origin (undici's Pool with
+ * Pools with no connection limit per origin (undici's Pool with
  * `connections: null`), so checkouts to one receiver really go out in parallel
  * (spec 6.9). undici's own header and body timeouts are off: the 5 s limit is
- * measured on the reference clock by send() below.
+ * measured on the reference clock by send() below. HTTPS to a loopback address
+ * accepts a self-signed certificate (the harness's sink makes one for
+ * --tls self-signed); every other HTTPS receiver needs a certificate Node trusts.
  */
-export function createAgent(): Agent {
-  return new Agent({ connections: null, headersTimeout: 0, bodyTimeout: 0, keepAliveTimeout: 4_000 });
+export function createConnections(): Connections {
+  const options = { connections: null, headersTimeout: 0, bodyTimeout: 0, keepAliveTimeout: 4_000 };
+  const strict = new Agent(options);
+  let loopbackTls: Agent | undefined;
+  return {
+    pick(url) {
+      const u = new URL(url);
+      if (u.protocol !== 'https:' || !LOOPBACK.has(u.hostname)) return strict;
+      return loopbackTls ??= new Agent({ ...options, connect: { rejectUnauthorized: false } });
+    },
+    async destroy() {
+      await Promise.all([strict, loopbackTls].map(a => a?.destroy().catch(() => {})));
+    },
+  };
 }
 
 /** Thrown through when the dispatcher closes mid-request; the attempt is not logged. */
@@ -30,7 +52,7 @@ export class SendClosedError extends Error {}
  * Sends one request; resolves with how it ended, never rejects except with
  * SendClosedError when `closed` fires first.
  */
-export async function send(agent: Agent, clock: Clock, url: string, headers: Record<string, string>, body: string,
+export async function send(connections: Connections, clock: Clock, url: string, headers: Record<string, string>, body: string,
   waitMs: number, closed: AbortSignal): Promise<SendResult> {
   const controller = new AbortController();
   let timedOut = false;
@@ -38,7 +60,7 @@ export async function send(agent: Agent, clock: Clock, url: string, headers: Rec
   const onClose = () => controller.abort();
   closed.addEventListener('abort', onClose, { once: true });
   try {
-    const res = await request(url, { method: 'POST', headers, body, dispatcher: agent, signal: controller.signal });
+    const res = await request(url, { method: 'POST', headers, body, dispatcher: connections.pick(url), signal: controller.signal });
     // The answer is complete only once its body has arrived (the 5 s cover the whole answer).
     await res.body.arrayBuffer();
     return { outcome: res.statusCode === 200 ? 'delivered' : `http-${res.statusCode}`, status: res.statusCode };

@@ -3,15 +3,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { realClock } from '../../../harness/reference/clock.ts';
-import { deliveryPolicy, Dispatcher } from '../../../harness/reference/dispatcher/index.ts';
+import { Dispatcher } from '../../../harness/reference/dispatcher/index.ts';
 import { startReceiver, until } from './receiver.ts';
-import { API_KEY, assertDelay, outgoing } from './events.ts';
+import { API_KEY, assertDelay, outgoing, patientPolicy } from './events.ts';
 
 const SCALE = 0.05; // 10 s = 500 ms real: each doubling adds more than the late tolerance; 5 s = 250 ms
 
 test('retries wait 10, 20, 40 spec seconds after each failed attempt ended', async () => {
   const rx = await startReceiver(a => ({ status: a.seq < 3 ? 500 : 200 }));
-  const d = new Dispatcher(realClock(SCALE));
+  const d = new Dispatcher(realClock(SCALE), patientPolicy());
   try {
     d.enqueue(outgoing(rx.url, 'c1', 0));
     await d.settled();
@@ -38,9 +38,8 @@ test('retries wait 10, 20, 40 spec seconds after each failed attempt ended', asy
 test('any status but 200 and a refused connection are failed attempts', async () => {
   const statuses = [201, 204, 302, 404, 503];
   const rx = await startReceiver(a => ({ status: statuses[a.seq] ?? 200 }));
-  // Exponential growth would make 6 attempts take 310 spec s; a flat 2 s keeps this test short,
-  // and the scale leaves the 5 s limit at 250 ms real, far above a loopback answer on a busy machine.
-  const d = new Dispatcher(realClock(0.05), { ...deliveryPolicy(new Set()), retryDelayMs: () => 2_000 });
+  // Exponential growth would make 6 attempts take 310 spec s; a flat 2 s keeps this test short.
+  const d = new Dispatcher(realClock(0.05), { ...patientPolicy(), retryDelayMs: () => 2_000 });
   try {
     d.enqueue(outgoing(rx.url, 'c2', 0));
     await d.settled();
@@ -51,7 +50,7 @@ test('any status but 200 and a refused connection are failed attempts', async ()
     await rx.close();
   }
   // Nothing listens on the closed receiver's port any more: a connection error, retried.
-  const d2 = new Dispatcher(realClock(0.05), { ...deliveryPolicy(new Set()), retryDelayMs: () => 2_000 });
+  const d2 = new Dispatcher(realClock(0.05), { ...patientPolicy(), retryDelayMs: () => 2_000 });
   try {
     d2.enqueue(outgoing(rx.url, 'c3', 0));
     await until(() => d2.attempts().length >= 2, 5_000, 'a retry after the refused connection');

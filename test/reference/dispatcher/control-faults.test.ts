@@ -4,6 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startReceiver } from './receiver.ts';
 import { startControl } from './control-server.ts';
+import { distinct } from './events.ts';
 
 const KEY = 'faults-key';
 
@@ -14,7 +15,7 @@ test('webhook-forbidden-sequence: PAYMENT_COMPLETED without PAYMENT_INITIATED is
     const r = await c.post('/checkouts', { kind: 'normal', statuses: ['STARTED', 'PAYMENT_COMPLETED'], webhook: { url: rx.url, apiKey: KEY } });
     assert.equal(r.status, 201);
     await c.control.settled(r.body.id);
-    assert.deepEqual(rx.arrivals.map(a => a.body.status), ['STARTED', 'PAYMENT_COMPLETED']);
+    assert.deepEqual(distinct(rx.arrivals).map(a => a.body.status), ['STARTED', 'PAYMENT_COMPLETED']);
     // Only the order rules are off: an unknown status is still refused.
     assert.equal((await c.post('/checkouts', { kind: 'normal', statuses: ['STARTED', 'DONE'], webhook: { url: rx.url, apiKey: KEY } })).status, 400);
   } finally { await c.close(); await rx.close(); }

@@ -15,9 +15,9 @@ export interface ControlServer {
   close(): Promise<void>;
 }
 
-/** Scale 0.05 by default: the 5 s limit is 250 ms real, far above a loopback answer on a busy machine. */
+/** Scale 0.1 by default: the 5 s limit is 500 ms real, far above a loopback answer even on a busy machine. */
 export async function startControl(opts: { scale?: number; faults?: string[]; defaultWebhook?: WebhookTarget } = {}): Promise<ControlServer> {
-  const scale = opts.scale ?? 0.05;
+  const scale = opts.scale ?? 0.1;
   const t0 = performance.now();
   const control = createControl({ clock: realClock(scale), faults: new Set(opts.faults ?? []), defaultWebhook: opts.defaultWebhook });
   const server = createServer((req, res) => {

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { realClock } from '../../../harness/reference/clock.ts';
 import { Dispatcher } from '../../../harness/reference/dispatcher/index.ts';
 import { startReceiver } from './receiver.ts';
-import { outgoing } from './events.ts';
+import { outgoing, patientPolicy } from './events.ts';
 
 test('the next event of a checkout waits for the previous one\'s 200, through retries and slow answers', async () => {
   const scale = 0.05; // a 3 s answer = 150 ms, under the 5 s limit of 250 ms
@@ -14,7 +14,7 @@ test('the next event of a checkout waits for the previous one\'s 200, through re
   const rx = await startReceiver(a => a.body.event === 0
     ? (a.seq < 2 ? { status: 500 } : { status: 200, delayMs: 3_000 * scale })
     : { status: 200 });
-  const d = new Dispatcher(realClock(scale));
+  const d = new Dispatcher(realClock(scale), patientPolicy());
   try {
     for (let i = 0; i < 3; i++) d.enqueue(outgoing(rx.url, 'c', i));
     await d.settled();
@@ -35,7 +35,7 @@ test('checkouts go out in parallel: one in backoff holds up no other, and reques
   const rx = await startReceiver((a, all) => a.body.id === 'stuck'
     ? { status: all.filter(b => b.body.id === 'stuck').length <= 2 ? 500 : 200 }
     : { status: 200, delayMs: 1_500 * scale });
-  const d = new Dispatcher(realClock(scale));
+  const d = new Dispatcher(realClock(scale), patientPolicy());
   const others = Array.from({ length: 10 }, (_, i) => `p${i}`);
   try {
     d.enqueue(outgoing(rx.url, 'stuck', 0));

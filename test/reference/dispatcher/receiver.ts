@@ -2,6 +2,7 @@
 // request with real arrival and answer times, and answers as a per-test plan says
 // (status, delay before the headers, delay before the body ends).
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 
 export interface Arrival {
@@ -35,10 +36,10 @@ export interface Receiver {
   close(): Promise<void>;
 }
 
-export async function startReceiver(plan: Plan = () => ({ status: 200 })): Promise<Receiver> {
+export async function startReceiver(plan: Plan = () => ({ status: 200 }), tls?: { cert: string; key: string }): Promise<Receiver> {
   const arrivals: Arrival[] = [];
   let open = 0, peak = 0;
-  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+  const handler = (req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     req.on('data', c => chunks.push(c));
     req.on('end', () => {
@@ -68,12 +69,13 @@ export async function startReceiver(plan: Plan = () => ({ status: 200 })): Promi
         setTimeout(() => end('k'), answer.bodyDelayMs);
       }, answer.delayMs ?? 0);
     });
-  });
+  };
+  const server = tls ? createHttpsServer(tls, handler) : createServer(handler);
   server.keepAliveTimeout = 1_000;
   await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}/hooks`,
+    url: `${tls ? 'https' : 'http'}://127.0.0.1:${port}/hooks`,
     arrivals,
     peakConcurrency: () => peak,
     close: () => new Promise(resolve => { server.closeAllConnections(); server.close(() => resolve()); }),
