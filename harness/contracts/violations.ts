@@ -96,19 +96,20 @@ function child(node: SchemaNode, seg: string): SchemaNode | undefined {
 export function annotationsAt(root: SchemaNode, rootId: string, segments: string[], documents: Map<string, SchemaNode>): { spec: string; level: ViolationLevel } {
   let spec = String(root['x-spec'] ?? '');
   let level = (root['x-level'] as ViolationLevel | undefined) ?? 'must';
-  let cur: { node: SchemaNode; base: string } | undefined = { node: root, base: rootId };
+  let cur: { node: SchemaNode; base: string } = { node: root, base: rootId };
   const note = (n: SchemaNode) => {
     if (typeof n['x-spec'] === 'string') spec = n['x-spec'];
     if (typeof n['x-level'] === 'string') level = n['x-level'] as ViolationLevel;
   };
+  // Annotations beside a $ref and in the schema it points to both count; the innermost wins.
+  const enter = () => { note(cur.node); cur = deref(cur.node, cur.base, documents); note(cur.node); };
   for (const seg of segments) {
-    note(cur.node);
-    cur = deref(cur.node, cur.base, documents);
+    enter();
     const next = child(cur.node, seg);
     if (!next) return { spec, level };
     cur = { node: next, base: cur.base };
   }
-  note(cur.node);
+  enter();
   return { spec, level };
 }
 
