@@ -71,6 +71,8 @@ export function banner(ref: Reference, opts: { webhookUrl?: string; webhookApiKe
     'Keep it and call the API (every call needs a bearer token and x-device-id):',
     `  TOKEN=$(${token} | node -pe 'JSON.parse(require("fs").readFileSync(0)).access_token')`,
     `  curl -s ${q(`${ref.baseUrl}/banks?countryCode=NO`)} -H "Authorization: Bearer $TOKEN" -H 'x-device-id: my-laptop'`,
+    '  Then POST /session {"bankId": "sparebank1-no"}, GET /consent/<sessionId> and open its link (a plain GET gives',
+    '  consent), and call /accounts or /payments/<product> with x-session-id (paths and bodies: the profile, profile.md).',
     '',
     `Create a checkout whose webhooks go to your receiver${opts.webhookUrl ? ' (the registered one)' : ' (change url and apiKey)'}:`,
     `  curl -s -X POST ${q(`${ref.controlUrl}/checkouts`)} -H 'content-type: application/json' -d ${q(JSON.stringify(checkout))}`,
