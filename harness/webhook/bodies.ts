@@ -36,7 +36,9 @@ export interface BuildWebhookOptions {
   scheduledDateField?: 'scheduledDate' | 'paymentScheduledDate';
   /** Adds fields no spec names, at the top and in each payment (receivers must tolerate them). */
   extraFields?: boolean;
+  /** ISO 8601; defaults to now, so pass the checkout's creation time to keep it equal across its events. */
   createdDate?: string;
+  /** ISO 8601; defaults to now (normal, batch) or createdDate (older). */
   lastModifiedDate?: string;
 }
 
@@ -93,13 +95,12 @@ function uuidFrom(seed: string): string {
 
 function onePayment(next: () => number, currency: string, index: number): Record<string, unknown> {
   const value = amount(next);
-  const p: Record<string, unknown> = {
+  return {
     amount: value,
     originalAmount: value,
     currency,
     remittanceInfo: `${REMITTANCE[next() % REMITTANCE.length]} ${10_000 + (next() % 90_000)}${index ? `-${index + 1}` : ''}`,
   };
-  return p;
 }
 
 function addTransactionStatus(p: Record<string, unknown>, o: BuildWebhookOptions): void {
