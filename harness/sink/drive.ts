@@ -34,6 +34,21 @@ export interface DriveResult {
   control: HttpEvidence[];
 }
 
+/** Spec ms the second wave waits at most for the first wave's first attempts. */
+const WAVE_WAIT_MS = 3_000;
+
+/** Resolves once `n` attempts were answered (or the sender hung up), or after `realMs`. */
+function firstAttempts(sink: Sink, n: number, realMs: number): Promise<void> {
+  return new Promise(resolve => {
+    let off = () => {};
+    const done = () => { clearTimeout(t); off(); resolve(); };
+    const t = setTimeout(done, realMs);
+    const test = () => { if (sink.stats().attempts - sink.stats().open >= n) done(); };
+    off = sink.onAttempt(test);
+    test();
+  });
+}
+
 /** Spec ms to keep watching after every chain is complete, for trailing duplicates (spec 6.3). */
 const GRACE_MS = 2_000;
 
@@ -73,7 +88,9 @@ export async function driveCheckouts(o: DriveOptions): Promise<DriveResult> {
   let lastActivity = startedMs;
   const off = sink.onAttempt(() => { lastActivity = sink.nowMs(); });
   try {
-    await Promise.all(plans.map(create));
+    await Promise.all(plans.filter(p => !p.wave).map(create));
+    await firstAttempts(sink, [...keys.values()].filter(p => !p.forbidden).length, WAVE_WAIT_MS * scale);
+    await Promise.all(plans.filter(p => p.wave === 2).map(create));
     const held = [...keys].find(([, p]) => p.role === 'held')?.[0];
     let lateCreated = !held || !(o.late ?? LATE_PLAN);
     const cap = o.capMs ?? 15 * 60_000;

@@ -18,6 +18,12 @@ export interface CheckoutPlan {
   role?: 'held' | 'late';
   /** The request breaks spec 3.1 on purpose: a conforming target refuses it. */
   forbidden?: boolean;
+  /**
+   * 2: created once the first wave's first attempts were answered. The slow
+   * probes measure the sender's 5 s window from the sink's side, and a sender
+   * busy with a burst of new checkouts sends late after starting its clock.
+   */
+  wave?: 2;
 }
 
 /** What the target's control API answered for a checkout the suite asked for. */
@@ -50,8 +56,8 @@ export const SUITE_PLANS: readonly CheckoutPlan[] = [
   { name: 'answer-302', answers: ['status-302'], request: { kind: 'normal', statuses: CANCELLED } },
   { name: 'answer-400', answers: ['status-400'], request: { kind: 'normal', statuses: CANCELLED } },
   { name: 'reset', answers: ['reset'], request: { kind: 'normal', statuses: SHORT } },
-  { name: 'answer-after-4s', answers: ['slow-4s'], request: { kind: 'normal', statuses: SHORT } },
-  { name: 'answer-after-6s', answers: ['slow-6s'], request: { kind: 'normal', statuses: SHORT } },
+  { name: 'answer-after-4s', wave: 2, answers: ['slow-4s'], request: { kind: 'normal', statuses: SHORT } },
+  { name: 'answer-after-6s', wave: 2, answers: ['slow-6s'], request: { kind: 'normal', statuses: SHORT } },
   { name: 'held', role: 'held', answers: ['status-500', 'status-500', 'status-500'], request: { kind: 'normal', statuses: ['STARTED', 'TIMED_OUT'] } },
   { name: 'forbidden', forbidden: true, answers: [], request: { kind: 'normal', statuses: ['STARTED', 'PAYMENT_COMPLETED'] } },
 ];

@@ -3,18 +3,33 @@
 // call analyze(), so they judge a sender alike.
 import type { CheckResult, DeliveryAttempt } from '../../report/model.ts';
 import type { SinkPlan } from '../plan.ts';
-import { checkApiKey } from './auth.ts';
-import { checkGrowth, checkMinDelay } from './backoff.ts';
-import { checkAdvice, checkCurrentVariant, checkMatches, checkValid } from './body.ts';
-import { checkDuplicates } from './duplicates.ts';
-import { checkOrder } from './order.ts';
-import { checkConcurrent, checkNotHeld } from './parallel.ts';
-import { checkRetries } from './retry.ts';
-import { checkAbortReason, checkForbiddenRefused, checkSequence } from './states.ts';
-import { checkLateNotTaken, checkWaits5s } from './timeout.ts';
+import { API_KEY, checkApiKey } from './auth.ts';
+import { GROWTH, MIN_DELAY, checkGrowth, checkMinDelay } from './backoff.ts';
+import { ADVICE, CURRENT, MATCHES, VALID, checkAdvice, checkCurrentVariant, checkMatches, checkValid } from './body.ts';
+import { DUPLICATES, checkDuplicates } from './duplicates.ts';
+import { ACK_GATED, checkOrder } from './order.ts';
+import { CONCURRENT, NOT_HELD, checkConcurrent, checkNotHeld } from './parallel.ts';
+import type { CheckInfo } from './result.ts';
+import { RETRY_CHECKS, checkRetries } from './retry.ts';
+import { ABORT_REASON, FORBIDDEN, SEQUENCE, checkAbortReason, checkForbiddenRefused, checkSequence } from './states.ts';
+import { LATE_NOT_TAKEN, WAITS_5S, checkLateNotTaken, checkWaits5s } from './timeout.ts';
 import { annotated, buildView, type AnalysisOptions } from './view.ts';
 
 export type { AnalysisOptions } from './view.ts';
+export type { CheckInfo } from './result.ts';
+
+/** Every webhook check, in report order; analyze() returns one result for each, in this order. */
+export const WEBHOOK_CHECKS: readonly CheckInfo[] = [
+  VALID, CURRENT, ADVICE, MATCHES,
+  API_KEY,
+  SEQUENCE, ABORT_REASON, FORBIDDEN,
+  ...RETRY_CHECKS,
+  WAITS_5S, LATE_NOT_TAKEN,
+  MIN_DELAY, GROWTH,
+  ACK_GATED,
+  CONCURRENT, NOT_HELD,
+  DUPLICATES,
+];
 
 export interface Analysis {
   checks: CheckResult[];

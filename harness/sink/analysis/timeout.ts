@@ -14,16 +14,37 @@ export const WAITS_5S: CheckInfo = { id: 'webhook.timeout.waits-5s', title: 'The
 // fails webhook.retry.after-timeout instead (one fault, one check).
 export const LATE_NOT_TAKEN: CheckInfo = { id: 'webhook.timeout.late-answer-not-taken', title: 'An answer after 6 s is not taken for delivery: the event is attempted again', spec: '6.6', level: 'must' };
 
+/**
+ * The sink sees an attempt arrive some time after the sender started its 5 s
+ * clock (its own scheduling, connecting, the network). That delay shows between
+ * an answer and the arrival of the checkout's next event, which a sender sends
+ * at once: the longest of those turnarounds is allowed on top of the
+ * tolerance, capped at 1.5 s (arbitrary: under a third of the window, so a
+ * sender that gives up after 3 s is still caught however slow its turnarounds).
+ */
+export const MAX_TURNAROUND_ALLOWANCE_MS = 1_500;
+
+export function turnaround(view: RunView): number {
+  const gaps: number[] = [];
+  for (const c of view.checkouts) for (let i = 1; i < c.events.length; i++) {
+    const ack = c.events[i - 1].ackAt, next = c.events[i].attempts[0]?.arrived;
+    if (ack !== undefined && next !== undefined && next >= ack) gaps.push(next - ack);
+  }
+  if (!gaps.length) return 0;
+  return Math.min(MAX_TURNAROUND_ALLOWANCE_MS, Math.max(...gaps));
+}
+
 /** Every attempt the sender hung up on before the sink answered must have lasted 5 s (less the tolerance). */
 export function checkWaits5s(view: RunView): CheckResult {
   const slow = view.all.filter(a => a.d.probe === 'slow-4s' || a.d.probe === 'slow-6s');
   if (!slow.length) return skipped(WAITS_5S, 'no attempt was held for a slow answer');
-  const floor = RESPONSE_WAIT_MS - view.tol(RESPONSE_WAIT_MS);
+  const lag = turnaround(view);
+  const floor = RESPONSE_WAIT_MS - view.tol(RESPONSE_WAIT_MS) - lag;
   const findings: Finding[] = slow
     .filter(a => a.closed !== undefined && a.d.answer === 'none' && a.closed - a.arrived < floor)
     .map(a => ({ message: `the sender hung up ${sec(a.closed! - a.arrived)} after sending event ${a.event} (${a.status ?? 'unreadable'}) of checkout ${a.d.checkoutId}, before the ${a.d.probe === 'slow-4s' ? '4 s' : '6 s'} answer`, attempts: [a] }));
   const gaveUp = slow.filter(a => a.d.answer === 'none' && a.closed !== undefined).map(a => a.closed! - a.arrived);
-  const measured: Evidence = { kind: 'measurement', name: 'sender gave up after', expected: `≥ ${sec(floor)} (5 s less the tolerance)`, seen: gaveUp.length ? gaveUp.map(sec).join(', ') : 'never hung up first' };
+  const measured: Evidence = { kind: 'measurement', name: 'sender gave up after', expected: `≥ ${sec(floor)} (5 s less the tolerance and the sender's turnaround of ${sec(lag)})`, seen: gaveUp.length ? gaveUp.map(sec).join(', ') : 'never hung up first' };
   const taken = slow.filter(a => a.d.probe === 'slow-4s' && a.delivered).length;
   return verdict(WAITS_5S, `no hang-up before ${sec(floor)}`, findings,
     `${taken} answers after 4 s were taken; the sender gave up after ${gaveUp.length ? gaveUp.map(sec).join(', ') : '(never hung up first)'}`,

@@ -1,0 +1,55 @@
+// The webhook suite's one long action: start the sink, drive the target's
+// checkouts through its control API (harness/sink/drive.ts), then judge
+// everything the sink recorded with the same pure analysis the `sink` command
+// uses. Run once per worker; every webhook check reads its result from here.
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { driveCheckouts, type DriveResult } from '../../../harness/sink/drive.ts';
+import { analyzeRun, type Analysis } from '../../../harness/sink/analysis/index.ts';
+import { startSink } from '../../../harness/sink/server.ts';
+import { redactor, seedRedactor, target } from '../../support/target.ts';
+
+export interface WebhookRun extends Analysis { drive: DriveResult; realMs: number }
+
+/** Spec ms the drive may take at most: a sender with one global queue serialises every chain. */
+export const DRIVE_CAP_MS = 15 * 60_000;
+
+let once: Promise<WebhookRun> | undefined;
+
+/**
+ * Playwright starts a new worker after a failed test, and module state goes
+ * with the old one; the drive must not run twice, so its result is kept in a
+ * file named after the Playwright runner (the workers' parent process).
+ */
+const CACHE = join(tmpdir(), `pis-webhook-run-${process.ppid}.json`);
+
+export function webhookRun(): Promise<WebhookRun> {
+  once ??= existsSync(CACHE)
+    ? Promise.resolve(JSON.parse(readFileSync(CACHE, 'utf8')) as WebhookRun)
+    : run().then(r => { writeFileSync(CACHE, JSON.stringify(r)); return r; });
+  return once;
+}
+
+/** Removes the kept result (after the suite's last check). */
+export function forgetWebhookRun(): void {
+  rmSync(CACHE, { force: true });
+}
+
+async function run(): Promise<WebhookRun> {
+  const t = target();
+  seedRedactor();
+  // We are the merchant registering the webhook: without a configured key we pick one.
+  const apiKey = t.webhookApiKey || `pis-${randomBytes(12).toString('hex')}`;
+  redactor.add(apiKey, 'PIS_WEBHOOK_API_KEY');
+  const started = performance.now();
+  const sink = await startSink({ host: t.sinkHost, port: t.sinkPort, timeScale: t.timeScale, publicUrl: t.publicSinkUrl });
+  try {
+    const drive = await driveCheckouts({ sink, controlUrl: t.controlUrl!, apiKey, capMs: DRIVE_CAP_MS, redactor });
+    const analysis = analyzeRun(sink.attempts(), drive.plan, { timeScale: t.timeScale, apiKey, observedUntilMs: drive.observedUntilMs });
+    return { ...analysis, drive, realMs: performance.now() - started };
+  } finally {
+    await sink.close();
+  }
+}
