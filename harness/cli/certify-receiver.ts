@@ -55,6 +55,9 @@ function options(v: Record<string, string | boolean | undefined>): SenderOptions
   };
 }
 
+const PROGRESS_EVERY_MS = 5_000;
+const counter = (sent: number, total: number) => `[${String(sent).padStart(String(total).length)}/${total}]`;
+
 const MARK: Record<string, string> = { passed: 'PASS', failed: 'FAIL', skipped: 'SKIP' };
 
 function checkLine(c: CheckResult): string {
@@ -75,10 +78,17 @@ export const command: Command = {
     const dir = typeof a.values.report === 'string' ? a.values.report : defaultReportDir();
     // Created at the first check, so a run that fails its pre-flight leaves no empty report folder.
     let writer: ReportWriter | undefined;
+    let lastLine = performance.now();
     const open = () => writer ??= new ReportWriter(dir, { command: 'certify-receiver', target: { receiverUrl: opts.url, stateUrl: opts.stateUrl }, timeScale: opts.timeScale }, redactor);
     await certify(opts, plan, redactor, {
       check: c => { process.stdout.write(redactor.text(checkLine(open().add(c))) + '\n'); },
-      phase: (name, sent, total) => { process.stdout.write(`[${String(sent).padStart(String(total).length)}/${total}] ${name}\n`); },
+      phase: (name, sent, total) => { lastLine = performance.now(); process.stdout.write(`${counter(sent, total)} ${name}\n`); },
+      // A phase against a slow receiver can take minutes: a line every few seconds shows the run is alive.
+      sent: (sent, total) => {
+        if (performance.now() - lastLine < PROGRESS_EVERY_MS) return;
+        lastLine = performance.now();
+        process.stdout.write(`${counter(sent, total)} sent\n`);
+      },
     });
     const results = open().finish();
     const s = results.summary;

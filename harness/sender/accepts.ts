@@ -42,7 +42,10 @@ export async function runAccepts(ctx: Ctx, groups: Record<string, PlannedBody[]>
   const flat = Object.entries(groups).flatMap(([name, bodies]) => bodies.map(b => ({ name, b })));
   const sent = await pool(flat, ACCEPTS_PARALLEL, ({ b }) => ctx.t.post(b.body, { kind: b.kind, label: b.label }));
   const excuse = sent.some(d => d.timedOut);
-  const note = excuse ? ' (deliveries without an answer within the wait are judged by receiver.latency)' : '';
+  const refusedKey = sent.length > 0 && sent.every(d => d.status === 401 || d.status === 403);
+  const note = (excuse ? ' (deliveries without an answer within the wait are judged by receiver.latency)' : '')
+    // Most likely a wrong --api-key rather than a receiver fault; the checks still fail, but say so.
+    + (refusedKey ? ` (every delivery was refused with ${sent[0].status}: check that --api-key is the key registered for this receiver)` : '');
   for (const name of Object.keys(groups)) {
     const def = { id: `receiver.accepts.${name}`, ...CHECKS[name] };
     const mine = sent.filter((_, i) => flat[i].name === name);

@@ -41,10 +41,12 @@ export interface CertifyHooks {
   check(c: CheckResult): void;
   /** A phase starts; `sent` of `total` deliveries are done. */
   phase(name: string, sent: number, total: number): void;
+  /** Every delivery sent (for a progress line during long phases). */
+  sent?(sent: number, total: number): void;
 }
 
 export async function certify(opts: SenderOptions, plan: Plan, redactor: Redactor, hooks: CertifyHooks): Promise<void> {
-  const t = new Transport(opts, redactor);
+  const t = new Transport(opts, redactor, n => hooks.sent?.(n, plan.size.total));
   try {
     await preflight(opts.url, opts.insecure);
     const ctx: Ctx = { t, ids: plan.ids, opts, success: successFrom([]), emit: c => hooks.check(c) };

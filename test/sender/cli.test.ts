@@ -109,3 +109,13 @@ test('HTTPS: a self-signed certificate is a TLS pre-flight failure naming --inse
     assert.match(ok.stdout, /PASS receiver\.idempotency\.state-after-burst/);
   } finally { await r.close(); rmSync(dir, { recursive: true, force: true }); }
 });
+
+test('a wrong --api-key: every accepts check fails and says to check the key', async () => {
+  const r = await startReceiver({ apiKey: API_KEY, timeScale: 0.2 });
+  const dir = tmp();
+  try {
+    const out = await runCli(['certify-receiver', '--url', r.url, '--api-key', 'not-the-registered-key', '--time-scale', '0.2', '--concurrency', '4', '--report', dir]);
+    assert.equal(out.code, 1);
+    assert.match(out.stdout, /FAIL receiver\.accepts\.normal-statuses .*refused with 401: check that --api-key is the key registered/);
+  } finally { await r.close(); rmSync(dir, { recursive: true, force: true }); }
+});
