@@ -49,6 +49,10 @@ test('a normal checkout sends one webhook per status, in order, with the api-key
     assert.deepEqual(log.body.attempts.filter((a: any) => a.outcome === 'delivered').map((a: any) => a.status), FLOW);
     assert.ok(!JSON.stringify(log.body).includes(KEY), 'the attempt log shows the api-key');
     assert.deepEqual(log.body.events.map((e: any) => e.state), ['delivered', 'delivered', 'delivered', 'delivered']);
+    // GET /checkouts/{id}: the request as understood, without the api-key and without attempts.
+    const view = await c.get(`/checkouts/${id}`);
+    assert.deepEqual([view.status, view.body.kind, view.body.statuses, view.body.webhook], [200, 'normal', FLOW, { url: rx.url }]);
+    assert.equal('payments' in view.body || 'attempts' in view.body, false);
   } finally { await c.close(); await rx.close(); }
 });
 

@@ -8,8 +8,8 @@ import type { WebhookTarget } from './types.ts';
 
 export interface CheckoutRequest {
   kind: 'normal' | 'batch';
-  /** Batch only. */
-  payments: number;
+  /** Batch only (default 2). */
+  payments?: number;
   statuses: string[];
   abortReason?: string;
   scheduledDate?: string;
@@ -82,7 +82,8 @@ export function parseCheckoutRequest(body: unknown, opts: { defaultWebhook?: Web
   const webhook = webhookTarget(body.webhook, opts.defaultWebhook);
   if ('error' in webhook) return webhook;
   return {
-    kind, payments: payments as number, statuses: statuses as string[], webhook,
+    kind, statuses: statuses as string[], webhook,
+    ...(kind === 'batch' ? { payments: payments as number } : {}),
     ...(abortReason !== undefined ? { abortReason: abortReason as string } : {}),
     ...(scheduledDate !== undefined ? { scheduledDate: scheduledDate as string } : {}),
     ...(referenceId !== undefined ? { referenceId: referenceId as string } : {}),

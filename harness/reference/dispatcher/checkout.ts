@@ -47,7 +47,7 @@ export function startCheckout(request: CheckoutRequest, deps: { clock: Clock; di
     const status = request.statuses[event];
     const body = buildWebhookBody({
       kind: request.kind, id, status,
-      ...(request.kind === 'batch' ? { payments: request.payments } : {}),
+      ...(request.payments !== undefined ? { payments: request.payments } : {}),
       // bodies.ts keeps abortReason only on a status where spec 2.4 allows it.
       ...(request.abortReason ? { abortReason: request.abortReason } : {}),
       ...(request.scheduledDate ? { scheduledDate: request.scheduledDate } : {}),
