@@ -8,6 +8,8 @@ import { classifyWebhook, type WebhookKind } from './classify.ts';
 
 export { CONTRACT_NAMES, CONTRACT_FILES, type ContractName } from './load.ts';
 export type { Violation, ViolationLevel } from './violations.ts';
+export type * from './types.ts';
+import type { ContractTypes } from './types.ts';
 export { classifyWebhook, classifyItem, type WebhookKind, type ItemKind } from './classify.ts';
 
 const LEVEL_ORDER = { must: 0, should: 1, profile: 2 } as const;
@@ -25,6 +27,11 @@ export function validateContract(name: ContractName, data: unknown): Violation[]
 /** True when no violation is of level `must` (`should` warns, `profile` never decides). */
 export function isConformant(violations: readonly Violation[]): boolean {
   return !violations.some(v => v.level === 'must');
+}
+
+/** A typed validator: true (and `data` narrowed to the contract's type) when no `must` rule is broken. */
+export function conforms<N extends ContractName>(name: N, data: unknown): data is ContractTypes[N] {
+  return isConformant(validateContract(name, data));
 }
 
 /** Classifies a webhook body and validates it against its kind's contract and the code rules. */

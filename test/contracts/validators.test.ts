@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  CONTRACT_NAMES, checkWebhookBody, classifyItem, classifyWebhook, isConformant, validateContract,
+  CONTRACT_NAMES, checkWebhookBody, classifyItem, classifyWebhook, conforms, isConformant, validateContract,
 } from '../../harness/contracts/index.ts';
 
 test('all contracts compile in strict mode and reject a non-object', () => {
@@ -71,4 +71,11 @@ test('classification: batch by payments, older by the absence of every newer fie
   const r = checkWebhookBody(42);
   assert.equal(r.kind, 'unknown');
   assert.equal(r.violations[0].level, 'must');
+});
+
+test('conforms() is a typed validator: it narrows a conforming item to the contract type', () => {
+  const data: unknown = JSON.parse('{"access_token":"a","expires_in":60,"refresh_token":"r","refresh_expires_in":120,"token_type":"Bearer","not-before-policy":0}');
+  assert.ok(conforms('token-response', data));
+  if (conforms('token-response', data)) assert.equal(data.expires_in * 1000, 60_000);
+  assert.equal(conforms('token-response', { ...(data as object), expires_in: '60' }), false);
 });

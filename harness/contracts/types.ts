@@ -1,0 +1,83 @@
+// TypeScript shapes of the main contracts, for code that has validated an item
+// (conforms() in index.ts narrows to them). They mirror the YAML schemas at
+// `must` level: what a schema leaves optional is optional here too, and
+// unknown extra fields are allowed.
+import type { ContractName } from './load.ts';
+
+type Extra = { [field: string]: unknown };
+
+export interface TokenResponse extends Extra {
+  access_token: string;
+  expires_in: number;
+  refresh_token: string;
+  refresh_expires_in: number;
+  /** bearer, in any letter case */
+  token_type: string;
+  session_state?: string | null;
+  scope?: string | null;
+}
+
+export interface TokenError extends Extra {
+  error: string;
+  error_description?: string | null;
+}
+
+export interface Party extends Extra { name: string | null; iban: string | null }
+
+interface BodyBase extends Extra {
+  referenceId: string;
+  debtor: Party | null;
+  status: string;
+  createdDate: string;
+  lastModifiedDate: string;
+}
+
+export interface NormalPayment extends Extra {
+  amount?: number | null;
+  originalAmount: number;
+  currency: string;
+  remittanceInfo?: string | null;
+  scheduledDate?: string | null;
+  cardPaymentId?: string | null;
+  transactionStatus?: string | null;
+}
+
+export interface WebhookNormalBody extends BodyBase {
+  id: string;
+  payment: NormalPayment;
+  creditor: Party;
+  abortReason?: string | null;
+  endToEndId?: string | null;
+}
+
+export interface BatchPayment extends Extra {
+  amount?: number | null;
+  originalAmount: number;
+  currency: string;
+  remittanceInfo?: string | null;
+  paymentScheduledDate?: string | null;
+  scheduledDate?: string | null;
+  transactionStatus?: string | null;
+  creditorData: Extra & { creditor: Party };
+}
+
+export interface WebhookBatchBody extends BodyBase {
+  id: string;
+  payments: BatchPayment[];
+  abortReason?: string | null;
+  endToEndId?: string | null;
+}
+
+export interface WebhookOlderBody extends BodyBase {
+  payment: Extra & { amount?: number | null; currency: string; remittanceInfo?: string | null };
+  creditor: Party;
+}
+
+/** Contract name -> the type an item has once it conforms (records without a type here are plain objects). */
+export type ContractTypes = { [N in ContractName]: Extra } & {
+  'token-response': TokenResponse;
+  'token-error': TokenError;
+  'webhook-normal': WebhookNormalBody;
+  'webhook-batch': WebhookBatchBody;
+  'webhook-older': WebhookOlderBody;
+};
