@@ -71,7 +71,7 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Re
   const ctx: ApiContext = {
     clock, faults, tokens,
     sessions: new SessionStore(clock, faults),
-    payments: new PaymentStore(clock, faults),
+    payments: new PaymentStore(clock),
     tickets: new TicketStore(),
     interactiveConsent: options.interactiveConsent ?? false,
     fallbackOrigin: '',

@@ -34,7 +34,7 @@ export interface Payment {
 export class PaymentStore {
   private readonly payments = new Map<string, Payment>();
 
-  constructor(private readonly clock: Clock, private readonly faults: ReadonlySet<string>) {}
+  constructor(private readonly clock: Clock) {}
 
   create(p: Omit<Payment, 'id' | 'createdAtMs' | 'creationDateTime'>): Payment {
     const payment: Payment = { ...p, id: randomUUID(), createdAtMs: this.clock.now(), creationDateTime: this.clock.date().toISOString() };
@@ -55,8 +55,6 @@ export class PaymentStore {
   }
 
   status(p: Payment): string {
-    // Fault payments-status-non-nordic: a Nordic bank answers ACTC, outside spec 3.3's nine codes.
-    if (p.nordic && this.faults.has('payments-status-non-nordic')) return 'ACTC';
     if (p.needsSca && p.authorizedAtMs === undefined) return 'RCVD';
     if (p.product.includes('scheduled')) return 'PDNG';
     const acceptedAt = p.authorizedAtMs ?? p.createdAtMs;
