@@ -2,7 +2,8 @@
 // redraws them. A figure returns '' when it has nothing to show for a run.
 import type { RunResults } from '../model.ts';
 import { latencyFigure } from './latency.ts';
+import { timelineFigure } from './timeline.ts';
 
 export type Figure = (r: RunResults) => string;
 
-export const FIGURES: Figure[] = [latencyFigure];
+export const FIGURES: Figure[] = [latencyFigure, timelineFigure];
