@@ -20,6 +20,11 @@ export class Dispatcher {
   private readonly lanes = new Map<string, Lane>();
   private readonly log: ReferenceAttempt[] = [];
   private readonly records: EventRecord[] = [];
+  /** Per checkout, so that one checkout's look-ups and settling cost nothing with thousands of others. */
+  private readonly logOf = new Map<string, ReferenceAttempt[]>();
+  private readonly recordsOf = new Map<string, EventRecord[]>();
+  private readonly pendingOf = new Map<string, number>();
+  private pending = 0;
   private readonly waiters = new Set<Waiter>();
   private readonly closer = new AbortController();
   private readonly ctx: LoopContext;
@@ -31,8 +36,15 @@ export class Dispatcher {
     setMaxListeners(0, this.closer.signal);
     this.ctx = {
       clock, policy: this.policy, connections: createConnections(), closed: this.closer.signal,
-      log: a => this.log.push(a),
-      settled: () => this.wake(),
+      log: a => {
+        this.log.push(a);
+        this.listOf(this.logOf, a.checkoutId).push(a);
+      },
+      settled: r => {
+        this.pending--;
+        this.pendingOf.set(r.checkoutId, (this.pendingOf.get(r.checkoutId) ?? 1) - 1);
+        this.wake();
+      },
     };
   }
 
@@ -43,24 +55,26 @@ export class Dispatcher {
       const record: EventRecord = { checkoutId: ev.checkoutId, event: ev.event, copy, status: ev.status,
         createdAtMs: this.clock.now(), state: 'pending', attempts: 0 };
       this.records.push(record);
+      this.listOf(this.recordsOf, ev.checkoutId).push(record);
+      this.pending++;
+      this.pendingOf.set(ev.checkoutId, (this.pendingOf.get(ev.checkoutId) ?? 0) + 1);
       this.laneFor(ev.checkoutId).push(() => deliver(this.ctx, ev, record));
     }
   }
 
   /** Every attempt so far, in the order they ended; only one checkout's when an id is given. */
   attempts(checkoutId?: string): ReferenceAttempt[] {
-    return checkoutId === undefined ? [...this.log] : this.log.filter(a => a.checkoutId === checkoutId);
+    return [...(checkoutId === undefined ? this.log : this.logOf.get(checkoutId) ?? [])];
   }
 
   /** The state of every event so far (copies included), in creation order. */
   events(checkoutId?: string): EventRecord[] {
-    const all = checkoutId === undefined ? this.records : this.records.filter(r => r.checkoutId === checkoutId);
-    return all.map(r => ({ ...r }));
+    return (checkoutId === undefined ? this.records : this.recordsOf.get(checkoutId) ?? []).map(r => ({ ...r }));
   }
 
   /** Resolves once every event enqueued so far (of one checkout, when given) is delivered or dropped. */
   settled(checkoutId?: string): Promise<void> {
-    const done = () => !this.records.some(r => r.state === 'pending' && (checkoutId === undefined || r.checkoutId === checkoutId));
+    const done = () => (checkoutId === undefined ? this.pending : this.pendingOf.get(checkoutId) ?? 0) === 0;
     if (done() || this.closer.signal.aborted) return Promise.resolve();
     return new Promise(resolve => this.waiters.add({ done, resolve }));
   }
@@ -90,6 +104,12 @@ export class Dispatcher {
       this.lanes.set(key, lane);
     }
     return lane;
+  }
+
+  private listOf<T>(map: Map<string, T[]>, key: string): T[] {
+    let list = map.get(key);
+    if (!list) map.set(key, list = []);
+    return list;
   }
 
   private wake(): void {
