@@ -15,13 +15,13 @@ function present(call: Call, a: AccountRecord): Record<string, unknown> {
 }
 
 export function listAccounts(call: Call): Answer {
-  const { bank } = requireSession(call);
+  const { bank } = requireSession(call, 'accounts');
   psuIp(call, false);
   return ok(accountsOf(bank.record.id).map(a => present(call, a.record)));
 }
 
 function transactionsFor(call: Call, accountId: string | undefined): Answer {
-  const { bank } = requireSession(call);
+  const { bank } = requireSession(call, 'accounts');
   psuIp(call, false);
   if (!accountId) throw missingParameter('accountId');
   const account = findAccount(bank.record.id, accountId);

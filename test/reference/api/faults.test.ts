@@ -31,8 +31,13 @@ const CASES: { name: string; probe: Probe; clean: unknown; faulty: unknown }[] =
   },
   {
     name: 'session-no-consent-needed',
-    probe: async c => { await c.newSession('sparebank1-no'); const r = await c.call('GET', '/accounts'); return [r.status, r.json.errorCode]; },
-    clean: [510, '1426'], faulty: [200, undefined],
+    probe: async c => {
+      await c.newSession('sparebank1-no');
+      const r = await c.call('GET', '/accounts');
+      const p = await c.call('POST', '/payments/domestic-transfer', { body: paymentBody('domestic-transfer') });
+      return [r.status, r.json.errorCode, p.json.errorCode];
+    },
+    clean: [510, '1426', '1426'], faulty: [200, undefined, '1426'],
   },
   {
     name: 'session-consent-link-relative',
