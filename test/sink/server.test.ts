@@ -1,0 +1,130 @@
+// The sink's robustness (issue 5): bad input never stops it and every attempt
+// is recorded; each probe answers as planned; TLS; a port in use is a harness error.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { connect } from 'node:net';
+import { Agent, request } from 'undici';
+import { startSink } from '../../harness/sink/server.ts';
+import { MAX_BODY_BYTES } from '../../harness/sink/recorder.ts';
+import { isHarnessError } from '../../harness/errors.ts';
+import type { CheckoutPlan } from '../../harness/sink/plan.ts';
+
+const CLEAN: CheckoutPlan[] = [{ name: 'clean', answers: [] }];
+const post = (url: string, body: string | Buffer, headers: Record<string, string> = {}, dispatcher?: Agent) =>
+  request(url, { method: 'POST', body, headers: { 'content-type': 'application/json', ...headers }, dispatcher });
+
+test('malformed JSON and an oversized body are answered and recorded', async () => {
+  const sink = await startSink({ passive: CLEAN });
+  try {
+    const bad = await post(`${sink.url}/hook`, '{"id": "c1", "status": STARTED');
+    assert.equal(bad.statusCode, 200);
+    await bad.body.text();
+    const big = Buffer.alloc(MAX_BODY_BYTES + 200_000, 'x');
+    big.write('{"id":"c2","status":"STARTED","pad":"');
+    const res = await post(`${sink.url}/hook`, big).catch(e => e as Error);
+    if (!(res instanceof Error)) { assert.equal(res.statusCode, 413); await res.body.text(); }
+    await new Promise(r => setTimeout(r, 100));
+    const a = sink.attempts();
+    assert.equal(a.length, 2);
+    assert.equal(a[0].body, '{"id": "c1", "status": STARTED');
+    assert.equal(a[0].checkoutId, 'c1', 'routed by the id text even though the JSON is broken');
+    assert.equal(a[1].probe, 'too-large');
+    assert.equal(a[1].answer, 413);
+    assert.match(a[1].body, /cut at 4096\]$/);
+  } finally { await sink.close(); }
+});
+
+test('a slow client does not hold up the others, and is recorded whole', async () => {
+  const sink = await startSink({ passive: CLEAN });
+  try {
+    const port = Number(new URL(sink.url).port);
+    const body = '{"id":"slow","status":"STARTED"}';
+    const sock = connect(port, '127.0.0.1');
+    await new Promise(r => sock.once('connect', r));
+    sock.write(`POST /hook HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n`);
+    const answered = new Promise<string>(r => { let t = ''; sock.on('data', d => { t += d; if (t.includes('\r\n\r\n')) r(t); }); });
+    // While the slow client trickles its body, 20 others are answered at once.
+    const started = performance.now();
+    for (let i = 0; i < 20; i++) { const r = await post(`${sink.url}/hook`, `{"id":"fast-${i}","status":"STARTED"}`); await r.body.text(); }
+    assert.ok(performance.now() - started < 3_000, 'fast clients answered while the slow one waits');
+    for (const ch of body) { sock.write(ch); await new Promise(r => setTimeout(r, 5)); }
+    assert.match(await answered, /^HTTP\/1.1 200/);
+    sock.destroy();
+    const slow = sink.attempts().find(a => a.checkoutId === 'slow');
+    assert.equal(slow?.body, body);
+    assert.equal(sink.attempts().length, 21);
+  } finally { await sink.close(); }
+});
+
+test('hundreds of parallel connections: every attempt recorded and answered', async () => {
+  const sink = await startSink({ passive: CLEAN });
+  const agent = new Agent({ connections: null });
+  try {
+    const n = 300;
+    const codes = await Promise.all(Array.from({ length: n }, (_, i) =>
+      post(`${sink.url}/hook`, `{"id":"p-${i % 30}","status":"STARTED"}`, {}, agent).then(async r => { await r.body.text(); return r.statusCode; })));
+    assert.deepEqual([...new Set(codes)], [200]);
+    const a = sink.attempts();
+    assert.equal(a.length, n);
+    assert.deepEqual(a.map(x => x.seq), Array.from({ length: n }, (_, i) => i + 1));
+    assert.equal(sink.stats().checkouts, 30);
+  } finally { await agent.close(); await sink.close(); }
+});
+
+test('each probe answers as planned, on a compressed clock', async () => {
+  const scale = 0.02;
+  const sink = await startSink({ timeScale: scale });
+  try {
+    sink.expect('p', { name: 'all', answers: ['status-500', 'status-201', 'status-204', 'status-302', 'status-400', 'reset', 'slow-4s'] });
+    const results: Array<number | string> = [];
+    for (let i = 0; i < 7; i++) {
+      const t = performance.now();
+      const r = await post(sink.hookUrl('p'), `{"id":"x","status":"STARTED"}`).then(async x => { await x.body.text(); return x.statusCode; }, (e: Error & { code?: string }) => e.code ?? 'error');
+      results.push(r);
+      if (i === 6) assert.ok(performance.now() - t >= 4_000 * scale - 5, 'the 4 s answer waited 4 spec seconds');
+    }
+    assert.deepEqual(results.slice(0, 5), [500, 201, 204, 302, 400]);
+    assert.notEqual(typeof results[5], 'number', 'the reset probe gives no answer');
+    assert.equal(results[6], 200);
+    sink.created('p', { status: 201, id: 'ck-1' });
+    const a = sink.attempts();
+    assert.deepEqual(a.map(x => x.answer), [500, 201, 204, 302, 400, 'reset', 200]);
+    assert.ok(a.every(x => x.checkoutId === 'ck-1'), 'the control API id names the checkout');
+    assert.equal(sink.plan().get('ck-1')?.control?.status, 201);
+  } finally { await sink.close(); }
+});
+
+test('a sender that hangs up before a slow answer is recorded as such', async () => {
+  const scale = 0.02;
+  const sink = await startSink({ timeScale: scale, passive: [{ name: 'slow', answers: ['slow-6s'] }] });
+  try {
+    const ac = new AbortController();
+    setTimeout(() => ac.abort(), 5_000 * scale);
+    await request(`${sink.url}/hook`, { method: 'POST', body: '{"id":"h","status":"STARTED"}', signal: ac.signal }).catch(() => undefined);
+    await new Promise(r => setTimeout(r, 7_000 * scale));
+    const [a] = sink.attempts();
+    assert.equal(a.answer, 'none');
+    assert.ok(a.closedMs !== undefined && a.closedMs - a.arrivedMs >= 5_000 * scale - 25, `hung up after ${a.closedMs! - a.arrivedMs} ms`);
+    assert.equal(a.answeredMs, undefined);
+  } finally { await sink.close(); }
+});
+
+test('HTTPS with a generated self-signed certificate', async () => {
+  const sink = await startSink({ tls: 'self-signed', passive: CLEAN });
+  const agent = new Agent({ connect: { rejectUnauthorized: false } });
+  try {
+    assert.match(sink.url, /^https:\/\/127\.0\.0\.1:\d+$/);
+    const r = await post(`${sink.url}/hook`, '{"id":"tls","status":"STARTED"}', {}, agent);
+    assert.equal(r.statusCode, 200);
+    await r.body.text();
+    assert.equal(sink.attempts()[0].checkoutId, 'tls');
+  } finally { await agent.close(); await sink.close(); }
+});
+
+test('a port in use is a harness error that names the fix', async () => {
+  const first = await startSink();
+  try {
+    const port = Number(new URL(first.url).port);
+    await assert.rejects(startSink({ port }), e => isHarnessError(e) && e.code === 'PIS_PORT_IN_USE' && /already in use/.test(e.message));
+  } finally { await first.close(); }
+});
