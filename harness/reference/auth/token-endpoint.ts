@@ -38,12 +38,13 @@ export function createTokenEndpoint(opts: TokenEndpointOptions) {
 
   function authenticate(c: ClientAuth): TokenError | null {
     const known = c.clientId === opts.clientId;
-    // Fault token-wrong-secret-accepted: the secret is not compared for a known client.
-    const secretOk = c.clientSecret === opts.clientSecret || faults.has('token-wrong-secret-accepted');
+    // Fault token-wrong-secret-accepted: a wrong (but present) secret of a known client is not compared.
+    const secretOk = c.clientSecret === opts.clientSecret || (!!c.clientSecret && faults.has('token-wrong-secret-accepted'));
     if (known && secretOk) return null;
     const description = !c.clientId ? 'client_id is missing' : !known ? 'client is not known' : !c.clientSecret ? 'client_secret is missing' : 'client secret is wrong';
-    // Quirk token-keycloak-errors: Keycloak answers 401 unauthorized_client.
-    if (faults.has('token-keycloak-errors')) return { status: 401, error: 'unauthorized_client', description: 'Invalid client or Invalid client credentials' };
+    // Quirk token-keycloak-errors: Keycloak answers a wrong secret or an unknown client with 401 unauthorized_client.
+    const wrongOrUnknown = !!c.clientId && (!known || !!c.clientSecret);
+    if (wrongOrUnknown && faults.has('token-keycloak-errors')) return { status: 401, error: 'unauthorized_client', description: 'Invalid client or Invalid client credentials' };
     // RFC 6749 5.2: 401 with WWW-Authenticate when the client used the Authorization header, else 400.
     return c.basic
       ? { status: 401, error: 'invalid_client', description, headers: { 'www-authenticate': 'Basic realm="pis"' } }

@@ -27,8 +27,9 @@ const CASES: { name: string; probe: Probe; clean: unknown; faulty: unknown }[] =
   },
   {
     name: 'token-wrong-secret-accepted',
-    probe: async (c, r) => (await c.tokenRequest({ grant_type: 'client_credentials', client_id: r.clientId, client_secret: 'wrong' })).status,
-    clean: 400, faulty: 200,
+    probe: async (c, r) => [(await c.tokenRequest({ grant_type: 'client_credentials', client_id: r.clientId, client_secret: 'wrong' })).status,
+      (await c.tokenRequest({ grant_type: 'client_credentials', client_id: r.clientId })).status],
+    clean: [400, 400], faulty: [200, 400],
   },
   {
     name: 'token-error-leaks-token',
@@ -48,8 +49,12 @@ const CASES: { name: string; probe: Probe; clean: unknown; faulty: unknown }[] =
   },
   {
     name: 'token-keycloak-errors',
-    probe: async (c, r) => { const x = await c.tokenRequest({ grant_type: 'client_credentials', client_id: r.clientId, client_secret: 'wrong' }); return [x.status, x.json.error]; },
-    clean: [400, 'invalid_client'], faulty: [401, 'unauthorized_client'],
+    probe: async (c, r) => {
+      const answer = async (form: Record<string, string>) => { const x = await c.tokenRequest({ grant_type: 'client_credentials', ...form }); return [x.status, x.json.error]; };
+      return [await answer({ client_id: r.clientId, client_secret: 'wrong' }), await answer({ client_id: 'stranger', client_secret: 'x' }), await answer({ client_id: r.clientId })];
+    },
+    clean: [[400, 'invalid_client'], [400, 'invalid_client'], [400, 'invalid_client']],
+    faulty: [[401, 'unauthorized_client'], [401, 'unauthorized_client'], [400, 'invalid_client']],
   },
   {
     name: 'token-refresh-reusable',
