@@ -81,6 +81,20 @@ function render(v: Verdict, showProfile: boolean): string[] {
     ...shown.map(x => `    ${x.level.padEnd(7)} ${x.pointer || '(whole item)'}: expected ${x.expected}, found ${x.found}  [spec ${x.spec}, ${x.rule}]`)];
 }
 
+/**
+ * Writes to stdout and waits until the data is handed over: the CLI exits with
+ * process.exit() right after run() returns, which would cut a long output
+ * short when stdout is a pipe. A reader that hung up early (EPIPE, `| head`) is not an error.
+ */
+function writeAll(text: string): Promise<void> {
+  // The stream also emits the error as an event (after the callback): without a listener it would crash with a stack trace.
+  process.stdout.on('error', () => { /* reported through the write callback below */ });
+  return new Promise((resolve, reject) => process.stdout.write(text, e => {
+    if (!e || (e as NodeJS.ErrnoException).code === 'EPIPE') resolve();
+    else reject(new HarnessError('PIS_INTERNAL', `Cannot write the verdicts to standard output (${e.message}).`));
+  }));
+}
+
 export const command: Command = {
   name: 'validate',
   help,
@@ -92,13 +106,14 @@ export const command: Command = {
     // Read every file first: bad input stops the run before any verdict is printed.
     const items = expandPaths(args.positionals).flatMap(f => readItems(f));
     const verdicts = items.map(i => judge(i, as));
-    for (const v of verdicts) process.stdout.write(render(v, !args.values['no-profile']).join('\n') + '\n');
+    const lines = verdicts.flatMap(v => render(v, !args.values['no-profile']));
 
     const unknown = verdicts.filter(v => v.unknown).length;
     const invalid = verdicts.filter(v => !v.unknown && !isConformant(v.violations)).length;
     const warned = verdicts.filter(v => !v.unknown && isConformant(v.violations) && v.violations.some(x => x.level === 'should')).length;
     const valid = verdicts.length - unknown - invalid;
-    process.stdout.write(`validate: ${verdicts.length} item${verdicts.length === 1 ? '' : 's'}, ${valid} valid${warned ? ` (${warned} with warnings)` : ''}, ${invalid} invalid${unknown ? `, ${unknown} of unknown kind` : ''}\n`);
+    lines.push(`validate: ${verdicts.length} item${verdicts.length === 1 ? '' : 's'}, ${valid} valid${warned ? ` (${warned} with warnings)` : ''}, ${invalid} invalid${unknown ? `, ${unknown} of unknown kind` : ''}`);
+    await writeAll(lines.join('\n') + '\n');
     if (unknown) {
       process.stderr.write(`pis-conformance validate: ${unknown} item${unknown === 1 ? ' is' : 's are'} neither a webhook body nor a token response: name the kind with --as KIND (see --help).\n`);
       return 2;

@@ -135,6 +135,20 @@ test('JSON lines and JSON arrays: one verdict per item with its line; the worst 
   }
 });
 
+test('a long output through a pipe arrives whole (the CLI exits right after the command)', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'pis-validate-'));
+  try {
+    const line = JSON.stringify(JSON.parse(readFileSync(join(FIXTURES, 'valid/batch-completed.json'), 'utf8')));
+    writeFileSync(join(dir, 'many.jsonl'), `${line}\n`.repeat(5000));
+    const r = await runCli(['validate', join(dir, 'many.jsonl')]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(parse(r.stdout).items.length, 5000);
+    assert.match(r.stdout, /validate: 5000 items, 5000 valid, 0 invalid\n$/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('bad input is one sentence on stderr and exit status 2, never a stack trace', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'pis-validate-'));
   try {
