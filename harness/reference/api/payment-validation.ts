@@ -45,8 +45,11 @@ export function validatePayment(product: Product, body: Record<string, unknown>,
   if (body.paymentMetadata !== undefined && !isObject(body.paymentMetadata)) throw missingParameter('paymentMetadata', 'must be an object');
   // Spec 4.4: scheduled products add requestedExecutionDate.
   // Fault payments-scheduled-no-date-check: scheduled payments without it are accepted.
-  if (product.includes('scheduled') && !faults.has('payments-scheduled-no-date-check')) {
-    if (body.requestedExecutionDate === undefined) throw missingParameter('requestedExecutionDate');
-    if (!dateOk(body.requestedExecutionDate)) throw missingParameter('requestedExecutionDate', 'must be a date YYYY-MM-DD');
+  if (product.includes('scheduled')) {
+    if (body.requestedExecutionDate === undefined) {
+      if (!faults.has('payments-scheduled-no-date-check')) throw missingParameter('requestedExecutionDate');
+    } else if (!dateOk(body.requestedExecutionDate)) {
+      throw missingParameter('requestedExecutionDate', 'must be a date YYYY-MM-DD');
+    }
   }
 }

@@ -89,9 +89,10 @@ const CASES: { name: string; probe: Probe; clean: unknown; faulty: unknown }[] =
     probe: async c => {
       await c.ready('nordea-fi');
       const body = paymentBody('sepa-scheduled-credit', { requestedExecutionDate: undefined });
-      return (await c.call('POST', '/payments/sepa-scheduled-credit', { body })).status;
+      const bad = paymentBody('sepa-scheduled-credit', { requestedExecutionDate: '2026-13-01' });
+      return [(await c.call('POST', '/payments/sepa-scheduled-credit', { body })).status, (await c.call('POST', '/payments/sepa-scheduled-credit', { body: bad })).status];
     },
-    clean: 510, faulty: 201,
+    clean: [510, 510], faulty: [201, 510],
   },
   {
     name: 'payments-status-non-nordic',
