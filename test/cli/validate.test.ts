@@ -105,8 +105,8 @@ test('every invalid fixture is invalid with its single violation at the pointer 
   assert.ok(Object.keys(manifest.invalid).length >= 30);
 });
 
-test('the valid fixtures use every CheckoutStatus, TransactionStatus, abortReason and Nordic payment code', async () => {
-  const { CHECKOUT_STATUSES, TRANSACTION_STATUSES, ABORT_REASONS, NORDIC_PAYMENT_CODES, KNOWN_SUPPORTED_SERVICES } = await import('../../harness/contracts/enums.ts');
+test('the valid fixtures use every value of every enum: statuses, abortReason, Nordic codes and countries, services, currencies', async () => {
+  const { CHECKOUT_STATUSES, TRANSACTION_STATUSES, ABORT_REASONS, NORDIC_PAYMENT_CODES, KNOWN_SUPPORTED_SERVICES, CURRENCIES, NORDIC_COUNTRIES } = await import('../../harness/contracts/enums.ts');
   const text = Object.keys(manifest.valid).map(f => readFileSync(join(FIXTURES, 'valid', f), 'utf8')).join('\n');
   const seen = (field: string) => new Set([...text.matchAll(new RegExp(`"${field}": ?"([^"]+)"`, 'g'))].map(m => m[1]));
   for (const s of CHECKOUT_STATUSES) assert.ok(seen('status').has(s), `status ${s}`);
@@ -114,6 +114,8 @@ test('the valid fixtures use every CheckoutStatus, TransactionStatus, abortReaso
   for (const s of ABORT_REASONS) assert.ok(seen('abortReason').has(s), `abortReason ${s}`);
   for (const s of NORDIC_PAYMENT_CODES) assert.ok(seen('status').has(s), `payment status ${s}`);
   for (const s of KNOWN_SUPPORTED_SERVICES) assert.ok(text.includes(`"${s}"`), `supportedServices ${s}`);
+  for (const s of CURRENCIES) assert.ok(seen('currency').has(s), `currency ${s}`);
+  for (const s of NORDIC_COUNTRIES) assert.ok(seen('countryCode').has(s), `countryCode ${s}`);
 });
 
 test('JSON lines and JSON arrays: one verdict per item with its line; the worst item decides the exit status', async () => {
