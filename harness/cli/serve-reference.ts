@@ -61,7 +61,7 @@ export function banner(ref: Reference, opts: { webhookUrl?: string; webhookApiKe
     `  realm         ${ref.realm}`,
     `  client id     ${ref.clientId}`,
     `  client secret ${ref.clientSecret === DEMO_SECRET ? DEMO_SECRET : '(as given with --client-secret)'}`,
-    `  webhook       ${opts.webhookUrl ? `${opts.webhookUrl} (api-key ${opts.webhookApiKey ? 'as given with --webhook-api-key' : 'demo-webhook-key'})` : 'none registered: name one per checkout'}`,
+    `  webhook       ${opts.webhookUrl ? `${opts.webhookUrl} (api-key ${opts.webhookApiKey ? 'as given with --webhook-api-key' : 'demo-webhook-key'})` : `none registered: name one per checkout${opts.webhookApiKey ? ' (--webhook-api-key needs --webhook-url to register one)' : ', or register one with --webhook-url'}`}`,
     `  faults        ${ref.faults.length ? ref.faults.join(', ') : 'none (a clean reference)'}`,
     `  lifetimes     access token ${life(3600)}, refresh token ${life(7200)}; first webhook retry after ${life(10)}`,
     '',
