@@ -59,7 +59,6 @@ export function parseCheckoutRequest(body: unknown, opts: { defaultWebhook?: Web
   const payments = body.payments ?? 2;
   if (!Number.isInteger(payments) || (payments as number) < 1 || (payments as number) > MAX_BATCH_PAYMENTS)
     return { error: 'invalid-request', reason: `"payments" must be an integer from 1 to ${MAX_BATCH_PAYMENTS}` };
-  if (kind === 'normal' && body.payments !== undefined) return { error: 'invalid-request', reason: '"payments" is for batch checkouts only' };
   const statuses = body.statuses;
   if (!Array.isArray(statuses) || !statuses.every(s => typeof s === 'string') || !statuses.length || statuses.length > MAX_STATUSES)
     return { error: 'invalid-request', reason: `"statuses" must be an array of 1 to ${MAX_STATUSES} CheckoutStatus strings, starting with STARTED (spec 3.1)` };
@@ -83,6 +82,7 @@ export function parseCheckoutRequest(body: unknown, opts: { defaultWebhook?: Web
   if ('error' in webhook) return webhook;
   return {
     kind, statuses: statuses as string[], webhook,
+    // CONTRACT.md 4 says "batch only": on a normal checkout it is ignored, not refused.
     ...(kind === 'batch' ? { payments: payments as number } : {}),
     ...(abortReason !== undefined ? { abortReason: abortReason as string } : {}),
     ...(scheduledDate !== undefined ? { scheduledDate: scheduledDate as string } : {}),

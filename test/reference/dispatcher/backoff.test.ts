@@ -7,7 +7,7 @@ import { Dispatcher } from '../../../harness/reference/dispatcher/index.ts';
 import { startReceiver, until } from './receiver.ts';
 import { API_KEY, assertDelay, outgoing, patientPolicy } from './events.ts';
 
-const SCALE = 0.05; // 10 s = 500 ms real: each doubling adds more than the late tolerance; 5 s = 250 ms
+const SCALE = 0.1; // 10 s = 1 s real: each doubling adds more than the late tolerance, even on a busy machine
 
 test('retries wait 10, 20, 40 spec seconds after each failed attempt ended', async () => {
   const rx = await startReceiver(a => ({ status: a.seq < 3 ? 500 : 200 }));

@@ -31,11 +31,13 @@ test('the next event of a checkout waits for the previous one\'s 200, through re
 });
 
 test('checkouts go out in parallel: one in backoff holds up no other, and requests overlap', async () => {
-  const scale = 0.1; // 10 s backoff = 1 s real, a 1.5 s answer = 150 ms: ample room on a busy machine
+  const scale = 0.1; // a 1.5 s answer = 150 ms
   const rx = await startReceiver((a, all) => a.body.id === 'stuck'
-    ? { status: all.filter(b => b.body.id === 'stuck').length <= 2 ? 500 : 200 }
+    ? { status: 500 }
     : { status: 200, delayMs: 1_500 * scale });
-  const d = new Dispatcher(realClock(scale), patientPolicy());
+  // A 100 s backoff (10 s real) for this test only: the others' 20 events must all be delivered
+  // inside it, however busy the machine; 'stuck' is not waited for.
+  const d = new Dispatcher(realClock(scale), { ...patientPolicy(), retryDelayMs: () => 100_000 });
   const others = Array.from({ length: 10 }, (_, i) => `p${i}`);
   try {
     d.enqueue(outgoing(rx.url, 'stuck', 0));
@@ -44,12 +46,11 @@ test('checkouts go out in parallel: one in backoff holds up no other, and reques
     await Promise.all(others.map(id => d.settled(id)));
     const retry = rx.arrivals.filter(a => a.body.id === 'stuck');
     // While 'stuck' waits out its first backoff, all 20 events of the others were delivered.
-    assert.equal(retry.length, 1, `'stuck' was sent ${retry.length} times before the others finished; expected 1 (its backoff is 10 s)`);
+    assert.equal(retry.length, 1, `'stuck' was sent ${retry.length} times before the others finished; expected 1 (it is in backoff)`);
+    assert.deepEqual(d.events('stuck').map(e => e.state), ['pending', 'pending']);
     // 8 of 10, not 10: on a loaded machine a request may be answered before the last one is sent.
     // A pool of a few connections (the fault this guards against) stays far below.
     assert.ok(rx.peakConcurrency() >= 8, `at most ${rx.peakConcurrency()} requests were open at once; expected the 10 held ones to overlap`);
-    await d.settled('stuck');
-    assert.deepEqual(rx.arrivals.filter(a => a.body.id === 'stuck').map(a => a.body.status), ['S0', 'S0', 'S0', 'S1']);
   } finally {
     await d.close();
     await rx.close();
