@@ -16,7 +16,7 @@ const ALIASES: Record<string, ContractName | 'webhook'> = {
 };
 const KINDS = ['webhook', ...Object.keys(ALIASES).filter(k => k !== 'webhook'), ...CONTRACT_NAMES];
 
-const help = `Usage: pis-conformance validate [--as KIND] [--no-profile] FILE...
+const help = `Usage: pis-conformance validate [--as KIND] [--no-profile] [--json] FILE...
 
 Validates each item of each FILE against the contracts (contracts/*.yaml) and
 the rules of the spec a schema cannot state. A FILE holds one JSON value, a
@@ -32,6 +32,8 @@ Options:
                  normal, batch, older, token, or a contract name:
                  ${CONTRACT_NAMES.join(', ')}
   --no-profile   do not print findings of level profile (profile.md decisions)
+  --json         print one JSON object per item instead (file, line, kind,
+                 verdict valid|invalid|unknown, violations), and no summary
   -h, --help     this help
 
 Prints one line per item (file:line, kind, verdict) and, under it, each
@@ -81,6 +83,13 @@ function render(v: Verdict, showProfile: boolean): string[] {
     ...shown.map(x => `    ${x.level.padEnd(7)} ${x.pointer || '(whole item)'}: expected ${x.expected}, found ${x.found}  [spec ${x.spec}, ${x.rule}]`)];
 }
 
+/** One item as a JSON line, for tools that read the verdicts. */
+function asJson(v: Verdict, showProfile: boolean): string {
+  const verdict = v.unknown ? 'unknown' : isConformant(v.violations) ? 'valid' : 'invalid';
+  return JSON.stringify({ file: v.item.file, line: v.item.line, kind: v.kind, verdict,
+    ...(v.unknown ? { reason: v.unknown } : {}), violations: v.violations.filter(x => showProfile || x.level !== 'profile') });
+}
+
 /**
  * Writes to stdout and waits until the data is handed over: the CLI exits with
  * process.exit() right after run() returns, which would cut a long output
@@ -99,20 +108,21 @@ export const command: Command = {
   name: 'validate',
   help,
   async run(argv) {
-    const args = parseFlags('validate', help, argv, { 'as': { type: 'string' }, 'no-profile': { type: 'boolean' } }, true);
+    const args = parseFlags('validate', help, argv, { 'as': { type: 'string' }, 'no-profile': { type: 'boolean' }, 'json': { type: 'boolean' } }, true);
     if (!args) return 0;
     if (!args.positionals.length) throw new HarnessError('PIS_MISSING_OPTION', "No file given: name one or more JSON or JSON-lines files, e.g. 'pis-conformance validate bodies.jsonl'.");
     const as = resolveKind(args.values.as as string | undefined);
     // Read every file first: bad input stops the run before any verdict is printed.
     const items = expandPaths(args.positionals).flatMap(f => readItems(f));
     const verdicts = items.map(i => judge(i, as));
-    const lines = verdicts.flatMap(v => render(v, !args.values['no-profile']));
+    const showProfile = !args.values['no-profile'];
+    const lines = args.values.json ? verdicts.map(v => asJson(v, showProfile)) : verdicts.flatMap(v => render(v, showProfile));
 
     const unknown = verdicts.filter(v => v.unknown).length;
     const invalid = verdicts.filter(v => !v.unknown && !isConformant(v.violations)).length;
     const warned = verdicts.filter(v => !v.unknown && isConformant(v.violations) && v.violations.some(x => x.level === 'should')).length;
     const valid = verdicts.length - unknown - invalid;
-    lines.push(`validate: ${verdicts.length} item${verdicts.length === 1 ? '' : 's'}, ${valid} valid${warned ? ` (${warned} with warnings)` : ''}, ${invalid} invalid${unknown ? `, ${unknown} of unknown kind` : ''}`);
+    if (!args.values.json) lines.push(`validate: ${verdicts.length} item${verdicts.length === 1 ? '' : 's'}, ${valid} valid${warned ? ` (${warned} with warnings)` : ''}, ${invalid} invalid${unknown ? `, ${unknown} of unknown kind` : ''}`);
     await writeAll(lines.join('\n') + '\n');
     if (unknown) {
       process.stderr.write(`pis-conformance validate: ${unknown} item${unknown === 1 ? ' is' : 's are'} neither a webhook body nor a token response: name the kind with --as KIND (see --help).\n`);

@@ -181,12 +181,17 @@ test('bad input is one sentence on stderr and exit status 2, never a stack trace
   }
 });
 
-test('--as webhook judges an unrecognisable item as an invalid webhook body; stdin is read with -; --no-profile hides profile notes', async () => {
-  const [asWebhook, stdin, noProfile] = await Promise.all([
+test('--as webhook judges an unrecognisable item as an invalid webhook body; stdin is read with -; --no-profile; --json', async () => {
+  const [asWebhook, stdin, noProfile, json] = await Promise.all([
     runCli(['validate', '--as', 'webhook', '-'], { input: '{"hello": "world"}' }),
     runCli(['validate', '-'], { input: readFileSync(join(FIXTURES, 'valid/token-bearer-capitalized.json'), 'utf8') }),
     runCli(['validate', '--no-profile', join(FIXTURES, 'valid/normal-dates-not-iso.json')]),
+    runCli(['validate', '--json', join(FIXTURES, 'invalid/batch-top-level-creditor.json'), join(FIXTURES, 'valid/older-started.json')]),
   ]);
+  assert.equal(json.code, 1);
+  const rows = json.stdout.trim().split('\n').map(l => JSON.parse(l) as { kind: string; verdict: string; violations: { pointer: string; level: string; spec: string }[] });
+  assert.deepEqual(rows.map(r => [r.kind, r.verdict]), [['webhook-batch', 'invalid'], ['webhook-older', 'valid']]);
+  assert.deepEqual(rows[0].violations.map(v => [v.pointer, v.level, v.spec]), [['/creditor', 'must', '2.3']]);
   assert.equal(noProfile.code, 0);
   assert.deepEqual(parse(noProfile.stdout).items.map(i => [i.verdict, i.findings.length]), [['valid', 0]]);
   assert.equal(asWebhook.code, 1, asWebhook.stdout + asWebhook.stderr);
