@@ -3,6 +3,18 @@
 // acknowledged, while checkouts proceed in parallel over an unlimited pool.
 // It keeps the attempt log (what every receiver saw, attempt for attempt) and
 // the state of every event.
+//
+// Decisions where spec section 6 leaves room (each also noted where it is made):
+// - A dropped event (7 days old, 6.7) does not stop its checkout: the next event
+//   follows. An event waiting behind another counts its own 7 days from its
+//   creation, and is dropped without an attempt if they ran out while it waited.
+// - No attempt starts at or after the deadline; a backoff is cut at it.
+// - Backoff runs from the end of the failed attempt: the answer, the error, or
+//   the abort at 5 s. Timers never fire early (timer.ts).
+// - `webhook-duplicates` sends a second copy of each event once the first was
+//   delivered, so order is kept (n, n, n+1, n+1).
+// - The attempt log shows the api-key as [redacted]; close() aborts requests in
+//   flight without logging them.
 import { setMaxListeners } from 'node:events';
 import type { Clock } from '../clock.ts';
 import { deliver, type LoopContext } from './attempt-loop.ts';
