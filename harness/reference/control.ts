@@ -44,11 +44,12 @@ function sendJson(res: ServerResponse, status: number, body: unknown): void {
 async function readJson(req: IncomingMessage): Promise<{ body?: unknown; error?: string }> {
   const chunks: Buffer[] = [];
   let size = 0;
+  // An oversized body is read to its end (not kept), so the 400 can still be answered on the connection.
   for await (const chunk of req as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > MAX_BODY_BYTES) return { error: `the body is larger than ${MAX_BODY_BYTES} bytes` };
-    chunks.push(chunk);
+    if (size <= MAX_BODY_BYTES) chunks.push(chunk);
   }
+  if (size > MAX_BODY_BYTES) return { error: `the body is larger than ${MAX_BODY_BYTES} bytes` };
   try {
     return { body: JSON.parse(Buffer.concat(chunks).toString('utf8')) };
   } catch {
@@ -83,6 +84,16 @@ export function createControl(options: ControlOptions): Control {
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse, subpath: string): Promise<void> {
+    try {
+      await route(req, res, subpath);
+    } catch (e) {
+      // A bug here must not take the reference down; the caller sees what went wrong.
+      if (!res.headersSent) sendJson(res, 500, { error: 'internal', reason: `the control API failed: ${(e as Error)?.message ?? e}` });
+      else res.destroy();
+    }
+  }
+
+  async function route(req: IncomingMessage, res: ServerResponse, subpath: string): Promise<void> {
     const path = ('/' + subpath.replace(/^\/+/, '')).split('?')[0].replace(/\/+$/, '') || '/';
     const method = req.method ?? 'GET';
     const allow = (methods: string) => { res.setHeader('allow', methods); sendJson(res, 405, { error: 'method-not-allowed', reason: `${path} answers ${methods} only` }); };

@@ -93,6 +93,7 @@ test('forbidden or malformed requests are refused with 400 and a reason', async 
       [{ kind: 'normal', statuses: ['STARTED'], webhook: { url: 'http://127.0.0.1:9/' } }, /apiKey/],
       [{ kind: 'normal', statuses: ['STARTED'] }, /webhook/],
       ['{not json', /JSON/],
+      [JSON.stringify({ kind: 'normal', statuses: ['STARTED'], pad: 'x'.repeat(100_000) }), /larger/],
     ];
     for (const [body, reason] of refused) {
       const r = await c.post('/checkouts', body);
