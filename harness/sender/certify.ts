@@ -12,17 +12,17 @@ import { successFrom, type Ctx } from './context.ts';
 import { runIdempotency } from './idempotency.ts';
 import { runLatency } from './latency.ts';
 import type { SenderOptions } from './options.ts';
-import { acceptsBodies, Ids, planSize, type PlannedBody, type PlanSize } from './plan.ts';
+import { acceptsPlan, Ids, planSize, type PlannedCheckout, type PlanSize } from './plan.ts';
 import { preflight } from './preflight.ts';
 import { runRobustness } from './robustness.ts';
 import { Transport } from './transport.ts';
 
-export interface Plan { ids: Ids; accepts: Record<string, PlannedBody[]>; size: PlanSize }
+export interface Plan { ids: Ids; accepts: Record<string, PlannedCheckout[]>; size: PlanSize }
 
 /** Decides every body and counts the requests; refuses a plan larger than --max-requests. */
 export function makePlan(opts: SenderOptions): Plan {
   const ids = new Ids();
-  const accepts = acceptsBodies(ids);
+  const accepts = acceptsPlan(ids);
   const size = planSize(accepts, opts.concurrency, Boolean(opts.stateUrl));
   if (size.total > opts.maxRequests)
     throw new HarnessError('PIS_BAD_FLAG', `The plan needs ${size.total} requests but --max-requests is ${opts.maxRequests}: raise --max-requests to ${size.total} or lower --concurrency (each parallel checkout costs ${size.concurrency / opts.concurrency} requests).`);

@@ -28,7 +28,7 @@ export async function runConcurrency(ctx: Ctx, alone: readonly Delivery[]): Prom
   const n = ctx.opts.concurrency;
   const ids = Array.from({ length: n }, () => ctx.ids.next('burst'));
   // Bodies are built before the burst starts so the sender's own work does not count as the receiver's latency.
-  const bodies = ids.map(id => BURST_SEQUENCE.map(status => eventBody(id, status)));
+  const bodies = ids.map(id => BURST_SEQUENCE.map((status, i) => eventBody(id, status, 'normal', i)));
   const t0 = performance.now();
   const burst = (await Promise.all(ids.map((id, i) => sequence(ctx, id, bodies[i])))).flat();
   const wallMs = performance.now() - t0;

@@ -1,18 +1,21 @@
 // What certify-receiver will send, decided before anything is sent so the run
 // can say how many requests go where and refuse to start past --max-requests.
 // Every valid body comes from harness/webhook/bodies.ts (realistic, valid per
-// spec 2.2-2.5); each one carries its own checkout id, so only the idempotency
-// checks ever repeat an event.
+// spec 2.2-2.5). Every checkout goes through a path the service really sends
+// (spec 3.1 and 6.2: STARTED first, a poller status only after
+// PAYMENT_INITIATED), so a receiver that tracks checkouts is never shown an
+// event it could fairly reject; only the idempotency checks repeat an event.
 import { randomBytes } from 'node:crypto';
-import { ABORT_REASONS, ABORT_REASON_STATUSES, CHECKOUT_STATUSES } from '../contracts/enums.ts';
-import { buildWebhookBody, transactionStatusFor } from '../webhook/bodies.ts';
+import { ABORT_REASONS, ABORT_REASON_STATUSES, CHECKOUT_STATUSES, POLLER_STATUSES } from '../contracts/enums.ts';
+import { buildWebhookBody, type BuildWebhookOptions } from '../webhook/bodies.ts';
 
 export type BodyKind = 'normal' | 'batch' | 'older';
 
-export interface PlannedBody {
+/** One checkout of receiver.accepts: its events, delivered in order. */
+export interface PlannedCheckout {
   label: string;
   kind: BodyKind;
-  body: Record<string, unknown>;
+  events: { status: string; body: Record<string, unknown> }[];
 }
 
 /** The events each burst checkout goes through, in order (spec 6.8: one at a time per checkout). */
@@ -32,49 +35,53 @@ export class Ids {
   next(what: string): string { return `cr-${this.tag}-${what}-${++this.n}`; }
 }
 
-function body(ids: Ids, kind: BodyKind, status: string, extra: Partial<Parameters<typeof buildWebhookBody>[0]> = {}): Record<string, unknown> {
-  const id = ids.next(kind);
+/** The statuses the service delivers for a checkout that ends in `status` (spec 3.1, 6.2). */
+export function pathTo(status: string): string[] {
+  if (status === 'STARTED') return ['STARTED'];
+  if (POLLER_STATUSES.includes(status)) return ['STARTED', 'PAYMENT_INITIATED', status];
+  return ['STARTED', status];
+}
+
+type Extra = Partial<Omit<BuildWebhookOptions, 'kind' | 'id' | 'status'>>;
+
+/** The body of one event of checkout `id`; `step` orders lastModifiedDate within the checkout. */
+export function eventBody(id: string, status: string, kind: BodyKind = 'normal', step = 0, extra: Extra = {}): Record<string, unknown> {
+  const created = Date.now() - 60_000;
   return buildWebhookBody({
     kind, id, status, referenceId: `ref-${id}`, endToEndId: `e2e-${id}`,
-    ...(kind === 'older' ? {} : { transactionStatus: transactionStatusFor(status) }),
-    ...(kind === 'batch' ? { payments: 3 } : {}),
-    ...extra,
+    createdDate: new Date(created).toISOString(), lastModifiedDate: new Date(created + step * 1000).toISOString(),
+    ...(kind === 'batch' ? { payments: 3 } : {}), ...extra,
   });
 }
 
-/** The bodies of receiver.accepts, one group per check. */
-export function acceptsBodies(ids: Ids): Record<string, PlannedBody[]> {
-  const date = '2026-12-01';
+function checkout(ids: Ids, kind: BodyKind, status: string, label: string, extra: Extra = {}): PlannedCheckout {
+  const id = ids.next(kind);
+  return { label, kind, events: pathTo(status).map((s, i) => ({ status: s, body: eventBody(id, s, kind, i, extra) })) };
+}
+
+/** The checkouts of receiver.accepts, one group per check. */
+export function acceptsPlan(ids: Ids): Record<string, PlannedCheckout[]> {
+  const scheduledDate = '2026-12-01';
   return {
-    'normal-statuses': CHECKOUT_STATUSES.map(s => ({ label: `normal checkout, status ${s}`, kind: 'normal', body: body(ids, 'normal', s) })),
-    'batch-statuses': CHECKOUT_STATUSES.map(s => ({ label: `batch checkout, status ${s}`, kind: 'batch', body: body(ids, 'batch', s) })),
+    'normal-statuses': CHECKOUT_STATUSES.map(s => checkout(ids, 'normal', s, `normal checkout ending ${s}`)),
+    'batch-statuses': CHECKOUT_STATUSES.map(s => checkout(ids, 'batch', s, `batch checkout ending ${s}`)),
     'abort-reasons': ABORT_REASONS.map((r, i) => {
       const s = ABORT_REASON_STATUSES[i % ABORT_REASON_STATUSES.length];
-      return { label: `normal checkout, ${s} with abortReason ${r}`, kind: 'normal', body: body(ids, 'normal', s, { abortReason: r }) };
+      return checkout(ids, 'normal', s, `normal checkout ending ${s} with abortReason ${r}`, { abortReason: r });
     }),
-    'scheduled-date': (['normal', 'batch'] as const).map(k => ({ label: `${k} checkout with scheduledDate`, kind: k,
-      body: body(ids, k, 'PAYMENT_INITIATED', { scheduledDate: date, scheduledDateField: 'scheduledDate' }) })),
+    'scheduled-date': (['normal', 'batch'] as const).map(k => checkout(ids, k, 'PAYMENT_INITIATED', `${k} checkout with scheduledDate`,
+      { scheduledDate, scheduledDateField: 'scheduledDate' })),
     // The batch body shape names it paymentScheduledDate (spec 2.3); a normal body has only scheduledDate (2.2).
-    'payment-scheduled-date': [{ label: 'batch checkout with paymentScheduledDate', kind: 'batch',
-      body: body(ids, 'batch', 'PAYMENT_INITIATED', { scheduledDate: date, scheduledDateField: 'paymentScheduledDate' }) }],
-    'older-variant': ['STARTED', 'PAYMENT_INITIATED', 'PAYMENT_COMPLETED', 'CANCELLED'].map(s => ({
-      label: `older variant (spec 2.5), status ${s}`, kind: 'older', body: body(ids, 'older', s) })),
-    'unknown-fields': (['normal', 'batch'] as const).map(k => ({ label: `${k} checkout with unknown extra fields`, kind: k,
-      body: body(ids, k, 'PAYMENT_INITIATED', { extraFields: true }) })),
+    'payment-scheduled-date': [checkout(ids, 'batch', 'PAYMENT_INITIATED', 'batch checkout with paymentScheduledDate',
+      { scheduledDate, scheduledDateField: 'paymentScheduledDate' })],
+    'older-variant': ['PAYMENT_COMPLETED', 'CANCELLED'].map(s => checkout(ids, 'older', s, `older variant (spec 2.5) ending ${s}`)),
+    'unknown-fields': (['normal', 'batch'] as const).map(k => checkout(ids, k, 'PAYMENT_INITIATED', `${k} checkout with unknown extra fields`, { extraFields: true })),
   };
 }
 
-/** A fresh valid delivery (auth probes, the delivery after garbage). */
-export function freshBody(ids: Ids, status = 'STARTED', kind: BodyKind = 'normal'): Record<string, unknown> {
-  return body(ids, kind, status);
-}
-
-/** The body of one event of a checkout whose id is fixed (bursts, duplicates). */
-export function eventBody(id: string, status: string, kind: 'normal' | 'batch' = 'normal'): Record<string, unknown> {
-  return buildWebhookBody({
-    kind, id, status, referenceId: `ref-${id}`, endToEndId: `e2e-${id}`,
-    transactionStatus: transactionStatusFor(status), ...(kind === 'batch' ? { payments: 2 } : {}),
-  });
+/** A fresh checkout's first event (auth probes, the delivery after garbage). */
+export function freshBody(ids: Ids): Record<string, unknown> {
+  return eventBody(ids.next('normal'), 'STARTED');
 }
 
 export interface PlanSize {
@@ -86,10 +93,11 @@ export interface PlanSize {
 }
 
 export const AUTH_PROBES = 4;
-export const IDEMPOTENCY_DELIVERIES = 2 + 3 + 2;
+/** twice: STARTED + 2; three-times: STARTED, PAYMENT_INITIATED + 3; after-pause: STARTED, PAYMENT_INITIATED + 2. */
+export const IDEMPOTENCY_DELIVERIES = 3 + 5 + 4;
 
-export function planSize(accepts: Record<string, PlannedBody[]>, concurrency: number, withState: boolean): PlanSize {
-  const a = Object.values(accepts).reduce((n, g) => n + g.length, 0);
+export function planSize(accepts: Record<string, PlannedCheckout[]>, concurrency: number, withState: boolean): PlanSize {
+  const a = Object.values(accepts).flat().reduce((n, c) => n + c.events.length, 0);
   const dup = DUPLICATE_SEQUENCE.reduce((n, e) => n + e.times, 0);
   const size = {
     accepts: a, auth: AUTH_PROBES,

@@ -9,8 +9,8 @@ export const API_KEY = 'merchant-key-7f3a9c';
 
 export interface Certified { checks: CheckResult[]; sent: number; planned: number }
 
-export async function certifyFixture(fault: string | undefined, o: { timeScale: number; concurrency: number; state?: boolean }): Promise<Certified> {
-  const r = await startReceiver({ apiKey: API_KEY, fault, timeScale: o.timeScale });
+export async function certifyFixture(fault: string | undefined, o: { timeScale: number; concurrency: number; state?: boolean; strict?: boolean }): Promise<Certified> {
+  const r = await startReceiver({ apiKey: API_KEY, fault, timeScale: o.timeScale, strict: o.strict });
   try {
     const opts: SenderOptions = { url: r.url, apiKey: API_KEY, timeScale: o.timeScale, concurrency: o.concurrency,
       maxRequests: DEFAULTS.maxRequests, insecure: false, ...(o.state ? { stateUrl: r.stateUrl } : {}) };

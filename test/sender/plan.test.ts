@@ -1,0 +1,43 @@
+// The plan: legal checkout paths, realistic valid bodies, the count the plan line promises.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { sequenceViolation } from '../../harness/contracts/rules.ts';
+import { checkWebhookBody } from '../../harness/contracts/index.ts';
+import { acceptsPlan, Ids, pathTo, planSize } from '../../harness/sender/plan.ts';
+import { makePlan, planLine } from '../../harness/sender/certify.ts';
+import { statusIn } from '../../harness/sender/state.ts';
+import { DEFAULTS } from '../../harness/sender/options.ts';
+
+test('every accepts checkout follows a path the service sends, and every body is valid', () => {
+  const plan = acceptsPlan(new Ids());
+  for (const [group, checkouts] of Object.entries(plan)) {
+    for (const c of checkouts) {
+      const statuses = c.events.map(e => e.status);
+      assert.equal(sequenceViolation(statuses), null, `${group}: ${statuses.join(' > ')}`);
+      for (const e of c.events) {
+        const v = checkWebhookBody(e.body).violations.filter(x => x.level === 'must');
+        assert.deepEqual(v, [], `${group} ${c.label} ${e.status}`);
+      }
+    }
+  }
+  assert.deepEqual(pathTo('PAYMENT_NONTRACKABLE'), ['STARTED', 'PAYMENT_INITIATED', 'PAYMENT_NONTRACKABLE']);
+  const batch = plan['payment-scheduled-date'][0].events[0].body.payments as Record<string, unknown>[];
+  assert.ok(batch.every(p => 'paymentScheduledDate' in p && !('scheduledDate' in p)));
+});
+
+test('the plan line counts what the plan sends, and --max-requests refuses a larger plan', () => {
+  const opts = { url: 'http://127.0.0.1:1/hooks', apiKey: 'k', timeScale: 1, concurrency: 50, maxRequests: DEFAULTS.maxRequests, insecure: false };
+  const plan = makePlan(opts);
+  const accepts = Object.values(plan.accepts).flat().reduce((n, c) => n + c.events.length, 0);
+  assert.equal(plan.size.accepts, accepts);
+  assert.equal(plan.size.total, planSize(plan.accepts, 50, false).total);
+  assert.match(planLine(plan, opts), new RegExp(`^${plan.size.total} requests will go to http://127\\.0\\.0\\.1:1/hooks \\(`));
+  assert.throws(() => makePlan({ ...opts, maxRequests: plan.size.total - 1 }), /raise --max-requests to \d+ or lower --concurrency/);
+});
+
+test('the state URL answer is read in the shapes merchants use', () => {
+  assert.equal(statusIn({ status: 'PAYMENT_COMPLETED' }, ''), 'PAYMENT_COMPLETED');
+  assert.equal(statusIn({ checkout: { checkoutStatus: 'CANCELLED' } }, ''), 'CANCELLED');
+  assert.equal(statusIn(undefined, 'STARTED\n'), 'STARTED');
+  assert.equal(statusIn({ status: 'paid' }, ''), undefined);
+});
