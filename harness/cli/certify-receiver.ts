@@ -25,6 +25,20 @@ Options:
   --insecure            accept a self-signed TLS certificate (test setups)
   --report DIR          report folder (default reports/<timestamp>)
   -h, --help            this text
+
+Checks (ids receiver.<prefix>.<name>; a failed should is a warning):
+  accepts      exactly 200 to every body the service may send, each checkout in the order the service
+               sends its events: normal and batch in every status, each abortReason, both scheduled-date
+               spellings, unknown extra fields, and the older variant (should, spec 2.5)
+  auth         a missing, wrong, same-length or empty api-key never gets a 2xx
+  idempotency  an event delivered twice, three times, and again after 10 s gets 200 every time
+  concurrency  N checkouts in parallel, 3 events each in order: all 200, all within 5 s
+  latency      p50/p95/p99/max per kind of delivery; every answer within 5 s, p99 under 1 s (should)
+  robustness   malformed JSON, an empty body, a wrong content type, a 2 MB body: the next valid
+               delivery still gets 200, and the garbage gets a 4xx (should)
+
+Example:
+  pis-conformance certify-receiver --url https://shop.example/webhooks/pis --api-key "$KEY"
 `;
 
 const OPTIONS = {

@@ -29,7 +29,7 @@ export function latencyEvidence(log: readonly Delivery[], limitMs: number, advic
     if (!ms.length) continue;
     out.push({ kind: 'measurement', name: `latency ${kind}`, expected: `every answer under ${fmtMs(limitMs)} ms, p99 under ${fmtMs(adviceMs)} ms`,
       seen: line(summarizeMs(ms)) + (unanswered ? `; ${unanswered} more got no answer` : ''), unit: 'ms' });
-    out.push({ kind: 'measurement', name: SAMPLES_PREFIX + kind, expected: '', seen: ms.map(x => x.toFixed(2)).join(' '), unit: 'ms' });
+    out.push({ kind: 'measurement', name: SAMPLES_PREFIX + kind, expected: 'every answer time, drawn in the picture', seen: ms.map(x => x.toFixed(2)).join(' '), unit: 'ms' });
   }
   out.push({ kind: 'measurement', name: LIMITS_NAME, expected: `${limitMs} ${adviceMs}`, seen: '', unit: 'ms' });
   return out;
