@@ -1,6 +1,7 @@
 // Reads the files given to `validate`: one JSON value, a JSON array of items,
-// or JSON lines (one value per line). Bad input is a harness error with one
-// sentence that names the file, the line and column, and the fix.
+// JSON lines (one value per line), or several JSON values one after another.
+// Bad input is a harness error with one sentence that names the file, the line
+// and column, and the fix.
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { HarnessError } from '../errors.ts';
@@ -78,6 +79,11 @@ export function readItems(file: string): InputItem[] {
       }
     });
   }
-  const err = scanJson(text).error ?? { offset: 0, reason: 'not a JSON value' };
+  // Several JSON values one after another (e.g. pretty-printed bodies concatenated).
+  const stream = scanJson(text, { stream: true });
+  if (!stream.error && stream.values.length > 1)
+    return stream.values.map(v => ({ file, line: lineColumn(text, v.start).line, value: JSON.parse(text.slice(v.start, v.end)) as unknown }));
+  // An error after a first good value is best placed by the stream scan (inside the second value).
+  const err = (stream.values.length ? stream.error : scanJson(text).error) ?? { offset: 0, reason: 'not a JSON value' };
   throw notJson(file, text, err.offset, err.reason);
 }

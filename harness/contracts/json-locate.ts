@@ -7,13 +7,17 @@ export interface JsonScan {
   error?: { offset: number; reason: string };
   /** Start offsets of the elements of a top-level array. */
   elements: number[];
+  /** Start and end offsets of each top-level value (several only with `stream`). */
+  values: Array<{ start: number; end: number }>;
 }
 
 class Stop extends Error { constructor(readonly offset: number, readonly reason: string) { super(reason); } }
 
-export function scanJson(text: string): JsonScan {
+/** Scans one JSON value, or with `stream` a sequence of values separated by white space. */
+export function scanJson(text: string, opts: { stream?: boolean } = {}): JsonScan {
   let i = 0;
   const elements: number[] = [];
+  const values: JsonScan['values'] = [];
   const ws = () => { while (i < text.length && ' \t\n\r'.includes(text[i])) i++; };
   const fail = (reason: string): never => {
     throw new Stop(i, i >= text.length ? 'the text ends too early: an object, array or string is not closed' : reason);
@@ -72,11 +76,17 @@ export function scanJson(text: string): JsonScan {
     return number();
   };
   try {
-    value(0); ws();
+    ws();
+    do {
+      const start = i;
+      value(0);
+      values.push({ start, end: i });
+      ws();
+    } while (opts.stream && i < text.length);
     if (i < text.length) fail('more text after the JSON value (for several values, write one per line)');
-    return { elements };
+    return { elements, values };
   } catch (e) {
-    if (e instanceof Stop) return { error: { offset: e.offset, reason: e.reason }, elements };
+    if (e instanceof Stop) return { error: { offset: e.offset, reason: e.reason }, elements, values };
     throw e;
   }
 }

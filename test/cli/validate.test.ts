@@ -126,12 +126,16 @@ test('JSON lines and JSON arrays: one verdict per item with its line; the worst 
     writeFileSync(join(dir, 'mixed.jsonl'), `${JSON.stringify(JSON.parse(good))}\n\n${JSON.stringify(JSON.parse(bad))}\n`);
     writeFileSync(join(dir, 'array.json'), `[\n  ${JSON.stringify(JSON.parse(good))},\n  ${JSON.stringify(JSON.parse(good))}\n]\n`);
     // runCli's child resolves tsx from its cwd, so it runs in the project and gets absolute paths.
+    // Pretty-printed values one after another are items too.
+    writeFileSync(join(dir, 'stream.json'), `${good.trim()}\n${good.trim()}\n`);
+    const second = good.trim().split('\n').length + 1;
     // A folder stands for its .json and .jsonl files, in name order.
     const r = await runCli(['validate', dir]);
     assert.equal(r.code, 1, r.stdout + r.stderr);
     assert.deepEqual(parse(r.stdout).items.map(i => [i.where, i.verdict.split(' ')[0]]), [
-      [`${dir}/array.json:2`, 'valid'], [`${dir}/array.json:3`, 'valid'], [`${dir}/mixed.jsonl:1`, 'valid'], [`${dir}/mixed.jsonl:3`, 'INVALID']]);
-    assert.match(r.stdout, /validate: 4 items, 3 valid, 1 invalid/);
+      [`${dir}/array.json:2`, 'valid'], [`${dir}/array.json:3`, 'valid'], [`${dir}/mixed.jsonl:1`, 'valid'], [`${dir}/mixed.jsonl:3`, 'INVALID'],
+      [`${dir}/stream.json:1`, 'valid'], [`${dir}/stream.json:${second}`, 'valid']]);
+    assert.match(r.stdout, /validate: 6 items, 5 valid, 1 invalid/);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
