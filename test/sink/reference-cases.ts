@@ -8,6 +8,7 @@ import { FAULTS } from '../../harness/reference/catalog.ts';
 import { startSink } from '../../harness/sink/server.ts';
 import { driveCheckouts } from '../../harness/sink/drive.ts';
 import { analyzeRun } from '../../harness/sink/analysis/index.ts';
+import { watchStalls } from './stall.ts';
 
 /**
  * 0.2 leaves 400 real ms between the short-timeout fault's 3 s and the 5 s
@@ -36,9 +37,13 @@ export const WEBHOOK_FAULTS = FAULTS.filter(f => f.prefix.startsWith('webhook.')
 
 /** The clean reference, or one quirk: every webhook check passes, and the sink saw what the reference sent. */
 export function cleanCase(t: TestContext, quirk: string) {
-  return t.test(`reference ${quirk || 'clean'}: every webhook check passes`, async () => {
+  return t.test(`reference ${quirk || 'clean'}: every webhook check passes`, async tc => {
+    const watch = watchStalls();
     const { checks, drive, recorded, logged, plan } = await judge(quirk ? [quirk] : []);
+    const stall = watch.stop();
     const failed = checks.filter(c => c.status !== 'passed');
+    // Skipped, not failed, when this process stalled beyond the tolerance: the times are the machine's, not the reference's.
+    if (failed.length && stall > FLOOR_MS) return tc.skip(`event loop stalled ${stall.toFixed(0)} ms (tolerance ${FLOOR_MS} ms): timing not judgeable; seen: ${failed.map(c => c.id).join(', ')}`);
     assert.deepEqual(failed.map(c => `${c.id} ${c.status}: ${c.message}`), [], `stopped: ${drive.stoppedBecause}`);
     // Every attempt the reference logged reached the sink, and nothing else did.
     const ids = new Set([...plan.values()].map(p => p.control?.id).filter(Boolean));
@@ -54,10 +59,15 @@ export function cleanCase(t: TestContext, quirk: string) {
 
 /** One webhook fault of catalog.yaml: its prefix fails at its level, nothing else fails. */
 export function faultCase(t: TestContext, f: (typeof WEBHOOK_FAULTS)[number]) {
-  return t.test(`reference with ${f.name}: ${f.prefix} fails, nothing else`, async () => {
+  return t.test(`reference with ${f.name}: ${f.prefix} fails, nothing else`, async tc => {
+    const watch = watchStalls();
     const { checks } = await judge([f.name]);
+    const stall = watch.stop();
     const failed = checks.filter(c => c.status === 'failed');
     const show = failed.map(c => `${c.id}: ${c.message}`).join('\n');
+    const caught = failed.some(c => c.id.startsWith(`${f.prefix}.`) && c.level === f.level);
+    if ((!caught || failed.some(c => !c.id.startsWith(`${f.prefix}.`))) && stall > FLOOR_MS)
+      return tc.skip(`event loop stalled ${stall.toFixed(0)} ms (tolerance ${FLOOR_MS} ms): timing not judgeable; seen: ${show.replace(/\n/g, '; ') || 'no failure'}`);
     assert.ok(failed.some(c => c.id.startsWith(`${f.prefix}.`) && c.level === f.level), `${f.name}: no ${f.level} failure under ${f.prefix}:\n${show}`);
     assert.deepEqual(failed.filter(c => !c.id.startsWith(`${f.prefix}.`)).map(c => c.id), [], `${f.name}:\n${show}`);
   });

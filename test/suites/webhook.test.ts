@@ -1,0 +1,65 @@
+// The webhook suite through `pis-conformance run`, as a user runs it: against the
+// bundled reference it is conformant and writes the deliveries and the timeline;
+// without a control URL every webhook check is skipped with the reason. (Each
+// webhook fault is tested on the analysis directly: test/sink/reference-*.test.ts.)
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startReference } from '../../harness/reference/index.ts';
+import type { RunResults } from '../../harness/report/model.ts';
+import { runCli } from '../helpers/cli.ts';
+import { watchStalls } from '../sink/stall.ts';
+
+/** Stalls of this process stand for the machine's load (the run's reference and sink are child processes). */
+const STALL_LIMIT_MS = 150;
+
+const KEY = 'suite-webhook-key-321';
+
+async function run(args: string[], env: Record<string, string> = {}) {
+  const dir = mkdtempSync(join(tmpdir(), 'pis-webhook-suite-'));
+  const r = await runCli(['run', '--suites', 'webhook', '--report', dir, ...args], { env: { PIS_WEBHOOK_API_KEY: KEY, ...env }, timeoutMs: 150_000 });
+  const read = (f: string) => readFileSync(join(dir, f), 'utf8');
+  let results: RunResults | undefined;
+  try { results = JSON.parse(read('results.json')) as RunResults; } catch { /* asserted by the caller */ }
+  return { ...r, dir, results, read, files: () => readdirSync(dir) };
+}
+
+test('the webhook suite through run', { concurrency: true }, async t => {
+  await Promise.all([
+    t.test('bundled reference: conformant, deliveries and timeline written, no api-key anywhere', async tc => {
+      const watch = watchStalls();
+      const r = await run([]);
+      const stall = watch.stop();
+      try {
+        const webhook = r.results!.checks.filter(c => c.suite === 'webhook');
+        assert.equal(webhook.length, 21);
+        const timing = webhook.filter(c => c.status !== 'passed').map(c => c.id);
+        if (timing.length && stall > STALL_LIMIT_MS) return tc.skip(`this process stalled ${stall.toFixed(0)} ms: the machine is too busy to judge timing (${timing.join(', ')})`);
+        assert.deepEqual(timing, []);
+        assert.equal(r.code, 0, `${r.stdout}\n${r.stderr}`);
+        assert.ok((r.results!.deliveries ?? []).length >= 40, 'every attempt in results.json');
+        assert.match(r.read('index.html'), /<svg class="timeline" data-attempts="\d+"/);
+        for (const f of r.files()) if (!f.endsWith('.png')) assert.ok(!r.read(f).includes(KEY), `${f} holds the api-key`);
+      } finally { rmSync(r.dir, { recursive: true, force: true }); }
+    }),
+    t.test('a target without a control URL: every webhook check skipped with the reason', async () => {
+      const ref = await startReference({ timeScale: 0.1 });
+      let dir = '';
+      try {
+        const r = await run(['--auth-url', ref.authUrl, '--realm', ref.realm, '--client-id', ref.clientId, '--base-url', ref.baseUrl, '--time-scale', '0.1'],
+          { PIS_CLIENT_SECRET: ref.clientSecret, PIS_CONTROL_URL: '' });
+        dir = r.dir;
+        assert.equal(r.code, 0, `${r.stdout}\n${r.stderr}`);
+        const webhook = r.results!.checks.filter(c => c.suite === 'webhook');
+        assert.equal(webhook.length, 21);
+        assert.deepEqual([...new Set(webhook.map(c => c.status))], ['skipped']);
+        assert.match(webhook[0].message ?? '', /no control URL was given/);
+      } finally {
+        await ref.close();
+        if (dir) rmSync(dir, { recursive: true, force: true });
+      }
+    }),
+  ]);
+});
