@@ -20,8 +20,9 @@ const help = `Usage: pis-conformance validate [--as KIND] [--no-profile] [--json
 
 Validates each item of each FILE against the contracts (contracts/*.yaml) and
 the rules of the spec a schema cannot state. A FILE holds one JSON value, a
-JSON array of items, or JSON lines (one value per line); '-' reads stdin;
-a folder stands for every .json, .jsonl and .ndjson file under it.
+JSON array of items, JSON lines (one value per line) or several JSON values
+one after another; '-' reads stdin; a folder stands for every .json, .jsonl
+and .ndjson file under it.
 
 Without --as, each item's kind is told from its fields: a normal, batch or
 older-variant webhook body (spec 2.2, 2.3, 2.5), a token response (2.1) or a
