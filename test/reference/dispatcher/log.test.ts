@@ -28,6 +28,8 @@ test('the attempt log and the receiver agree on every attempt of several checkou
       const log = body.attempts as any[];
       assert.equal(log.length, seen.length, `${id}: log has ${log.length} attempts, receiver saw ${seen.length}`);
       assert.deepEqual(log.map(a => a.status), seen.map(a => a.body.status));
+      // Headers as sent, the key redacted: present in the log exactly where the receiver got it.
+      assert.deepEqual(log.map(a => [a.headers['api-key'], a.headers['content-type']]), seen.map(a => [a.headers['api-key'] === 'k' ? '[redacted]' : a.headers['api-key'], a.headers['content-type']]));
       assert.deepEqual(log.map(a => a.outcome), seen.map(a => a.hungUp ? 'timeout' : a.answered === 200 ? 'delivered' : `http-${a.answered}`));
       // The plan's 503 and hang are in it; on a very busy machine an extra timeout may be too, so
       // the exact list is not asserted, only that attempts count up per event and restart after a 200.
