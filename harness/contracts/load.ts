@@ -61,7 +61,8 @@ function compile(): LoadedContracts {
   const ajv = new Ajv2020({ strict: true, strictRequired: false, allowUnionTypes: true, allErrors: true, verbose: true });
   const addFormats = addFormatsModule as unknown as (a: Ajv2020) => void;
   addFormats(ajv);
-  for (const keyword of ANNOTATIONS) ajv.addKeyword({ keyword, schemaType: 'string' });
+  for (const keyword of ANNOTATIONS)
+    ajv.addKeyword({ keyword, schemaType: 'string', ...(keyword === 'x-level' ? { metaSchema: { enum: ['must', 'should', 'profile'] } } : {}) });
 
   const documents = new Map<string, SchemaNode>();
   for (const file of yamlFiles(CONTRACTS_DIR)) {
