@@ -2,10 +2,10 @@
 // overrides), the headers profile.md names, the access token. A call made for a
 // check is recorded as its evidence; a call made to set something up (c = null)
 // that gets no answer is a Prerequisite, so the checks that depend on it skip.
-import { exchange, type ExchangeRequest, type ExchangeResponse } from '../../harness/http/exchange.ts';
+import type { ExchangeRequest, ExchangeResponse } from '../../harness/http/exchange.ts';
 import { fillPath, joinUrl, type PathName } from '../../harness/target/profile.ts';
-import { type CheckContext, Prerequisite } from './check.ts';
-import { seedRedactor, target } from './target.ts';
+import { type CheckContext, exchangeOnce, Prerequisite } from './check.ts';
+import { target } from './target.ts';
 import { accessToken } from './tokens.ts';
 
 export interface CallOptions {
@@ -28,7 +28,7 @@ export function apiUrl(path: PathName, params: Record<string, string> = {}, quer
 
 export async function send(c: CheckContext | null, req: ExchangeRequest): Promise<ExchangeResponse> {
   if (c) return c.http(req);
-  const ex = await exchange(req, seedRedactor());
+  const ex = await exchangeOnce(req);
   if (!ex.response) throw new Prerequisite(`${req.method} ${req.url} got no answer (${ex.evidence.error})`);
   return ex.response;
 }

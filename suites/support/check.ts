@@ -5,7 +5,7 @@
 // tokens are known).
 import { test } from '@playwright/test';
 import type { CheckResult, CheckStatus, Evidence, HttpEvidence, Level, Suite } from '../../harness/report/model.ts';
-import { exchange, type ExchangeRequest, type ExchangeResponse } from '../../harness/http/exchange.ts';
+import { exchange, type Exchange, type ExchangeRequest, type ExchangeResponse } from '../../harness/http/exchange.ts';
 import { redactor, seedRedactor, target } from './target.ts';
 
 export interface CheckDef {
@@ -41,7 +41,7 @@ export class CheckContext {
 
   /** One HTTP exchange, recorded as evidence. No answer at all fails the check. */
   async http(req: ExchangeRequest): Promise<ExchangeResponse> {
-    const ex = await exchange(req, seedRedactor());
+    const ex = await exchangeOnce(req);
     this.evidence.push(ex.evidence);
     if (!ex.response) this.fail(`no answer to ${req.method} ${req.url}`, 'an HTTP answer', ex.evidence.error ?? 'no answer');
     return ex.response!;
@@ -65,11 +65,26 @@ export class CheckContext {
   skip(reason: string): never { throw new CheckSkipped(reason); }
 }
 
+/**
+ * One exchange, sent again once when a kept-alive connection was closed by the
+ * server just as the request went out (undici: "other side closed" before any
+ * answer). The server never saw that request; without the retry, a busy
+ * machine turns a harmless race into a failed check.
+ */
+export async function exchangeOnce(req: ExchangeRequest): Promise<Exchange> {
+  const ex = await exchange(req, seedRedactor());
+  const code = (ex.error as NodeJS.ErrnoException | undefined)?.code ?? '';
+  if (ex.response || !/UND_ERR_SOCKET|ECONNRESET/.test(code + ' ' + (ex.evidence.error ?? ''))) return ex;
+  return exchange(req, seedRedactor());
+}
+
 export const suiteOf = (id: string) => id.split('.')[0] as Suite;
 
 /** The short view of a value for a message: JSON, cut at 160 characters. */
 export function show(v: unknown): string {
-  const s = v === undefined ? 'nothing' : typeof v === 'string' ? JSON.stringify(v) : JSON.stringify(v) ?? String(v);
+  // Redacted before it is cut: a token cut in half no longer matches its registered value.
+  const clean = redactor.value(v);
+  const s = clean === undefined ? 'nothing' : JSON.stringify(clean) ?? String(clean);
   return s.length > 160 ? s.slice(0, 157) + '...' : s;
 }
 

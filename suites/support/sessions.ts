@@ -5,7 +5,7 @@
 // failing step is a Prerequisite, so dependent checks skip rather than fail.
 import type { ExchangeResponse } from '../../harness/http/exchange.ts';
 import type { PathName } from '../../harness/target/profile.ts';
-import { call, isAbsoluteUrl, isError, links, obj, ok, type CallOptions } from './api.ts';
+import { apiUrl, call, callUrl, isAbsoluteUrl, isError, links, obj, ok, type CallOptions } from './api.ts';
 import { Prerequisite, type CheckContext } from './check.ts';
 import { consentDriver } from './consent/driver.ts';
 import { target } from './target.ts';
@@ -77,12 +77,17 @@ export function isConsentError(res: ExchangeResponse): boolean {
  */
 export async function sessionCall(c: CheckContext | null, bankId: string, scope: Scope, method: string, path: PathName,
   params: Record<string, string> = {}, opts: CallOptions = {}): Promise<ExchangeResponse> {
+  return sessionCallUrl(c, bankId, scope, method, apiUrl(path, params, opts.query), opts);
+}
+
+/** The same for an absolute URL the target handed out (the authorize link of a payment). */
+export async function sessionCallUrl(c: CheckContext | null, bankId: string, scope: Scope, method: string, url: string, opts: CallOptions = {}): Promise<ExchangeResponse> {
   const t = target();
   const session = await consentedSession(bankId, scope);
   const headers = { [t.headers.psuIpAddress]: t.psuIpAddress, ...(opts.headers ?? {}) };
-  const res = await call(c, method, path, params, { ...opts, session, headers });
+  const res = await callUrl(c, method, url, { ...opts, session, headers });
   if (!isConsentError(res)) return res;
   c?.note('the target asked for consent again (it may have expired): consent was renewed and the call repeated');
   await giveConsent(null, session, scope);
-  return call(c, method, path, params, { ...opts, session, headers });
+  return callUrl(c, method, url, { ...opts, session, headers });
 }

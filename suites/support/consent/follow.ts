@@ -2,8 +2,7 @@
 // browser would without clicking anything. Stops at x-redirect-url (the flow is
 // over once the bank sends the user back) or at the first answer that is not a
 // redirect; a 4xx or 5xx there means the bank page refused.
-import { exchange } from '../../../harness/http/exchange.ts';
-import { seedRedactor } from '../target.ts';
+import { exchangeOnce } from '../check.ts';
 import { Prerequisite } from '../check.ts';
 import { isRedirectBack, type ConsentTask } from './driver.ts';
 
@@ -14,7 +13,7 @@ export async function follow(task: ConsentTask): Promise<void> {
   let url = task.href;
   for (let hop = 0; hop < MAX_HOPS; hop++) {
     if (isRedirectBack(url)) return;
-    const ex = await exchange({ method: 'GET', url, headers: { accept: 'text/html,application/json' }, label: `${task.what} link, hop ${hop + 1}` }, seedRedactor());
+    const ex = await exchangeOnce({ method: 'GET', url, headers: { accept: 'text/html,application/json' }, label: `${task.what} link, hop ${hop + 1}` });
     task.c?.record(ex.evidence);
     const res = ex.response;
     if (!res) throw new Prerequisite(`the ${task.what} link ${url} got no answer (${ex.evidence.error})`);

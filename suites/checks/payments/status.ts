@@ -1,0 +1,70 @@
+// payments.status: the latest status of a payment by its id, and the nine
+// codes of the Nordic banks (spec 3.3).
+import type { Check } from '../../support/register.ts';
+import { NORDIC_PAYMENT_CODES } from '../../../harness/contracts/enums.ts';
+import { obj, ok } from '../../support/api.ts';
+import { show, type CheckContext } from '../../support/check.ts';
+import { banksUnderTest, isNordic, type Bank } from '../../support/banks.ts';
+import { expectContract } from '../../support/contract.ts';
+import { getPayment, PRODUCTS, settledPayment, supports, type Product } from '../../support/payments.ts';
+
+/** Payments of every bank and product whose id is known, after authorisation where the bank asked for it. */
+async function payments(c: CheckContext, only?: (b: Bank) => boolean): Promise<{ bank: Bank; product: Product; paymentId: string; initial?: unknown }[]> {
+  const out = [];
+  for (const bank of (await banksUnderTest()).filter(only ?? (() => true))) {
+    for (const product of PRODUCTS.filter(p => supports(bank, p))) {
+      const a = await settledPayment(bank.id, product);
+      if ((a.kind === 'created' || a.kind === 'sca') && a.paymentId)
+        out.push({ bank, product, paymentId: a.paymentId, initial: a.kind === 'created' ? a.status : undefined });
+    }
+  }
+  if (!out.length) c.skip('not checked: no payment with a known paymentId could be made (see payments.*.initiate)');
+  return out;
+}
+
+export const byId: Check = {
+  id: 'payments.status.by-id', spec: '3.3',
+  title: 'Get Payment by ID answers the payment and its status',
+  quote: 'The latest status of a payment is available by payment identifier through the Get Payment by ID operation.',
+  async run(c) {
+    for (const p of await payments(c)) {
+      const res = await getPayment(c, p.bank.id, p.product, p.paymentId);
+      const body = obj(res);
+      c.expect(ok(res) && body, `payment ${p.paymentId} (${p.product} at ${p.bank.id}) was not answered`, 'a 2xx answer with the payment', `${res.status} ${show(res.json ?? res.text)}`);
+      c.expect(typeof body!.status === 'string' && body!.status, `payment ${p.paymentId} has no status`, 'status: a string', show(body!.status));
+    }
+  },
+};
+
+export const nordicCodes: Check = {
+  id: 'payments.status.nordic-codes', spec: '3.3',
+  title: 'Payments at banks in NO, SE, FI and DK carry only the nine Nordic status codes',
+  quote: 'Banks in Norway, Sweden, Finland and Denmark return only: RCVD, ACCP, ACSP, ACSC, RJCT, CANC, PDNG, NAUT, PRSY.',
+  async run(c) {
+    if (!(await banksUnderTest()).some(isNordic)) c.skip('no bank under test is in NO, SE, FI or DK');
+    for (const p of await payments(c, isNordic)) {
+      if (p.initial !== undefined)
+        c.expect(NORDIC_PAYMENT_CODES.includes(String(p.initial)), `the initiation answer of ${p.product} at ${p.bank.id} (${p.bank.countryCode}) has a status outside the nine codes`,
+          NORDIC_PAYMENT_CODES.join(', '), show(p.initial));
+      const res = await getPayment(c, p.bank.id, p.product, p.paymentId);
+      const status = obj(res)?.status;
+      if (!ok(res)) continue; // payments.status.by-id reports it
+      c.expect(NORDIC_PAYMENT_CODES.includes(String(status)), `payment ${p.paymentId} (${p.product} at ${p.bank.id}, ${p.bank.countryCode}) has a status outside the nine codes`,
+        NORDIC_PAYMENT_CODES.join(', '), show(status));
+    }
+  },
+};
+
+export const contract: Check = {
+  id: 'payments.status.profile-fields', spec: '3.3',
+  title: "Payment answers carry profile.md's payment status fields",
+  quote: 'profile.md: payment by id | GET /payments/{product}/{paymentId} | 200 {"paymentId", "status", ...}',
+  async run(c) {
+    const items = [];
+    for (const p of await payments(c)) {
+      const res = await getPayment(c, p.bank.id, p.product, p.paymentId);
+      if (ok(res)) items.push({ label: `payment ${p.paymentId}`, value: res.json });
+    }
+    expectContract(c, 'payment-status', items, 'profile');
+  },
+};

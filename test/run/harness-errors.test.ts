@@ -1,0 +1,92 @@
+// A run that cannot be made ends with exit 2 and one sentence that names the
+// fix, within 10 s, before Playwright starts (issue 4, CONTRACT.md section 1).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer } from 'node:net';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startReference } from '../../harness/reference/index.ts';
+import { runCli } from '../helpers/cli.ts';
+
+/** A port nothing listens on: bound, read, closed. */
+async function closedPort(): Promise<number> {
+  const srv = createServer();
+  await new Promise<void>(r => srv.listen(0, '127.0.0.1', r));
+  const port = (srv.address() as { port: number }).port;
+  await new Promise<void>(r => srv.close(() => r()));
+  return port;
+}
+
+/**
+ * What starting the CLI costs on this machine now (`run --help`): the 10 s
+ * promise is about the harness's own waiting, not about tsx compiling on a
+ * machine shared with the whole test suite.
+ */
+let baseline: Promise<number> | undefined;
+function startupSeconds(): Promise<number> {
+  baseline ??= (async () => { const t = performance.now(); await runCli(['run', '--help']); return (performance.now() - t) / 1000; })();
+  return baseline;
+}
+
+async function expectHarnessError(args: string[], pattern: RegExp, env: Record<string, string> = {}) {
+  const startup = await startupSeconds();
+  const started = performance.now();
+  const r = await runCli(['run', ...args], { env, timeoutMs: 30_000 });
+  const seconds = (performance.now() - started) / 1000;
+  assert.equal(r.code, 2, `exit ${r.code}\n${r.stdout}\n${r.stderr}`);
+  const lines = r.stderr.trim().split('\n').filter(l => !/npm warn/i.test(l));
+  assert.equal(lines.length, 1, `more than one line on stderr:\n${r.stderr}`);
+  assert.match(lines[0]!, pattern);
+  assert.ok(seconds < 10 + startup, `took ${seconds.toFixed(1)} s (start-up alone ${startup.toFixed(1)} s)`);
+  assert.doesNotMatch(r.stdout, /Running \d+ checks/, 'Playwright must not start');
+  return lines[0]!;
+}
+
+test('an unreachable target is exit 2 naming the URL to check', async () => {
+  const port = await closedPort();
+  const url = `http://127.0.0.1:${port}`;
+  await expectHarnessError(['--auth-url', url, '--base-url', `${url}/api`, '--client-id', 'x'], /Cannot reach the token endpoint .*check the URL/,
+    { PIS_CLIENT_SECRET: 'some-secret' });
+});
+
+test('a wrong client secret on the first call is exit 2 naming --client-secret, and the secret is not printed', async () => {
+  const ref = await startReference({ clientSecret: 'the-right-secret' });
+  try {
+    const line = await expectHarnessError(['--auth-url', ref.authUrl, '--base-url', ref.baseUrl, '--client-id', ref.clientId],
+      /refused the client credentials \(40[01] .*--client-secret/, { PIS_CLIENT_SECRET: 'a-wrong-secret' });
+    assert.doesNotMatch(line, /a-wrong-secret|the-right-secret/);
+  } finally { await ref.close(); }
+});
+
+test('a missing client secret is exit 2 naming the flag and the variable', async () => {
+  await expectHarnessError(['--auth-url', 'http://127.0.0.1:9', '--base-url', 'http://127.0.0.1:9/api', '--client-id', 'x'],
+    /client-secret is missing: give --client-secret, set PIS_CLIENT_SECRET/, { PIS_CLIENT_SECRET: '' });
+});
+
+test('a bad flag, a bad flag value and an unknown suite are exit 2', async () => {
+  await expectHarnessError(['--no-such-flag'], /Unknown option '--no-such-flag'.*--help/);
+  await expectHarnessError(['--max-wait', 'soon'], /--max-wait must be a number/);
+  await expectHarnessError(['--suites', 'token,bogus'], /'bogus', which is not a suite/);
+  await expectHarnessError(['--consent-driver', 'telepathy'], /--consent-driver must be one of follow, browser, manual/);
+  await expectHarnessError(['--base-url', 'not a url', '--auth-url', 'http://x', '--client-id', 'x', '--client-secret', 'y'], /--base-url 'not a url' is not a URL/);
+});
+
+test('a bad config file is exit 2 naming the file and the key', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'pis-config-'));
+  try {
+    const typo = join(dir, 'typo.yaml');
+    writeFileSync(typo, 'base-ulr: http://127.0.0.1:1/api\n');
+    await expectHarnessError(['--config', typo], /typo\.yaml: unknown key 'base-ulr'/);
+    const broken = join(dir, 'broken.yaml');
+    writeFileSync(broken, 'paths: [1, 2\n');
+    await expectHarnessError(['--config', broken], /not valid YAML/);
+    await expectHarnessError(['--config', join(dir, 'missing.yaml')], /Cannot read the config file .*ENOENT/);
+  } finally { rmSync(dir, { recursive: true, force: true }); }
+});
+
+test('--grep that matches no check is exit 2 with an example id', async () => {
+  const r = await runCli(['run', '--suites', 'token', '--grep', 'no-such-check-anywhere'], { timeoutMs: 60_000 });
+  assert.equal(r.code, 2, r.stdout + r.stderr);
+  assert.match(r.stderr, /No check matches --grep 'no-such-check-anywhere': give a check id such as token\.issue\.access-token/);
+});

@@ -1,0 +1,34 @@
+// Runs `pis-conformance run` against the bundled reference with faults or
+// quirks and reads the report it wrote: what the fault and quirk tests share.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { RunResults } from '../../harness/report/model.ts';
+import { runCli, type CliResult } from '../helpers/cli.ts';
+
+/**
+ * The suites that do not need the webhook sink, at a time scale where a token
+ * lifetime (3600 spec s) is 3.6 real seconds, so token.expiry really waits it
+ * out. A consent then lasts 3.6 s too; the suites renew it when asked.
+ */
+export const SUITES = 'token,session,data,payments';
+export const TIME_SCALE = '0.001';
+
+export interface Run { cli: CliResult; results?: RunResults; dir: string }
+
+export async function runReference(names: string[], extra: string[] = []): Promise<Run> {
+  const dir = mkdtempSync(join(tmpdir(), 'pis-run-'));
+  const cli = await runCli(['run', '--suites', SUITES, '--time-scale', TIME_SCALE, '--workers', '4', '--report', dir,
+    ...(names.length ? ['--fault', names.join(',')] : []), ...extra], { timeoutMs: 150_000 });
+  let results: RunResults | undefined;
+  try { results = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as RunResults; } catch { /* asserted by the caller */ }
+  return { cli, results, dir };
+}
+
+export function cleanup(run: Run): void {
+  rmSync(run.dir, { recursive: true, force: true });
+}
+
+export function failed(r: RunResults | undefined): { id: string; level: string; message?: string }[] {
+  return (r?.checks ?? []).filter(c => c.status === 'failed').map(c => ({ id: c.id, level: c.level, message: c.message }));
+}
