@@ -28,7 +28,8 @@ function hasNormalMarkers(body: Record<string, unknown>): boolean {
 /** The kind of webhook body, or 'unknown' when the item has none of a webhook body's fields. */
 export function classifyWebhook(body: unknown): WebhookKind | 'unknown' {
   if (!isObject(body)) return 'unknown';
-  if ('payments' in body) return 'batch';
+  // A null `payments` (a sender serialising one type for both kinds) does not make a batch body.
+  if ('payments' in body && body.payments !== null) return 'batch';
   // One shared name (a record's `id` or `status`) is not enough to call an item a webhook body.
   if (!('payment' in body) && WEBHOOK_KEYS.filter(k => k in body).length < 2) return 'unknown';
   if (hasNormalMarkers(body)) return 'normal';

@@ -57,6 +57,7 @@ test('results.json: the summary must agree with the checks', () => {
 
 test('classification: batch by payments, older by the absence of every newer field, token answers by theirs', () => {
   assert.equal(classifyWebhook({ payments: [] }), 'batch');
+  assert.equal(classifyWebhook({ id: 'c-1', status: 'STARTED', payment: {}, payments: null }), 'normal', 'a null payments is no batch');
   assert.equal(classifyWebhook({ status: 'STARTED', payment: { amount: 1, currency: 'NOK', remittanceInfo: 'x' } }), 'older');
   assert.equal(classifyWebhook({ status: 'STARTED', abortReason: null, payment: { amount: 1, currency: 'NOK' } }), 'older');
   assert.equal(classifyWebhook({ status: 'STARTED', payment: { amount: 1, currency: 'NOK', originalAmount: 1 } }), 'normal', 'lost its id');
