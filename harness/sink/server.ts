@@ -112,6 +112,8 @@ export async function startSink(opts: SinkOptions = {}): Promise<Sink> {
     });
     req.on('error', () => { /* a client that vanished mid-body is recorded by res 'close' */ });
     req.on('end', () => {
+      // One compact copy: the chunks are slices that would keep the socket's read buffers alive.
+      if (a.chunks.length) a.chunks = [Buffer.concat(a.chunks)];
       if (a.probe === 'too-large') return;
       route = routeOf(req.url, a);
       if (route.lastFailed) retriesSeen++;
