@@ -2,8 +2,7 @@
 // browser would without clicking anything. Stops at x-redirect-url (the flow is
 // over once the bank sends the user back) or at the first answer that is not a
 // redirect; a 4xx or 5xx there means the bank page refused.
-import { exchangeOnce } from '../check.ts';
-import { Prerequisite } from '../check.ts';
+import { exchangeOnce, Prerequisite } from '../check.ts';
 import { isRedirectBack, type ConsentTask } from './driver.ts';
 
 /** Arbitrary: more hops than any bank login chain we know, few enough to stop a loop quickly. */
