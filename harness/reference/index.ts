@@ -83,8 +83,11 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Re
     token: createTokenEndpoint({ clientId, clientSecret, tokens, faults }),
     api: createApi(ctx),
   });
-  // Requests kept alive by clients must not hold close() up.
-  server.keepAliveTimeout = 5_000;
+  // Idle keep-alive sockets stay open longer than any client keeps them (undici: 4 s), so the
+  // client always closes first: when a busy event loop fires both timers late, a server-side
+  // close could otherwise race a request already written on the socket ("other side closed").
+  // close() ends them all at once, so the long timeout never holds a shutdown up.
+  server.keepAliveTimeout = 65_000;
 
   try {
     await new Promise<void>((resolve, reject) => {

@@ -43,7 +43,7 @@ export class TokenStore {
   /** Client credentials grant (spec 4.1): a fresh pair with full lifetimes. */
   issue(clientId: string): IssuedTokens {
     const now = this.clock.now();
-    return this.store(clientId, newToken(), now + ACCESS_LIFETIME_S * 1000, now + REFRESH_LIFETIME_S * 1000, randomUUID());
+    return this.store(now, clientId, newToken(), now + ACCESS_LIFETIME_S * 1000, now + REFRESH_LIFETIME_S * 1000, randomUUID());
   }
 
   /** Refresh token grant (spec 4.2). */
@@ -62,7 +62,7 @@ export class TokenStore {
     const refreshExp = noReset ? rec.expiresAtMs : now + REFRESH_LIFETIME_S * 1000;
     // Fault token-refresh-same-access: the old access token string comes back (with the new lifetime).
     const access = this.faults.has('token-refresh-same-access') ? rec.accessToken : newToken();
-    return { ok: true, tokens: this.store(clientId, access, accessExp, refreshExp, rec.sessionState) };
+    return { ok: true, tokens: this.store(now, clientId, access, accessExp, refreshExp, rec.sessionState) };
   }
 
   /** Whether an access token may call the API now. */
@@ -74,12 +74,12 @@ export class TokenStore {
     return { ok: true, clientId: rec.clientId };
   }
 
-  private store(clientId: string, accessToken: string, accessExp: number, refreshExp: number, sessionState: string): IssuedTokens {
+  /** `now` is the moment the grant was decided: the lifetimes in the answer count from it, not from a later clock read. */
+  private store(now: number, clientId: string, accessToken: string, accessExp: number, refreshExp: number, sessionState: string): IssuedTokens {
     if (++this.issuedSincePrune >= 200) this.prune();
     const refreshToken = newToken();
     this.access.set(accessToken, { clientId, expiresAtMs: accessExp });
     this.refresh.set(refreshToken, { clientId, expiresAtMs: refreshExp, used: false, accessToken, accessExpiresAtMs: accessExp, sessionState });
-    const now = this.clock.now();
     // Rounded up so a fresh answer says exactly 3600 and 7200, never 3599.
     const secs = (t: number) => Math.max(0, Math.ceil((t - now) / 1000 - 1e-9));
     return { accessToken, refreshToken, expiresIn: secs(accessExp), refreshExpiresIn: secs(refreshExp), sessionState };
