@@ -34,7 +34,9 @@ async function duplicated(ctx: Ctx, kind: 'normal' | 'batch', status: string, ti
   const sent = await repeat(ctx, eventBody(id, status, kind, path.length - 1), kind, `${kind} ${id} ${status}`, times, pauseMs);
   const first = [...before, sent[0]].find(d => !ctx.success.ok(d));
   if (first) return { status: 'skipped', message: `not judged: ${first.label} got ${answerOf(first)} before any duplicate was sent, which receiver.accepts covers` };
-  return every(sent.slice(1), ctx.success.ok, `${ctx.success.code} to every duplicate, as to the original`, ctx.success.note);
+  const o = every(sent.slice(1), ctx.success.ok, `${ctx.success.code} to every duplicate, as to the original`, ctx.success.note);
+  // The original's exchange beside the refused duplicates shows the same body answered two ways.
+  return o.status === 'failed' ? { ...o, evidence: [sent[0].evidence, ...(o.evidence ?? [])] } : o;
 }
 
 /**
