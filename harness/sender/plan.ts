@@ -59,6 +59,16 @@ function checkout(ids: Ids, kind: BodyKind, status: string, label: string, extra
   return { label, kind, events: pathTo(status).map((s, i) => ({ status: s, body: eventBody(id, s, kind, i, extra) })) };
 }
 
+/** Renames payment.scheduledDate to paymentScheduledDate in every event of a normal checkout. */
+function respell(c: PlannedCheckout): PlannedCheckout {
+  for (const e of c.events) {
+    const p = e.body.payment as Record<string, unknown>;
+    p.paymentScheduledDate = p.scheduledDate;
+    delete p.scheduledDate;
+  }
+  return c;
+}
+
 /** The checkouts of receiver.accepts, one group per check. */
 export function acceptsPlan(ids: Ids): Record<string, PlannedCheckout[]> {
   const scheduledDate = '2026-12-01';
@@ -71,9 +81,12 @@ export function acceptsPlan(ids: Ids): Record<string, PlannedCheckout[]> {
     }),
     'scheduled-date': (['normal', 'batch'] as const).map(k => checkout(ids, k, 'PAYMENT_INITIATED', `${k} checkout with scheduledDate`,
       { scheduledDate, scheduledDateField: 'scheduledDate' })),
-    // The batch body shape names it paymentScheduledDate (spec 2.3); a normal body has only scheduledDate (2.2).
-    'payment-scheduled-date': [checkout(ids, 'batch', 'PAYMENT_INITIATED', 'batch checkout with paymentScheduledDate',
-      { scheduledDate, scheduledDateField: 'paymentScheduledDate' })],
+    // The batch body shape names it paymentScheduledDate (spec 2.3), and "both appear": a normal body
+    // may carry that spelling too, which the body builder does not make, so the field is renamed here.
+    'payment-scheduled-date': [
+      checkout(ids, 'batch', 'PAYMENT_INITIATED', 'batch checkout with paymentScheduledDate', { scheduledDate, scheduledDateField: 'paymentScheduledDate' }),
+      respell(checkout(ids, 'normal', 'PAYMENT_INITIATED', 'normal checkout with paymentScheduledDate', { scheduledDate })),
+    ],
     'older-variant': ['PAYMENT_COMPLETED', 'CANCELLED'].map(s => checkout(ids, 'older', s, `older variant (spec 2.5) ending ${s}`)),
     'unknown-fields': (['normal', 'batch'] as const).map(k => checkout(ids, k, 'PAYMENT_INITIATED', `${k} checkout with unknown extra fields`, { extraFields: true })),
   };

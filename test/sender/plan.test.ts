@@ -23,6 +23,8 @@ test('every accepts checkout follows a path the service sends, and every body is
   assert.deepEqual(pathTo('PAYMENT_NONTRACKABLE'), ['STARTED', 'PAYMENT_INITIATED', 'PAYMENT_NONTRACKABLE']);
   const batch = plan['payment-scheduled-date'][0].events[0].body.payments as Record<string, unknown>[];
   assert.ok(batch.every(p => 'paymentScheduledDate' in p && !('scheduledDate' in p)));
+  const normal = plan['payment-scheduled-date'][1].events[1].body.payment as Record<string, unknown>;
+  assert.deepEqual(['paymentScheduledDate' in normal, 'scheduledDate' in normal], [true, false]);
 });
 
 test('the plan line counts what the plan sends, and --max-requests refuses a larger plan', () => {
