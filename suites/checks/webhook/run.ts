@@ -2,8 +2,8 @@
 // checkouts through its control API (harness/sink/drive.ts), then judge
 // everything the sink recorded with the same pure analysis the `sink` command
 // uses. Run once per worker; every webhook check reads its result from here.
-import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { driveCheckouts, type DriveResult } from '../../../harness/sink/drive.ts';
@@ -23,13 +23,28 @@ let once: Promise<WebhookRun> | undefined;
  * with the old one; the drive must not run twice, so its result is kept in a
  * file named after the Playwright runner (the workers' parent process).
  */
-const CACHE = join(tmpdir(), `pis-webhook-run-${process.ppid}.json`);
+const CACHE = join(tmpdir(), `pis-webhook-run-${createHash('sha256').update(`${process.ppid} ${process.env.PIS_REPORT_DIR ?? ''}`).digest('hex').slice(0, 16)}.json`);
+
+/** A kept result from a run killed before its last check, under a reused process id, is not this run's. */
+function fresh(): boolean {
+  if (!existsSync(CACHE)) return false;
+  const maxAgeMs = DRIVE_CAP_MS * target().timeScale + 15 * 60_000;
+  return Date.now() - statSync(CACHE).mtimeMs < maxAgeMs;
+}
 
 export function webhookRun(): Promise<WebhookRun> {
-  once ??= existsSync(CACHE)
-    ? Promise.resolve(JSON.parse(readFileSync(CACHE, 'utf8')) as WebhookRun)
-    : run().then(r => { writeFileSync(CACHE, JSON.stringify(r)); return r; });
+  once ??= fresh() ? fromCache() : run().then(
+    r => { writeFileSync(CACHE, JSON.stringify(r)); return r; },
+    // A drive that could not be made (the control API refused an allowed checkout)
+    // is not retried by every later check: they all report the same reason.
+    (e: unknown) => { writeFileSync(CACHE, JSON.stringify({ error: (e as Error)?.message ?? String(e) })); throw e; });
   return once;
+}
+
+async function fromCache(): Promise<WebhookRun> {
+  const kept = JSON.parse(readFileSync(CACHE, 'utf8')) as WebhookRun | { error: string };
+  if ('error' in kept) throw new Error(kept.error);
+  return kept;
 }
 
 /** Removes the kept result (after the suite's last check). */
