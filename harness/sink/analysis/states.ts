@@ -38,14 +38,21 @@ export function checkSequence(view: RunView): CheckResult {
   if (!judged.length) return skipped(SEQUENCE, 'no webhook carried a known status');
   const disordered = disorderedCheckouts(view);
   const findings: Finding[] = [];
+  // A body without a readable status hides which status it carried: its checkout's
+  // sequence cannot be judged, and webhook.body.valid already fails it.
+  const unreadable = judged.filter(c => c.attempts.some(a => a.status === undefined && a.d.probe !== 'too-large'));
   for (const c of judged) {
+    if (unreadable.includes(c)) continue;
     const seq = sequence(c);
     // Where events overtook each other, their arrival order is webhook.order's
     // fault; judging it again here would fail two checks for one fault.
     const why = disordered.has(c.id) ? unorderedFinding(seq) : sequenceFinding(seq)?.reason ?? null;
     if (why) findings.push({ message: `checkout ${c.id} sent ${seq.join(' → ')}: ${why}`, attempts: c.attempts });
   }
-  const notes: Evidence[] = disordered.size ? [{ kind: 'note', text: `arrival order not judged for ${[...disordered].join(', ')}: see webhook.order` }] : [];
+  const notes: Evidence[] = [
+    ...(disordered.size ? [{ kind: 'note' as const, text: `arrival order not judged for ${[...disordered].join(', ')}: see webhook.order` }] : []),
+    ...(unreadable.length ? [{ kind: 'note' as const, text: `not judged, a body without a readable status: ${unreadable.map(c => c.id).join(', ')} (see webhook.body.valid)` }] : []),
+  ];
   return verdict(SEQUENCE, 'every checkout\'s statuses follow spec 3.1', findings, `${judged.length} checkouts, every status sequence allowed by spec 3.1`, notes);
 }
 
