@@ -18,11 +18,12 @@ export const LATE_NOT_TAKEN: CheckInfo = { id: 'webhook.timeout.late-answer-not-
  * The sink sees an attempt arrive some time after the sender started its 5 s
  * clock (its own scheduling, connecting, the network). That delay shows between
  * an answer and the arrival of the checkout's next event, which a sender sends
- * at once: the longest of those turnarounds is allowed on top of the
- * tolerance, capped at 1.5 s (arbitrary: under a third of the window, so a
- * sender that gives up after 3 s is still caught however slow its turnarounds).
+ * at once: the longest of those turnarounds is allowed on top of the timing
+ * tolerance, the two together capped at 1.5 s (arbitrary: under a third of the
+ * window, so a sender that gives up after 3 s is still caught however slow its
+ * turnarounds and however wide the tolerance).
  */
-export const MAX_TURNAROUND_ALLOWANCE_MS = 1_500;
+export const MAX_SLACK_MS = 1_500;
 
 export function turnaround(view: RunView): number {
   const gaps: number[] = [];
@@ -31,15 +32,16 @@ export function turnaround(view: RunView): number {
     if (ack !== undefined && next !== undefined && next >= ack) gaps.push(next - ack);
   }
   if (!gaps.length) return 0;
-  return Math.min(MAX_TURNAROUND_ALLOWANCE_MS, Math.max(...gaps));
+  return Math.max(...gaps);
 }
 
 /** Every attempt the sender hung up on before the sink answered must have lasted 5 s (less the tolerance). */
 export function checkWaits5s(view: RunView): CheckResult {
   const slow = view.all.filter(a => a.d.probe === 'slow-4s' || a.d.probe === 'slow-6s');
   if (!slow.length) return skipped(WAITS_5S, 'no attempt was held for a slow answer');
-  const lag = turnaround(view);
-  const floor = RESPONSE_WAIT_MS - view.tol(RESPONSE_WAIT_MS) - lag;
+  const tol = Math.min(view.tol(RESPONSE_WAIT_MS), MAX_SLACK_MS);
+  const lag = Math.min(turnaround(view), MAX_SLACK_MS - tol);
+  const floor = RESPONSE_WAIT_MS - tol - lag;
   const findings: Finding[] = slow
     .filter(a => a.closed !== undefined && a.d.answer === 'none' && a.closed - a.arrived < floor)
     .map(a => ({ message: `the sender hung up ${sec(a.closed! - a.arrived)} after sending event ${a.event} (${a.status ?? 'unreadable'}) of checkout ${a.d.checkoutId}, before the ${a.d.probe === 'slow-4s' ? '4 s' : '6 s'} answer`, attempts: [a] }));
