@@ -129,6 +129,7 @@ export const command: Command = {
       for (const c of checks) {
         process.stdout.write(formatCheckLine(writer.add({ ...c, durationMs: until }), process.stdout.isTTY) + '\n');
       }
+      if (!deliveries.length) process.stderr.write(`no webhook arrived at ${sink.url}: check the URL registered for the sender and that it can reach this address.\n`);
       const results = writer.finish({ deliveries: redactor.value(deliveries) });
       const warnings = results.checks.filter(c => c.status === 'failed' && c.level !== 'must').length;
       process.stdout.write(`sink stopped (${why}).\n${formatSummary(results.summary, warnings, join(writer.dir, 'index.html'))}\n`);

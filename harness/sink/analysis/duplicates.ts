@@ -1,6 +1,6 @@
 // webhook.duplicates: deliveries of an event after it was acknowledged.
 import type { CheckResult } from '../../report/model.ts';
-import { deliveries, passed, type CheckInfo } from './result.ts';
+import { deliveries, passed, skipped, type CheckInfo } from './result.ts';
 import type { RunView } from './view.ts';
 
 // Spec 6.3: "Delivery is at least once. The receiver must expect duplicates."
@@ -10,6 +10,7 @@ import type { RunView } from './view.ts';
 export const DUPLICATES: CheckInfo = { id: 'webhook.duplicates.counted', title: 'Deliveries of an event after its 200 are counted (at least once allows them)', spec: '6.3', level: 'should' };
 
 export function checkDuplicates(view: RunView): CheckResult {
+  if (!view.all.length) return skipped(DUPLICATES, 'no delivery attempt arrived');
   const dups = view.checkouts.flatMap(c => c.events.flatMap(e =>
     e.ackAt === undefined ? [] : e.attempts.filter(a => a.arrived >= e.ackAt!)));
   const events = new Set(dups.map(a => `${a.d.checkoutId}#${a.event}`)).size;
