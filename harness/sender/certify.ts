@@ -15,7 +15,8 @@ import type { SenderOptions } from './options.ts';
 import { acceptsPlan, Ids, planSize, type PlannedCheckout, type PlanSize } from './plan.ts';
 import { preflight } from './preflight.ts';
 import { runRobustness } from './robustness.ts';
-import { Transport } from './transport.ts';
+import { Transport, type Delivery } from './transport.ts';
+import { answerOf, result } from './check.ts';
 
 export interface Plan { ids: Ids; accepts: Record<string, PlannedCheckout[]>; size: PlanSize }
 
@@ -52,22 +53,46 @@ export async function certify(opts: SenderOptions, plan: Plan, redactor: Redacto
     const ctx: Ctx = { t, ids: plan.ids, opts, success: successFrom([]), emit: c => hooks.check(c) };
     const phase = (name: string) => hooks.phase(name, t.count, plan.size.total);
 
-    phase('accepts: every body the service may send, a few checkouts at a time');
-    const accepted = await runAccepts(ctx, plan.accepts);
-    ctx.success = successFrom(accepted);
-    phase('auth: deliveries without the right api-key');
-    await runAuth(ctx);
-    phase('idempotency: the same event again, and after a pause');
-    await runIdempotency(ctx);
-    const alone = t.log.filter(d => d.kind === 'normal' || d.kind === 'batch' || d.kind === 'older');
-    phase(`concurrency: ${opts.concurrency} checkouts in parallel`);
-    await runConcurrency(ctx, alone.filter(d => d.kind === 'normal'));
+    const alone = () => t.log.filter(d => d.kind === 'normal' || d.kind === 'batch' || d.kind === 'older');
+    const phases: [string, () => Promise<unknown>][] = [
+      ['accepts: every body the service may send, a few checkouts at a time', async () => { ctx.success = successFrom(await runAccepts(ctx, plan.accepts)); }],
+      ['auth: deliveries without the right api-key', () => runAuth(ctx)],
+      ['idempotency: the same event again, and after a pause', () => runIdempotency(ctx)],
+      [`concurrency: ${opts.concurrency} checkouts in parallel`, () => runConcurrency(ctx, alone().filter(d => d.kind === 'normal'))],
+    ];
+    let stopped: { after: Delivery; refused: Delivery } | undefined;
+    for (const [name, run] of phases) {
+      phase(name);
+      await run();
+      if ((stopped = await stoppedNow(t, opts))) break;
+    }
     phase('latency');
-    await runLatency(ctx, alone);
-    phase('robustness: garbage, each followed by a valid delivery');
-    await runRobustness(ctx);
+    await runLatency(ctx, alone());
+    if (stopped) {
+      // A receiver that died before the garbage: one finding, under robustness, instead of every later check failing.
+      ctx.emit(stoppedCheck(stopped));
+    } else {
+      phase('robustness: garbage, each followed by a valid delivery');
+      await runRobustness(ctx);
+    }
     hooks.phase('done', t.count, plan.size.total);
   } finally {
     await t.close();
   }
+}
+
+/** Spec 6.4: "The receiver must answer each request with status code 200" - also every request after this one. */
+function stoppedCheck(down: { after: Delivery; refused: Delivery }): CheckResult {
+  return result({ id: 'receiver.robustness.stays-up', title: 'The receiver keeps accepting connections for the whole run', spec: '6.4', level: 'must' }, {
+    status: 'failed', expected: 'every delivery answered', seen: `${down.refused.label}: ${answerOf(down.refused)}`,
+    message: `the receiver stopped accepting connections after "${down.after.label}" (${answerOf(down.after)}); the run stopped there, so later checks were not made`,
+    evidence: [down.after.evidence, down.refused.evidence],
+  }, 0);
+}
+
+/** The receiver stopped when a connection failed after it had answered and a fresh connection is refused now. */
+async function stoppedNow(t: Transport, opts: SenderOptions): Promise<{ after: Delivery; refused: Delivery } | undefined> {
+  const b = t.broken;
+  if (!b) return undefined;
+  try { await preflight(opts.url, opts.insecure); return undefined; } catch { return b; }
 }

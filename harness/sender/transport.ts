@@ -46,6 +46,8 @@ export class Transport {
   readonly log: Delivery[] = [];
   private readonly agent: Agent;
   private sent = 0;
+  private lastAnswered?: Delivery;
+  private down?: { after: Delivery; refused: Delivery };
 
   constructor(private readonly opts: SenderOptions, private readonly redactor: Redactor,
     private readonly onSent: (sent: number) => void = () => {}) {
@@ -54,6 +56,13 @@ export class Transport {
   }
 
   get count(): number { return this.sent; }
+
+  /**
+   * Set when a connection failed (refused, or closed without an answer) after
+   * the receiver had answered, and nothing was answered since: the receiver
+   * may have stopped after `after`. The caller confirms with a fresh connection.
+   */
+  get broken(): { after: Delivery; refused: Delivery } | undefined { return this.down; }
 
   /** POSTs one delivery to the receiver; never throws for HTTP or network failures. */
   async post(body: unknown, o: PostOptions): Promise<Delivery> {
@@ -82,6 +91,8 @@ export class Transport {
       kind, label, ms, evidence: trimEvidence(x.evidence), timedOut: !x.response && /TIMEOUT/.test(code),
       ...(x.response ? { status: x.response.status, json: x.response.json } : { error: describeError(x.error, this.timing.waitMs) }),
     };
+    if (d.status !== undefined) { this.lastAnswered = d; this.down = undefined; }
+    else if (this.lastAnswered && !this.down && !d.timedOut) this.down = { after: this.lastAnswered, refused: d };
     if (!aside) {
       this.log.push(d);
       this.onSent(++this.sent);

@@ -48,6 +48,11 @@ describe('sample receiver faults', { concurrency: true }, () => {
         assert.equal(later?.status, 'skipped');
         assert.match(later?.message ?? '', /stopped accepting connections after malformed JSON/);
       }
+      if (f.name === 'dies-on-missing-key') {
+        const up = r.checks.find(c => c.id === 'receiver.robustness.stays-up');
+        assert.match(up?.message ?? '', /stopped accepting connections after .*the run stopped there/);
+        assert.equal(r.checks.some(c => c.id.startsWith('receiver.idempotency.')), false, 'nothing is sent to a dead receiver');
+      }
       for (const c of caught) {
         assert.ok(c.message && c.evidence.length, `${c.id} says what it saw and carries evidence`);
         if (c.expected !== undefined) assert.ok(c.seen, `${c.id} says what it saw`);
