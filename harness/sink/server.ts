@@ -48,7 +48,8 @@ export interface Sink {
   close(): Promise<void>;
 }
 
-const HOOK_PATH = /^\/hooks\/([A-Za-z0-9._-]{1,100})(?:[/?]|$)/;
+// Not anchored: a tunnel (--public-sink-url) may keep a path prefix of its own.
+const HOOK_PATH = /\/hooks\/([A-Za-z0-9._-]{1,100})(?:[/?]|$)/;
 // Routing by body is a cheap text search, not a parse: the first "id" (spec 2.2),
 // else "referenceId" for the older variant of 2.5, which has no id.
 const BODY_ID = /"id"\s*:\s*"([^"\\]{1,200})"/;

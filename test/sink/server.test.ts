@@ -128,3 +128,14 @@ test('a port in use is a harness error that names the fix', async () => {
     await assert.rejects(startSink({ port }), e => isHarnessError(e) && e.code === 'PIS_PORT_IN_USE' && /already in use/.test(e.message));
   } finally { await first.close(); }
 });
+
+test('a planned checkout is found behind a tunnel path prefix', async () => {
+  const sink = await startSink({ passive: CLEAN });
+  try {
+    sink.expect('k1', { name: 'fail-once', answers: ['status-500'] });
+    const r = await post(`${sink.url}/tunnel/prefix/hooks/k1`, '{"id":"whatever","status":"STARTED"}');
+    assert.equal(r.statusCode, 500);
+    await r.body.text();
+    assert.equal(sink.attempts()[0].checkoutId, 'k1');
+  } finally { await sink.close(); }
+});
