@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { driveCheckouts, type DriveResult } from '../../../harness/sink/drive.ts';
 import { analyzeRun, type Analysis } from '../../../harness/sink/analysis/index.ts';
-import { startSink } from '../../../harness/sink/server.ts';
+import { startSink, type SinkOptions } from '../../../harness/sink/server.ts';
+import { HarnessError } from '../../../harness/errors.ts';
 import { redactor, seedRedactor, target } from '../../support/target.ts';
 
 export interface WebhookRun extends Analysis { drive: DriveResult; realMs: number }
@@ -52,6 +53,24 @@ export function forgetWebhookRun(): void {
   rmSync(CACHE, { force: true });
 }
 
+/**
+ * Spec 4.3: the service calls the webhook over HTTPS. PIS_SINK_TLS=self-signed,
+ * or PIS_SINK_TLS_CERT and PIS_SINK_TLS_KEY (PEM files), make the sink serve
+ * HTTPS (an addition: `run` has no flag for it yet).
+ */
+function sinkTls(): SinkOptions['tls'] {
+  const env = process.env;
+  if (env.PIS_SINK_TLS === 'self-signed') return 'self-signed';
+  if (!env.PIS_SINK_TLS_CERT && !env.PIS_SINK_TLS_KEY) return undefined;
+  if (!env.PIS_SINK_TLS_CERT || !env.PIS_SINK_TLS_KEY)
+    throw new HarnessError('PIS_BAD_CONFIG', 'set both PIS_SINK_TLS_CERT and PIS_SINK_TLS_KEY (PEM files), or PIS_SINK_TLS=self-signed.');
+  try {
+    return { cert: readFileSync(env.PIS_SINK_TLS_CERT, 'utf8'), key: readFileSync(env.PIS_SINK_TLS_KEY, 'utf8') };
+  } catch (e) {
+    throw new HarnessError('PIS_TLS', `Cannot read the sink's TLS files (${(e as Error).message}): check PIS_SINK_TLS_CERT and PIS_SINK_TLS_KEY.`);
+  }
+}
+
 async function run(): Promise<WebhookRun> {
   const t = target();
   seedRedactor();
@@ -59,7 +78,7 @@ async function run(): Promise<WebhookRun> {
   const apiKey = t.webhookApiKey || `pis-${randomBytes(12).toString('hex')}`;
   redactor.add(apiKey, 'PIS_WEBHOOK_API_KEY');
   const started = performance.now();
-  const sink = await startSink({ host: t.sinkHost, port: t.sinkPort, timeScale: t.timeScale, publicUrl: t.publicSinkUrl });
+  const sink = await startSink({ host: t.sinkHost, port: t.sinkPort, timeScale: t.timeScale, publicUrl: t.publicSinkUrl, tls: sinkTls() });
   try {
     const drive = await driveCheckouts({ sink, controlUrl: t.controlUrl!, apiKey, capMs: DRIVE_CAP_MS, redactor });
     const analysis = analyzeRun(sink.attempts(), drive.plan, { timeScale: t.timeScale, apiKey, observedUntilMs: drive.observedUntilMs });
