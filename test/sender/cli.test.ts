@@ -68,7 +68,8 @@ test('a receiver without a key check: exit 1, the failure shows the request with
 
 test('refuses a plan larger than --max-requests before sending anything (exit 2, one sentence)', async () => {
   const r = await startReceiver({ apiKey: API_KEY });
-  const dir = join(tmp(), 'report');
+  const parent = tmp();
+  const dir = join(parent, 'report');
   try {
     const out = await runCli(['certify-receiver', '--url', r.url, '--api-key', API_KEY, '--max-requests', '20', '--report', dir]);
     assert.equal(out.code, 2);
@@ -76,16 +77,20 @@ test('refuses a plan larger than --max-requests before sending anything (exit 2,
     assert.equal(out.stderr.trim().split('\n').length, 1);
     assert.equal(r.received, 0);
     assert.equal(existsSync(dir), false);
-  } finally { await r.close(); }
+  } finally { await r.close(); rmSync(parent, { recursive: true, force: true }); }
 });
 
 test('an unreachable URL is a pre-flight failure: exit 2, one sentence, no report', async () => {
   const port = await closedPort();
-  const dir = join(tmp(), 'report');
-  const out = await runCli(['certify-receiver', '--url', `http://127.0.0.1:${port}/hooks`, '--api-key', API_KEY, '--report', dir]);
-  assert.equal(out.code, 2);
-  assert.match(out.stderr, /Cannot reach the webhook receiver at http:\/\/127\.0\.0\.1:\d+\/hooks \(nothing is listening there\): check the URL/);
-  assert.equal(existsSync(dir), false);
+  const parent = tmp();
+  const dir = join(parent, 'report');
+  try {
+    const out = await runCli(['certify-receiver', '--url', `http://127.0.0.1:${port}/hooks`, '--api-key', API_KEY, '--report', dir]);
+    assert.equal(out.code, 2);
+    assert.match(out.stderr, /Cannot reach the webhook receiver at http:\/\/127\.0\.0\.1:\d+\/hooks \(nothing is listening there\): check the URL/);
+    assert.equal(out.stderr.trim().split('\n').length, 1);
+    assert.equal(existsSync(dir), false);
+  } finally { rmSync(parent, { recursive: true, force: true }); }
 });
 
 test('missing flags and bad values are exit 2 with a sentence naming the fix', async () => {
