@@ -57,6 +57,10 @@ function options(v: Record<string, string | boolean | undefined>): SenderOptions
     throw new HarnessError('PIS_BAD_FLAG', `--url must start with http:// or https://, not '${parsed.protocol}'.`);
   const apiKey = str('api-key') ?? process.env.PIS_WEBHOOK_API_KEY;
   if (!apiKey) throw new HarnessError('PIS_MISSING_OPTION', 'No api-key given: pass --api-key or set PIS_WEBHOOK_API_KEY to the key registered for the receiver.');
+  // The redactor ignores values under 4 characters (they would mangle ordinary text), so such a key could reach a report.
+  if (apiKey.length < 4) throw new HarnessError('PIS_BAD_FLAG', 'The api-key is shorter than 4 characters, too short to keep out of the report: register a longer key for the receiver.');
+  if (!/^[\t\x20-\x7e\x80-\xff]+$/.test(apiKey) || apiKey.trim() !== apiKey)
+    throw new HarnessError('PIS_BAD_FLAG', 'The api-key has characters an HTTP header cannot carry (line breaks, control characters, or spaces at either end): check --api-key.');
   const stateUrl = str('state-url');
   if (stateUrl !== undefined && !stateUrl.includes('{id}'))
     throw new HarnessError('PIS_BAD_FLAG', `--state-url must contain {id} where the checkout id goes, e.g. https://merchant.example/checkouts/{id}.`);

@@ -97,6 +97,9 @@ test('missing flags and bad values are exit 2 with a sentence naming the fix', a
   const noKey = await runCli(['certify-receiver', '--url', 'http://127.0.0.1:9/hooks'], { env: { PIS_WEBHOOK_API_KEY: '' } });
   assert.equal(noKey.code, 2);
   assert.match(noKey.stderr, /pass --api-key or set PIS_WEBHOOK_API_KEY/);
+  const shortKey = await runCli(['certify-receiver', '--url', 'http://127.0.0.1:9/hooks', '--api-key', 'abc']);
+  assert.equal(shortKey.code, 2);
+  assert.match(shortKey.stderr, /shorter than 4 characters/);
   const badState = await runCli(['certify-receiver', '--url', 'http://127.0.0.1:9/hooks', '--api-key', API_KEY, '--state-url', 'http://x/checkouts']);
   assert.equal(badState.code, 2);
   assert.match(badState.stderr, /--state-url must contain \{id\}/);
