@@ -4,7 +4,7 @@
 // checker (body-rules.ts), the reference's control API and the webhook suite all
 // ask these functions, so one reading of the spec is used everywhere.
 import {
-  ABORT_REASON_STATUSES, CHECKOUT_STATUSES, FINAL_CHECKOUT_STATUSES, POLLER_STATUSES,
+  ABORT_REASON_STATUSES, CHECKOUT_STATUSES, FINAL_CHECKOUT_STATUSES, NORDIC_COUNTRIES, NORDIC_PAYMENT_CODES, POLLER_STATUSES,
 } from './enums.ts';
 
 export type RuleLevel = 'must' | 'should' | 'profile';
@@ -37,6 +37,8 @@ export const RULES = {
     quote: 'counterpartyAgent: BIC of the agent or intermediary bank, 8 or 11 characters.' },
   'bic.format': { id: 'bic.format', spec: '2.6', level: 'should',
     quote: 'counterpartyAgent is a BIC (ISO 9362: 4 letters bank, 2 letters country, 2 location, optional 3 branch).' },
+  'payment-status.nordic': { id: 'payment-status.nordic', spec: '3.3', level: 'must',
+    quote: 'Banks in Norway, Sweden, Finland and Denmark return only: RCVD, ACCP, ACSP, ACSC, RJCT, CANC, PDNG, NAUT, PRSY.' },
   'date.iso-8601': { id: 'date.iso-8601', spec: '2.2', level: 'profile',
     quote: 'profile.md: Dates are ISO 8601 strings (the spec says only "string").' },
 } as const satisfies Record<string, RuleInfo>;
@@ -99,6 +101,12 @@ export function bicLengthOk(s: string): boolean {
 /** `should`: the BIC shape of ISO 9362, beyond its length (the spec says only "BIC"). */
 export function bicFormatOk(s: string): boolean {
   return s === '' || /^[A-Z]{4}[A-Z]{2}[A-Z0-9]{2}([A-Z0-9]{3})?$/.test(s);
+}
+
+/** Spec 3.3 (`must`): a payment at a bank of NO, SE, FI or DK has one of the nine Nordic codes; other banks are not restricted. */
+export function nordicStatusOk(countryCode: unknown, status: unknown): boolean {
+  if (typeof countryCode !== 'string' || !NORDIC_COUNTRIES.includes(countryCode.toUpperCase())) return true;
+  return typeof status === 'string' && NORDIC_PAYMENT_CODES.includes(status);
 }
 
 const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}(:?\d{2})?)?$/i;

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  RULES, abortReasonAllowed, bicFormatOk, bicLengthOk, isCalendarDate, isIsoDateTime, sequenceFinding, sequenceViolation,
+  RULES, abortReasonAllowed, bicFormatOk, bicLengthOk, isCalendarDate, isIsoDateTime, nordicStatusOk, sequenceFinding, sequenceViolation,
   transactionStatusExpected,
 } from '../../harness/contracts/rules.ts';
 import { ABORT_REASON_STATUSES, CHECKOUT_STATUSES, FINAL_CHECKOUT_STATUSES, POLLER_STATUSES } from '../../harness/contracts/enums.ts';
@@ -67,4 +67,14 @@ test('dates: ISO 8601 is a profile rule with or without zone; YYYY-MM-DD must be
   assert.equal(RULES['date.iso-8601'].level, 'profile');
   assert.ok(isCalendarDate('2028-02-29'));
   for (const bad of ['2026-02-29', '2026-13-01', '2026-1-01', '2026-12-01T00:00:00Z']) assert.ok(!isCalendarDate(bad), bad);
+});
+
+test('Nordic banks answer only the nine codes (spec 3.3, must); other banks are not restricted', () => {
+  for (const c of ['NO', 'SE', 'FI', 'DK', 'no']) {
+    assert.ok(nordicStatusOk(c, 'ACSC'), c);
+    assert.ok(!nordicStatusOk(c, 'ACTC'), c);
+    assert.ok(!nordicStatusOk(c, undefined), c);
+  }
+  assert.ok(nordicStatusOk('DE', 'ACTC'));
+  assert.equal(RULES['payment-status.nordic'].level, 'must');
 });
