@@ -23,7 +23,24 @@ pre{background:#f1f3f6;padding:6px 8px;overflow:auto;max-height:360px;font-size:
 .http{border-top:1px dashed #ccd;padding-top:6px;margin-top:6px} .res.err{color:#b3261e}
 table{border-collapse:collapse;font-size:12px} td,th{border:1px solid #dde1e7;padding:2px 6px;text-align:left}
 .figure{background:#fff;border:1px solid #dde1e7;border-radius:4px;padding:10px;margin:10px 0;overflow-x:auto}
+.curl pre{white-space:pre-wrap;word-break:break-all}
+.overview{display:flex;gap:28px;flex-wrap:wrap;margin:14px 0} .overview table{background:#fff}
+.overview ul{margin:4px 0;padding-left:18px} .overview a{color:inherit}
+.legend{color:#555;font-size:12.5px}
 `;
+
+/** Counts per suite and the failures, each linked to its check, so a reader starts where it matters. */
+function overview(r: RunResults, suites: Map<string, CheckResult[]>): string {
+  const n = (cs: CheckResult[], f: (c: CheckResult) => boolean) => cs.filter(f).length;
+  const rows = [...suites].map(([name, cs]) => `<tr><td><a href="#suite-${esc(name)}">${esc(name)}</a></td><td>${n(cs, c => c.status === 'passed')}</td>
+<td>${n(cs, c => c.status === 'failed' && c.level === 'must')}</td><td>${n(cs, c => c.status === 'failed' && c.level !== 'must')}</td><td>${n(cs, c => c.status === 'skipped')}</td></tr>`).join('');
+  const item = (c: CheckResult) => `<li><a href="#${esc(c.id)}"><code>${esc(c.id)}</code></a> ${esc(c.message ?? c.title)}</li>`;
+  const fails = r.checks.filter(c => c.status === 'failed' && c.level === 'must');
+  const warns = r.checks.filter(c => c.status === 'failed' && c.level !== 'must');
+  return `<div class="overview"><table><tr><th>suite</th><th>passed</th><th>failed</th><th>warnings</th><th>skipped</th></tr>${rows}</table>
+<div>${fails.length ? `<b>Failed (must)</b><ul id="failures">${fails.map(item).join('')}</ul>` : ''}${warns.length ? `<b>Warnings (should, profile)</b><ul id="warnings">${warns.map(item).join('')}</ul>` : ''}
+<p class="legend">must: stated by the spec, decides the verdict · should: advice, a failure warns · profile: a decision of profile.md where the spec is silent, never decides</p></div></div>`;
+}
 
 function check(c: CheckResult): string {
   const warn = c.status === 'failed' && c.level !== 'must';
@@ -54,6 +71,6 @@ export function renderPage(r: RunResults): string {
 <body><header class="${ok ? 'ok' : 'bad'}"><h1 id="verdict" data-conformant="${ok}">${ok ? 'Conformant' : 'Not conformant'}</h1>
 <p>${r.summary.passed} passed, ${r.summary.failed} failed${warnings ? ` (${warnings} of them warnings that do not decide the verdict)` : ''}, ${r.summary.skipped} skipped</p>
 <p>${esc(r.tool.name)} ${esc(r.tool.version)} · ${esc(r.command)} · ${target} · time scale ${r.timeScale} · ${esc(r.startedAt)} → ${esc(r.finishedAt)}</p></header>
-<main>${figures}${groups || '<p>No checks ran.</p>'}</main></body></html>
+<main>${r.checks.length ? overview(r, suites) : ''}${figures}${groups || '<p>No checks ran.</p>'}</main></body></html>
 `;
 }
