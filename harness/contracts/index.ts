@@ -5,11 +5,11 @@ import { contracts, CONTRACT_FILES, ID_BASE, type ContractName, type SchemaNode 
 import { toViolations, type Violation } from './violations.ts';
 import { codeRules } from './body-rules.ts';
 import { classifyWebhook, type WebhookKind } from './classify.ts';
+import type { ContractTypes } from './types.ts';
 
 export { CONTRACT_NAMES, CONTRACT_FILES, type ContractName } from './load.ts';
 export type { Violation, ViolationLevel } from './violations.ts';
 export type * from './types.ts';
-import type { ContractTypes } from './types.ts';
 export { classifyWebhook, classifyItem, type WebhookKind, type ItemKind } from './classify.ts';
 
 const LEVEL_ORDER = { must: 0, should: 1, profile: 2 } as const;
