@@ -1,6 +1,8 @@
-// The webhook analysis and driver against small senders that do right and wrong
-// things (test/sink/sender.ts): each fault fails its check prefix and nothing else.
-import { test } from 'node:test';
+// Cases of the webhook analysis and driver against small senders that do right
+// and wrong things (test/sink/sender.ts), shared by sender-*.test.ts (split in
+// files so they run in separate processes): each fault fails its check prefix
+// and nothing else.
+import type { TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { startSink } from '../../harness/sink/server.ts';
 import { driveCheckouts } from '../../harness/sink/drive.ts';
@@ -25,7 +27,7 @@ async function judge(flags: SenderFlags) {
   }
 }
 
-const CASES: Array<{ name: string; flags: SenderFlags; prefix?: string; level?: 'must' | 'should' }> = [
+export const CASES: Array<{ name: string; flags: SenderFlags; prefix?: string; level?: 'must' | 'should' }> = [
   { name: 'correct', flags: {} },
   { name: 'jitter', flags: { jitter: 0.25 } },
   { name: 'duplicates', flags: { duplicates: true } },
@@ -45,9 +47,9 @@ const CASES: Array<{ name: string; flags: SenderFlags; prefix?: string; level?: 
   { name: 'forbidden sequence accepted', flags: { acceptForbidden: true }, prefix: 'webhook.states' },
 ];
 
-// One parent test runs every sender at once: each case mostly waits on the compressed clock.
-test('webhook checks against right and wrong senders', { concurrency: true }, async t => {
-  await Promise.all(CASES.map(c => t.test(`sender: ${c.name} -> ${c.prefix ? `${c.prefix} fails, nothing else` : 'every webhook check passes'}`, async tc => {
+/** One sender case as a subtest of t. */
+export function senderCase(t: TestContext, c: (typeof CASES)[number]) {
+  return t.test(`sender: ${c.name} -> ${c.prefix ? `${c.prefix} fails, nothing else` : 'every webhook check passes'}`, async tc => {
     const watch = watchStalls();
     const { checks, drive } = await judge(c.flags);
     const stall = watch.stop();
@@ -65,5 +67,5 @@ test('webhook checks against right and wrong senders', { concurrency: true }, as
       assert.ok(failedMust.some(x => x.id.startsWith(c.prefix + '.')), `${c.name}: expected a failure under ${c.prefix}:\n${show}`);
       assert.deepEqual(failedAny.filter(x => !x.id.startsWith(c.prefix + '.')).map(x => x.id), [], `${c.name}: failures outside ${c.prefix}:\n${show}`);
     }
-  })));
-});
+  });
+}
