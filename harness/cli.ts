@@ -51,5 +51,15 @@ export async function main(argv: string[]): Promise<number> {
 }
 
 // Commands that leave servers running (serve-reference, sink) resolve only when
-// they are done, so exiting here is safe.
-main(process.argv.slice(2)).then(code => process.exit(code), () => process.exit(2));
+// they are done, so exiting here is safe once stdout and stderr are flushed: a
+// bare process.exit() cuts piped output short. A reader that hung up (`| head`)
+// is no error of ours.
+function exitAfterFlush(code: number): void {
+  for (const s of [process.stdout, process.stderr]) s.on('error', () => { /* EPIPE: the reader left */ });
+  let pending = 2;
+  const done = () => { if (--pending === 0) process.exit(code); };
+  process.stdout.write('', done);
+  process.stderr.write('', done);
+}
+
+main(process.argv.slice(2)).then(exitAfterFlush, () => exitAfterFlush(2));

@@ -4,12 +4,14 @@ import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CLI = fileURLToPath(new URL('../../harness/cli.ts', import.meta.url));
+// Resolved here, so a test may run the CLI from any working directory.
+const TSX = import.meta.resolve('tsx');
 
 export interface CliResult { code: number | null; stdout: string; stderr: string }
 
 export function runCli(args: string[], opts: { cwd?: string; env?: Record<string, string>; input?: string; timeoutMs?: number } = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
+    const child = spawn(process.execPath, ['--import', TSX, CLI, ...args], {
       cwd: opts.cwd ?? ROOT, env: { ...process.env, ...opts.env }, stdio: ['pipe', 'pipe', 'pipe'],
     });
     let stdout = '', stderr = '';
