@@ -21,7 +21,9 @@ export const LATE_NOT_TAKEN: CheckInfo = { id: 'webhook.timeout.late-answer-not-
  * at once: the longest of those turnarounds is allowed on top of the timing
  * tolerance, the two together capped at 1.5 s (arbitrary: under a third of the
  * window, so a sender that gives up after 3 s is still caught however slow its
- * turnarounds and however wide the tolerance).
+ * turnarounds and however wide the tolerance). A sender that spaces its events
+ * on purpose (the reference moves a checkout 1 s per status) inflates the
+ * turnaround; the cap is what keeps that from hiding a short timeout.
  */
 export const MAX_SLACK_MS = 1_500;
 
