@@ -12,6 +12,7 @@ export type ConsentDriverName = typeof CONSENT_DRIVERS[number];
 
 /** One step of the `browser` consent driver's YAML script. */
 export type ConsentStep =
+  | { goto: string }
   | { click: string }
   | { fill: string; value: string }
   | { press: string; key: string }

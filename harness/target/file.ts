@@ -79,7 +79,11 @@ function overrides(v: unknown, names: string[], file: string, key: string): Reco
   return out;
 }
 
-/** Reads the browser consent driver's script: a YAML list of {click}, {fill, value}, {press, key}, {waitFor}, {waitForUrl}. */
+/**
+ * Reads the browser consent driver's script: a YAML list of {goto}, {click},
+ * {fill, value}, {press, key}, {waitFor}, {waitForUrl}. A first {goto} replaces
+ * the driver's own visit of the link ({href} in it is the link).
+ */
 export function loadConsentScript(file: string): ConsentStep[] {
   const data = readYaml(file, 'consent script');
   return checkSteps(data, file);
@@ -90,9 +94,9 @@ function checkSteps(data: unknown, file: string): ConsentStep[] {
   if (!Array.isArray(list) || !list.length) throw bad(file, 'the consent script must be a non-empty list of steps such as {click: "#approve"}');
   return list.map((s, i) => {
     const ok = s && typeof s === 'object' && (
-      typeof s.click === 'string' || typeof s.waitFor === 'string' || typeof s.waitForUrl === 'string'
+      typeof s.goto === 'string' || typeof s.click === 'string' || typeof s.waitFor === 'string' || typeof s.waitForUrl === 'string'
       || (typeof s.fill === 'string' && typeof s.value === 'string') || (typeof s.press === 'string' && typeof s.key === 'string'));
-    if (!ok) throw bad(file, `step ${i + 1} must be one of {click: SELECTOR}, {fill: SELECTOR, value: TEXT}, {press: SELECTOR, key: KEY}, {waitFor: SELECTOR}, {waitForUrl: PATTERN}`);
+    if (!ok) throw bad(file, `step ${i + 1} must be one of {goto: URL ({href} is the link)}, {click: SELECTOR}, {fill: SELECTOR, value: TEXT}, {press: SELECTOR, key: KEY}, {waitFor: SELECTOR}, {waitForUrl: PATTERN}`);
     return s as ConsentStep;
   });
 }

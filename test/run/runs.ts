@@ -18,8 +18,8 @@ export interface Run { cli: CliResult; results?: RunResults; dir: string }
 
 export async function runReference(names: string[], extra: string[] = []): Promise<Run> {
   const dir = mkdtempSync(join(tmpdir(), 'pis-run-'));
-  const cli = await runCli(['run', '--suites', SUITES, '--time-scale', TIME_SCALE, '--workers', '4', '--report', dir,
-    ...(names.length ? ['--fault', names.join(',')] : []), ...extra], { timeoutMs: 150_000 });
+  const cli = await runCli(['run', '--suites', SUITES, '--time-scale', TIME_SCALE, '--workers', '2', '--report', dir,
+    ...(names.length ? ['--fault', names.join(',')] : []), ...extra], { timeoutMs: 300_000 });
   let results: RunResults | undefined;
   try { results = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as RunResults; } catch { /* asserted by the caller */ }
   return { cli, results, dir };

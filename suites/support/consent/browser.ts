@@ -22,8 +22,9 @@ function launch(): Promise<Browser> {
   return shared;
 }
 
-async function step(page: Page, s: ConsentStep): Promise<void> {
-  if ('click' in s) await page.click(s.click, { timeout: STEP_TIMEOUT_MS });
+async function step(page: Page, s: ConsentStep, href: string): Promise<void> {
+  if ('goto' in s) await page.goto(s.goto.replace('{href}', href), { timeout: STEP_TIMEOUT_MS });
+  else if ('click' in s) await page.click(s.click, { timeout: STEP_TIMEOUT_MS });
   else if ('fill' in s) await page.fill(s.fill, s.value, { timeout: STEP_TIMEOUT_MS });
   else if ('press' in s) await page.press(s.press, s.key, { timeout: STEP_TIMEOUT_MS });
   else if ('waitFor' in s) await page.waitForSelector(s.waitFor, { timeout: STEP_TIMEOUT_MS });
@@ -41,10 +42,12 @@ export async function browser(task: ConsentTask): Promise<void> {
     const page = await context.newPage();
     let back = false;
     await page.route(u => isRedirectBack(u.href), route => { back = true; return route.fulfill({ status: 200, contentType: 'text/html', body: '<p>back at the client</p>' }); });
-    await page.goto(task.href, { timeout: STEP_TIMEOUT_MS });
-    for (const [i, s] of (target().consentScript ?? []).entries()) {
+    const script = target().consentScript ?? [];
+    // A script that starts with goto opens the link its own way (a bank page with a query parameter, a login first).
+    if (!(script[0] && 'goto' in script[0])) await page.goto(task.href, { timeout: STEP_TIMEOUT_MS });
+    for (const [i, s] of script.entries()) {
       if (back) break;
-      try { await step(page, s); } catch (e) {
+      try { await step(page, s, task.href); } catch (e) {
         throw new Prerequisite(`step ${i + 1} of the consent script (${JSON.stringify(s)}) failed on ${page.url()}: ${(e as Error).message.split('\n')[0]}`);
       }
     }
