@@ -97,7 +97,7 @@ export default class PisReporter implements Reporter {
     const durationMs = Math.round(result.duration);
     if (result.status === 'skipped') {
       const why = test.annotations.find(a => a.type === 'skip' || a.type === 'fixme')?.description;
-      return { ...meta, status: 'skipped', message: why || 'skipped', evidence: [], durationMs };
+      return { ...meta, status: 'skipped', message: why || 'not run (the run was stopped before it, or Playwright skipped it)', evidence: [], durationMs };
     }
     if (result.status === 'passed') return { ...meta, status: 'passed', evidence: [], durationMs };
     const why = result.status === 'timedOut' ? `the check did not finish within ${(test.timeout / 1000).toFixed(0)} s`
