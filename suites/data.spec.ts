@@ -15,6 +15,8 @@ must(banks.unknownId);
 must(banks.contract('must'));
 profile(banks.contract('profile'));
 profile(banks.errorBody);
+profile(banks.requestId);
+profile(banks.deviceHeader);
 
 must(accounts.list);
 must(accounts.names);

@@ -11,6 +11,7 @@ import { accessToken } from './tokens.ts';
 export interface CallOptions {
   query?: Record<string, string>;
   body?: unknown;
+  /** Extra headers; an empty value leaves a default header out. */
   headers?: Record<string, string>;
   /** Sent in the session header (x-session-id). */
   session?: string;
@@ -46,6 +47,8 @@ export async function callUrl(c: CheckContext | null, method: string, url: strin
   if (token !== null) headers.authorization = `${t.headers.authScheme} ${token}`;
   if (opts.session) headers[t.headers.session] = opts.session;
   Object.assign(headers, opts.headers ?? {});
+  // An empty value removes a default header (a check that sends a call without it).
+  for (const [k, v] of Object.entries(headers)) if (v === '') delete headers[k];
   const res = await send(c, { method, url, headers, body: opts.body, label: opts.label });
   // The worker's shared token may run out between its renewal and its use on a compressed clock: renew once and repeat.
   if (res.status === 401 && opts.token === undefined) {

@@ -4,6 +4,7 @@ import type { Check } from '../../support/register.ts';
 import { call, isError, obj, ok } from '../../support/api.ts';
 import { Prerequisite, show, type CheckContext } from '../../support/check.ts';
 import { expectContract } from '../../support/contract.ts';
+import { target } from '../../support/target.ts';
 import type { Bank } from '../../support/banks.ts';
 
 async function list(c: CheckContext, query?: Record<string, string>): Promise<{ status: number; banks?: Bank[]; raw: unknown }> {
@@ -133,3 +134,26 @@ export const contract = (level: 'must' | 'profile'): Check => ({
     expectContract(c, 'bank', banks.map(b => ({ label: `bank ${b.id}`, value: b })), level);
   },
 });
+
+export const requestId: Check = {
+  id: 'data.banks.request-id', spec: '4.4',
+  title: 'API answers carry x-request-id',
+  quote: 'profile.md: correlation | responses carry x-request-id',
+  async run(c) {
+    const res = await call(c, 'GET', 'banks', {}, { label: 'all banks' });
+    const name = target().headers.requestId.toLowerCase();
+    c.expect(res.headers[name], `the answer has no ${name} header`, `a ${name} header`, Object.keys(res.headers).join(', '));
+  },
+};
+
+export const deviceHeader: Check = {
+  id: 'data.banks.device-header', spec: '4.4',
+  title: 'A call without the device header is refused with error 1001',
+  quote: 'profile.md: device header | x-device-id: <any stable string> on every API call; missing -> error 1001',
+  async run(c) {
+    const t = target();
+    const res = await call(c, 'GET', 'banks', {}, { label: `all banks, without ${t.headers.device}`, headers: { [t.headers.device]: '' } });
+    c.expect(isError(res) && obj(res)?.errorCode === '1001', `a call without ${t.headers.device} was not refused with 1001`,
+      'an error answer with errorCode "1001"', `${res.status} ${show(res.json ?? res.text)}`);
+  },
+};
