@@ -8,21 +8,21 @@ import { tokenRequest } from '../../support/tokens.ts';
 import { target } from '../../support/target.ts';
 import { describe, tokenFields } from './common.ts';
 
-interface Case { name: string; form: () => Record<string, string>; statuses: number[]; errors: string[] }
+interface Case { name: string; form: () => Record<string, string>; statuses: number[]; errors: string[]; quote: string }
 
 const wrongSecret = () => target().clientSecret + '-wrong';
 const CASES: Record<string, Case> = {
-  'wrong-secret': { name: 'a wrong client secret', statuses: [400, 401], errors: ['invalid_client', 'unauthorized_client'],
+  'wrong-secret': { name: 'a wrong client secret', quote: 'Form fields: grant_type = client_credentials; client_id (string, required); client_secret (string, required).', statuses: [400, 401], errors: ['invalid_client', 'unauthorized_client'],
     form: () => ({ grant_type: 'client_credentials', client_id: target().clientId, client_secret: wrongSecret() }) },
-  'missing-secret': { name: 'no client secret', statuses: [400, 401], errors: ['invalid_client', 'unauthorized_client', 'invalid_request'],
+  'missing-secret': { name: 'no client secret', quote: 'Form fields: grant_type = client_credentials; client_id (string, required); client_secret (string, required).', statuses: [400, 401], errors: ['invalid_client', 'unauthorized_client', 'invalid_request'],
     form: () => ({ grant_type: 'client_credentials', client_id: target().clientId }) },
-  'unknown-client': { name: 'an unknown client id', statuses: [400, 401], errors: ['invalid_client', 'unauthorized_client'],
+  'unknown-client': { name: 'an unknown client id', quote: 'Form fields: grant_type = client_credentials; client_id (string, required); client_secret (string, required).', statuses: [400, 401], errors: ['invalid_client', 'unauthorized_client'],
     form: () => ({ grant_type: 'client_credentials', client_id: 'pis-conformance-unknown-client', client_secret: wrongSecret() }) },
-  'unsupported-grant': { name: 'an unsupported grant_type', statuses: [400], errors: ['unsupported_grant_type', 'invalid_request'],
+  'unsupported-grant': { name: 'an unsupported grant_type', quote: 'Form fields: grant_type = client_credentials (4.1) or refresh_token (4.2).', statuses: [400], errors: ['unsupported_grant_type', 'invalid_request'],
     form: () => ({ grant_type: 'urn:pis-conformance:no-such-grant', client_id: target().clientId, client_secret: target().clientSecret }) },
-  'missing-grant': { name: 'no grant_type', statuses: [400], errors: ['invalid_request', 'unsupported_grant_type'],
+  'missing-grant': { name: 'no grant_type', quote: 'Form fields: grant_type = client_credentials (4.1) or refresh_token (4.2).', statuses: [400], errors: ['invalid_request', 'unsupported_grant_type'],
     form: () => ({ client_id: target().clientId, client_secret: target().clientSecret }) },
-  'unknown-refresh-token': { name: 'an unknown refresh token', statuses: [400], errors: ['invalid_grant'],
+  'unknown-refresh-token': { name: 'an unknown refresh token', quote: 'Form fields: grant_type = refresh_token; refresh_token (string, required); ... This must be done before refresh_token expires.', statuses: [400], errors: ['invalid_grant'],
     form: () => ({ grant_type: 'refresh_token', refresh_token: 'pis-conformance-not-a-refresh-token', client_id: target().clientId, client_secret: target().clientSecret }) },
 };
 
@@ -37,7 +37,7 @@ function refused(key: string, spec: string): Check {
   const k = CASES[key]!;
   return {
     id: `token.errors.${key}-refused`, spec, title: `A request with ${k.name} is refused without a token`,
-    quote: 'The API uses the OAuth 2.0 client credentials grant. A Client ID and a Secret ID are obtained in a developer portal.',
+    quote: k.quote,
     async run(c) {
       const { res, body } = await ask(c, key);
       c.expect(res.status >= 400, `a request with ${k.name} was not refused`, 'a 4xx answer', describe(res));
