@@ -8,7 +8,7 @@ import { join, relative, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { HarnessError } from '../errors.ts';
 import { parseFlags, numberFlag, type Command } from './command.ts';
-import { fromEnv, namesTarget, resolveTarget, SUITES, type PartialConfig, type TargetConfig } from '../target/config.ts';
+import { fromEnv, namesTarget, requireBaseUrl, resolveTarget, SUITES, type PartialConfig, type TargetConfig } from '../target/config.ts';
 import { fromFlags, TARGET_FLAGS } from '../target/flags.ts';
 import { loadConfigFile } from '../target/file.ts';
 import { reportTarget, targetToEnv } from '../target/env.ts';
@@ -32,6 +32,7 @@ Target (flag, or environment variable, or key in the --config file; flags win ov
   --client-id ID                                                        PIS_CLIENT_ID
   --client-secret S       prefer the env variable: argv shows in ps    PIS_CLIENT_SECRET
   --base-url URL          {base_url} of the spec                       PIS_BASE_URL
+                          (not needed for --suites token: token.use and token.expiry then skip)
   --control-url URL       the target's control API (webhook suite)     PIS_CONTROL_URL
   --webhook-api-key KEY   the api-key the sender must present          PIS_WEBHOOK_API_KEY
   --sink-host H           where the webhook sink listens (default 127.0.0.1)
@@ -96,6 +97,7 @@ export const command: Command = {
     if (namesTarget(flags, env, file.config)) {
       if (faults.length) throw new HarnessError('PIS_BAD_FLAG', '--fault applies to the bundled reference only: leave out the target options, or --fault.');
       cfg = resolveTarget(flags, env, file.config);
+      requireBaseUrl(cfg, suites);
     } else {
       const timeScale = flags.timeScale ?? env.timeScale ?? file.config.timeScale ?? BUNDLED_TIME_SCALE;
       bundled = await startBundled({ timeScale, faults, webhookApiKey: randomBytes(12).toString('hex') });

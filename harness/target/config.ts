@@ -24,7 +24,8 @@ export interface TargetConfig {
   realm: string;
   clientId: string;
   clientSecret: string;
-  baseUrl: string;
+  /** Absent when only suites that never call the API run (`--suites token`, webhook): see requireBaseUrl. */
+  baseUrl?: string;
   controlUrl?: string;
   webhookApiKey?: string;
   sinkHost: string;
@@ -104,7 +105,7 @@ export function namesTarget(...sources: PartialConfig[]): boolean {
 /** Merges sources, first wins (flags, env, file), fills defaults and checks that the target is complete. */
 export function resolveTarget(...sources: PartialConfig[]): TargetConfig {
   const pick = <K extends keyof PartialConfig>(k: K): PartialConfig[K] => sources.find(s => s[k] !== undefined)?.[k];
-  const need = (k: 'authUrl' | 'clientId' | 'clientSecret' | 'baseUrl', flag: string, env: string): string => {
+  const need = (k: 'authUrl' | 'clientId' | 'clientSecret', flag: string, env: string): string => {
     const v = pick(k);
     if (!v) throw new HarnessError('PIS_MISSING_OPTION', `The target's ${flag.replace(/^--/, '')} is missing: give --${flag.replace(/^--/, '')}, set ${env}, or put it in the --config file.`);
     return v as string;
@@ -114,7 +115,7 @@ export function resolveTarget(...sources: PartialConfig[]): TargetConfig {
     realm: pick('realm') ?? DEFAULTS.realm,
     clientId: need('clientId', 'client-id', 'PIS_CLIENT_ID'),
     clientSecret: need('clientSecret', 'client-secret', 'PIS_CLIENT_SECRET'),
-    baseUrl: url(need('baseUrl', 'base-url', 'PIS_BASE_URL'), 'base-url'),
+    baseUrl: optionalUrl(pick('baseUrl'), 'base-url'),
     controlUrl: optionalUrl(pick('controlUrl'), 'control-url'),
     webhookApiKey: pick('webhookApiKey'),
     sinkHost: pick('sinkHost') ?? DEFAULTS.sinkHost,
@@ -137,6 +138,22 @@ export function resolveTarget(...sources: PartialConfig[]): TargetConfig {
   if (cfg.consentDriver === 'browser' && !cfg.consentScript?.length)
     throw new HarnessError('PIS_MISSING_OPTION', 'The browser consent driver needs a script of clicks and fills: give --consent-script FILE (YAML), or use --consent-driver follow or manual.');
   return cfg;
+}
+
+/**
+ * The suites that call the API at {base_url}. The token suite talks to
+ * {auth_url} (spec 4.1, 4.2) and only its token.use and token.expiry checks
+ * need the API (they skip without it); the webhook suite needs the control
+ * API. So an auth-server-only target (a Keycloak realm) runs `--suites token`.
+ */
+export const API_SUITES: readonly SuiteName[] = ['session', 'data', 'payments'];
+
+/** A base URL is required only when a selected suite needs the API. */
+export function requireBaseUrl(cfg: TargetConfig, suites: readonly string[]): void {
+  if (cfg.baseUrl) return;
+  const needing = suites.filter(s => (API_SUITES as readonly string[]).includes(s));
+  if (!needing.length) return;
+  throw new HarnessError('PIS_MISSING_OPTION', `The target's base-url is missing and the ${needing.join(', ')} suite${needing.length > 1 ? 's' : ''} need${needing.length > 1 ? '' : 's'} it: give --base-url, set PIS_BASE_URL, or put it in the --config file (or run only --suites token${cfg.controlUrl ? ',webhook' : ''}).`);
 }
 
 export function positive(v: string, what: string, code: 'PIS_BAD_FLAG' | 'PIS_BAD_CONFIG' = 'PIS_BAD_FLAG'): number {

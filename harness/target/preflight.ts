@@ -29,10 +29,13 @@ export async function preflight(cfg: TargetConfig, redactor: Redactor): Promise<
     const access = (json as { access_token?: unknown } | undefined)?.access_token;
     if (typeof access === 'string') redactor.add(access, 'PIS_ACCESS_TOKEN');
     // Any answer from the API will do: the suites judge it; here it only has to be there.
-    const banks = joinUrl(cfg.baseUrl, fillPath(cfg.paths.banks, {}));
-    const api = await exchange({ method: 'GET', url: banks, dispatcher, timeoutMs: CALL_TIMEOUT_MS,
-      headers: typeof access === 'string' ? { authorization: `${cfg.headers.authScheme} ${access}` } : {} }, redactor);
-    if (!api.response) throw unreachableError(api.error, 'API (--base-url)', cfg.baseUrl);
+    // No base URL: only suites that never call the API were chosen (config.ts requireBaseUrl).
+    if (cfg.baseUrl) {
+      const banks = joinUrl(cfg.baseUrl, fillPath(cfg.paths.banks, {}));
+      const api = await exchange({ method: 'GET', url: banks, dispatcher, timeoutMs: CALL_TIMEOUT_MS,
+        headers: typeof access === 'string' ? { authorization: `${cfg.headers.authScheme} ${access}` } : {} }, redactor);
+      if (!api.response) throw unreachableError(api.error, 'API (--base-url)', cfg.baseUrl);
+    }
     if (cfg.controlUrl) {
       const health = joinUrl(cfg.controlUrl, '/health');
       const ctl = await exchange({ method: 'GET', url: health, dispatcher, timeoutMs: CALL_TIMEOUT_MS }, redactor);

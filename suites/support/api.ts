@@ -22,6 +22,8 @@ export interface CallOptions {
 
 export function apiUrl(path: PathName, params: Record<string, string> = {}, query?: Record<string, string>): string {
   const t = target();
+  // `run` asks for a base URL whenever a suite that needs the API is chosen; this is the net for any other check.
+  if (!t.baseUrl) throw new Prerequisite(`this check calls the API and no base URL was given (--base-url or PIS_BASE_URL)`);
   const url = joinUrl(t.baseUrl, fillPath(t.paths[path], params));
   const q = query && Object.keys(query).length ? '?' + new URLSearchParams(query).toString() : '';
   return url + q;

@@ -4,6 +4,7 @@ import type { ExchangeResponse } from '../../../harness/http/exchange.ts';
 import { call, obj } from '../../support/api.ts';
 import { Prerequisite, show, type CheckContext } from '../../support/check.ts';
 import { clientCredentials, tokenRequest } from '../../support/tokens.ts';
+import { target } from '../../support/target.ts';
 
 export type TokenBody = Record<string, unknown>;
 
@@ -23,8 +24,17 @@ export async function issuePair(c: CheckContext, needRefresh = true): Promise<{ 
   return { res, body, access: body.access_token, refresh: String(body.refresh_token ?? '') };
 }
 
+/**
+ * The token suite runs against an auth server alone (`--suites token` with only
+ * --auth-url, e.g. a Keycloak realm): the checks that need the API say so and skip.
+ */
+export function requireApi(c: CheckContext, what: string): void {
+  if (!target().baseUrl) c.skip(`not checked: ${what} needs the API, and no --base-url (or PIS_BASE_URL) was given`);
+}
+
 /** The API operation the token checks call: the bank list, which needs a token but no session. */
 export function probeApi(c: CheckContext, token: string | null, label: string): Promise<ExchangeResponse> {
+  requireApi(c, 'this check');
   return call(c, 'GET', 'banks', {}, { token, label });
 }
 

@@ -3,7 +3,7 @@
 // budget (--max-wait, on the target's compressed clock), otherwise it says why not.
 import type { Check } from '../../support/register.ts';
 import { target } from '../../support/target.ts';
-import { describe, isInt, issuePair, probeApi } from './common.ts';
+import { requireApi, describe, isInt, issuePair, probeApi } from './common.ts';
 
 /**
  * Extra wait past expires_in: one spec second for the server's rounding of
@@ -18,6 +18,7 @@ export const oldTokenRefused: Check = {
   // The wait budget plus time for the calls around it.
   timeoutS: target().maxWaitS + 45,
   async run(c) {
+    requireApi(c, 'seeing a token expire');
     const t = target();
     const wrong = await probeApi(c, 'pis-conformance-made-up-token', 'a made-up token, to see that the API tells tokens apart');
     if (wrong.status < 400) c.skip('not checked: the API accepts a made-up token as well, so expiry cannot be seen (see token.use.wrong-token-refused)');

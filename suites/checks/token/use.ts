@@ -5,7 +5,7 @@ import type { Check } from '../../support/register.ts';
 import { Prerequisite } from '../../support/check.ts';
 import { refreshForm, tokenRequest } from '../../support/tokens.ts';
 import { obj } from '../../support/api.ts';
-import { describe, issuePair, probeApi } from './common.ts';
+import { requireApi, describe, issuePair, probeApi } from './common.ts';
 
 const refusedStatus = (s: number) => s === 401 || s === 403 || (s >= 400 && s < 600);
 
@@ -14,6 +14,7 @@ export const accepted: Check = {
   title: 'The API accepts an access token from the token endpoint',
   quote: 'access_token | string | Token needed to call the API.',
   async run(c) {
+    requireApi(c, 'using a token');
     const { access } = await issuePair(c, false);
     const res = await probeApi(c, access, 'API call with the issued token');
     c.expect(res.status !== 401 && res.status !== 403, 'the API refused a fresh access token', 'not 401 or 403', describe(res));
@@ -25,6 +26,7 @@ export const wrongRefused: Check = {
   title: 'The API refuses a made-up access token',
   quote: 'The API uses the OAuth 2.0 client credentials grant ... and receives access_token (only issued tokens open the API).',
   async run(c) {
+    requireApi(c, 'using a token');
     const res = await probeApi(c, 'pis-conformance-made-up-token', 'API call with a made-up token');
     c.expect(refusedStatus(res.status), 'the API accepted a made-up access token', 'a refusal (401)', describe(res));
   },
@@ -35,6 +37,7 @@ export const missingRefused: Check = {
   title: 'The API refuses a call without a token',
   quote: 'access_token | string | Token needed to call the API.',
   async run(c) {
+    requireApi(c, 'using a token');
     const res = await probeApi(c, null, 'API call without a token');
     c.expect(refusedStatus(res.status), 'the API answered a call without a token', 'a refusal (401)', describe(res));
   },
@@ -45,6 +48,7 @@ export const wrong401: Check = {
   title: 'A wrong access token is answered 401',
   quote: 'profile.md: expired or wrong access token -> 401.',
   async run(c) {
+    requireApi(c, 'using a token');
     const res = await probeApi(c, 'pis-conformance-made-up-token', 'API call with a made-up token');
     c.expect(res.status === 401, 'a wrong token was not answered 401', '401', describe(res));
   },
@@ -55,6 +59,7 @@ export const refreshedAccepted: Check = {
   title: 'The access token from a refresh opens the API',
   quote: 'To keep the session alive, the client exchanges refresh_token for a new pair (4.2).',
   async run(c) {
+    requireApi(c, 'using a token');
     const { refresh } = await issuePair(c);
     const res = await tokenRequest(c, refreshForm(refresh), 'refresh token grant');
     const access = obj(res)?.access_token;

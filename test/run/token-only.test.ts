@@ -1,0 +1,45 @@
+// `run --suites token` needs the auth server only: with --auth-url and no
+// --base-url it runs, and the checks that need the API skip naming --base-url.
+// A suite that calls the API still asks for the base URL before anything starts.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startReference } from '../../harness/reference/index.ts';
+import type { RunResults } from '../../harness/report/model.ts';
+import { runCli } from '../helpers/cli.ts';
+
+test('run --suites token with only the auth URL runs the token suite and skips the API checks', async () => {
+  const ref = await startReference({ timeScale: 0.01 });
+  const dir = mkdtempSync(join(tmpdir(), 'pis-token-only-'));
+  try {
+    const r = await runCli(['run', '--suites', 'token', '--auth-url', ref.authUrl, '--client-id', ref.clientId, '--time-scale', '0.01', '--workers', '1', '--report', dir],
+      { env: { PIS_CLIENT_SECRET: ref.clientSecret, PIS_BASE_URL: '' }, timeoutMs: 120_000 });
+    const out = `${r.stdout}\n${r.stderr}`;
+    assert.equal(r.code, 0, out);
+    const results = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as RunResults;
+    assert.equal(results.target.baseUrl, undefined);
+    const api = results.checks.filter(c => /^token\.(use|expiry)\./.test(c.id));
+    const rest = results.checks.filter(c => !api.includes(c));
+    assert.ok(api.length >= 6 && rest.length >= 20, out);
+    for (const c of api) {
+      assert.equal(c.status, 'skipped', c.id);
+      assert.match(c.message ?? '', /no --base-url/, c.id);
+    }
+    assert.deepEqual(rest.filter(c => c.status !== 'passed').map(c => c.id), [], out);
+  } finally {
+    await ref.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a suite that calls the API without a base URL is exit 2 naming --base-url and the suite', async () => {
+  const r = await runCli(['run', '--suites', 'token,session', '--auth-url', 'http://127.0.0.1:9', '--client-id', 'c'],
+    { env: { PIS_CLIENT_SECRET: 'some-secret', PIS_BASE_URL: '' }, timeoutMs: 30_000 });
+  assert.equal(r.code, 2, `${r.stdout}\n${r.stderr}`);
+  const lines = r.stderr.trim().split('\n').filter(l => !/npm warn/i.test(l));
+  assert.equal(lines.length, 1, r.stderr);
+  assert.match(lines[0]!, /base-url is missing and the session suite needs it: give --base-url.*--suites token/);
+  assert.doesNotMatch(r.stdout, /Running \d+ checks/);
+});
