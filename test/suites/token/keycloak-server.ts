@@ -19,6 +19,10 @@ export interface KeycloakOptions {
   cacheControl?: string;
   /** Fault: a refresh answers expires_in counted down from the first grant (spec 4.2). */
   faultCountdown?: boolean;
+  /** expires_in of access tokens in spec seconds (default 300, Keycloak's default). */
+  accessLifetimeS?: number;
+  /** Serve GET /api/banks (a resource server validating the tokens) with this clock-skew leeway past expiry, spec s; Infinity never expires. */
+  apiLeewayS?: number;
 }
 
 export const REALM = 'acme';
@@ -27,7 +31,6 @@ export const CLIENT_SECRET = 'kc-secret-0123456789';
 /** Keycloak 17+ dropped the /auth prefix of spec 4.1's path: a `paths: token:` override is needed. */
 export const TOKEN_PATH = '/realms/{realm}/protocol/openid-connect/token';
 
-const ACCESS_S = 300;
 
 /** Looks like a JWT; nothing parses it. */
 const jwt = () => ['eyJhbGciOiJSUzI1NiJ9', randomBytes(24).toString('base64url'), randomBytes(32).toString('base64url')].join('.');
@@ -35,7 +38,10 @@ const jwt = () => ['eyJhbGciOiJSUzI1NiJ9', randomBytes(24).toString('base64url')
 export interface KeycloakServer { authUrl: string; issued: string[]; close(): Promise<void> }
 
 export async function startKeycloak(opts: KeycloakOptions): Promise<KeycloakServer> {
+  const ACCESS_S = opts.accessLifetimeS ?? 300;
   const refresh = new Map<string, { used: boolean; grantedAt: number }>();
+  /** access token -> real ms when the API stops taking it. */
+  const access = new Map<string, number>();
   const issued: string[] = [];
   const specS = (since: number) => (performance.now() - since) / 1000 / opts.timeScale;
 
@@ -57,6 +63,7 @@ export async function startKeycloak(opts: KeycloakOptions): Promise<KeycloakServ
     issued.push(tokens.access, tokens.refresh, tokens.id);
     refresh.set(tokens.refresh, { used: false, grantedAt });
     const expiresIn = opts.faultCountdown && !first ? Math.floor(ACCESS_S - specS(grantedAt)) : ACCESS_S;
+    access.set(tokens.access, performance.now() + (expiresIn + (opts.apiLeewayS ?? 0)) * 1000 * opts.timeScale);
     // Keycloak's client-credentials answer: no session_state, several scopes, id_token and not-before-policy besides 2.1.
     send(res, 200, {
       access_token: tokens.access, expires_in: expiresIn, refresh_expires_in: opts.refreshExpiresIn ?? 1800,
@@ -68,6 +75,11 @@ export async function startKeycloak(opts: KeycloakOptions): Promise<KeycloakServ
   async function handle(req: IncomingMessage, res: ServerResponse) {
     let text = '';
     for await (const chunk of req) text += chunk;
+    if (opts.apiLeewayS !== undefined && req.method === 'GET' && req.url?.split('?')[0] === '/api/banks') {
+      const until = access.get((req.headers.authorization ?? '').replace(/^Bearer /i, ''));
+      if (until === undefined || performance.now() >= until) return send(res, 401, { error: 'invalid_token' }, { 'www-authenticate': 'Bearer error="invalid_token"' });
+      return send(res, 200, []);
+    }
     if (req.method !== 'POST' || req.url !== TOKEN_PATH.replace('{realm}', REALM)) return error(res, 404, 'not_found', 'Unable to find matching target resource method');
     const form = new URLSearchParams(text);
     const grantType = form.get('grant_type');

@@ -6,45 +6,13 @@
 // content type, refresh tokens reusable or not), and the real faults still fail.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { RunResults } from '../../../harness/report/model.ts';
-import { runCli, type CliResult } from '../../helpers/cli.ts';
-import { CLIENT_ID, CLIENT_SECRET, REALM, startKeycloak, TOKEN_PATH, type KeycloakOptions } from './keycloak-server.ts';
+import type { KeycloakOptions } from './keycloak-server.ts';
+import { byId, failedIds, runAgainst as run } from './run-token.ts';
 
 /** Arbitrary: resets-lifetimes waits 6 spec s = 0.3 s real, far above timer noise. */
 const TIME_SCALE = 0.05;
-
-interface Outcome { cli: CliResult; results: RunResults; out: string; issued: string[]; reportText: string }
-
-/** One run against a fresh server; only --config (auth-url, realm, client-id, paths.token) and the secret in env. */
-async function runAgainst(opts: Omit<KeycloakOptions, 'timeScale'>): Promise<Outcome> {
-  const kc = await startKeycloak({ timeScale: TIME_SCALE, ...opts });
-  const dir = mkdtempSync(join(tmpdir(), 'pis-kc-'));
-  try {
-    const config = join(dir, 'target.yaml');
-    writeFileSync(config, `auth-url: ${kc.authUrl}\nrealm: ${REALM}\nclient-id: ${CLIENT_ID}\npaths:\n  token: ${TOKEN_PATH}\n`);
-    const report = join(dir, 'report');
-    const cli = await runCli(['run', '--suites', 'token', '--config', config, '--time-scale', String(TIME_SCALE), '--workers', '1', '--report', report],
-      { env: { PIS_CLIENT_SECRET: CLIENT_SECRET }, timeoutMs: 120_000 });
-    const out = `${cli.stdout}\n${cli.stderr}`;
-    let results: RunResults;
-    try { results = JSON.parse(readFileSync(join(report, 'results.json'), 'utf8')) as RunResults; } catch { assert.fail(`no results.json:\n${out}`); }
-    const reportText = readdirSync(report).map(f => readFileSync(join(report, f), 'utf8')).join('\n');
-    return { cli, results, out, issued: kc.issued.slice(), reportText };
-  } finally {
-    await kc.close();
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
-
-const byId = (r: RunResults, id: string) => {
-  const c = r.checks.find(x => x.id === id);
-  assert.ok(c, `check ${id} did not run`);
-  return c;
-};
-const failedIds = (r: RunResults) => r.checks.filter(c => c.status === 'failed').map(c => c.id).sort();
+const runAgainst = (opts: Omit<KeycloakOptions, 'timeScale'>) => run({ timeScale: TIME_SCALE, ...opts });
 
 function assertApiChecksSkipped(r: RunResults, out: string) {
   const api = r.checks.filter(c => /^token\.(use|expiry)\./.test(c.id));
