@@ -7,6 +7,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startReference } from '../../harness/reference/index.ts';
+import { requireBaseUrl, resolveTarget } from '../../harness/target/config.ts';
 import type { RunResults } from '../../harness/report/model.ts';
 import { runCli } from '../helpers/cli.ts';
 
@@ -42,4 +43,12 @@ test('a suite that calls the API without a base URL is exit 2 naming --base-url 
   assert.equal(lines.length, 1, r.stderr);
   assert.match(lines[0]!, /base-url is missing and the session suite needs it: give --base-url.*--suites token/);
   assert.doesNotMatch(r.stdout, /Running \d+ checks/);
+});
+
+test('only the session, data and payments suites need a base URL', () => {
+  const cfg = resolveTarget({ authUrl: 'http://kc.example/', clientId: 'c', clientSecret: 's', controlUrl: 'http://ctl.example' });
+  assert.equal(cfg.baseUrl, undefined);
+  assert.doesNotThrow(() => requireBaseUrl(cfg, ['token', 'webhook']));
+  assert.throws(() => requireBaseUrl(cfg, ['token', 'data', 'payments']), /the data, payments suites need it: .*--suites token,webhook\)/);
+  assert.doesNotThrow(() => requireBaseUrl({ ...cfg, baseUrl: 'http://api.example' }, ['session']));
 });
