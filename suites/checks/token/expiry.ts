@@ -1,6 +1,7 @@
 // token.expiry: an access token stops working when expires_in has passed
 // (spec 2.1, 8). The check waits the lifetime out when it fits the run's wait
-// budget (--max-wait, on the target's compressed clock), otherwise it says why not.
+// budget (--max-wait, on the target's compressed clock), otherwise it says why not;
+// an API may keep taking the token for a clock-skew leeway (see LEEWAY_SPEC_S).
 import type { Check } from '../../support/register.ts';
 import { target } from '../../support/target.ts';
 import { requireApi, describe, isInt, issuePair, probeApi } from './common.ts';
@@ -24,7 +25,7 @@ const LEEWAY_SPEC_S = 300;
 
 export const oldTokenRefused: Check = {
   id: 'token.expiry.old-token-refused', spec: '2.1',
-  title: 'An access token is refused once expires_in has passed',
+  title: 'An access token is refused once expires_in (plus at most 300 s of clock-skew leeway) has passed',
   quote: 'expires_in | integer | Lifetime of access_token in seconds. The value 3600 means one hour from the time the response was generated.',
   // The wait budget plus time for the calls around it.
   timeoutS: target().maxWaitS + 45,
