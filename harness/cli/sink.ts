@@ -124,7 +124,7 @@ export const command: Command = {
       const why = await untilStopped(duration);
       stopLine(); stopLine = undefined;
       const until = sink.nowMs();
-      const { checks, deliveries } = analyzeRun(sink.attempts(), sink.plan(), { timeScale, apiKey, observedUntilMs: until, toleranceFloorMs });
+      const { checks, deliveries } = analyzeRun(sink.attempts(), sink.plan(), { timeScale, apiKey, observedUntilMs: until, toleranceFloorMs, schedulingDelayMs: sink.schedulingDelayMs() });
       const writer = new ReportWriter((v.report as string | undefined) ?? defaultReportDir(), { command: 'sink', target: { sinkUrl: sink.url }, timeScale }, redactor);
       for (const c of checks) {
         process.stdout.write(formatCheckLine(writer.add({ ...c, durationMs: until }), process.stdout.isTTY) + '\n');

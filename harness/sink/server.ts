@@ -3,6 +3,7 @@
 // or analyses while answering; the analysis (analysis/) reads the record later.
 import { createServer as createHttp, type IncomingMessage, type ServerResponse, type Server } from 'node:http';
 import { createServer as createHttps } from 'node:https';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { HarnessError, listenError } from '../errors.ts';
 import type { DeliveryAttempt } from '../report/model.ts';
 import { PASSIVE_CYCLE, probeFor, type CheckoutPlan, type ControlOutcome, type SinkPlan } from './plan.ts';
@@ -43,6 +44,12 @@ export interface Sink {
   stats(): SinkStats;
   /** Real ms since the sink started (the time base of every attempt). */
   nowMs(): number;
+  /**
+   * The longest this process was late to run its own code since the sink started
+   * (event-loop delay, real ms): a bound on how late an arrival or hang-up could
+   * have been stamped. The analysis adds it to every timing tolerance.
+   */
+  schedulingDelayMs(): number;
   /** Calls fn after each attempt got its answer (or the sender hung up); returns an unsubscribe. */
   onAttempt(fn: (seq: number) => void): () => void;
   close(): Promise<void>;
@@ -58,6 +65,10 @@ const BODY_REF = /"referenceId"\s*:\s*"([^"\\]{1,200})"/;
 export async function startSink(opts: SinkOptions = {}): Promise<Sink> {
   const host = opts.host ?? '127.0.0.1';
   const scale = opts.timeScale ?? 1;
+  // Sampled every 10 ms (arbitrary: fine enough against the 25 ms tolerance
+  // floor, cheap enough to leave the recording path alone).
+  const lag = monitorEventLoopDelay({ resolution: 10 });
+  lag.enable();
   if (!(scale > 0)) throw new HarnessError('PIS_BAD_FLAG', `the time scale must be a positive number, not ${scale}.`);
   const passive = opts.passive ?? PASSIVE_CYCLE;
   const rec = new Recorder();
@@ -181,8 +192,11 @@ export async function startSink(opts: SinkOptions = {}): Promise<Sink> {
     attempts: () => rec.attempts(route => routes.get(route)?.checkoutId ?? route),
     stats: () => ({ checkouts: routes.size, attempts: rec.count, failuresProvoked, retriesSeen, open }),
     nowMs: () => rec.nowMs(),
+    // The histogram counts the 10 ms sampling period itself in each value.
+    schedulingDelayMs: () => Math.max(0, lag.max / 1e6 - 10),
     onAttempt(fn) { listeners.add(fn); return () => listeners.delete(fn); },
     async close() {
+      lag.disable();
       for (const t of timers) clearTimeout(t);
       timers.clear();
       server.closeAllConnections();

@@ -116,3 +116,21 @@ test('a failed check says expected and seen and carries the attempts that show i
   const ev = c.evidence.find(e => e.kind === 'delivery');
   assert.ok(ev && ev.kind === 'delivery' && ev.attempts.length === 2 && ev.attempts.every(x => x.checkoutId === 'e500'));
 });
+
+test("the sink's own scheduling delay widens the timing tolerance, and past the timeout check's allowance it is not judged", () => {
+  const { attempts, plan } = conforming();
+  // Retry of e500 stamped 9.7 s after the failure: beyond the tolerance of max(25 ms, 2 % of 10 s)...
+  attempts.find(x => x.checkoutId === 'e500' && x.answer === 200 && JSON.parse(x.body).status === 'STARTED')!.arrivedMs = 9.7 * S;
+  const minDelay = (delay?: number) => analyze(attempts, plan, { timeScale: 1, apiKey: KEY, observedUntilMs: 300 * S, toleranceFloorMs: 25, schedulingDelayMs: delay })
+    .find(c => c.id === 'webhook.backoff.min-delay')!;
+  assert.equal(minDelay().status, 'failed');
+  // ...but within it once the sink says it ran up to 150 ms late.
+  assert.equal(minDelay(150).status, 'passed');
+  // A real fault is still caught with that allowance.
+  attempts.find(x => x.checkoutId === 'e500' && x.answer === 200 && JSON.parse(x.body).status === 'STARTED')!.arrivedMs = 2 * S;
+  assert.equal(minDelay(150).status, 'failed');
+  const waits = analyze(attempts, plan, { timeScale: 1, apiKey: KEY, observedUntilMs: 300 * S, schedulingDelayMs: 2_000 })
+    .find(c => c.id === 'webhook.timeout.waits-5s')!;
+  assert.equal(waits.status, 'skipped');
+  assert.match(waits.message!, /the sink itself ran up to 2(\.00)? s late/);
+});

@@ -81,7 +81,7 @@ async function run(): Promise<WebhookRun> {
   const sink = await startSink({ host: t.sinkHost, port: t.sinkPort, timeScale: t.timeScale, publicUrl: t.publicSinkUrl, tls: sinkTls() });
   try {
     const drive = await driveCheckouts({ sink, controlUrl: t.controlUrl!, apiKey, capMs: DRIVE_CAP_MS, redactor });
-    const analysis = analyzeRun(sink.attempts(), drive.plan, { timeScale: t.timeScale, apiKey, observedUntilMs: drive.observedUntilMs });
+    const analysis = analyzeRun(sink.attempts(), drive.plan, { timeScale: t.timeScale, apiKey, observedUntilMs: drive.observedUntilMs, schedulingDelayMs: sink.schedulingDelayMs() });
     return { ...analysis, drive, realMs: performance.now() - started };
   } finally {
     await sink.close();
