@@ -1,6 +1,8 @@
 // Builds the events the dispatcher tests enqueue: a small body that names its
 // checkout, event index and status, so a receiver can tell them apart.
+import type { TestContext } from 'node:test';
 import { deliveryPolicy, type DeliveryPolicy, type OutgoingEvent } from '../../../harness/reference/dispatcher/index.ts';
+import { watchStalls } from '../../sink/stall.ts';
 
 export const API_KEY = 'test-webhook-key';
 
@@ -36,4 +38,42 @@ export function assertDelay(measured: number, expected: number, what: string, ea
   const late = Math.max(250, expected * 0.2);
   if (measured < expected - early || measured > expected + late)
     throw new Error(`${what}: expected ${expected.toFixed(0)} ms (-${early.toFixed(0)}/+${late.toFixed(0)}), measured ${measured.toFixed(1)} ms`);
+}
+
+/**
+ * Longest stall of this process (ms) past which a failed timing assertion says
+ * nothing about the dispatcher: its timers and the receiver's share this event
+ * loop, so a stall makes both late by up to its length, and a few of them add up
+ * to more than assertDelay's 250 ms (seen: 307 ms late with two CI runs on 2 cores).
+ * 100 ms is arbitrary: well above an idle machine's stalls (under 20 ms), so a
+ * wrong behaviour still fails there.
+ */
+export const STALL_LIMIT_MS = 100;
+
+/**
+ * Watches this process's event loop for the whole case. judge(fn) runs timing
+ * assertions: a pass is a pass; a failure fails the test unless the process
+ * itself stalled beyond STALL_LIMIT_MS, in which case the test is skipped with
+ * the measured stall and the failure (on a starved machine the claim is
+ * untestable, not false). Only timing belongs in fn: outcomes are asserted outside.
+ */
+export function stallGuard(t: TestContext) {
+  const watch = watchStalls();
+  let worst: number | undefined;
+  const stop = () => (worst ??= watch.stop());
+  t.after(stop);
+  /** Skips the test and returns true when the process stalled beyond the limit. */
+  const stalled = (why: string): boolean => {
+    if (stop() <= STALL_LIMIT_MS) return false;
+    t.skip(`measured stall of ${stop().toFixed(0)} ms in this process (limit ${STALL_LIMIT_MS} ms): ${why}`);
+    return true;
+  };
+  /** Runs timing assertions; false when they failed and the test was skipped for a stall. */
+  const judge = (fn: () => void): boolean => {
+    try { fn(); return true; } catch (e) {
+      if (!stalled(`timing not judged (${(e as Error).message})`)) throw e;
+      return false;
+    }
+  };
+  return { stop, stalled, judge };
 }
