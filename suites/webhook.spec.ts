@@ -35,7 +35,7 @@ for (const info of WEBHOOK_CHECKS) {
         result = info.id === FIRST ? { ...meta, status: 'failed', message: why, evidence: [], durationMs: 0 }
           : { ...meta, status: 'skipped', message: `not checked: ${why}`, evidence: [], durationMs: 0 };
         await testInfo.attach(CHECK_ATTACHMENT, { body: JSON.stringify(redactor.value(result)), contentType: 'application/json' });
-        if (result.status === 'skipped') test.skip(true, result.message);
+        if (result.status === 'skipped') test.skip(true, result.message); // the reason is the check's own skip message
         throw new Error(why);
       }
       const found = run.checks.find(c => c.id === info.id)!;
@@ -49,7 +49,7 @@ for (const info of WEBHOOK_CHECKS) {
       }
     }
     await testInfo.attach(CHECK_ATTACHMENT, { body: JSON.stringify(result), contentType: 'application/json' });
-    if (result.status === 'skipped') test.skip(true, result.message);
+    if (result.status === 'skipped') test.skip(true, result.message); // the reason is the check's own skip message
     if (result.status === 'failed') throw new Error(result.message);
   });
 }

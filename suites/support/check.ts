@@ -105,7 +105,7 @@ export function check(def: CheckDef, body: (c: CheckContext) => Promise<void>): 
       evidence: c.evidence, durationMs: Math.round(performance.now() - started),
     });
     await testInfo.attach(CHECK_ATTACHMENT, { body: JSON.stringify(result), contentType: 'application/json' });
-    if (result.status === 'skipped') test.skip(true, result.message);
+    if (result.status === 'skipped') test.skip(true, result.message); // the reason is the check's own skip message
     if (result.status === 'failed') throw new Error(result.message);
   });
 }

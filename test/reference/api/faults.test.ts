@@ -2,14 +2,12 @@
 // quirk on records) changes the behaviour it names, and the clean reference
 // does not show it: the same probe runs against both.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { it } from 'node:test';
 import { validateContract } from '../../../harness/contracts/index.ts';
 import { bicLengthOk } from '../../../harness/contracts/rules.ts';
 import { FAULTS } from '../../../harness/reference/catalog.ts';
-import type { Reference } from '../../../harness/reference/index.ts';
 import { paymentBody, RefClient, withReference } from './client.ts';
-
-type Probe = (c: RefClient, ref: Reference) => Promise<unknown>;
+import { describeFaultCases, type FaultCase } from '../fault-cases.ts';
 
 const NORDIC_CODES = ['RCVD', 'ACCP', 'ACSP', 'ACSC', 'RJCT', 'CANC', 'PDNG', 'NAUT', 'PRSY'];
 
@@ -23,7 +21,7 @@ async function agents(c: RefClient): Promise<string[]> {
   return (await c.call('GET', `/accounts/${list[0].id}/transactions`)).json.map((t: { counterpartyAgent: string }) => t.counterpartyAgent);
 }
 
-const CASES: { name: string; probe: Probe; clean: unknown; faulty: unknown }[] = [
+const CASES: FaultCase[] = [
   {
     name: 'session-delete-ignored',
     probe: async c => { await c.ready('sparebank1-no'); const d = await c.call('DELETE', `/session/${c.sessionId}`); return [d.status, (await c.call('GET', '/accounts')).status]; },
@@ -127,21 +125,7 @@ const CASES: { name: string; probe: Probe; clean: unknown; faulty: unknown }[] =
   },
 ];
 
-describe('session, data and payments faults change exactly what they name', () => {
-  let clean: { ref: Reference; client: RefClient };
-  before(async () => { clean = await withReference(); });
-  after(() => clean.ref.close());
-
-  for (const k of CASES) {
-    it(k.name, async () => {
-      const faulty = await withReference({ faults: [k.name] });
-      try {
-        assert.deepEqual(await k.probe(clean.client, clean.ref), k.clean, 'the clean reference');
-        assert.deepEqual(await k.probe(faulty.client, faulty.ref), k.faulty, `the reference with ${k.name}`);
-      } finally { await faulty.ref.close(); }
-    });
-  }
-
+describeFaultCases('session, data and payments faults change exactly what they name', CASES, () => {
   it('covers every fault of the session, data and payments prefixes in the catalog', () => {
     const named = FAULTS.filter(f => /^(session|data|payments)\./.test(f.prefix)).map(f => f.name);
     assert.deepEqual(named.filter(n => !CASES.some(k => k.name === n)), []);

@@ -1,22 +1,21 @@
 // Each token fault and quirk of catalog.yaml changes the behaviour it names,
 // and the clean reference does not show it: the same probe runs against both.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { FAULTS } from '../../../harness/reference/catalog.ts';
 import type { Reference } from '../../../harness/reference/index.ts';
 import { RefClient, withReference, type Reply } from '../api/client.ts';
+import { describeFaultCases, type FaultCase } from '../fault-cases.ts';
 
 const S = 1000;
 
-/** A probe: what a client sees at one reference; the test compares clean and faulty. */
-type Probe = (c: RefClient, ref: Reference) => Promise<unknown>;
 
 const creds = (ref: Reference) => ({ client_id: ref.clientId, client_secret: ref.clientSecret });
 const issue = (c: RefClient, ref: Reference): Promise<Reply> => c.tokenRequest({ grant_type: 'client_credentials', ...creds(ref) });
 const refresh = (c: RefClient, ref: Reference, token: string): Promise<Reply> =>
   c.tokenRequest({ grant_type: 'refresh_token', refresh_token: token, ...creds(ref) });
 
-const CASES: { name: string; probe: Probe; clean: unknown; faulty: unknown }[] = [
+const CASES: FaultCase[] = [
   { name: 'token-type-mac', probe: async (c, r) => (await issue(c, r)).json.token_type, clean: 'bearer', faulty: 'mac' },
   { name: 'token-type-capitalized', probe: async (c, r) => (await issue(c, r)).json.token_type, clean: 'bearer', faulty: 'Bearer' },
   { name: 'token-no-refresh-token', probe: async (c, r) => 'refresh_token' in (await issue(c, r)).json, clean: true, faulty: false },
@@ -73,21 +72,7 @@ const CASES: { name: string; probe: Probe; clean: unknown; faulty: unknown }[] =
   { name: 'extra-fields', probe: async (c, r) => 'not-before-policy' in (await issue(c, r)).json, clean: false, faulty: true },
 ];
 
-describe('token faults and quirks change exactly what they name', () => {
-  let clean: { ref: Reference; client: RefClient };
-  before(async () => { clean = await withReference(); });
-  after(() => clean.ref.close());
-
-  for (const k of CASES) {
-    it(k.name, async () => {
-      const faulty = await withReference({ faults: [k.name] });
-      try {
-        assert.deepEqual(await k.probe(clean.client, clean.ref), k.clean, 'the clean reference');
-        assert.deepEqual(await k.probe(faulty.client, faulty.ref), k.faulty, `the reference with ${k.name}`);
-      } finally { await faulty.ref.close(); }
-    });
-  }
-});
+describeFaultCases('token faults and quirks change exactly what they name', CASES);
 
 describe('token fault coverage', () => {
   it('covers every token fault of the catalog', () => {
