@@ -3,6 +3,7 @@
 // sentence on stderr, exit status 2 (CONTRACT.md section 1).
 import { isHarnessError } from './errors.ts';
 import type { Command } from './cli/command.ts';
+import { installStopSignals } from './cli/stop.ts';
 
 const COMMANDS: Record<string, { summary: string; load: () => Promise<{ command: Command }> }> = {
   'run': { summary: 'Run the conformance suites against a target (default: the bundled reference).', load: () => import('./cli/run.ts') },
@@ -35,6 +36,7 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(`pis-conformance: unknown command '${name}': use one of ${Object.keys(COMMANDS).join(', ')} (see --help).\n`);
     return 2;
   }
+  installStopSignals(name);
   try {
     const { command } = await entry.load();
     return await command.run(rest);
@@ -50,12 +52,14 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
+// A reader that hung up (`run ... | head`) is no error of ours: the output ends
+// quietly and the command goes on to write its report.
+for (const s of [process.stdout, process.stderr]) s.on('error', () => { /* EPIPE: the reader left */ });
+
 // Commands that leave servers running (serve-reference, sink) resolve only when
 // they are done, so exiting here is safe once stdout and stderr are flushed: a
-// bare process.exit() cuts piped output short. A reader that hung up (`| head`)
-// is no error of ours.
+// bare process.exit() cuts piped output short.
 function exitAfterFlush(code: number): void {
-  for (const s of [process.stdout, process.stderr]) s.on('error', () => { /* EPIPE: the reader left */ });
   let pending = 2;
   const done = () => { if (--pending === 0) process.exit(code); };
   process.stdout.write('', done);

@@ -6,6 +6,7 @@ import { HarnessError } from '../errors.ts';
 import { describeCatalog } from '../reference/catalog.ts';
 import { startReference, type Reference } from '../reference/index.ts';
 import { numberFlag, parseFlags, type Command } from './command.ts';
+import { onStop } from './stop.ts';
 
 const DEMO_SECRET = 'demo-secret';
 
@@ -117,11 +118,7 @@ export const command: Command = {
       webhookUrl: v['webhook-url'], webhookApiKey: v['webhook-api-key'], interactiveConsent: v['interactive-consent'],
     });
     process.stdout.write(banner(ref, { webhookUrl: v['webhook-url'], webhookApiKey: v['webhook-api-key'] }) + '\n');
-    await new Promise<void>(resolve => {
-      const stop = () => { process.off('SIGINT', stop); process.off('SIGTERM', stop); resolve(); };
-      process.on('SIGINT', stop);
-      process.on('SIGTERM', stop);
-    });
+    await new Promise<void>(resolve => onStop(() => resolve()));
     await ref.close();
     process.stdout.write('reference implementation stopped.\n');
     return 0;

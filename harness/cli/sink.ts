@@ -13,6 +13,7 @@ import { analyzeRun } from '../sink/analysis/index.ts';
 import { PASSIVE_CYCLE } from '../sink/plan.ts';
 import { startSink, type Sink } from '../sink/server.ts';
 import { numberFlag, parseFlags, type Command } from './command.ts';
+import { onStop } from './stop.ts';
 
 const HELP = `Usage: pis-conformance sink --port P --api-key KEY [--duration S] [options]
 
@@ -69,15 +70,13 @@ function tlsOption(v: Record<string, string | boolean | undefined>) {
   return { cert: readPem('tls-cert', v['tls-cert'] as string), key: readPem('tls-key', v['tls-key'] as string) };
 }
 
-/** Ends at the duration or at the first SIGINT/SIGTERM, whichever comes first. */
+/** Ends at the duration or at the first stop signal (Ctrl-C, SIGTERM, SIGHUP), whichever comes first. */
 function untilStopped(durationS: number | undefined): Promise<string> {
   return new Promise(resolve => {
-    const stop = (why: string) => { clearTimeout(timer); process.off('SIGINT', onInt); process.off('SIGTERM', onTerm); resolve(why); };
-    const onInt = () => stop('interrupted');
-    const onTerm = () => stop('terminated');
+    let off = () => {};
+    const stop = (why: string) => { clearTimeout(timer); off(); resolve(why); };
     const timer = durationS === undefined ? undefined : setTimeout(() => stop('duration reached'), durationS * 1000);
-    process.on('SIGINT', onInt);
-    process.on('SIGTERM', onTerm);
+    off = onStop(signal => stop(signal === 'SIGINT' ? 'interrupted' : `${signal} received`));
   });
 }
 

@@ -1,0 +1,45 @@
+// harness/cli/stop.ts: copies of one signal count once; a later one ends the
+// process at once with exit 2 and a sentence.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const CHILD = fileURLToPath(new URL('../fixtures/cli/stop-child.ts', import.meta.url));
+
+function start(lifeMs: number) {
+  const child = spawn(process.execPath, ['--import', 'tsx', CHILD, String(lifeMs)], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '', err = '';
+  child.stdout.on('data', d => { out += d; });
+  child.stderr.on('data', d => { err += d; });
+  const ready = new Promise<void>(r => { const f = () => { if (out.includes('ready')) { child.stdout.off('data', f); r(); } }; child.stdout.on('data', f); });
+  const closed = new Promise<number | null>(r => child.on('close', r));
+  return { child, ready, closed, out: () => out, err: () => err };
+}
+
+test('stop signals', { concurrency: true }, async t => {
+  const running: Promise<void>[] = [];
+  running.push(t.test('a signal and its copies within a second call the handler once; the command ends by itself', async () => {
+    const c = start(2500);
+    await c.ready;
+    c.child.kill('SIGINT');
+    c.child.kill('SIGINT');
+    c.child.kill('SIGTERM');
+    assert.equal(await c.closed, 0, c.err());
+    assert.equal(c.out(), 'ready\nstop SIGINT 1\ndone 1\n');
+  }));
+
+  running.push(t.test('a second signal after that ends the process at once, exit 2, one sentence', async () => {
+    const c = start(20_000);
+    await c.ready;
+    c.child.kill('SIGTERM');
+    await new Promise(r => setTimeout(r, 1300));
+    const sent = performance.now();
+    c.child.kill('SIGINT');
+    assert.equal(await c.closed, 2);
+    assert.ok(performance.now() - sent < 5000);
+    assert.equal(c.out(), 'ready\nstop SIGTERM 1\n');
+    assert.equal(c.err(), 'pis-conformance stop-child: stopped at once by a second SIGINT; the report may be incomplete.\n');
+  }));
+  await Promise.all(running);
+});
