@@ -18,6 +18,7 @@ import { Redactor } from '../report/redact.ts';
 import { exitStatus, type RunResults } from '../report/model.ts';
 import { formatSummary } from '../report/progress.ts';
 import { availableSuites, runPlaywright } from '../runner/playwright.ts';
+import { INTERRUPTED_EXIT, stopSignal } from './stop.ts';
 import { BUNDLED_TIME_SCALE, startBundled, type Bundled } from '../runner/bundled.ts';
 
 const HELP = `Usage: pis-conformance run [options]
@@ -128,10 +129,27 @@ export const command: Command = {
   },
 };
 
+/** The reporter wrote what the run found before the stop signal; the verdict line says it was cut short. */
+function interrupted(dir: string): number {
+  let results: RunResults | undefined;
+  try { results = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as RunResults; } catch { /* stopped before the reporter began */ }
+  const s = results?.summary;
+  const found = s ? `${s.passed} passed, ${s.failed} failed and ${s.skipped} skipped before the stop; the rest did not run` : 'no check finished';
+  process.stdout.write(`\nInterrupted: ${found}.\n${results ? `Report: ${shownPath(join(dir, 'index.html'))}\n` : ''}`);
+  return INTERRUPTED_EXIT;
+}
+
+/** A path relative to the working directory when it lies below it. */
+function shownPath(file: string): string {
+  const shown = relative(process.cwd(), file);
+  return shown.startsWith('..') ? file : shown;
+}
+
 function finish(dir: string, out: Awaited<ReturnType<typeof runPlaywright>>, grep: string | undefined): number {
   const status = out.status;
-  if (out.signal || status?.interrupted)
-    throw new HarnessError('PIS_INTERNAL', `The run was interrupted; what it found so far is in ${join(dir, 'results.jsonl')}.`);
+  if (status?.interrupted || stopSignal()) return interrupted(dir);
+  if (out.signal)
+    throw new HarnessError('PIS_INTERNAL', `The Playwright runner was killed by ${out.signal}; what the run found so far is in ${join(dir, 'results.jsonl')}.`);
   if (!status || !existsSync(join(dir, 'results.json'))) {
     const why = status?.errors[0] ?? `Playwright ended with status ${out.exitCode} before the report was written`;
     throw new HarnessError('PIS_INTERNAL', `The suites could not run (${why}): this is a bug of the harness or its install, please report it.`);
@@ -142,8 +160,7 @@ function finish(dir: string, out: Awaited<ReturnType<typeof runPlaywright>>, gre
   }
   const results = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as RunResults;
   const warnings = results.checks.filter(c => c.status === 'failed' && c.level !== 'must').length;
-  const shown = relative(process.cwd(), join(dir, 'index.html'));
-  process.stdout.write('\n' + formatSummary(results.summary, warnings, shown.startsWith('..') ? join(dir, 'index.html') : shown) + '\n');
+  process.stdout.write('\n' + formatSummary(results.summary, warnings, shownPath(join(dir, 'index.html'))) + '\n');
   if (status.errors.length) process.stderr.write(`Note: ${status.errors.length} suite error(s) besides the checks; the first: ${status.errors[0]}\n`);
   return exitStatus(results.summary);
 }

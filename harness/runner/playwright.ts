@@ -1,6 +1,9 @@
 // Starts Playwright on the conformance suites as a child process. The target
 // and the report folder travel in the child's environment (never its argv,
 // which `ps` shows); the reporter prints progress straight to our terminal.
+// The runner leads its own process group with its workers: a stop signal
+// reaches it once, from here, so its reporter writes what the run found, and
+// guard.mjs ends the whole group when this process ends.
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -8,9 +11,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { RunStatus } from '../report/playwright-reporter.ts';
+import { onStop } from '../cli/stop.ts';
 
 export const SUITES_DIR = fileURLToPath(new URL('../../suites/', import.meta.url));
 const CONFIG = join(SUITES_DIR, 'playwright.config.ts');
+const GUARD = fileURLToPath(new URL('./guard.mjs', import.meta.url));
 
 /** The suites of `run` that exist in this build (the webhook suite joins when its file is there). */
 export function availableSuites(all: readonly string[]): string[] {
@@ -32,19 +37,21 @@ export async function runPlaywright(opts: PlaywrightRun): Promise<PlaywrightOutc
   const statusFile = join(scratch, 'status.json');
   // Anchored file filters: Playwright reads positional arguments as regular expressions over the path.
   const files = opts.suites.map(s => `${s}\\.spec\\.ts`);
-  const args = [cli, 'test', '-c', CONFIG, '--workers', String(opts.workers), ...(opts.grep ? ['--grep', opts.grep] : []), ...files];
+  const args = ['--import', GUARD, cli, 'test', '-c', CONFIG, '--workers', String(opts.workers), ...(opts.grep ? ['--grep', opts.grep] : []), ...files];
   const env: NodeJS.ProcessEnv = {
     ...process.env, ...opts.env,
     PIS_RUN_STATUS_FILE: statusFile,
     PIS_PLAYWRIGHT_OUTPUT: join(scratch, 'output'),
+    PIS_SCRATCH_DIR: scratch,
+    PIS_GUARD_FD: '3',
   };
   // Set by `node --test` in its children; it would make a nested Node process report to the wrong runner.
   delete env.NODE_TEST_CONTEXT;
-  const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'inherit', 'inherit'] });
-  const forward = (sig: NodeJS.Signals) => () => { child.kill(sig); };
-  const onInt = forward('SIGINT'), onTerm = forward('SIGTERM');
-  process.on('SIGINT', onInt);
-  process.on('SIGTERM', onTerm);
+  // fd 3: the pipe guard.mjs watches; detached: the runner leads a new process group.
+  const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'inherit', 'inherit', 'pipe'], detached: true });
+  // Any stop signal becomes SIGINT, the one Playwright answers by stopping the
+  // workers and still calling its reporters' onEnd (it dies on a bare SIGTERM).
+  const off = onStop(() => { child.kill('SIGINT'); });
   try {
     const [exitCode, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve, reject) => {
       child.on('error', reject);
@@ -54,8 +61,7 @@ export async function runPlaywright(opts: PlaywrightRun): Promise<PlaywrightOutc
     try { status = JSON.parse(readFileSync(statusFile, 'utf8')) as RunStatus; } catch { /* the reporter never finished */ }
     return { exitCode, signal, status };
   } finally {
-    process.off('SIGINT', onInt);
-    process.off('SIGTERM', onTerm);
+    off();
     rmSync(scratch, { recursive: true, force: true });
   }
 }

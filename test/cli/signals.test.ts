@@ -1,0 +1,79 @@
+// Stop signals as a terminal and a CI runner send them to the installed binary:
+// Ctrl-C reaches the whole foreground process group once; the command handles
+// it once and lives to write its report (harness/cli/stop.ts).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { startBin } from '../helpers/process.ts';
+
+const ctrlC = (pid: number) => process.kill(-pid, 'SIGINT');
+
+test('stop signals', { concurrency: true }, async t => {
+  const running: Promise<void>[] = [];
+  const dir = mkdtempSync(join(tmpdir(), 'pis-signals-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+
+  // Three at once: before the fix the wrapper forwarded a second SIGINT after
+  // the sink had removed its handler, and every one of them died without a report.
+  for (const n of [1, 2, 3]) {
+    running.push(t.test(`sink on Ctrl-C to its group writes its report (${n} of 3)`, async () => {
+      const report = join(dir, `sink-${n}`);
+      const sink = startBin(['sink', '--port', '0', '--api-key', 'signal-test-key', '--report', report]);
+      await sink.waitFor(/sink listening at/);
+      ctrlC(sink.pid);
+      const { code, signal } = await sink.closed;
+      assert.equal(signal, null, `killed by ${signal}:\n${sink.out()}\n${sink.err()}`);
+      assert.ok(code === 0 || code === 1, `exit ${code}:\n${sink.out()}\n${sink.err()}`);
+      assert.match(sink.out(), /sink stopped \(interrupted\)/);
+      for (const f of ['results.json', 'junit.xml', 'index.html']) assert.ok(existsSync(join(report, f)), `${f} missing`);
+    }));
+  }
+
+  running.push(t.test('serve-reference on Ctrl-C to its group stops cleanly, exit 0 as its help says', async () => {
+    const ref = startBin(['serve-reference']);
+    await ref.waitFor(/Press Ctrl-C to stop/);
+    ctrlC(ref.pid);
+    const { code, signal } = await ref.closed;
+    assert.deepEqual({ code, signal }, { code: 0, signal: null }, ref.err());
+    assert.match(ref.out(), /reference implementation stopped\./);
+  }));
+
+  running.push(t.test('run on Ctrl-C: the reporter writes what it has, exit 2, verdict Interrupted', async () => {
+    const report = join(dir, 'run');
+    const run = startBin(['run', '--suites', 'token', '--report', report]);
+    // The first finished check: the run is well under way, and far from its end.
+    await run.waitFor(/^(ok  |FAIL|skip|warn) token\./m);
+    ctrlC(run.pid);
+    const { code, signal } = await run.closed;
+    assert.equal(signal, null);
+    assert.equal(code, 2, `${run.out()}\n${run.err()}`);
+    assert.match(run.out(), /\nInterrupted: \d+ passed, \d+ failed and \d+ skipped before the stop; the rest did not run\.\nReport: /);
+    const results = JSON.parse(readFileSync(join(report, 'results.json'), 'utf8')) as { checks: unknown[] };
+    assert.ok(results.checks.length >= 1, 'results.json holds the checks that finished');
+    assert.doesNotMatch(run.err(), /bug of the harness|internal error/);
+  }));
+
+  running.push(t.test('Ctrl-C while nothing can be saved yet (a pre-flight waiting on a silent target) ends at once, exit 2', async () => {
+    const silent = createServer(() => { /* accepts, never answers */ });
+    await new Promise<void>(r => silent.listen(0, '127.0.0.1', r));
+    const connected = new Promise<void>(r => silent.once('connection', () => r()));
+    const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+    try {
+      const run = startBin(['run', '--auth-url', url, '--base-url', url, '--client-id', 'x', '--report', join(dir, 'silent')], { env: { PIS_CLIENT_SECRET: 'some-secret' } });
+      await connected;
+      ctrlC(run.pid);
+      const { code, signal } = await run.closed;
+      assert.deepEqual({ code, signal }, { code: 2, signal: null });
+      assert.match(run.err(), /^pis-conformance run: stopped by SIGINT before it had anything to report\.\n$/);
+      assert.ok(!existsSync(join(dir, 'silent')), 'no report folder');
+    } finally {
+      silent.closeAllConnections();
+      silent.close();
+    }
+  }));
+  await Promise.all(running);
+});
