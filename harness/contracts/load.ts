@@ -49,9 +49,12 @@ export interface LoadedContracts {
 /** The annotation keywords the contracts use: spec section, level, and a reader's wording of what is expected. */
 const ANNOTATIONS = ['x-spec', 'x-level', 'x-expected'];
 
+/** YAML files of contracts/ that are data, not JSON Schemas (each has its own schema, *.schema.yaml). */
+const DATA_FILES = new Set(['openapi.yaml', 'requirements.yaml', 'proofs.yaml']);
+
 function yamlFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap(e =>
-    e.isDirectory() ? yamlFiles(join(dir, e.name)) : e.name.endsWith('.yaml') && e.name !== 'openapi.yaml' ? [join(dir, e.name)] : []);
+    e.isDirectory() ? yamlFiles(join(dir, e.name)) : e.name.endsWith('.yaml') && !DATA_FILES.has(e.name) ? [join(dir, e.name)] : []);
 }
 
 function compile(): LoadedContracts {

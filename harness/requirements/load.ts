@@ -1,0 +1,80 @@
+// Loads contracts/requirements.yaml (every testable statement of the spec and
+// the profile's decisions) and contracts/proofs.yaml (how each check is shown
+// able to fail), each validated against its schema with the contracts' ajv.
+// Rules a schema cannot state are in rules.ts.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import { HarnessError } from '../errors.ts';
+import { contracts, CONTRACTS_DIR, ID_BASE } from '../contracts/load.ts';
+import type { Level } from '../report/model.ts';
+
+export type Binds = 'service' | 'sender' | 'receiver';
+
+export interface Requirement {
+  /** R<section>-<slug> for the spec, P-<area>-<slug> for the profile. */
+  id: string;
+  section?: string;
+  /** docs/profile.md#<anchor> (P ids). */
+  source?: string;
+  quote: string;
+  level: Level;
+  binds: Binds;
+  /** The API version the statement appeared in; absent: 1.0.0; `unversioned`: a later change without a number. */
+  since?: string;
+  renamedIn?: string;
+  formerly?: string;
+  removedIn?: string;
+  checks?: string[];
+  coverage?: 'partial';
+  missing?: string;
+  untestable?: string;
+  uncovered?: string;
+  note?: string;
+}
+
+export interface ProofEntry { fails: string[]; note?: string }
+
+/** The four ways to make a check fail, as proofs.yaml names them. */
+export const PROOF_KINDS = ['faults', 'mutations', 'records', 'receivers'] as const;
+export type ProofKind = typeof PROOF_KINDS[number];
+
+export interface Proofs extends Record<ProofKind, Record<string, ProofEntry>> {
+  /** Check id -> why nothing can make it fail. */
+  cannotFail: Record<string, string>;
+}
+
+export const REQUIREMENTS_FILE = join(CONTRACTS_DIR, 'requirements.yaml');
+export const PROOFS_FILE = join(CONTRACTS_DIR, 'proofs.yaml');
+
+function validated<T>(file: string, schema: string, text?: string): T {
+  const name = `contracts/${file}`;
+  let doc: unknown;
+  try {
+    doc = parse(text ?? readFileSync(join(CONTRACTS_DIR, file), 'utf8'));
+  } catch (e) {
+    throw new HarnessError('PIS_INTERNAL', `${name} is not valid YAML (${(e as Error).message.split('\n')[0]}): fix the line it names.`, { cause: e });
+  }
+  const validate = contracts().ajv.getSchema(ID_BASE + schema);
+  if (!validate) throw new HarnessError('PIS_INTERNAL', `contracts/${schema} did not load: restore it from the repository.`);
+  if (!validate(doc)) {
+    const first = (validate.errors ?? []).slice(0, 3).map(e => `${e.instancePath || '/'} ${e.message}`).join('; ');
+    throw new HarnessError('PIS_INTERNAL', `${name} does not match contracts/${schema} (${first}): fix the entry at that path.`);
+  }
+  return doc as T;
+}
+
+/** The requirements, in file order; `text` replaces the file (tests feed broken lists). */
+export function loadRequirements(text?: string): Requirement[] {
+  return validated<{ requirements: Requirement[] }>('requirements.yaml', 'requirements.schema.yaml', text).requirements;
+}
+
+export function loadProofs(text?: string): Proofs {
+  return validated<Proofs>('proofs.yaml', 'proofs.schema.yaml', text);
+}
+
+/** Every proof of a kind that names `checkId`: `fault webhook-retry-early`, `record a retry 2 s after a 500`. */
+export function proofsOf(proofs: Proofs, checkId: string): { kind: ProofKind; name: string }[] {
+  return PROOF_KINDS.flatMap(kind => Object.entries(proofs[kind])
+    .filter(([, p]) => p.fails.includes(checkId)).map(([name]) => ({ kind, name })));
+}
