@@ -33,7 +33,13 @@ export interface PlaywrightOutcome { exitCode: number | null; signal: NodeJS.Sig
 
 export async function runPlaywright(opts: PlaywrightRun): Promise<PlaywrightOutcome> {
   const cli = createRequire(import.meta.url).resolve('@playwright/test/cli');
+  // The run's private temp folder (mkdtemp: mode 0700, a random name): the
+  // status file, Playwright's output, and the webhook suite's kept drive, which
+  // holds every body. Removed in every outcome: below, on a hard exit, and by
+  // guard.mjs when this process is killed.
   const scratch = mkdtempSync(join(tmpdir(), 'pis-run-'));
+  const drop = () => rmSync(scratch, { recursive: true, force: true });
+  process.once('exit', drop);
   const statusFile = join(scratch, 'status.json');
   // Anchored file filters: Playwright reads positional arguments as regular expressions over the path.
   const files = opts.suites.map(s => `${s}\\.spec\\.ts`);
@@ -62,6 +68,7 @@ export async function runPlaywright(opts: PlaywrightRun): Promise<PlaywrightOutc
     return { exitCode, signal, status };
   } finally {
     off();
-    rmSync(scratch, { recursive: true, force: true });
+    process.off('exit', drop);
+    drop();
   }
 }

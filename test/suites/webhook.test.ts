@@ -4,9 +4,9 @@
 // webhook fault is tested on the analysis directly: test/sink/reference-*.test.ts.)
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { startReference } from '../../harness/reference/index.ts';
 import type { RunResults } from '../../harness/report/model.ts';
 import { runCli } from '../helpers/cli.ts';
@@ -26,13 +26,36 @@ async function run(args: string[], env: Record<string, string> = {}) {
   return { ...r, dir, results, read, files: () => readdirSync(dir) };
 }
 
+/** Where the webhook suite's kept drive (webhook-run.json) shows up under `temp` while a run lasts, with its modes. */
+function watchKeptDrive(temp: string) {
+  const seen = new Map<string, { path: string; dirMode: number; fileMode: number; inRunFolder: boolean }>();
+  const scan = () => {
+    for (const f of readdirSync(temp, { recursive: true }) as string[]) {
+      if (!/webhook-run[^/]*\.json$/.test(f) || seen.has(f)) continue;
+      try {
+        const path = join(temp, f);
+        seen.set(f, { path: f, dirMode: statSync(dirname(path)).mode & 0o777, fileMode: statSync(path).mode & 0o777, inRunFolder: /^pis-run-[^/]+\/webhook-run\.json$/.test(f) });
+      } catch { /* removed between the listing and the stat */ }
+    }
+  };
+  const timer = setInterval(() => { try { scan(); } catch { /* a folder went while listed */ } }, 100);
+  return { stop: () => { clearInterval(timer); return [...seen.values()]; } };
+}
+
 test('the webhook suite through run', { concurrency: true }, async t => {
   await Promise.all([
-    t.test('bundled reference: conformant, deliveries and timeline written, no api-key anywhere', async tc => {
+    t.test('bundled reference: conformant, deliveries and timeline written, no api-key anywhere, no body left in the temp folder', async tc => {
       const watch = watchStalls();
-      const r = await run([]);
+      const temp = mkdtempSync(join(tmpdir(), 'pis-webhook-tmp-'));
+      const kept = watchKeptDrive(temp);
+      const r = await run([], { TMPDIR: temp });
       const stall = watch.stop();
+      const seen = kept.stop();
       try {
+        // The kept drive holds every body: only in the run's private folder, only while the run lasts.
+        assert.ok(seen.length, 'the kept drive was seen during the run');
+        for (const f of seen) assert.deepEqual(f, { ...f, dirMode: 0o700, fileMode: 0o600, inRunFolder: true });
+        assert.deepEqual(readdirSync(temp).filter(n => n.startsWith('pis-')), [], 'the run removed its temp folder');
         const webhook = r.results!.checks.filter(c => c.suite === 'webhook');
         assert.equal(webhook.length, 21);
         const timing = webhook.filter(c => c.status !== 'passed').map(c => c.id);
@@ -42,7 +65,7 @@ test('the webhook suite through run', { concurrency: true }, async t => {
         assert.ok((r.results!.deliveries ?? []).length >= 40, 'every attempt in results.json');
         assert.match(r.read('index.html'), /<svg class="timeline" data-attempts="\d+"/);
         for (const f of r.files()) if (!f.endsWith('.png')) assert.ok(!r.read(f).includes(KEY), `${f} holds the api-key`);
-      } finally { rmSync(r.dir, { recursive: true, force: true }); }
+      } finally { rmSync(r.dir, { recursive: true, force: true }); rmSync(temp, { recursive: true, force: true }); }
     }),
     t.test('a target without a control URL: every webhook check skipped with the reason', async () => {
       const ref = await startReference({ timeScale: 0.1 });

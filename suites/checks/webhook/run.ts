@@ -2,9 +2,8 @@
 // checkouts through its control API (harness/sink/drive.ts), then judge
 // everything the sink recorded with the same pure analysis the `sink` command
 // uses. Run once per worker; every webhook check reads its result from here.
-import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { driveCheckouts, type DriveResult } from '../../../harness/sink/drive.ts';
 import { analyzeRun, type Analysis } from '../../../harness/sink/analysis/index.ts';
@@ -22,35 +21,39 @@ let once: Promise<WebhookRun> | undefined;
 /**
  * Playwright starts a new worker after a failed test, and module state goes
  * with the old one; the drive must not run twice, so its result is kept in a
- * file named after the Playwright runner (the workers' parent process).
+ * file. The file holds every body the sink recorded, so it lives in the run's
+ * private temp folder (mode 0700, a random name, made by `run` and removed by
+ * it in every outcome, see harness/runner/playwright.ts), never in the shared
+ * temp folder where another user could read it or plant one.
  */
-const CACHE = join(tmpdir(), `pis-webhook-run-${createHash('sha256').update(`${process.ppid} ${process.env.PIS_REPORT_DIR ?? ''}`).digest('hex').slice(0, 16)}.json`);
+function cacheFile(): string {
+  const dir = process.env.PIS_SCRATCH_DIR;
+  if (!dir) throw new HarnessError('PIS_MISSING_OPTION', "PIS_SCRATCH_DIR is not set: start the suites with 'pis-conformance run', which sets it.");
+  return join(dir, 'webhook-run.json');
+}
 
-/** A kept result from a run killed before its last check, under a reused process id, is not this run's. */
-function fresh(): boolean {
-  if (!existsSync(CACHE)) return false;
-  const maxAgeMs = DRIVE_CAP_MS * target().timeScale + 15 * 60_000;
-  return Date.now() - statSync(CACHE).mtimeMs < maxAgeMs;
+function keep(value: unknown): void {
+  writeFileSync(cacheFile(), JSON.stringify(value), { mode: 0o600 });
 }
 
 export function webhookRun(): Promise<WebhookRun> {
-  once ??= fresh() ? fromCache() : run().then(
-    r => { writeFileSync(CACHE, JSON.stringify(r)); return r; },
+  once ??= existsSync(cacheFile()) ? fromCache() : run().then(
+    r => { keep(r); return r; },
     // A drive that could not be made (the control API refused an allowed checkout)
     // is not retried by every later check: they all report the same reason.
-    (e: unknown) => { writeFileSync(CACHE, JSON.stringify({ error: (e as Error)?.message ?? String(e) })); throw e; });
+    (e: unknown) => { keep({ error: (e as Error)?.message ?? String(e) }); throw e; });
   return once;
 }
 
 async function fromCache(): Promise<WebhookRun> {
-  const kept = JSON.parse(readFileSync(CACHE, 'utf8')) as WebhookRun | { error: string };
+  const kept = JSON.parse(readFileSync(cacheFile(), 'utf8')) as WebhookRun | { error: string };
   if ('error' in kept) throw new Error(kept.error);
   return kept;
 }
 
 /** Removes the kept result (after the suite's last check). */
 export function forgetWebhookRun(): void {
-  rmSync(CACHE, { force: true });
+  rmSync(cacheFile(), { force: true });
 }
 
 /**
