@@ -1,15 +1,16 @@
 // pis-conformance validate FILE...: checks webhook bodies, token responses (and,
 // with --as, any contract) read from JSON or JSON-lines files. One line per
-// item, violations indented under it, a summary line last.
-// Exit status (CONTRACT.md 1): 0 every item valid (`should` findings are
-// warnings), 1 an item breaks a `must`, 2 the input could not be read or an
-// item's kind could not be told.
+// item, violations indented under it, a summary line last; a place that is not
+// JSON gets a line of its own and the items around it are still judged.
+// Exit status: 0 every item valid (`should` findings are warnings), 1 an item
+// breaks a `must` or a place could not be read, 2 nothing could be read at all
+// or an item's kind could not be told.
 import { HarnessError } from '../errors.ts';
 import { parseFlags, type Command } from './command.ts';
 import {
   CONTRACT_NAMES, checkWebhookBody, classifyItem, isConformant, validateContract, type ContractName, type Violation,
 } from '../contracts/index.ts';
-import { expandPaths, readItems, type InputItem } from '../contracts/input.ts';
+import { expandPaths, readEntries, type InputItem, type Unreadable } from '../contracts/input.ts';
 
 const ALIASES: Record<string, ContractName | 'webhook'> = {
   normal: 'webhook-normal', batch: 'webhook-batch', older: 'webhook-older', token: 'token-response', webhook: 'webhook',
@@ -34,14 +35,22 @@ Options:
                  ${CONTRACT_NAMES.join(', ')}
   --no-profile   do not print findings of level profile (profile.md decisions)
   --json         print one JSON object per item instead (file, line, kind,
-                 verdict valid|invalid|unknown, violations), and no summary
+                 verdict valid|invalid|unknown|unreadable, violations), and no summary
   -h, --help     this help
 
 Prints one line per item (file:line, kind, verdict) and, under it, each
 finding with its level, JSON pointer, expected and found value, spec section.
+Besides the contracts, the JSON text itself is judged: a field name given
+twice in one object (a receiver's parser may keep either value; RFC 8259 4)
+and bytes that are not UTF-8 (RFC 8259 8.1) are findings of the item. A place
+that is not JSON (a cut-off line) is reported with its line and column, and
+reading goes on at the next line that starts a value.
+Files are read as a stream: a large JSON array takes about as long as the
+same items as JSON lines, and memory does not grow with the file.
+
 Exit status: 0 all items valid (should/profile findings are warnings),
-1 an item breaks a must, 2 the input could not be read or an item's kind
-could not be told.`;
+1 an item breaks a must or a place could not be read, 2 nothing could be
+read at all, or an item's kind could not be told.`;
 
 type Kind = ContractName | 'webhook';
 
@@ -55,6 +64,14 @@ function resolveKind(value: string | undefined): Kind | undefined {
 interface Verdict { item: InputItem; kind: string; violations: Violation[]; unknown?: string }
 
 function judge(item: InputItem, as: Kind | undefined): Verdict {
+  const v = judgeValue(item, as);
+  // What the JSON text itself breaks (duplicate names, bad UTF-8) comes before the contract's findings of its level.
+  return item.findings.length ? { ...v, violations: [...item.findings, ...v.violations].sort((a, b) => LEVEL_ORDER[a.level] - LEVEL_ORDER[b.level]) } : v;
+}
+
+const LEVEL_ORDER = { must: 0, should: 1, profile: 2 } as const;
+
+function judgeValue(item: InputItem, as: Kind | undefined): Verdict {
   if (as === 'webhook') {
     const r = checkWebhookBody(item.value);
     return { item, kind: r.kind === 'unknown' ? 'webhook' : `webhook-${r.kind}`, violations: r.violations };
@@ -69,9 +86,11 @@ function judge(item: InputItem, as: Kind | undefined): Verdict {
   return { item, kind: name, violations: validateContract(name, item.value) };
 }
 
+const where = (e: { file: string; line?: number; column?: number }) => [e.file, e.line, e.column].filter(x => x !== undefined).join(':');
+const specOf = (spec: string) => (/^\d/.test(spec) ? `spec ${spec}` : spec);
+
 function render(v: Verdict, showProfile: boolean): string[] {
-  const where = `${v.item.file}:${v.item.line}`;
-  if (v.unknown) return [`${where}  unknown  cannot validate: ${v.unknown}`];
+  if (v.unknown) return [`${where(v.item)}  unknown  cannot validate: ${v.unknown}`];
   const shown = v.violations.filter(x => showProfile || x.level !== 'profile');
   const count = (level: string, word: string) => {
     const n = shown.filter(x => x.level === level).length;
@@ -80,8 +99,8 @@ function render(v: Verdict, showProfile: boolean): string[] {
   const must = count('must', 'violation');
   const rest = [...count('should', 'warning'), ...count('profile', 'profile note')];
   const verdict = must.length ? `INVALID (${[...must, ...rest].join(', ')})` : rest.length ? `valid (${rest.join(', ')})` : 'valid';
-  return [`${where}  ${v.kind}  ${verdict}`,
-    ...shown.map(x => `    ${x.level.padEnd(7)} ${x.pointer || '(whole item)'}: expected ${x.expected}, found ${x.found}  [spec ${x.spec}, ${x.rule}]`)];
+  return [`${where(v.item)}  ${v.kind}  ${verdict}`,
+    ...shown.map(x => `    ${x.level.padEnd(7)} ${x.pointer || '(whole item)'}: expected ${x.expected}, found ${x.found}  [${specOf(x.spec)}, ${x.rule}]`)];
 }
 
 /** One item as a JSON line, for tools that read the verdicts. */
@@ -91,18 +110,36 @@ function asJson(v: Verdict, showProfile: boolean): string {
     ...(v.unknown ? { reason: v.unknown } : {}), violations: v.violations.filter(x => showProfile || x.level !== 'profile') });
 }
 
+function unreadableLine(u: Unreadable, json: boolean): string {
+  return json ? JSON.stringify({ file: u.file, line: u.line ?? null, column: u.column ?? null, kind: 'unreadable', verdict: 'unreadable', reason: u.reason })
+    : `${where(u)}  unreadable  ${u.line === undefined ? u.reason : `not JSON: ${u.reason}`}`;
+}
+
 /**
- * Writes to stdout and waits until the data is handed over: the CLI exits with
- * process.exit() right after run() returns, which would cut a long output
- * short when stdout is a pipe. A reader that hung up early (EPIPE, `| head`) is not an error.
+ * Standard output that waits when the pipe is full (a 100 MB input makes
+ * megabytes of verdicts) and goes quiet when the reader hung up (EPIPE, `| head`).
  */
-function writeAll(text: string): Promise<void> {
-  // The stream also emits the error as an event (after the callback): without a listener it would crash with a stack trace.
-  process.stdout.on('error', () => { /* reported through the write callback below */ });
-  return new Promise((resolve, reject) => process.stdout.write(text, e => {
-    if (!e || (e as NodeJS.ErrnoException).code === 'EPIPE') resolve();
-    else reject(new HarnessError('PIS_INTERNAL', `Cannot write the verdicts to standard output (${e.message}).`));
-  }));
+class Output {
+  private buffered: string[] = [];
+  private size = 0;
+  private closed = false;
+  constructor() {
+    process.stdout.on('error', e => {
+      if ((e as NodeJS.ErrnoException).code === 'EPIPE') this.closed = true;
+      else throw new HarnessError('PIS_INTERNAL', `Cannot write the verdicts to standard output (${e.message}).`);
+    });
+  }
+  async line(text: string): Promise<void> {
+    this.buffered.push(text);
+    this.size += text.length;
+    if (this.size > 1 << 16) await this.flush();
+  }
+  async flush(): Promise<void> {
+    const text = this.buffered.length ? this.buffered.join('\n') + '\n' : '';
+    this.buffered = []; this.size = 0;
+    if (this.closed || !text) return;
+    await new Promise<void>(resolve => process.stdout.write(text, () => resolve()));
+  }
 }
 
 export const command: Command = {
@@ -113,22 +150,39 @@ export const command: Command = {
     if (!args) return 0;
     if (!args.positionals.length) throw new HarnessError('PIS_MISSING_OPTION', "No file given: name one or more JSON or JSON-lines files, e.g. 'pis-conformance validate bodies.jsonl'.");
     const as = resolveKind(args.values.as as string | undefined);
-    // Read every file first: bad input stops the run before any verdict is printed.
-    const items = expandPaths(args.positionals).flatMap(f => readItems(f));
-    const verdicts = items.map(i => judge(i, as));
     const showProfile = !args.values['no-profile'];
-    const lines = args.values.json ? verdicts.map(v => asJson(v, showProfile)) : verdicts.flatMap(v => render(v, showProfile));
-
-    const unknown = verdicts.filter(v => v.unknown).length;
-    const invalid = verdicts.filter(v => !v.unknown && !isConformant(v.violations)).length;
-    const warned = verdicts.filter(v => !v.unknown && isConformant(v.violations) && v.violations.some(x => x.level === 'should')).length;
-    const valid = verdicts.length - unknown - invalid;
-    if (!args.values.json) lines.push(`validate: ${verdicts.length} item${verdicts.length === 1 ? '' : 's'}, ${valid} valid${warned ? ` (${warned} with warnings)` : ''}, ${invalid} invalid${unknown ? `, ${unknown} of unknown kind` : ''}`);
-    await writeAll(lines.join('\n') + '\n');
-    if (unknown) {
-      process.stderr.write(`pis-conformance validate: ${unknown} item${unknown === 1 ? ' is' : 's are'} neither a webhook body nor a token response: name the kind with --as KIND (see --help).\n`);
+    const json = !!args.values.json;
+    const out = new Output();
+    const n = { items: 0, invalid: 0, unknown: 0, warned: 0, unreadable: 0 };
+    let firstUnreadable: Unreadable | undefined;
+    // Each item is judged and printed as it is read: the output starts at once and memory stays flat.
+    for (const file of expandPaths(args.positionals)) {
+      for await (const entry of readEntries(file)) {
+        if (entry.kind === 'unreadable') {
+          n.unreadable++;
+          firstUnreadable ??= entry;
+          await out.line(unreadableLine(entry, json));
+          continue;
+        }
+        const v = judge(entry, as);
+        n.items++;
+        if (v.unknown) n.unknown++;
+        else if (!isConformant(v.violations)) n.invalid++;
+        else if (v.violations.some(x => x.level === 'should')) n.warned++;
+        for (const l of json ? [asJson(v, showProfile)] : render(v, showProfile)) await out.line(l);
+      }
+    }
+    const valid = n.items - n.unknown - n.invalid;
+    if (!json) await out.line(`validate: ${n.items} item${n.items === 1 ? '' : 's'}, ${valid} valid${n.warned ? ` (${n.warned} with warnings)` : ''}, ${n.invalid} invalid${n.unknown ? `, ${n.unknown} of unknown kind` : ''}${n.unreadable ? `; ${n.unreadable} place${n.unreadable === 1 ? '' : 's'} not readable as JSON` : ''}`);
+    await out.flush();
+    if (!n.items && firstUnreadable) {
+      process.stderr.write(`pis-conformance validate: ${firstUnreadable.sentence}\n`);
       return 2;
     }
-    return invalid ? 1 : 0;
+    if (n.unknown) {
+      process.stderr.write(`pis-conformance validate: ${n.unknown} item${n.unknown === 1 ? ' is' : 's are'} neither a webhook body nor a token response: name the kind with --as KIND (see --help).\n`);
+      return 2;
+    }
+    return n.invalid || n.unreadable ? 1 : 0;
   },
 };

@@ -1,40 +1,98 @@
 // Reads the files given to `validate`: one JSON value, a JSON array of items,
 // JSON lines (one value per line), or several JSON values one after another.
-// Bad input is a harness error with one sentence that names the file, the line
-// and column, and the fix.
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+// Streams each file (json-locate.ts splits it as it arrives), so time and
+// memory grow with the largest item, not with the file. What cannot be read
+// (a missing file, a broken line) is an entry of its own with its line and
+// column, and the items around it are still judged.
+import { createReadStream, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { HarnessError } from '../errors.ts';
-import { lineColumn, scanJson } from './json-locate.ts';
+import { inspectItem, JsonSplitter, type BadUtf8, type DuplicateName, type Piece } from './json-locate.ts';
+import type { Violation } from './violations.ts';
 
-export interface InputItem { file: string; line: number; value: unknown }
+/** One item; `findings` are what the JSON text itself breaks (duplicate names, bytes that are not UTF-8). */
+export interface InputItem { kind: 'item'; file: string; line: number; value: unknown; findings: Violation[] }
+/** A place that could not be read as an item: a whole file (no line) or a broken stretch of one. */
+export interface Unreadable {
+  kind: 'unreadable'; file: string; line?: number; column?: number; reason: string;
+  /** The one sentence that names the place and the fix, for when nothing at all could be read. */
+  sentence: string;
+}
+export type InputEntry = InputItem | Unreadable;
 
-function notJson(file: string, text: string, offset: number, reason: string): HarnessError {
-  const { line, column } = lineColumn(text, offset);
-  return new HarnessError('PIS_BAD_INPUT',
-    `${file} is not JSON at line ${line}, column ${column} (${reason}): fix the file, or give one JSON value per line.`);
+const CHUNK_BYTES = 1 << 20;
+
+/** RFC 8259 section 4: "When the names within an object are not unique, the behavior of software that receives such an object is unpredictable." */
+function duplicateFinding(d: DuplicateName): Violation {
+  return {
+    pointer: d.pointer, spec: 'RFC 8259 4', rule: 'json.unique-names',
+    // The same value twice changes nothing for a reader; two values leave the item's meaning to the reader's parser.
+    level: d.first === d.second ? 'should' : 'must',
+    expected: 'each field name once per object (a receiver\'s parser may keep either value)',
+    found: `"${d.name}" twice (again at line ${d.at.line}, column ${d.at.column}): ${d.first} then ${d.second}`,
+  };
 }
 
-function read(file: string): string {
-  try {
-    return file === '-' ? readFileSync(0, 'utf8') : readFileSync(file, 'utf8');
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'there is no such file' : code === 'EISDIR' ? 'it is a folder' : code === 'EACCES' ? 'permission denied' : (e as Error).message;
-    throw new HarnessError('PIS_BAD_INPUT', `Cannot read ${file} (${why}): give the path of a JSON or JSON-lines file.`, { cause: e });
+/** RFC 8259 section 8.1: JSON exchanged between systems "MUST be encoded using UTF-8". */
+function utf8Finding(b: BadUtf8): Violation {
+  return {
+    pointer: b.pointer, spec: 'RFC 8259 8.1', rule: 'json.utf-8', level: 'must',
+    expected: 'text encoded as UTF-8',
+    found: `byte 0x${b.byte.toString(16).padStart(2, '0')} at line ${b.at.line}, column ${b.at.column}, which is not UTF-8 (judged below as U+FFFD)`,
+  };
+}
+
+/** Field names in a parsed value, counted without recursion (a value may be 100,000 deep). */
+function countKeys(root: unknown): number {
+  let n = 0;
+  const todo: unknown[] = [root];
+  while (todo.length) {
+    const v = todo.pop();
+    if (typeof v !== 'object' || v === null) continue;
+    if (Array.isArray(v)) { for (const x of v) if (typeof x === 'object' && x !== null) todo.push(x); continue; }
+    for (const k in v) {
+      n++;
+      const x = (v as Record<string, unknown>)[k];
+      if (typeof x === 'object' && x !== null) todo.push(x);
+    }
   }
+  return n;
 }
 
-/** A whole-file JSON value: an array is a list of items, anything else is one item. */
-function wholeFile(file: string, text: string, value: unknown): InputItem[] {
-  if (!Array.isArray(value)) return [{ file, line: lineColumn(text, text.search(/\S/)).line, value }];
-  if (!value.length) throw new HarnessError('PIS_BAD_INPUT', `${file} holds an empty array: there is nothing to validate; give at least one item.`);
-  const { elements } = scanJson(text);
-  return value.map((v, i) => ({ file, line: elements[i] !== undefined ? lineColumn(text, elements[i]).line : 1, value: v }));
+function toEntry(file: string, p: Piece): InputEntry {
+  if (p.kind === 'broken') {
+    return { kind: 'unreadable', file, line: p.at.line, column: p.at.column, reason: p.reason,
+      sentence: `${file} is not JSON at line ${p.at.line}, column ${p.at.column} (${p.reason}): fix the file there; it holds one JSON value, a JSON array of items, or one value per line.` };
+  }
+  // The splitter has checked the grammar, so this parse does not throw.
+  const value = JSON.parse(p.bytes.toString('utf8')) as unknown;
+  // Fewer names in the value than in the text: one was given twice.
+  const seen = p.badUtf8 || countKeys(value) !== p.keys ? inspectItem(p.bytes, p.at) : { duplicates: [] };
+  const findings = [...(seen.badUtf8 ? [utf8Finding(seen.badUtf8)] : []), ...seen.duplicates.map(duplicateFinding)];
+  return { kind: 'item', file, line: p.at.line, value, findings };
 }
 
-function parses(s: string): boolean {
-  try { JSON.parse(s); return true; } catch { return false; }
+function cannotRead(file: string, e: unknown): Unreadable {
+  const code = (e as NodeJS.ErrnoException).code;
+  const why = code === 'ENOENT' ? 'there is no such file' : code === 'EISDIR' ? 'it is a folder' : code === 'EACCES' ? 'permission denied' : (e as Error).message;
+  return { kind: 'unreadable', file, reason: `cannot read it: ${why}`, sentence: `Cannot read ${file} (${why}): give the path of a JSON or JSON-lines file.` };
+}
+
+/** The items of one input file in order, each with its 1-based line, and the places that could not be read. */
+export async function* readEntries(file: string, chunkBytes = CHUNK_BYTES): AsyncGenerator<InputEntry> {
+  const splitter = new JsonSplitter();
+  const source = file === '-' ? process.stdin : createReadStream(file, { highWaterMark: chunkBytes });
+  let any = false;
+  try {
+    for await (const chunk of source) {
+      for (const p of splitter.write(chunk as Buffer)) { any = true; yield toEntry(file, p); }
+    }
+  } catch (e) {
+    yield cannotRead(file, e);
+    return;
+  }
+  for (const p of splitter.end()) { any = true; yield toEntry(file, p); }
+  if (!any) yield { kind: 'unreadable', file, reason: 'it is empty', sentence: `${file} is empty: give a file with a JSON value or JSON lines.` };
 }
 
 const INPUT_FILE = /\.(json|jsonl|ndjson)$/i;
@@ -48,42 +106,10 @@ function filesUnder(dir: string): string[] {
 export function expandPaths(paths: readonly string[]): string[] {
   return paths.flatMap(p => {
     let isDir = false;
-    try { isDir = p !== '-' && statSync(p).isDirectory(); } catch { /* readItems names the problem */ }
+    try { isDir = p !== '-' && statSync(p).isDirectory(); } catch { /* readEntries names the problem */ }
     if (!isDir) return [p];
     const files = filesUnder(p);
     if (!files.length) throw new HarnessError('PIS_BAD_INPUT', `The folder ${p} holds no .json, .jsonl or .ndjson file: name the files to validate.`);
     return files;
   });
-}
-
-/** The items of one input file, each with its 1-based line. */
-export function readItems(file: string): InputItem[] {
-  const text = read(file).replace(/^\uFEFF/, '');
-  if (!text.trim()) throw new HarnessError('PIS_BAD_INPUT', `${file} is empty: give a file with a JSON value or JSON lines.`);
-  try {
-    return wholeFile(file, text, JSON.parse(text));
-  } catch (e) {
-    if (e instanceof HarnessError) throw e;
-  }
-  const lines = text.split('\n');
-  const filled = lines.map((l, i) => ({ text: l.replace(/\r$/, ''), line: i + 1 })).filter(l => l.text.trim());
-  // JSON lines: several non-blank lines of which the first is a JSON value alone.
-  if (filled.length > 1 && parses(filled[0].text)) {
-    return filled.map(l => {
-      try {
-        return { file, line: l.line, value: JSON.parse(l.text) as unknown };
-      } catch {
-        const err = scanJson(l.text).error ?? { offset: 0, reason: 'not a JSON value' };
-        throw new HarnessError('PIS_BAD_INPUT',
-          `${file} is not JSON lines at line ${l.line}, column ${err.offset + 1} (${err.reason}): fix that line; each line must be one JSON value.`);
-      }
-    });
-  }
-  // Several JSON values one after another (e.g. pretty-printed bodies concatenated).
-  const stream = scanJson(text, { stream: true });
-  if (!stream.error && stream.values.length > 1)
-    return stream.values.map(v => ({ file, line: lineColumn(text, v.start).line, value: JSON.parse(text.slice(v.start, v.end)) as unknown }));
-  // An error after a first good value is best placed by the stream scan (inside the second value).
-  const err = (stream.values.length ? stream.error : scanJson(text).error) ?? { offset: 0, reason: 'not a JSON value' };
-  throw notJson(file, text, err.offset, err.reason);
 }

@@ -160,14 +160,16 @@ test('bad input is one sentence on stderr and exit status 2, never a stack trace
   try {
     writeFileSync(join(dir, 'empty.json'), '  \n');
     writeFileSync(join(dir, 'broken.json'), '{\n  "id": "c-1",\n  "status": STARTED\n}\n');
-    writeFileSync(join(dir, 'broken.jsonl'), '{"id": "a"}\n{"id": "b",}\n');
+    writeFileSync(join(dir, 'broken.jsonl'), 'nope\n{"id": "b",}\n');
+    writeFileSync(join(dir, 'empty-array.json'), '[]');
     writeFileSync(join(dir, 'unknown.json'), '{"hello": "world"}');
     mkdirSync(join(dir, 'empty-folder'));
     const cases: Array<[string[], RegExp]> = [
       [['validate', 'missing.json'], /Cannot read \S*missing\.json \(there is no such file\)/],
       [['validate', 'empty.json'], /empty\.json is empty/],
       [['validate', 'broken.json'], /broken\.json is not JSON at line 3, column 13/],
-      [['validate', 'broken.jsonl'], /broken\.jsonl is not JSON lines at line 2, column 12/],
+      [['validate', 'broken.jsonl'], /broken\.jsonl is not JSON at line 1, column 1 \(expected a JSON value, found "nope"\)/],
+      [['validate', 'empty-array.json'], /empty-array\.json is not JSON at line 1, column 2 \(an empty array/],
       [['validate', 'unknown.json'], /neither a webhook body nor a token response: name the kind with --as KIND/],
       [['validate', '--as', 'receipt', 'unknown.json'], /--as receipt is not a kind: use one of webhook, normal/],
       [['validate'], /No file given/],
@@ -180,6 +182,53 @@ test('bad input is one sentence on stderr and exit status 2, never a stack trace
       assert.equal(r.stderr.trim().split('\n').length, 1, `one sentence: ${r.stderr}`);
       noStack(r);
     });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a cut-off line is reported with its line and column, every other item is still judged, and the run exits 1', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'pis-validate-'));
+  try {
+    const good = JSON.stringify(JSON.parse(readFileSync(join(FIXTURES, 'valid/normal-started.json'), 'utf8')));
+    const cut = good.slice(0, 80);
+    writeFileSync(join(dir, 'cut.jsonl'), `${good}\n${cut}\n${good}\n${good}\n`);
+    const [r, json] = await Promise.all([runCli(['validate', join(dir, 'cut.jsonl'), join(dir, 'missing.json')]),
+      runCli(['validate', '--json', join(dir, 'cut.jsonl')])]);
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    assert.deepEqual(r.stdout.trim().split('\n'), [
+      `${dir}/cut.jsonl:1  webhook-normal  valid`,
+      `${dir}/cut.jsonl:2:81  unreadable  not JSON: a line break inside a string (is the line cut off?), found the end of the line`,
+      `${dir}/cut.jsonl:3  webhook-normal  valid`,
+      `${dir}/cut.jsonl:4  webhook-normal  valid`,
+      `${dir}/missing.json  unreadable  cannot read it: there is no such file`,
+      'validate: 3 items, 3 valid, 0 invalid; 2 places not readable as JSON',
+    ]);
+    assert.equal(json.code, 1);
+    assert.deepEqual(JSON.parse(json.stdout.trim().split('\n')[1]), { file: join(dir, 'cut.jsonl'), line: 2, column: 81, kind: 'unreadable', verdict: 'unreadable',
+      reason: 'a line break inside a string (is the line cut off?), found the end of the line' });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('what JSON.parse hides is reported: a field given twice, bytes that are not UTF-8; a 100,000-deep array is judged, not a crash', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'pis-validate-'));
+  try {
+    const body = JSON.parse(readFileSync(join(FIXTURES, 'valid/normal-started.json'), 'utf8')) as Record<string, unknown>;
+    const line = JSON.stringify({ ...body, status: 'FAILED' });
+    writeFileSync(join(dir, 'twice.json'), line.replace('"status":"FAILED"', '"status":"FAILED","status":"STARTED"'));
+    const [before, after] = line.split('"referenceId":"');
+    writeFileSync(join(dir, 'latin1.json'), Buffer.concat([Buffer.from(`${before}"referenceId":"K`), Buffer.from([0xf8]), Buffer.from(`pi-${after}`)]));
+    writeFileSync(join(dir, 'deep.json'), '['.repeat(100_000) + ']'.repeat(100_000));
+    const [twice, latin1, deep] = await Promise.all(['twice.json', 'latin1.json', 'deep.json'].map(f => runCli(['validate', join(dir, f)])));
+    assert.equal(twice.code, 1, twice.stdout);
+    assert.match(twice.stdout, /twice\.json:1 {2}webhook-normal {2}INVALID \(1 violation\)\n {4}must {4}\/status: expected each field name once per object \(a receiver's parser may keep either value\), found "status" twice \(again at line 1, column \d+\): "FAILED" then "STARTED" {2}\[RFC 8259 4, json\.unique-names\]/);
+    assert.equal(latin1.code, 1, latin1.stdout);
+    assert.match(latin1.stdout, /must {4}\/referenceId: expected text encoded as UTF-8, found byte 0xf8 at line 1, column \d+, which is not UTF-8/);
+    assert.equal(deep.code, 2, deep.stdout + deep.stderr);
+    assert.match(deep.stdout, /deep\.json:1 {2}unknown {2}cannot validate: neither a webhook body nor a token response \(an array\)/);
+    assert.doesNotMatch(deep.stderr, /internal error/);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
