@@ -1,7 +1,7 @@
 // certify-receiver: plays the service's webhook sender against a merchant's
 // receiver and writes the usual report folder (issue 6, CONTRACT.md sections 1-2).
 import { HarnessError } from '../errors.ts';
-import { exitStatus, type CheckResult } from '../report/model.ts';
+import { exitStatus, isWarning, type CheckResult } from '../report/model.ts';
 import { Redactor } from '../report/redact.ts';
 import { defaultReportDir, ReportWriter } from '../report/writer.ts';
 import { certify, makePlan, planLine } from '../sender/certify.ts';
@@ -79,7 +79,7 @@ const counter = (sent: number, total: number) => `[${String(sent).padStart(Strin
 const MARK: Record<string, string> = { passed: 'PASS', failed: 'FAIL', skipped: 'SKIP' };
 
 function checkLine(c: CheckResult): string {
-  const mark = c.status === 'failed' && c.level !== 'must' ? 'WARN' : MARK[c.status];
+  const mark = isWarning(c) ? 'WARN' : MARK[c.status];
   return `  ${mark} ${c.id} [${c.level}, spec ${c.spec}]${c.status === 'passed' ? '' : `: ${c.message ?? ''}`}`;
 }
 
@@ -110,7 +110,7 @@ export const command: Command = {
     });
     const results = open().finish();
     const s = results.summary;
-    const warnings = results.checks.filter(c => c.status === 'failed' && c.level !== 'must').length;
+    const warnings = results.checks.filter(isWarning).length;
     process.stdout.write(`${s.conformant ? 'CERTIFIED' : 'NOT CERTIFIED'}: ${s.passed} passed, ${s.failed} failed${warnings ? ` (${warnings} warnings)` : ''}, ${s.skipped} skipped. Report: ${open().dir}/index.html\n`);
     return exitStatus(s);
   },

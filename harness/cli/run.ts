@@ -15,7 +15,7 @@ import { reportTarget, targetToEnv } from '../target/env.ts';
 import { preflight } from '../target/preflight.ts';
 import { defaultReportDir } from '../report/writer.ts';
 import { Redactor } from '../report/redact.ts';
-import { exitStatus, type RunResults } from '../report/model.ts';
+import { exitStatus, isWarning, type RunResults } from '../report/model.ts';
 import { formatSummary } from '../report/progress.ts';
 import { availableSuites, runPlaywright } from '../runner/playwright.ts';
 import { INTERRUPTED_EXIT, stopSignal } from './stop.ts';
@@ -159,7 +159,7 @@ function finish(dir: string, out: Awaited<ReturnType<typeof runPlaywright>>, gre
     throw new HarnessError(grep ? 'PIS_BAD_FLAG' : 'PIS_INTERNAL', grep ? `No check matches --grep '${grep}': give a check id such as token.issue.access-token.` : `No check ran (${why}).`);
   }
   const results = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as RunResults;
-  const warnings = results.checks.filter(c => c.status === 'failed' && c.level !== 'must').length;
+  const warnings = results.checks.filter(isWarning).length;
   process.stdout.write('\n' + formatSummary(results.summary, warnings, shownPath(join(dir, 'index.html'))) + '\n');
   if (status.errors.length) process.stderr.write(`Note: ${status.errors.length} suite error(s) besides the checks; the first: ${status.errors[0]}\n`);
   return exitStatus(results.summary);

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { HarnessError } from '../errors.ts';
-import { exitStatus } from '../report/model.ts';
+import { exitStatus, isWarning } from '../report/model.ts';
 import { formatCheckLine, formatSummary } from '../report/progress.ts';
 import { Redactor } from '../report/redact.ts';
 import { ReportWriter, defaultReportDir } from '../report/writer.ts';
@@ -130,7 +130,7 @@ export const command: Command = {
       }
       if (!deliveries.length) process.stderr.write(`no webhook arrived at ${sink.url}: check the URL registered for the sender and that it can reach this address.\n`);
       const results = writer.finish({ deliveries: redactor.value(deliveries) });
-      const warnings = results.checks.filter(c => c.status === 'failed' && c.level !== 'must').length;
+      const warnings = results.checks.filter(isWarning).length;
       process.stdout.write(`sink stopped (${why}).\n${formatSummary(results.summary, warnings, join(writer.dir, 'index.html'))}\n`);
       return exitStatus(results.summary);
     } finally {

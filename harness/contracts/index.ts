@@ -8,7 +8,7 @@ import { classifyWebhook, type WebhookKind } from './classify.ts';
 import type { ContractTypes } from './types.ts';
 
 export { CONTRACT_NAMES, CONTRACT_FILES, type ContractName } from './load.ts';
-export type { Violation, ViolationLevel } from './violations.ts';
+export type { Violation } from './violations.ts';
 export type * from './types.ts';
 export { classifyWebhook, classifyItem, type WebhookKind, type ItemKind } from './classify.ts';
 

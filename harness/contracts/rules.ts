@@ -6,13 +6,12 @@
 import {
   ABORT_REASON_STATUSES, CHECKOUT_STATUSES, FINAL_CHECKOUT_STATUSES, NORDIC_COUNTRIES, NORDIC_PAYMENT_CODES, POLLER_STATUSES,
 } from './enums.ts';
-
-export type RuleLevel = 'must' | 'should' | 'profile';
+import type { Level } from '../report/model.ts';
 
 export interface RuleInfo {
   id: string;
   spec: string;
-  level: RuleLevel;
+  level: Level;
   /** The sentence of the spec (or profile) the rule enforces. */
   quote: string;
 }

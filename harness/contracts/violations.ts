@@ -2,9 +2,8 @@
 // what was expected and what was found in words, the spec section and the
 // level, read from the contracts' x-spec / x-level / x-expected annotations.
 import type { ErrorObject } from 'ajv';
+import type { Level } from '../report/model.ts';
 import type { SchemaNode } from './load.ts';
-
-export type ViolationLevel = 'must' | 'should' | 'profile';
 
 export interface Violation {
   /** JSON pointer (RFC 6901) of the offending value, '' for the whole item. */
@@ -13,7 +12,7 @@ export interface Violation {
   found: string;
   /** Section of the service spec (or CONTRACT.md / profile.md) that states the rule. */
   spec: string;
-  level: ViolationLevel;
+  level: Level;
   /** Stable name of the rule: `schema.<keyword>` or a rule id of rules.ts. */
   rule: string;
 }
@@ -93,13 +92,13 @@ function child(node: SchemaNode, seg: string): SchemaNode | undefined {
  * The spec section and level that govern a pointer: the innermost x-spec and
  * x-level on the way from the contract's root schema down the instance path.
  */
-export function annotationsAt(root: SchemaNode, rootId: string, segments: string[], documents: Map<string, SchemaNode>): { spec: string; level: ViolationLevel } {
+export function annotationsAt(root: SchemaNode, rootId: string, segments: string[], documents: Map<string, SchemaNode>): { spec: string; level: Level } {
   let spec = String(root['x-spec'] ?? '');
-  let level = (root['x-level'] as ViolationLevel | undefined) ?? 'must';
+  let level = (root['x-level'] as Level | undefined) ?? 'must';
   let cur: { node: SchemaNode; base: string } = { node: root, base: rootId };
   const note = (n: SchemaNode) => {
     if (typeof n['x-spec'] === 'string') spec = n['x-spec'];
-    if (typeof n['x-level'] === 'string') level = n['x-level'] as ViolationLevel;
+    if (typeof n['x-level'] === 'string') level = n['x-level'] as Level;
   };
   // Annotations beside a $ref and in the schema it points to both count; the innermost wins.
   const enter = () => { note(cur.node); cur = deref(cur.node, cur.base, documents); note(cur.node); };
@@ -139,7 +138,7 @@ export function toViolations(errors: readonly ErrorObject[], root: SchemaNode, r
       expected: expectedOf(e),
       found: missing === undefined ? describeValue(e.data) : 'absent',
       spec: typeof parent?.['x-spec'] === 'string' && e.keyword === 'required' ? parent['x-spec'] as string : where.spec,
-      level: typeof parent?.['x-level'] === 'string' ? parent['x-level'] as ViolationLevel : where.level,
+      level: typeof parent?.['x-level'] === 'string' ? parent['x-level'] as Level : where.level,
       rule: `schema.${e.keyword.replace(/ /g, '-')}`,
     });
   }

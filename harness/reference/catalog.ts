@@ -5,8 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { HarnessError } from '../errors.ts';
-
-export type FaultLevel = 'must' | 'should';
+import type { Level } from '../report/model.ts';
 
 export interface Fault {
   kind: 'fault';
@@ -16,7 +15,8 @@ export interface Fault {
   spec: string;
   /** The check-id prefix (CONTRACT.md section 2) that must catch it. */
   prefix: string;
-  level: FaultLevel;
+  /** The level of the checks that catch it (a fault is never of level profile). */
+  level: Exclude<Level, 'profile'>;
 }
 
 export interface Quirk {

@@ -1,8 +1,16 @@
 // The results model shared by every command that writes a report folder
 // (CONTRACT.md section 2). Checks and reporters meet here and nowhere else.
 
+/** The one level type: `must` decides the verdict, `should` warns, `profile` reports a decision of docs/profile.md. */
 export type Level = 'must' | 'should' | 'profile';
 export type CheckStatus = 'passed' | 'failed' | 'skipped';
+/**
+ * Why a check was skipped: `not-applicable` (the target says it does not offer
+ * the feature; does not make a run incomplete), `not-run` (the check could not
+ * be exercised; makes a run incomplete), `not-selected` (left out by --suites,
+ * --grep or --no-profile). A skipped result without a kind counts as not-run.
+ */
+export type SkipKind = 'not-applicable' | 'not-run' | 'not-selected';
 export type Suite = 'token' | 'session' | 'data' | 'payments' | 'webhook' | 'receiver';
 
 /** One HTTP exchange, already redacted. Bodies are parsed JSON where they were JSON, else text. */
@@ -49,8 +57,14 @@ export interface CheckResult {
   title: string;
   /** Section of the service spec the check enforces. */
   spec: string;
+  /** The sentence of the spec (or docs/profile.md) the check enforces. */
+  quote?: string;
+  /** Requirement ids (contracts/requirements.yaml) the check enforces. */
+  requirements?: string[];
   level: Level;
   status: CheckStatus;
+  /** Set on skipped checks only. */
+  skipKind?: SkipKind;
   /** One line: on failure what was expected and what was seen; on skip, why. */
   message?: string;
   expected?: string;
@@ -73,6 +87,16 @@ export interface RunResults {
   deliveries?: DeliveryAttempt[];
 }
 
+/** A failed check that decides the verdict: a failed `must`. */
+export function isMustFailure(c: Pick<CheckResult, 'status' | 'level'>): boolean {
+  return c.status === 'failed' && c.level === 'must';
+}
+
+/** A failed check that does not decide the verdict (`should` or `profile`): shown as a warning. */
+export function isWarning(c: Pick<CheckResult, 'status' | 'level'>): boolean {
+  return c.status === 'failed' && c.level !== 'must';
+}
+
 /** The verdict: conformant unless a `must` check failed (`should` warns, `profile` never decides). */
 export function summarize(checks: readonly CheckResult[]): RunSummary {
   const count = (s: CheckStatus) => checks.filter(c => c.status === s).length;
@@ -80,7 +104,7 @@ export function summarize(checks: readonly CheckResult[]): RunSummary {
     passed: count('passed'),
     failed: count('failed'),
     skipped: count('skipped'),
-    conformant: !checks.some(c => c.status === 'failed' && c.level === 'must'),
+    conformant: !checks.some(isMustFailure),
   };
 }
 

@@ -8,11 +8,11 @@ import { writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { FullResult, Reporter, Suite as PwSuite, TestCase, TestError, TestResult } from '@playwright/test/reporter';
 import type { CheckResult, DeliveryAttempt, Level, Suite } from './model.ts';
+import { CHECK_ANNOTATION, CHECK_ATTACHMENT, type CheckMeta } from './check.ts';
 import { Redactor } from './redact.ts';
 import { ReportWriter, type ReportHeader } from './writer.ts';
 import { formatCheckLine } from './progress.ts';
 
-export const CHECK_ATTACHMENT = 'pis-check';
 export const DELIVERIES_ATTACHMENT = 'pis-deliveries';
 
 /** What the reporter tells `run` beyond the report folder (written to PIS_RUN_STATUS_FILE, outside the folder). */
@@ -106,8 +106,8 @@ export default class PisReporter implements Reporter {
     return { ...meta, status: 'failed', message: why, evidence: [], durationMs };
   }
 
-  private meta(test: TestCase): Pick<CheckResult, 'id' | 'suite' | 'title' | 'spec' | 'level'> {
-    const ann = test.annotations.find(a => a.type === CHECK_ATTACHMENT)?.description;
+  private meta(test: TestCase): CheckMeta {
+    const ann = test.annotations.find(a => a.type === CHECK_ANNOTATION)?.description;
     if (ann) return JSON.parse(ann);
     // A test registered without the check helper: its title should start with its dotted id.
     const [first, ...rest] = test.title.split(' ');

@@ -1,10 +1,10 @@
 // One line per finished check on the terminal, and the closing summary.
-import type { CheckResult, RunSummary } from './model.ts';
+import { isWarning, type CheckResult, type RunSummary } from './model.ts';
 
 const paint = (on: boolean, code: number, s: string) => on ? `\u001b[${code}m${s}\u001b[0m` : s;
 
 export function formatCheckLine(c: CheckResult, color = false): string {
-  const warn = c.status === 'failed' && c.level !== 'must';
+  const warn = isWarning(c);
   const mark = c.status === 'passed' ? paint(color, 32, 'ok  ')
     : c.status === 'skipped' ? paint(color, 90, 'skip')
     : warn ? paint(color, 33, 'warn') : paint(color, 31, 'FAIL');

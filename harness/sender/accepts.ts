@@ -2,28 +2,30 @@
 // each in a checkout that goes through a path the service really sends.
 // This prefix judges the status code only; how long answers took is
 // receiver.latency's (so a slow receiver is reported once, under latency).
-import type { CheckDef } from './check.ts';
+import type { CheckDef } from '../report/check.ts';
 import { every, result } from './check.ts';
 import type { Ctx } from './context.ts';
 import { ACCEPTS_PARALLEL } from './options.ts';
 import type { PlannedCheckout } from './plan.ts';
 import type { Delivery } from './transport.ts';
 
-// Spec 6.4: "The receiver must answer each request with status code 200. Any
-// other status code triggers another attempt to deliver the same event."
-const CHECKS: Record<string, Omit<CheckDef, 'id'>> = {
-  'normal-statuses': { title: 'A normal checkout body of every CheckoutStatus, with its transactionStatus, gets 200', spec: '6.4', level: 'must' },
-  'batch-statuses': { title: 'A batch checkout body of every CheckoutStatus gets 200', spec: '6.4', level: 'must' },
-  // Spec 2.4: abortReason "may be populated when status is TIMED_OUT, FAILED or CANCELLED".
-  'abort-reasons': { title: 'A body with each abortReason gets 200', spec: '2.4', level: 'must' },
-  // Spec 2.3: "Both appear; the builder must accept and tolerate either."
-  'scheduled-date': { title: 'A body with the scheduledDate spelling gets 200', spec: '2.3', level: 'must' },
-  'payment-scheduled-date': { title: 'A body with the paymentScheduledDate spelling gets 200', spec: '2.3', level: 'must' },
-  // Spec 2.5: "An earlier form of the body omits id, ... Receivers should accept it."
-  'older-variant': { title: 'The older webhook variant gets 200', spec: '2.5', level: 'should' },
-  // Spec 6.4 again: each request, so also a body with fields added after the receiver was written.
-  'unknown-fields': { title: 'A body with unknown extra fields gets 200', spec: '6.4', level: 'must' },
-};
+const ANSWER_200 = 'The receiver must answer each request with status code 200. Any other status code triggers another attempt to deliver the same event.';
+const SCHEDULED = 'The scheduled date field is named scheduledDate in the field definitions and paymentScheduledDate in the batch body shape. Both appear; the builder must accept and tolerate either.';
+const accepts = (name: string, title: string, spec: string, quote: string): CheckDef => ({ id: `receiver.accepts.${name}`, title, spec, quote });
+
+/** One check per group of acceptsPlan (plan.ts), by group name. */
+export const ACCEPTS = {
+  'normal-statuses': accepts('normal-statuses', 'A normal checkout body of every CheckoutStatus, with its transactionStatus, gets 200', '6.4', ANSWER_200),
+  'batch-statuses': accepts('batch-statuses', 'A batch checkout body of every CheckoutStatus gets 200', '6.4', ANSWER_200),
+  'abort-reasons': accepts('abort-reasons', 'A body with each abortReason gets 200', '2.4',
+    'May be populated when status is TIMED_OUT, FAILED or CANCELLED and the end user attempted a payment but did not finish the checkout.'),
+  'scheduled-date': accepts('scheduled-date', 'A body with the scheduledDate spelling gets 200', '2.3', SCHEDULED),
+  'payment-scheduled-date': accepts('payment-scheduled-date', 'A body with the paymentScheduledDate spelling gets 200', '2.3', SCHEDULED),
+  'older-variant': accepts('older-variant', 'The older webhook variant gets 200', '2.5',
+    'An earlier form of the body omits id, endToEndId, abortReason and transactionStatus ... Receivers should accept it.'),
+  // Each request, so also a body with fields added after the receiver was written.
+  'unknown-fields': accepts('unknown-fields', 'A body with unknown extra fields gets 200', '6.4', ANSWER_200),
+} satisfies Record<string, CheckDef>;
 
 /** Runs `fn` over the items, at most `parallel` at a time, results in item order. */
 async function pool<T, R>(items: readonly T[], parallel: number, fn: (x: T) => Promise<R>): Promise<R[]> {
@@ -58,7 +60,7 @@ export async function runAccepts(ctx: Ctx, groups: Record<string, PlannedCheckou
     // Most likely a wrong --api-key rather than a receiver fault; the checks still fail, but say so.
     + (refusedKey ? ` (every delivery was refused with ${all[0].status}: check that --api-key is the key registered for this receiver)` : '');
   for (const name of Object.keys(groups)) {
-    const def = { id: `receiver.accepts.${name}`, ...CHECKS[name] };
+    const def: CheckDef = ACCEPTS[name as keyof typeof ACCEPTS];
     const mine = sent.filter((_, i) => flat[i].name === name).flat();
     ctx.emit(result(def, every(mine, d => d.status === 200 || (excuse && d.timedOut), 'exactly 200', note), mine.reduce((n, d) => n + d.ms, 0)));
   }

@@ -5,7 +5,7 @@
 // 5xx all pass; only a 2xx (the receiver took the event) fails. The issue names
 // 200; any other 2xx is a success answer too and accepts the forged event just the same.
 import { randomBytes } from 'node:crypto';
-import type { CheckDef } from './check.ts';
+import type { CheckDef } from '../report/check.ts';
 import { answerOf, timed } from './check.ts';
 import type { Ctx } from './context.ts';
 import { freshBody } from './plan.ts';
@@ -30,11 +30,16 @@ const PROBES: Probe[] = [
   { name: 'empty-key', title: 'A delivery with an empty api-key header is refused', key: () => '' },
 ];
 
+/** One check per probe, in probe order. */
+export const AUTH_CHECKS: readonly CheckDef[] = PROBES.map(p => ({
+  id: `receiver.auth.${p.name}`, title: p.title, spec: '5.4',
+  quote: 'Every webhook request carries the key in the api-key header; the receiver verifies it to confirm the sender.',
+}));
+
 /** The probes go out side by side (independent checkouts); results are emitted in a fixed order. */
 export async function runAuth(ctx: Ctx): Promise<void> {
-  const checks = await Promise.all(PROBES.map(p => {
-    const def: CheckDef = { id: `receiver.auth.${p.name}`, title: p.title, spec: '5.4', level: 'must' };
-    return timed(def, async () => {
+  const checks = await Promise.all(PROBES.map((p, i) => {
+    return timed(AUTH_CHECKS[i], async () => {
       const d = await ctx.t.post(freshBody(ctx.ids), { kind: 'auth', label: p.title.replace(/ is refused$/, ''), apiKey: p.key(ctx.opts.apiKey) });
       const took = d.status !== undefined && d.status >= 200 && d.status < 300;
       if (!took) return { status: 'passed', message: `refused: ${answerOf(d)}` };

@@ -17,6 +17,9 @@ import { preflight } from './preflight.ts';
 import { runRobustness } from './robustness.ts';
 import { Transport, type Delivery } from './transport.ts';
 import { answerOf, result } from './check.ts';
+import { RECEIVER_REGISTRY } from './checks.ts';
+import { STAYS_UP } from './robustness.ts';
+import type { Judged } from '../report/check.ts';
 
 export interface Plan { ids: Ids; accepts: Record<string, PlannedCheckout[]>; size: PlanSize }
 
@@ -50,7 +53,7 @@ export async function certify(opts: SenderOptions, plan: Plan, redactor: Redacto
   const t = new Transport(opts, redactor, n => hooks.sent?.(n, plan.size.total));
   try {
     await preflight(opts.url, opts.insecure);
-    const ctx: Ctx = { t, ids: plan.ids, opts, success: successFrom([]), emit: c => hooks.check(c) };
+    const ctx: Ctx = { t, ids: plan.ids, opts, success: successFrom([]), emit: c => hooks.check(RECEIVER_REGISTRY.result(c)) };
     const phase = (name: string) => hooks.phase(name, t.count, plan.size.total);
 
     const alone = () => t.log.filter(d => d.kind === 'normal' || d.kind === 'batch' || d.kind === 'older');
@@ -82,8 +85,8 @@ export async function certify(opts: SenderOptions, plan: Plan, redactor: Redacto
 }
 
 /** Spec 6.4: "The receiver must answer each request with status code 200" - also every request after this one. */
-function stoppedCheck(down: { after: Delivery; refused: Delivery }): CheckResult {
-  return result({ id: 'receiver.robustness.stays-up', title: 'The receiver keeps accepting connections for the whole run', spec: '6.4', level: 'must' }, {
+function stoppedCheck(down: { after: Delivery; refused: Delivery }): Judged {
+  return result(STAYS_UP, {
     status: 'failed', expected: 'every delivery answered', seen: `${down.refused.label}: ${answerOf(down.refused)}`,
     message: `the receiver stopped accepting connections after "${down.after.label}" (${answerOf(down.after)}); the run stopped there, so later checks were not made`,
     evidence: [down.after.evidence, down.refused.evidence],

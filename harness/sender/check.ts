@@ -1,11 +1,11 @@
-// The small vocabulary every receiver check is written in: a definition (id,
-// title, spec section, level; the caller picks the level, STYLE.md 2) and an
-// outcome that says expected vs seen and carries the failing exchanges.
-import type { CheckResult, Evidence, Level } from '../report/model.ts';
+// The small vocabulary every receiver check is written in: an outcome that
+// says expected vs seen and carries the failing exchanges, judged against a
+// check's definition (harness/report/check.ts). The level comes from the
+// check's registration in checks.ts.
+import type { CheckDef, Judged } from '../report/check.ts';
+import type { Evidence } from '../report/model.ts';
 import type { Delivery } from './transport.ts';
 import { fmtMs } from './options.ts';
-
-export interface CheckDef { id: string; title: string; spec: string; level: Level }
 
 export interface Outcome {
   status: 'passed' | 'failed' | 'skipped';
@@ -18,9 +18,9 @@ export interface Outcome {
 // A failure shows at most this many exchanges in full; the message counts the rest.
 const MAX_SHOWN = 5;
 
-export function result(def: CheckDef, o: Outcome, durationMs: number): CheckResult {
+export function result(def: CheckDef, o: Outcome, durationMs: number): Judged {
   return {
-    ...def, suite: 'receiver', status: o.status, evidence: o.evidence ?? [], durationMs,
+    ...def, status: o.status, evidence: o.evidence ?? [], durationMs,
     ...(o.message ? { message: o.message } : {}),
     ...(o.expected !== undefined ? { expected: o.expected } : {}),
     ...(o.seen !== undefined ? { seen: o.seen } : {}),
@@ -53,7 +53,7 @@ export function every(deliveries: readonly Delivery[], ok: (d: Delivery) => bool
 }
 
 /** Runs a check body and times it. */
-export async function timed(def: CheckDef, body: () => Promise<Outcome> | Outcome): Promise<CheckResult> {
+export async function timed(def: CheckDef, body: () => Promise<Outcome> | Outcome): Promise<Judged> {
   const t0 = performance.now();
   const o = await body();
   return result(def, o, performance.now() - t0);

@@ -2,7 +2,7 @@
 // events in order (what the service does, spec 6.8 and 6.9).
 // Spec 6.9: "Events of different payments are delivered in parallel; the
 // receiver must expect concurrent requests."
-import type { CheckDef } from './check.ts';
+import type { CheckDef } from '../report/check.ts';
 import { answerOf, every, result, timed } from './check.ts';
 import type { Ctx } from './context.ts';
 import { describeLimit, fmtMs, RESPONSE_WAIT_SPEC_MS } from './options.ts';
@@ -10,7 +10,21 @@ import { BURST_SEQUENCE, eventBody } from './plan.ts';
 import { readState } from './state.ts';
 import type { Delivery } from './transport.ts';
 
-const def = (name: string, title: string, spec: string): CheckDef => ({ id: `receiver.concurrency.${name}`, title, spec, level: 'must' });
+export const CONCURRENCY = {
+  allSuccess: {
+    id: 'receiver.concurrency.all-success', title: 'Deliveries of many checkouts in parallel all get 200', spec: '6.9',
+    quote: 'Events of different payments are delivered in parallel; the receiver must expect concurrent requests.',
+  },
+  withinLimit: {
+    id: 'receiver.concurrency.within-limit', title: 'Deliveries of many checkouts in parallel are all answered within 5 s', spec: '6.6',
+    quote: 'The service waits 5 seconds in total for a response.',
+  },
+  // Judged on the burst's checkouts, so it runs here; its id names what it shows.
+  stateAfterBurst: {
+    id: 'receiver.idempotency.state-after-burst', title: "After a burst the receiver's state of every checkout is its last status", spec: '6.8',
+    quote: 'Events of a single payment are delivered in order: an event is not delivered until the previous one is acknowledged.',
+  },
+} satisfies Record<string, CheckDef>;
 
 // Checkout i of a burst starts i x 5 ms after the first (arbitrary, real ms at
 // any time scale): 50 checkouts start within 250 ms. Events of real checkouts
@@ -50,10 +64,10 @@ export async function runConcurrency(ctx: Ctx, alone: readonly Delivery[]): Prom
 
   // Both burst checks last as long as the burst did.
   const o = every(burst, ctx.success.ok, `${ctx.success.code} to every delivery of the burst`, ctx.success.note);
-  ctx.emit(result(def('all-success', 'Deliveries of many checkouts in parallel all get 200', '6.9'), { ...o, message: `${what}: ${o.message}` }, wallMs));
+  ctx.emit(result(CONCURRENCY.allSuccess, { ...o, message: `${what}: ${o.message}` }, wallMs));
 
   // Spec 6.6: "The service waits 5 seconds in total for a response."
-  ctx.emit(result(def('within-limit', 'Deliveries of many checkouts in parallel are all answered within 5 s', '6.6'), (() => {
+  ctx.emit(result(CONCURRENCY.withinLimit, (() => {
     const limit = describeLimit(RESPONSE_WAIT_SPEC_MS, scale);
     const slowAlone = alone.filter(d => d.ms > limitMs + toleranceMs);
     if (slowAlone.length)
@@ -62,7 +76,7 @@ export async function runConcurrency(ctx: Ctx, alone: readonly Delivery[]): Prom
     return { ...w, message: `${what}: ${w.message}` };
   })(), wallMs));
 
-  const stateDef: CheckDef = { id: 'receiver.idempotency.state-after-burst', title: "After a burst the receiver's state of every checkout is its last status", spec: '6.8', level: 'must' };
+  const stateDef = CONCURRENCY.stateAfterBurst;
   if (!ctx.opts.stateUrl) {
     ctx.emit(await timed(stateDef, () => ({ status: 'skipped', message: "needs --state-url to read the receiver's state of a checkout" })));
     return burst;

@@ -1,6 +1,6 @@
 // What every phase of a certification run shares: the transport, fresh ids,
 // the options, and what counts as success for a valid delivery to this receiver.
-import type { CheckResult } from '../report/model.ts';
+import type { Judged } from '../report/check.ts';
 import type { SenderOptions } from './options.ts';
 import type { Ids } from './plan.ts';
 import type { Delivery, Transport } from './transport.ts';
@@ -19,7 +19,8 @@ export interface Ctx {
   ids: Ids;
   opts: SenderOptions;
   success: Success;
-  emit(check: CheckResult): void;
+  /** Hands a finished check on; its registration (checks.ts) gives it its level. */
+  emit(check: Judged): void;
 }
 
 /**

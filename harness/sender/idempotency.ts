@@ -1,14 +1,24 @@
 // receiver.idempotency: the same event delivered again gets the same success.
 // Spec 6.3: "Delivery is at least once. The receiver must expect duplicates."
 // Spec 6.4: "The receiver must answer each request with status code 200."
-import type { CheckDef } from './check.ts';
+import type { CheckDef } from '../report/check.ts';
 import { answerOf, every, timed, type Outcome } from './check.ts';
 import type { Ctx } from './context.ts';
 import { DUPLICATE_SEQUENCE, eventBody, pathTo, type BodyKind } from './plan.ts';
 import { readState } from './state.ts';
 import type { Delivery } from './transport.ts';
 
-const def = (name: string, title: string, spec = '6.3'): CheckDef => ({ id: `receiver.idempotency.${name}`, title, spec, level: 'must' });
+const def = (name: string, title: string): CheckDef => ({
+  id: `receiver.idempotency.${name}`, title, spec: '6.3', quote: 'Delivery is at least once. The receiver must expect duplicates.',
+});
+
+export const IDEMPOTENCY = {
+  twice: def('twice', 'The same event delivered twice gets 200 both times'),
+  threeTimes: def('three-times', 'The same event delivered three times gets 200 every time'),
+  // Spec 6.5: a retry comes at the earliest 10 s later, so a real duplicate often arrives after a pause.
+  afterPause: def('after-pause', 'The same event delivered again after the minimum retry delay gets 200'),
+  stateAfterDuplicates: def('state-after-duplicates', "After duplicated events the receiver's state is the last status"),
+};
 
 async function repeat(ctx: Ctx, body: Record<string, unknown>, kind: BodyKind, label: string, times: number, pauseMs = 0): Promise<Delivery[]> {
   const out: Delivery[] = [];
@@ -46,18 +56,16 @@ async function duplicated(ctx: Ctx, kind: 'normal' | 'batch', status: string, ti
  */
 export async function runIdempotency(ctx: Ctx): Promise<void> {
   const checks = await Promise.all([
-    timed(def('twice', 'The same event delivered twice gets 200 both times'), () => duplicated(ctx, 'normal', 'PAYMENT_INITIATED', 2)),
-    timed(def('three-times', 'The same event delivered three times gets 200 every time'), () => duplicated(ctx, 'batch', 'PAYMENT_COMPLETED', 3)),
-    // Spec 6.5: a retry comes at the earliest 10 s later, so a real duplicate often arrives after a pause.
-    timed(def('after-pause', 'The same event delivered again after the minimum retry delay gets 200'),
-      () => duplicated(ctx, 'normal', 'PAYMENT_COMPLETED', 2, ctx.t.timing.pauseMs)),
+    timed(IDEMPOTENCY.twice, () => duplicated(ctx, 'normal', 'PAYMENT_INITIATED', 2)),
+    timed(IDEMPOTENCY.threeTimes, () => duplicated(ctx, 'batch', 'PAYMENT_COMPLETED', 3)),
+    timed(IDEMPOTENCY.afterPause, () => duplicated(ctx, 'normal', 'PAYMENT_COMPLETED', 2, ctx.t.timing.pauseMs)),
     stateAfterDuplicates(ctx, `${ctx.success.code} to the original and to every duplicate`),
   ]);
   for (const c of checks) ctx.emit(c);
 }
 
 function stateAfterDuplicates(ctx: Ctx, expected: string) {
-  const stateDef = def('state-after-duplicates', "After duplicated events the receiver's state is the last status", '6.3');
+  const stateDef = IDEMPOTENCY.stateAfterDuplicates;
   const template = ctx.opts.stateUrl;
   if (!template) return timed(stateDef, () => ({ status: 'skipped', message: "needs --state-url to read the receiver's state of a checkout" }));
   return timed(stateDef, async () => {

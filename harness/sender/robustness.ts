@@ -4,7 +4,7 @@
 // valid delivery after the garbage is such a request (`must`). Refusing garbage
 // with a 4xx is advice (`should`): the spec says nothing about bodies it does
 // not define, but a 200 to garbage means the receiver did not look at the body.
-import type { CheckDef } from './check.ts';
+import type { CheckDef } from '../report/check.ts';
 import { answerOf, timed } from './check.ts';
 import type { Ctx } from './context.ts';
 import { freshBody, GARBAGE, type Garbage } from './plan.ts';
@@ -22,18 +22,34 @@ const SHAPES: Record<Garbage, { title: string; raw: () => string; contentType: s
     raw: () => `[${Array.from({ length: LARGE_BODY_BYTES / 8 }, () => '1234567').join(',')}]` },
 };
 
+const ANSWER_200 = 'The receiver must answer each request with status code 200. Any other status code triggers another attempt to deliver the same event.';
+
+/** Two checks per kind of garbage: the receiver keeps working after it (must), and refuses it (should). */
+export const ROBUSTNESS = Object.fromEntries(GARBAGE.map(g => {
+  const shape = SHAPES[g].title;
+  const def = (name: string, title: string): CheckDef => ({ id: `receiver.robustness.${g}.${name}`, title, spec: '6.4', quote: ANSWER_200 });
+  return [g, {
+    keeps: def('keeps-working', `After ${shape} the next valid delivery still gets 200`),
+    refused: def('refused', `${shape[0].toUpperCase()}${shape.slice(1)} is refused with a 4xx`),
+  }];
+})) as Record<Garbage, { keeps: CheckDef; refused: CheckDef }>;
+
+/** Emitted instead of the robustness checks when the receiver stopped accepting connections before them. */
+export const STAYS_UP: CheckDef = {
+  id: 'receiver.robustness.stays-up', title: 'The receiver keeps accepting connections for the whole run', spec: '6.4', quote: ANSWER_200,
+};
+
 export async function runRobustness(ctx: Ctx): Promise<Delivery[]> {
   const after: Delivery[] = [];
   let downAfter: string | undefined;
   for (const g of GARBAGE) {
     const shape = SHAPES[g];
-    const def = (name: string, title: string, level: 'must' | 'should'): CheckDef => ({ id: `receiver.robustness.${g}.${name}`, title, spec: '6.4', level });
-    const titles = { keeps: `After ${shape.title} the next valid delivery still gets 200`, refused: `${shape.title[0].toUpperCase()}${shape.title.slice(1)} is refused with a 4xx` };
+    const defs = ROBUSTNESS[g];
     if (downAfter) {
       // Blaming this garbage for an earlier crash would mislead; the check that saw the crash failed already.
       const why = `not judged: the receiver stopped accepting connections after ${downAfter}`;
-      ctx.emit(await timed(def('keeps-working', titles.keeps, 'must'), () => ({ status: 'skipped', message: why })));
-      ctx.emit(await timed(def('refused', titles.refused, 'should'), () => ({ status: 'skipped', message: why })));
+      ctx.emit(await timed(defs.keeps, () => ({ status: 'skipped', message: why })));
+      ctx.emit(await timed(defs.refused, () => ({ status: 'skipped', message: why })));
       continue;
     }
     const raw = shape.raw();
@@ -42,7 +58,7 @@ export async function runRobustness(ctx: Ctx): Promise<Delivery[]> {
     after.push(next);
     if (next.status === undefined && /connection refused/.test(next.error ?? '')) downAfter = shape.title;
 
-    ctx.emit(await timed(def('keeps-working', titles.keeps, 'must'), () => {
+    ctx.emit(await timed(defs.keeps, () => {
       if (ctx.success.ok(next)) return { status: 'passed', message: `after ${shape.title} (${answerOf(garbage)}), the next delivery got ${answerOf(next)}` };
       return {
         status: 'failed', expected: `${ctx.success.code} to the valid delivery after ${shape.title}`, seen: answerOf(next),
@@ -51,7 +67,7 @@ export async function runRobustness(ctx: Ctx): Promise<Delivery[]> {
       };
     }));
 
-    ctx.emit(await timed(def('refused', titles.refused, 'should'), () => {
+    ctx.emit(await timed(defs.refused, () => {
       // A receiver that hangs up on an oversized upload refuses it too.
       const hungUp = g === 'large-body' && garbage.status === undefined && /closed the connection/.test(garbage.error ?? '');
       if ((garbage.status !== undefined && garbage.status >= 400 && garbage.status < 500) || hungUp)

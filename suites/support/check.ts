@@ -1,28 +1,19 @@
-// The check helper every suite uses: one check is one Playwright test with a
-// stable id, a spec section, a level given here where it is registered (STYLE.md
-// 2) and the spec sentence it enforces. Its outcome travels to the reporter as
-// the `pis-check` attachment (a CheckResult, redacted in the worker, where the
-// tokens are known).
-import { test } from '@playwright/test';
-import type { CheckResult, CheckStatus, Evidence, HttpEvidence, Level, Suite } from '../../harness/report/model.ts';
+// What a check of the API suites is written with: its definition (the shared
+// CheckDef plus its body), the context a body records evidence in, and the
+// three ways a body ends early (fail, skip, a missing prerequisite). Free of
+// Playwright, so the catalog of checks (suites/catalog/) loads without it;
+// register.ts turns a registered check into a Playwright test.
+import type { CheckStatus, Evidence, HttpEvidence } from '../../harness/report/model.ts';
+import type { CheckDef } from '../../harness/report/check.ts';
 import { exchange, type Exchange, type ExchangeRequest, type ExchangeResponse } from '../../harness/http/exchange.ts';
-import { redactor, seedRedactor, target } from './target.ts';
+import { redactor, seedRedactor } from './target.ts';
 
-export interface CheckDef {
-  /** Stable dotted id, suite.area.name (CONTRACT.md section 2). */
-  id: string;
-  title: string;
-  /** Section of the service spec (or `profile` for a profile.md decision). */
-  spec: string;
-  level: Level;
-  /** The sentence of the spec (or profile.md) the check enforces. */
-  quote: string;
-  /** Real seconds the check may take (default: the config's test timeout). */
-  timeoutS?: number;
+/** A check of the API suites: its definition and its body. Its level is given where it is registered (suites/catalog/). */
+export interface Check extends CheckDef {
+  run(c: CheckContext): Promise<void>;
+  /** Real seconds the check may take (default: the config's test timeout); a function when it depends on the target. */
+  timeoutS?: number | (() => number);
 }
-
-export const CHECK_ATTACHMENT = 'pis-check';
-export const CHECK_ANNOTATION = 'pis-check';
 
 /** Expected vs seen: the check found the target breaking the rule. */
 export class CheckFailed extends Error {
@@ -78,8 +69,6 @@ export async function exchangeOnce(req: ExchangeRequest): Promise<Exchange> {
   return exchange(req, seedRedactor());
 }
 
-export const suiteOf = (id: string) => id.split('.')[0] as Suite;
-
 /** The short view of a value for a message: JSON, cut at 160 characters. */
 export function show(v: unknown): string {
   // Redacted before it is cut: a token cut in half no longer matches its registered value.
@@ -88,35 +77,13 @@ export function show(v: unknown): string {
   return s.length > 160 ? s.slice(0, 157) + '...' : s;
 }
 
-/** Registers a check. Profile checks are left out with --no-profile. */
-export function check(def: CheckDef, body: (c: CheckContext) => Promise<void>): void {
-  if (def.level === 'profile' && !target().profile) return;
-  const meta = { id: def.id, suite: suiteOf(def.id), title: def.title, spec: def.spec, level: def.level };
-  test(`${def.id} ${def.title}`, { annotation: [{ type: CHECK_ANNOTATION, description: JSON.stringify(meta) }] }, async ({}, testInfo) => {
-    if (def.timeoutS) testInfo.setTimeout(def.timeoutS * 1000);
-    const c = new CheckContext(def);
-    const started = performance.now();
-    const outcome = await settle(c, body, Math.max(1000, testInfo.timeout - 3000));
-    const result: CheckResult = redactor.value({
-      ...meta, status: outcome.status,
-      ...(outcome.message ? { message: outcome.message } : {}),
-      ...(outcome.expected !== undefined ? { expected: outcome.expected } : {}),
-      ...(outcome.seen !== undefined ? { seen: outcome.seen } : {}),
-      evidence: c.evidence, durationMs: Math.round(performance.now() - started),
-    });
-    await testInfo.attach(CHECK_ATTACHMENT, { body: JSON.stringify(result), contentType: 'application/json' });
-    if (result.status === 'skipped') test.skip(true, result.message); // the reason is the check's own skip message
-    if (result.status === 'failed') throw new Error(result.message);
-  });
-}
-
-interface Outcome { status: CheckStatus; message?: string; expected?: string; seen?: string }
+export interface Outcome { status: CheckStatus; message?: string; expected?: string; seen?: string }
 
 /**
  * Runs the body under a deadline a little shorter than Playwright's timeout, so
  * that a check that hangs still reports what it saw up to then.
  */
-async function settle(c: CheckContext, body: (c: CheckContext) => Promise<void>, deadlineMs: number): Promise<Outcome> {
+export async function settle(c: CheckContext, body: (c: CheckContext) => Promise<void>, deadlineMs: number): Promise<Outcome> {
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new CheckFailed(`the check did not finish within ${(deadlineMs / 1000).toFixed(0)} s`)), deadlineMs);

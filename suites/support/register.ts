@@ -1,12 +1,52 @@
-// A check as the checks/ folders define it (id, title, spec, quote, body), and
-// the three ways a spec file registers one: the caller decides the level
-// (STYLE.md 2, after the OpenID suite's callAndContinueOnFailure).
-import { check, type CheckContext, type CheckDef } from './check.ts';
+// Turns registered checks into Playwright tests: one test per check, named by
+// its id and title, carrying its registration as an annotation (so the
+// reporter can name a check that ended without a result) and its CheckResult
+// as an attachment. endCheck() is the one way a test hands its result over.
+import { test, type TestInfo } from '@playwright/test';
+import { CHECK_ANNOTATION, CHECK_ATTACHMENT, metaOf, type CheckMeta, type Registered } from '../../harness/report/check.ts';
+import type { CheckResult } from '../../harness/report/model.ts';
+import { CheckContext, settle, type Check } from './check.ts';
+import { redactor, target } from './target.ts';
 
-export interface Check extends Omit<CheckDef, 'level'> {
-  run(c: CheckContext): Promise<void>;
+export type { Check } from './check.ts';
+
+/** Declares the Playwright test of one check; `body` produces its result. Profile checks are left out with --no-profile. */
+export function checkTest(r: Registered, body: (testInfo: TestInfo, meta: CheckMeta) => Promise<CheckResult>): void {
+  if (r.level === 'profile' && !target().profile) return;
+  const meta = metaOf(r);
+  test(`${r.id} ${r.title}`, { annotation: [{ type: CHECK_ANNOTATION, description: JSON.stringify(meta) }] }, async ({}, testInfo) => {
+    await endCheck(testInfo, await body(testInfo, meta));
+  });
 }
 
-export const must = (k: Check) => check({ ...k, level: 'must' }, k.run);
-export const should = (k: Check) => check({ ...k, level: 'should' }, k.run);
-export const profile = (k: Check) => check({ ...k, level: 'profile' }, k.run);
+/**
+ * Hands a check's result to the reporter and ends its test the way the result
+ * says: attached (redacted: the worker knows the tokens), then skipped with the
+ * check's own reason, failed with its message, or passed.
+ */
+export async function endCheck(testInfo: TestInfo, result: CheckResult): Promise<void> {
+  const clean = redactor.value(result);
+  await testInfo.attach(CHECK_ATTACHMENT, { body: JSON.stringify(clean), contentType: 'application/json' });
+  if (clean.status === 'skipped') test.skip(true, clean.message);
+  if (clean.status === 'failed') throw new Error(clean.message);
+}
+
+/** Registers the checks of one API suite, in order. */
+export function registerChecks(checks: readonly Registered<Check>[]): void {
+  for (const k of checks) {
+    checkTest(k, async (testInfo, meta) => {
+      const timeoutS = typeof k.timeoutS === 'function' ? k.timeoutS() : k.timeoutS;
+      if (timeoutS) testInfo.setTimeout(timeoutS * 1000);
+      const c = new CheckContext(k);
+      const started = performance.now();
+      const outcome = await settle(c, body => k.run(body), Math.max(1000, testInfo.timeout - 3000));
+      return {
+        ...meta, status: outcome.status,
+        ...(outcome.message ? { message: outcome.message } : {}),
+        ...(outcome.expected !== undefined ? { expected: outcome.expected } : {}),
+        ...(outcome.seen !== undefined ? { seen: outcome.seen } : {}),
+        evidence: c.evidence, durationMs: Math.round(performance.now() - started),
+      };
+    });
+  }
+}

@@ -1,6 +1,6 @@
 // index.html: self-contained (no external assets), the verdict at the top,
 // then the figures, then every check grouped by suite with its evidence.
-import type { CheckResult, RunResults } from '../model.ts';
+import { isMustFailure, isWarning, type CheckResult, type RunResults } from '../model.ts';
 import { esc } from './escape.ts';
 import { renderEvidence } from './evidence.ts';
 import { FIGURES } from './figures.ts';
@@ -33,17 +33,17 @@ table{border-collapse:collapse;font-size:12px} td,th{border:1px solid #dde1e7;pa
 function overview(r: RunResults, suites: Map<string, CheckResult[]>): string {
   const n = (cs: CheckResult[], f: (c: CheckResult) => boolean) => cs.filter(f).length;
   const rows = [...suites].map(([name, cs]) => `<tr><td><a href="#suite-${esc(name)}">${esc(name)}</a></td><td>${n(cs, c => c.status === 'passed')}</td>
-<td>${n(cs, c => c.status === 'failed' && c.level === 'must')}</td><td>${n(cs, c => c.status === 'failed' && c.level !== 'must')}</td><td>${n(cs, c => c.status === 'skipped')}</td></tr>`).join('');
+<td>${n(cs, isMustFailure)}</td><td>${n(cs, isWarning)}</td><td>${n(cs, c => c.status === 'skipped')}</td></tr>`).join('');
   const item = (c: CheckResult) => `<li><a href="#${esc(c.id)}"><code>${esc(c.id)}</code></a> ${esc(c.message ?? c.title)}</li>`;
-  const fails = r.checks.filter(c => c.status === 'failed' && c.level === 'must');
-  const warns = r.checks.filter(c => c.status === 'failed' && c.level !== 'must');
+  const fails = r.checks.filter(isMustFailure);
+  const warns = r.checks.filter(isWarning);
   return `<div class="overview"><table><tr><th>suite</th><th>passed</th><th>failed</th><th>warnings</th><th>skipped</th></tr>${rows}</table>
 <div>${fails.length ? `<b>Failed (must)</b><ul id="failures">${fails.map(item).join('')}</ul>` : ''}${warns.length ? `<b>Warnings (should, profile)</b><ul id="warnings">${warns.map(item).join('')}</ul>` : ''}
 <p class="legend">must: stated by the spec, decides the verdict · should: advice, a failure warns · profile: a decision of profile.md where the spec is silent, never decides</p></div></div>`;
 }
 
 function check(c: CheckResult): string {
-  const warn = c.status === 'failed' && c.level !== 'must';
+  const warn = isWarning(c);
   const label = warn ? `warning (${c.level})` : c.status;
   const ev = c.evidence.length ? `<div class="ev">${c.evidence.map(renderEvidence).join('\n')}</div>` : '';
   const ex = c.expected !== undefined || c.seen !== undefined
@@ -58,7 +58,7 @@ export function renderPage(r: RunResults): string {
   const ok = r.summary.conformant;
   const suites = new Map<string, CheckResult[]>();
   for (const c of r.checks) suites.set(c.suite, [...(suites.get(c.suite) ?? []), c]);
-  const warnings = r.checks.filter(c => c.status === 'failed' && c.level !== 'must').length;
+  const warnings = r.checks.filter(isWarning).length;
   const target = Object.entries(r.target).filter(([, v]) => v).map(([k, v]) => `${esc(k)}: ${esc(v)}`).join(' · ');
   const figures = FIGURES.map(f => f(r)).filter(Boolean).map(f => `<div class="figure">${f}</div>`).join('\n');
   const groups = [...suites].map(([name, cs]) => {

@@ -1,14 +1,17 @@
 // webhook.auth: the api-key on every attempt, retries included.
-import type { CheckResult } from '../../report/model.ts';
-import { skipped, verdict, type CheckInfo, type Finding } from './result.ts';
+import { skipped, verdict, type Finding } from './result.ts';
+import type { CheckDef, Judged } from '../../report/check.ts';
 import type { RunView } from './view.ts';
 
 // Spec 5.4: "Every webhook request carries the key in the api-key header; the
 // receiver verifies it to confirm the sender." Spec 4.3: "Header: api-key with
 // the value that the customer registered."
-export const API_KEY: CheckInfo = { id: 'webhook.auth.api-key', title: 'Every attempt, retries included, carries the registered api-key', spec: '5.4', level: 'must' };
+export const API_KEY: CheckDef = {
+  id: 'webhook.auth.api-key', title: 'Every attempt, retries included, carries the registered api-key', spec: '5.4',
+  quote: 'Every webhook request carries the key in the api-key header; the receiver verifies it to confirm the sender.',
+};
 
-export function checkApiKey(view: RunView): CheckResult {
+export function checkApiKey(view: RunView): Judged {
   if (!view.opts.apiKey) return skipped(API_KEY, 'no webhook api-key was configured, so there is nothing to compare the header with');
   if (!view.all.length) return skipped(API_KEY, 'no delivery attempt arrived');
   const missing = view.all.filter(a => a.d.headers['api-key'] === undefined);

@@ -1,13 +1,20 @@
 // webhook.backoff: the delay before each retry, and its growth over
 // consecutive failures of one event.
-import type { CheckResult, Evidence } from '../../report/model.ts';
-import { deliveries, skipped, verdict, type CheckInfo, type Finding } from './result.ts';
+import type { Evidence } from '../../report/model.ts';
+import { deliveries, skipped, verdict, type Finding } from './result.ts';
+import type { CheckDef, Judged } from '../../report/check.ts';
 import { MIN_RETRY_DELAY_MS, sec, type AttemptView, type RunView } from './view.ts';
 
 // Spec 6.5: "Retries use exponential backoff with a minimum delay of 10 seconds."
 // Spec 8: "Minimum retry delay: 10 seconds, growing exponentially."
-export const MIN_DELAY: CheckInfo = { id: 'webhook.backoff.min-delay', title: 'Every retry comes at least 10 s after the failed attempt ended', spec: '6.5', level: 'must' };
-export const GROWTH: CheckInfo = { id: 'webhook.backoff.growth', title: 'Over consecutive failures of one event the retry delays grow exponentially', spec: '6.5', level: 'must' };
+export const MIN_DELAY: CheckDef = {
+  id: 'webhook.backoff.min-delay', title: 'Every retry comes at least 10 s after the failed attempt ended', spec: '6.5',
+  quote: 'Retries use exponential backoff with a minimum delay of 10 seconds.',
+};
+export const GROWTH: CheckDef = {
+  id: 'webhook.backoff.growth', title: 'Over consecutive failures of one event the retry delays grow exponentially', spec: '6.5',
+  quote: 'Retries use exponential backoff with a minimum delay of 10 seconds.',
+};
 
 /**
  * The growth rule, and why its numbers are what they are (all arbitrary, chosen
@@ -49,7 +56,7 @@ function chains(view: RunView): Delay[][] {
 
 const label = (d: Delay) => `event ${d.retry.event} (${d.retry.status ?? 'unreadable'}) of checkout ${d.retry.d.checkoutId}`;
 
-export function checkMinDelay(view: RunView): CheckResult {
+export function checkMinDelay(view: RunView): Judged {
   const delays = chains(view).flat();
   if (!delays.length) return skipped(MIN_DELAY, 'no failed attempt was retried, so there was no delay to measure');
   const floor = MIN_RETRY_DELAY_MS - view.tol(MIN_RETRY_DELAY_MS);
@@ -63,7 +70,7 @@ export function checkMinDelay(view: RunView): CheckResult {
     `${delays.length} retries, the shortest ${sec(shortest)} after its failed attempt`, [measured]);
 }
 
-export function checkGrowth(view: RunView): CheckResult {
+export function checkGrowth(view: RunView): Judged {
   const long = chains(view).filter(ch => ch.length >= MIN_CHAIN);
   if (!long.length) return skipped(GROWTH, `no event failed ${MIN_CHAIN} times in a row with retries, so growth cannot be told from jitter`);
   const findings: Finding[] = [];

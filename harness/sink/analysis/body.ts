@@ -1,23 +1,35 @@
 // webhook.body: every body against its variant of spec 2.2, 2.3 and 2.5.
 import { checkWebhookBody } from '../../contracts/index.ts';
-import type { CheckResult } from '../../report/model.ts';
-import { skipped, verdict, type CheckInfo, type Finding } from './result.ts';
+import { skipped, verdict, type Finding } from './result.ts';
+import type { CheckDef, Judged } from '../../report/check.ts';
 import type { AttemptView, RunView } from './view.ts';
 
 // Spec 4.3: "Body: webhook body (2.2 or 2.3)." The tables of 2.2 and 2.3 give
 // the fields and their types; unknown extra fields are allowed (profile.md:
 // "A receiver accepts ... fields it does not know"), so they never fail.
-export const VALID: CheckInfo = { id: 'webhook.body.valid', title: 'Every webhook body is JSON and valid as a normal (2.2) or batch (2.3) body', spec: '2.2', level: 'must' };
+export const VALID: CheckDef = {
+  id: 'webhook.body.valid', title: 'Every webhook body is JSON and valid as a normal (2.2) or batch (2.3) body', spec: '2.2',
+  quote: 'Body: webhook body (2.2 or 2.3).',
+};
 // Spec 2.5: "An earlier form of the body omits id, endToEndId, abortReason and
 // transactionStatus ... Receivers should accept it." A sender still using it is
 // behind the current form: a warning, not a failure.
-export const CURRENT: CheckInfo = { id: 'webhook.body.current-variant', title: 'Bodies use the current form, not the older variant of 2.5', spec: '2.5', level: 'should' };
+export const CURRENT: CheckDef = {
+  id: 'webhook.body.current-variant', title: 'Bodies use the current form, not the older variant of 2.5', spec: '2.5',
+  quote: 'An earlier form of the body omits id, endToEndId, abortReason and transactionStatus, and has payment with amount, currency, remittanceInfo only (plus creditor, debtor, referenceId, status, createdDate, lastModifiedDate). Receivers should accept it.',
+};
 // Spec 6.1 and 2.2: transactionStatus "once the end user has authorized";
 // endToEndId "returned unchanged in the webhook body" (rules.ts, level should).
-export const ADVICE: CheckInfo = { id: 'webhook.body.advice', title: 'Bodies follow the advice of spec 2.2 and 6.1 (transactionStatus once authorised, endToEndId)', spec: '6.1', level: 'should' };
+export const ADVICE: CheckDef = {
+  id: 'webhook.body.advice', title: 'Bodies follow the advice of spec 2.2 and 6.1 (transactionStatus once authorised, endToEndId)', spec: '6.1',
+  quote: 'Its body carries the current status and, once the end user has authorized, transactionStatus.',
+};
 // Spec 2.2: id is the "Identifier returned when the checkout was created ...
 // Used to track updates per checkout"; 2.3: a batch checkout's body has payments.
-export const MATCHES: CheckInfo = { id: 'webhook.body.matches-checkout', title: 'A body carries the id the control API returned and the kind of checkout asked for', spec: '2.2', level: 'must' };
+export const MATCHES: CheckDef = {
+  id: 'webhook.body.matches-checkout', title: 'A body carries the id the control API returned and the kind of checkout asked for', spec: '2.2',
+  quote: 'Identifier returned when the checkout was created through the checkout-request endpoint. Unique per checkout. Used to track updates per checkout.',
+};
 
 /** Rules another check judges (abortReason against status: webhook.states.abort-reason). */
 const JUDGED_ELSEWHERE = new Set(['abort-reason.status']);
@@ -25,7 +37,7 @@ const JUDGED_ELSEWHERE = new Set(['abort-reason.status']);
 const judged = (view: RunView) => view.all.filter(a => a.d.probe !== 'too-large');
 const where = (a: AttemptView) => `attempt ${a.d.seq} (checkout ${a.d.checkoutId}, ${a.status ?? 'no status'})`;
 
-export function checkValid(view: RunView): CheckResult {
+export function checkValid(view: RunView): Judged {
   const all = judged(view);
   if (!all.length) return skipped(VALID, 'no webhook body arrived');
   const findings: Finding[] = [];
@@ -42,7 +54,7 @@ export function checkValid(view: RunView): CheckResult {
   return verdict(VALID, 'JSON bodies valid against spec 2.2 or 2.3', findings, `${all.length} bodies, all valid`);
 }
 
-export function checkCurrentVariant(view: RunView): CheckResult {
+export function checkCurrentVariant(view: RunView): Judged {
   const all = judged(view).filter(a => a.jsonError === undefined);
   if (!all.length) return skipped(CURRENT, 'no JSON webhook body arrived');
   const older = all.filter(a => checkWebhookBody(a.json).kind === 'older');
@@ -50,7 +62,7 @@ export function checkCurrentVariant(view: RunView): CheckResult {
     `none of ${all.length} bodies used the older variant`);
 }
 
-export function checkAdvice(view: RunView): CheckResult {
+export function checkAdvice(view: RunView): Judged {
   const all = judged(view).filter(a => a.jsonError === undefined);
   if (!all.length) return skipped(ADVICE, 'no JSON webhook body arrived');
   const findings: Finding[] = [];
@@ -61,7 +73,7 @@ export function checkAdvice(view: RunView): CheckResult {
   return verdict(ADVICE, 'no should-level finding in any body', findings, `${all.length} bodies follow the advice`);
 }
 
-export function checkMatches(view: RunView): CheckResult {
+export function checkMatches(view: RunView): Judged {
   const planned = view.checkouts.filter(c => c.planned?.control?.id && c.planned.plan.request);
   if (!planned.length) return skipped(MATCHES, 'no checkout was created through the control API, so there is no id to compare with');
   const findings: Finding[] = [];

@@ -1,15 +1,18 @@
 // webhook.duplicates: deliveries of an event after it was acknowledged.
-import type { CheckResult } from '../../report/model.ts';
-import { deliveries, passed, skipped, type CheckInfo } from './result.ts';
+import { deliveries, passed, skipped } from './result.ts';
+import type { CheckDef, Judged } from '../../report/check.ts';
 import type { RunView } from './view.ts';
 
 // Spec 6.3: "Delivery is at least once. The receiver must expect duplicates."
 // Duplicates are counted and shown, never failed: the spec allows them, and
 // catalog quirk `webhook-duplicates` proves the suite passes a sender that sends
 // every event twice. It is the one webhook check that cannot fail, on purpose.
-export const DUPLICATES: CheckInfo = { id: 'webhook.duplicates.counted', title: 'Deliveries of an event after its 200 are counted (at least once allows them)', spec: '6.3', level: 'should' };
+export const DUPLICATES: CheckDef = {
+  id: 'webhook.duplicates.counted', title: 'Deliveries of an event after its 200 are counted (at least once allows them)', spec: '6.3',
+  quote: 'Delivery is at least once. The receiver must expect duplicates.',
+};
 
-export function checkDuplicates(view: RunView): CheckResult {
+export function checkDuplicates(view: RunView): Judged {
   if (!view.all.length) return skipped(DUPLICATES, 'no delivery attempt arrived');
   const dups = view.checkouts.flatMap(c => c.events.flatMap(e =>
     e.ackAt === undefined ? [] : e.attempts.filter(a => a.arrived >= e.ackAt!)));

@@ -1,6 +1,8 @@
 // The webhook analysis: pure, from the recorded attempts and the probe plan to
 // one CheckResult per check id. The `webhook` suite and the `sink` command both
-// call analyze(), so they judge a sender alike.
+// call analyze(), so they judge a sender alike. The checks are defined in one
+// file per concern; their levels are given here, where they are registered.
+import { CheckRegistry, must, should, type Registered } from '../../report/check.ts';
 import type { CheckResult, DeliveryAttempt } from '../../report/model.ts';
 import type { SinkPlan } from '../plan.ts';
 import { API_KEY, checkApiKey } from './auth.ts';
@@ -9,27 +11,27 @@ import { ADVICE, CURRENT, MATCHES, VALID, checkAdvice, checkCurrentVariant, chec
 import { DUPLICATES, checkDuplicates } from './duplicates.ts';
 import { ACK_GATED, checkOrder } from './order.ts';
 import { CONCURRENT, NOT_HELD, checkConcurrent, checkNotHeld } from './parallel.ts';
-import type { CheckInfo } from './result.ts';
 import { RETRY_CHECKS, checkRetries } from './retry.ts';
 import { ABORT_REASON, FORBIDDEN, SEQUENCE, checkAbortReason, checkForbiddenRefused, checkSequence } from './states.ts';
 import { LATE_NOT_TAKEN, WAITS_5S, checkLateNotTaken, checkWaits5s } from './timeout.ts';
 import { annotated, buildView, type AnalysisOptions } from './view.ts';
 
 export type { AnalysisOptions } from './view.ts';
-export type { CheckInfo } from './result.ts';
 
-/** Every webhook check, in report order; analyze() returns one result for each, in this order. */
-export const WEBHOOK_CHECKS: readonly CheckInfo[] = [
-  VALID, CURRENT, ADVICE, MATCHES,
-  API_KEY,
-  SEQUENCE, ABORT_REASON, FORBIDDEN,
-  ...RETRY_CHECKS,
-  WAITS_5S, LATE_NOT_TAKEN,
-  MIN_DELAY, GROWTH,
-  ACK_GATED,
-  CONCURRENT, NOT_HELD,
-  DUPLICATES,
+/** Every webhook check with its level, in report order; analyze() returns one result for each, in this order. */
+export const WEBHOOK_CHECKS: readonly Registered[] = [
+  must(VALID), should(CURRENT), should(ADVICE), must(MATCHES),
+  must(API_KEY),
+  must(SEQUENCE), should(ABORT_REASON), must(FORBIDDEN),
+  ...RETRY_CHECKS.map(k => must(k)),
+  must(WAITS_5S), must(LATE_NOT_TAKEN),
+  must(MIN_DELAY), must(GROWTH),
+  must(ACK_GATED),
+  must(CONCURRENT), must(NOT_HELD),
+  should(DUPLICATES),
 ];
+
+const REGISTRY = new CheckRegistry(WEBHOOK_CHECKS);
 
 export interface Analysis {
   checks: CheckResult[];
@@ -39,7 +41,7 @@ export interface Analysis {
 
 export function analyzeRun(attempts: readonly DeliveryAttempt[], plan: SinkPlan, opts: AnalysisOptions): Analysis {
   const view = buildView(attempts, plan, opts);
-  const checks = [
+  const judged = [
     checkValid(view), checkCurrentVariant(view), checkAdvice(view), checkMatches(view),
     checkApiKey(view),
     checkSequence(view), checkAbortReason(view), checkForbiddenRefused(view),
@@ -50,7 +52,7 @@ export function analyzeRun(attempts: readonly DeliveryAttempt[], plan: SinkPlan,
     checkConcurrent(view), checkNotHeld(view),
     checkDuplicates(view),
   ];
-  return { checks, deliveries: annotated(view) };
+  return { checks: judged.map(j => REGISTRY.result(j)), deliveries: annotated(view) };
 }
 
 /** The agreed entry point: one CheckResult per webhook check id. */

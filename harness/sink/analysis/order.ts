@@ -1,12 +1,16 @@
 // webhook.order: within a checkout, no event goes out before the previous one
 // was acknowledged.
-import type { CheckResult, Evidence } from '../../report/model.ts';
-import { skipped, verdict, type CheckInfo, type Finding } from './result.ts';
+import type { Evidence } from '../../report/model.ts';
+import { skipped, verdict, type Finding } from './result.ts';
+import type { CheckDef, Judged } from '../../report/check.ts';
 import type { AttemptView, CheckoutView, RunView } from './view.ts';
 
 // Spec 6.8: "Events of a single payment are delivered in order: an event is not
 // delivered until the previous one is acknowledged."
-export const ACK_GATED: CheckInfo = { id: 'webhook.order.ack-gated', title: 'No event of a checkout is sent before the previous one was answered 200', spec: '6.8', level: 'must' };
+export const ACK_GATED: CheckDef = {
+  id: 'webhook.order.ack-gated', title: 'No event of a checkout is sent before the previous one was answered 200', spec: '6.8',
+  quote: 'Events of a single payment are delivered in order: an event is not delivered until the previous one is acknowledged.',
+};
 
 export type OrderBreak = 'overtake' | 'regression';
 
@@ -36,7 +40,7 @@ export function orderBreaks(c: CheckoutView): Array<{ kind: OrderBreak | 'skip';
   return out;
 }
 
-export function checkOrder(view: RunView): CheckResult {
+export function checkOrder(view: RunView): Judged {
   const multi = view.checkouts.filter(c => c.events.length > 1);
   if (!multi.length) return skipped(ACK_GATED, 'no checkout had more than one event');
   const findings: Finding[] = [];

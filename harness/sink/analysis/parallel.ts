@@ -1,12 +1,18 @@
 // webhook.parallel: checkouts do not wait for each other.
-import type { CheckResult } from '../../report/model.ts';
-import { deliveries, failed, passed, skipped, type CheckInfo } from './result.ts';
+import { deliveries, failed, passed, skipped } from './result.ts';
+import type { CheckDef, Judged } from '../../report/check.ts';
 import { sec, type AttemptView, type CheckoutView, type RunView } from './view.ts';
 
 // Spec 6.9: "Events of different payments are delivered in parallel; the
 // receiver must expect concurrent requests."
-export const CONCURRENT: CheckInfo = { id: 'webhook.parallel.concurrent', title: 'At least two checkouts have attempts in flight at the same time', spec: '6.9', level: 'must' };
-export const NOT_HELD: CheckInfo = { id: 'webhook.parallel.not-held-by-backoff', title: 'A checkout in backoff does not hold up another checkout', spec: '6.9', level: 'must' };
+export const CONCURRENT: CheckDef = {
+  id: 'webhook.parallel.concurrent', title: 'At least two checkouts have attempts in flight at the same time', spec: '6.9',
+  quote: 'Events of different payments are delivered in parallel; the receiver must expect concurrent requests.',
+};
+export const NOT_HELD: CheckDef = {
+  id: 'webhook.parallel.not-held-by-backoff', title: 'A checkout in backoff does not hold up another checkout', spec: '6.9',
+  quote: 'Events of different payments are delivered in parallel; the receiver must expect concurrent requests.',
+};
 
 const finish = (a: AttemptView) => a.answered ?? a.closed ?? Infinity;
 
@@ -22,7 +28,7 @@ function overlap(view: RunView): [AttemptView, AttemptView] | undefined {
   return undefined;
 }
 
-export function checkConcurrent(view: RunView): CheckResult {
+export function checkConcurrent(view: RunView): Judged {
   if (view.checkouts.length < 2) return skipped(CONCURRENT, 'fewer than two checkouts sent webhooks');
   // Without an answer held open there is nothing to overlap with (the suite holds some for 4 and 6 s).
   if (!view.all.some(a => a.d.probe.startsWith('slow-'))) return skipped(CONCURRENT, 'no attempt was held open by a slow answer, so overlap could not be provoked');
@@ -41,7 +47,7 @@ function heldAck(c: CheckoutView): number | undefined {
   return ev?.ackAt;
 }
 
-export function checkNotHeld(view: RunView): CheckResult {
+export function checkNotHeld(view: RunView): Judged {
   const held = view.checkouts.find(c => c.planned?.plan.role === 'held');
   const late = view.checkouts.find(c => c.planned?.plan.role === 'late');
   if (held && late) return lateVersusHeld(view, held, late);
@@ -56,7 +62,7 @@ export function checkNotHeld(view: RunView): CheckResult {
   return generic(view);
 }
 
-function lateVersusHeld(view: RunView, held: CheckoutView, late: CheckoutView): CheckResult {
+function lateVersusHeld(view: RunView, held: CheckoutView, late: CheckoutView): Judged {
   const first = late.attempts[0];
   const ack = heldAck(held);
   const evidence = [deliveries([...held.attempts, first])];
@@ -69,7 +75,7 @@ function lateVersusHeld(view: RunView, held: CheckoutView, late: CheckoutView): 
 }
 
 /** Without the suite's held/late pair (passive sink): any other checkout's attempt inside some backoff gap. */
-function generic(view: RunView): CheckResult {
+function generic(view: RunView): Judged {
   const gaps = view.checkouts.flatMap(c => c.events.flatMap(e => e.attempts.slice(0, -1).flatMap((a, i) =>
     a.delivered ? [] : [{ c, from: a.end, to: e.attempts[i + 1].arrived, a }])));
   if (view.checkouts.length < 2 || !gaps.length) return skipped(NOT_HELD, 'no checkout was in backoff while another one had events to send');

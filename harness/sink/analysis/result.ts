@@ -1,9 +1,9 @@
-// Builds the CheckResult of one webhook check: the check's fixed facts (id,
-// spec section, level, title) and what the run showed (STYLE.md 3).
-import type { CheckResult, DeliveryAttempt, Evidence, Level } from '../../report/model.ts';
+// Builds the outcome of one webhook check: the check's definition (id, title,
+// spec section, quote) and what the run showed (expected versus seen, then the
+// attempts). Its level comes from its registration in index.ts.
+import type { CheckDef, Judged } from '../../report/check.ts';
+import type { DeliveryAttempt, Evidence } from '../../report/model.ts';
 import { annotate, type AttemptView } from './view.ts';
-
-export interface CheckInfo { id: string; title: string; spec: string; level: Level }
 
 /** At most this many attempts go into one check's evidence (the timeline shows them all). */
 const MAX_EVIDENCE_ATTEMPTS = 40;
@@ -19,10 +19,10 @@ export function deliveries(attempts: readonly AttemptView[]): Evidence {
 }
 
 /** A failed check: each finding is one violation with the attempts that show it. */
-export function failed(info: CheckInfo, expected: string, findings: Finding[], extra: Evidence[] = []): CheckResult {
+export function failed(info: CheckDef, expected: string, findings: Finding[], extra: Evidence[] = []): Judged {
   const more = findings.length > 1 ? ` (and ${findings.length - 1} more)` : '';
   return {
-    ...info, suite: 'webhook', status: 'failed',
+    ...info, status: 'failed',
     message: findings[0].message + more,
     expected, seen: findings.map(f => f.message).slice(0, 5).join('; '),
     evidence: [...findings.slice(0, 10).map(f => ({ kind: 'note' as const, text: f.message })), deliveries(findings.flatMap(f => f.attempts)), ...extra],
@@ -30,15 +30,15 @@ export function failed(info: CheckInfo, expected: string, findings: Finding[], e
   };
 }
 
-export function passed(info: CheckInfo, message: string, evidence: Evidence[] = []): CheckResult {
-  return { ...info, suite: 'webhook', status: 'passed', message, evidence, durationMs: 0 };
+export function passed(info: CheckDef, message: string, evidence: Evidence[] = []): Judged {
+  return { ...info, status: 'passed', message, evidence, durationMs: 0 };
 }
 
-export function skipped(info: CheckInfo, why: string): CheckResult {
-  return { ...info, suite: 'webhook', status: 'skipped', message: why, evidence: [], durationMs: 0 };
+export function skipped(info: CheckDef, why: string): Judged {
+  return { ...info, status: 'skipped', message: why, evidence: [], durationMs: 0 };
 }
 
 /** Passed when there are no findings, else failed. */
-export function verdict(info: CheckInfo, expected: string, findings: Finding[], passMessage: string, evidence: Evidence[] = []): CheckResult {
+export function verdict(info: CheckDef, expected: string, findings: Finding[], passMessage: string, evidence: Evidence[] = []): Judged {
   return findings.length ? failed(info, expected, findings, evidence) : passed(info, passMessage, evidence);
 }

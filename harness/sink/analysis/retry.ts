@@ -1,6 +1,6 @@
 // webhook.retry: every failed answer is followed by a new attempt of the same event.
-import type { CheckResult } from '../../report/model.ts';
-import { deliveries, skipped, verdict, type CheckInfo, type Finding } from './result.ts';
+import { deliveries, skipped, verdict, type Finding } from './result.ts';
+import type { CheckDef, Judged } from '../../report/check.ts';
 import { RETRY_WAIT_BOUND_MS, nextOfEvent, sec, type AttemptView, type CheckoutView, type RunView } from './view.ts';
 
 // Spec 6.4: "The receiver must answer each request with status code 200. Any
@@ -8,19 +8,24 @@ import { RETRY_WAIT_BOUND_MS, nextOfEvent, sec, type AttemptView, type CheckoutV
 // Spec 7: "any response other than 200 ... is a failed delivery and leads to a retry."
 // One check per kind of answer, so a sender that takes 2xx for success fails
 // only `after-other-2xx`. Slow answers belong to webhook.timeout, not here.
-const CASES: Array<{ info: CheckInfo; probes: string[]; when?: (a: AttemptView) => boolean }> = [
-  { info: { id: 'webhook.retry.after-500', title: 'A 500 answer is followed by another attempt of the same event', spec: '6.4', level: 'must' }, probes: ['status-500'] },
-  { info: { id: 'webhook.retry.after-other-2xx', title: 'A 201 or 204 answer is not taken for delivery: another attempt follows', spec: '6.4', level: 'must' }, probes: ['status-201', 'status-204'] },
-  { info: { id: 'webhook.retry.after-3xx-4xx', title: 'A 302, 400 or 413 answer is followed by another attempt of the same event', spec: '6.4', level: 'must' }, probes: ['status-302', 'status-400', 'too-large'] },
+const CASES: Array<{ info: CheckDef; probes: string[]; when?: (a: AttemptView) => boolean }> = [
+  { info: { id: 'webhook.retry.after-500', title: 'A 500 answer is followed by another attempt of the same event', spec: '6.4',
+    quote: 'The receiver must answer each request with status code 200. Any other status code triggers another attempt to deliver the same event.' }, probes: ['status-500'] },
+  { info: { id: 'webhook.retry.after-other-2xx', title: 'A 201 or 204 answer is not taken for delivery: another attempt follows', spec: '6.4',
+    quote: 'The receiver must answer each request with status code 200. Any other status code triggers another attempt to deliver the same event.' }, probes: ['status-201', 'status-204'] },
+  { info: { id: 'webhook.retry.after-3xx-4xx', title: 'A 302, 400 or 413 answer is followed by another attempt of the same event', spec: '6.4',
+    quote: 'The receiver must answer each request with status code 200. Any other status code triggers another attempt to deliver the same event.' }, probes: ['status-302', 'status-400', 'too-large'] },
   // Spec 6.6: "Without a response in that time the event counts as not delivered
   // and is retried at the next backoff." Only attempts the sender itself gave up
   // on; one that waited and took a late answer fails webhook.timeout instead.
-  { info: { id: 'webhook.retry.after-timeout', title: 'An attempt the sender gave up on after 5 s is followed by another attempt', spec: '6.6', level: 'must' },
+  { info: { id: 'webhook.retry.after-timeout', title: 'An attempt the sender gave up on after 5 s is followed by another attempt', spec: '6.6',
+    quote: 'Without a response in that time the event counts as not delivered and is retried at the next backoff.' },
     probes: ['slow-4s', 'slow-6s'], when: a => a.d.answer === 'none' },
-  { info: { id: 'webhook.retry.after-reset', title: 'A connection reset without an answer is followed by another attempt', spec: '7', level: 'must' }, probes: ['reset'] },
+  { info: { id: 'webhook.retry.after-reset', title: 'A connection reset without an answer is followed by another attempt', spec: '7',
+    quote: 'Webhook: any response other than 200, or no response within 5 seconds, is a failed delivery and leads to a retry (section 6).' }, probes: ['reset'] },
 ];
 
-export const RETRY_CHECKS: readonly CheckInfo[] = CASES.map(c => c.info);
+export const RETRY_CHECKS: readonly CheckDef[] = CASES.map(c => c.info);
 
 /** How a failed attempt's follow-up went: retried, missing, or not watched long enough to say. */
 export function followUp(view: RunView, c: CheckoutView, a: AttemptView): 'retried' | 'missing' | 'unknown' {
@@ -28,7 +33,7 @@ export function followUp(view: RunView, c: CheckoutView, a: AttemptView): 'retri
   return a.end + RETRY_WAIT_BOUND_MS <= view.until ? 'missing' : 'unknown';
 }
 
-export function checkRetries(view: RunView): CheckResult[] {
+export function checkRetries(view: RunView): Judged[] {
   return CASES.map(({ info, probes, when }) => {
     const failed = view.checkouts.flatMap(c => c.attempts.filter(a => probes.includes(a.d.probe) && (when ? when(a) : a.d.answer !== 'none')).map(a => ({ c, a })));
     if (!failed.length) return skipped(info, when ? 'the sender never gave up on an attempt, so there was nothing to retry' : `no attempt was answered ${probes.map(p => p.replace('status-', '')).join(' or ')}, so there was nothing to retry`);

@@ -1,20 +1,30 @@
 // webhook.states: the statuses a checkout's webhooks carry, against spec 3.1 and 2.4.
 import { CHECKOUT_STATUSES, FINAL_CHECKOUT_STATUSES, POLLER_STATUSES } from '../../contracts/enums.ts';
 import { abortReasonAllowed, sequenceFinding } from '../../contracts/rules.ts';
-import type { CheckResult, Evidence } from '../../report/model.ts';
-import { failed, passed, skipped, verdict, type CheckInfo, type Finding } from './result.ts';
+import type { Evidence } from '../../report/model.ts';
+import { failed, passed, skipped, verdict, type Finding } from './result.ts';
+import type { CheckDef, Judged } from '../../report/check.ts';
 import { disorderedCheckouts } from './order.ts';
 import type { CheckoutView, RunView } from './view.ts';
 
 // Spec 3.1: "STARTED: Always sent." "PAYMENT_COMPLETED, PAYMENT_FAILED,
 // PAYMENT_CANCELLED and PAYMENT_NONTRACKABLE can only be reached after
 // PAYMENT_INITIATED." CANCELLED, FAILED, TIMED_OUT and the PAYMENT_* poller statuses are "Final".
-export const SEQUENCE: CheckInfo = { id: 'webhook.states.sequence', title: 'STARTED first, poller statuses only after PAYMENT_INITIATED, nothing after a final status', spec: '3.1', level: 'must' };
+export const SEQUENCE: CheckDef = {
+  id: 'webhook.states.sequence', title: 'STARTED first, poller statuses only after PAYMENT_INITIATED, nothing after a final status', spec: '3.1',
+  quote: 'PAYMENT_COMPLETED, PAYMENT_FAILED, PAYMENT_CANCELLED and PAYMENT_NONTRACKABLE can only be reached after PAYMENT_INITIATED.',
+};
 // Spec 2.4: abortReason "may be populated when status is TIMED_OUT, FAILED or CANCELLED".
-export const ABORT_REASON: CheckInfo = { id: 'webhook.states.abort-reason', title: 'abortReason appears only with TIMED_OUT, FAILED or CANCELLED', spec: '2.4', level: 'should' };
+export const ABORT_REASON: CheckDef = {
+  id: 'webhook.states.abort-reason', title: 'abortReason appears only with TIMED_OUT, FAILED or CANCELLED', spec: '2.4',
+  quote: 'May be populated when status is TIMED_OUT, FAILED or CANCELLED and the end user attempted a payment but did not finish the checkout.',
+};
 // Spec 3.1 (rule above) and CONTRACT.md section 4: "a conforming target refuses
 // a forbidden sequence with 400 and a reason, and delivers every accepted one".
-export const FORBIDDEN: CheckInfo = { id: 'webhook.states.forbidden-refused', title: 'A status sequence that spec 3.1 forbids is refused by the control API, not delivered', spec: '3.1', level: 'must' };
+export const FORBIDDEN: CheckDef = {
+  id: 'webhook.states.forbidden-refused', title: 'A status sequence that spec 3.1 forbids is refused by the control API, not delivered', spec: '3.1',
+  quote: 'PAYMENT_COMPLETED, PAYMENT_FAILED, PAYMENT_CANCELLED and PAYMENT_NONTRACKABLE can only be reached after PAYMENT_INITIATED.',
+};
 
 /** Distinct statuses of a checkout in order of first arrival (repeats are retries or duplicates). */
 function sequence(c: CheckoutView): string[] {
@@ -33,7 +43,7 @@ function unorderedFinding(statuses: string[]): string | null {
   return null;
 }
 
-export function checkSequence(view: RunView): CheckResult {
+export function checkSequence(view: RunView): Judged {
   const judged = view.checkouts.filter(c => sequence(c).length);
   if (!judged.length) return skipped(SEQUENCE, 'no webhook carried a known status');
   const disordered = disorderedCheckouts(view);
@@ -56,7 +66,7 @@ export function checkSequence(view: RunView): CheckResult {
   return verdict(SEQUENCE, 'every checkout\'s statuses follow spec 3.1', findings, `${judged.length} checkouts, every status sequence allowed by spec 3.1`, notes);
 }
 
-export function checkAbortReason(view: RunView): CheckResult {
+export function checkAbortReason(view: RunView): Judged {
   const withReason = view.all.filter(a => {
     const r = (a.json as { abortReason?: unknown } | undefined)?.abortReason;
     return r !== undefined && r !== null;
@@ -68,7 +78,7 @@ export function checkAbortReason(view: RunView): CheckResult {
   return verdict(ABORT_REASON, 'abortReason only with TIMED_OUT, FAILED or CANCELLED', findings, `${withReason.length} webhooks carried an abortReason, each with an allowed status`);
 }
 
-export function checkForbiddenRefused(view: RunView): CheckResult {
+export function checkForbiddenRefused(view: RunView): Judged {
   const forbidden = [...view.plan.values()].filter(p => p.plan.forbidden && p.control);
   if (!forbidden.length) return skipped(FORBIDDEN, 'no forbidden sequence was asked for (only the webhook suite drives the control API)');
   const findings: Finding[] = [];

@@ -1,18 +1,25 @@
 // webhook.timeout: the 5 s response window of spec 6.6, probed with an answer
 // after 4 s (inside it) and after 6 s (outside it).
-import type { CheckResult, Evidence } from '../../report/model.ts';
-import { deliveries, skipped, verdict, type CheckInfo, type Finding } from './result.ts';
+import type { Evidence } from '../../report/model.ts';
+import { deliveries, skipped, verdict, type Finding } from './result.ts';
+import type { CheckDef, Judged } from '../../report/check.ts';
 import { followUp } from './retry.ts';
 import { RESPONSE_WAIT_MS, sec, type RunView } from './view.ts';
 
 // Spec 6.6: "The service waits 5 seconds in total for a response."
-export const WAITS_5S: CheckInfo = { id: 'webhook.timeout.waits-5s', title: 'The sender waits 5 s for an answer before giving up (an answer after 4 s is taken)', spec: '6.6', level: 'must' };
+export const WAITS_5S: CheckDef = {
+  id: 'webhook.timeout.waits-5s', title: 'The sender waits 5 s for an answer before giving up (an answer after 4 s is taken)', spec: '6.6',
+  quote: 'The service waits 5 seconds in total for a response.',
+};
 // Spec 6.6: "Without a response in that time the event counts as not delivered
 // and is retried at the next backoff." Spec 7: "no response within 5 seconds is
 // a failed delivery and leads to a retry." A sender still waiting at 6 s that
 // takes the late 200 for delivery breaks this; one that hung up and did not retry
 // fails webhook.retry.after-timeout instead (one fault, one check).
-export const LATE_NOT_TAKEN: CheckInfo = { id: 'webhook.timeout.late-answer-not-taken', title: 'An answer after 6 s is not taken for delivery: the event is attempted again', spec: '6.6', level: 'must' };
+export const LATE_NOT_TAKEN: CheckDef = {
+  id: 'webhook.timeout.late-answer-not-taken', title: 'An answer after 6 s is not taken for delivery: the event is attempted again', spec: '6.6',
+  quote: 'Without a response in that time the event counts as not delivered and is retried at the next backoff.',
+};
 
 /**
  * The sink sees an attempt arrive some time after the sender started its 5 s
@@ -38,7 +45,7 @@ export function turnaround(view: RunView): number {
 }
 
 /** Every attempt the sender hung up on before the sink answered must have lasted 5 s (less the tolerance). */
-export function checkWaits5s(view: RunView): CheckResult {
+export function checkWaits5s(view: RunView): Judged {
   const slow = view.all.filter(a => a.d.probe === 'slow-4s' || a.d.probe === 'slow-6s');
   if (!slow.length) return skipped(WAITS_5S, 'no attempt was held for a slow answer');
   // The sink's own lateness (spec ms) blurs every hang-up it stamps; past the
@@ -62,7 +69,7 @@ export function checkWaits5s(view: RunView): CheckResult {
 }
 
 /** A 200 the sender read after 6 s must not end the event: another attempt follows. */
-export function checkLateNotTaken(view: RunView): CheckResult {
+export function checkLateNotTaken(view: RunView): Judged {
   const late = view.checkouts.flatMap(c => c.attempts.filter(a => a.d.probe === 'slow-6s').map(a => ({ c, a })));
   if (!late.length) return skipped(LATE_NOT_TAKEN, 'no attempt was answered after 6 s');
   const taken = late.filter(x => x.a.delivered);

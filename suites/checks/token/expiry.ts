@@ -28,7 +28,7 @@ export const oldTokenRefused: Check = {
   title: 'An access token is refused once expires_in (plus at most 300 s of clock-skew leeway) has passed',
   quote: 'expires_in | integer | Lifetime of access_token in seconds. The value 3600 means one hour from the time the response was generated.',
   // The wait budget plus time for the calls around it.
-  timeoutS: target().maxWaitS + 45,
+  timeoutS: () => target().maxWaitS + 45,
   async run(c) {
     requireApi(c, 'seeing a token expire');
     const t = target();

@@ -1,0 +1,44 @@
+// Every check of certify-receiver with the level it is registered at (the
+// caller decides severity; the checks are defined beside their phases). The
+// catalog lists these; certify() completes each emitted result from here.
+import { CheckRegistry, must, should, type Registered } from '../report/check.ts';
+import { ACCEPTS } from './accepts.ts';
+import { AUTH_CHECKS } from './auth.ts';
+import { CONCURRENCY } from './concurrency.ts';
+import { IDEMPOTENCY } from './idempotency.ts';
+import { LATENCY } from './latency.ts';
+import { GARBAGE } from './plan.ts';
+import { ROBUSTNESS, STAYS_UP } from './robustness.ts';
+
+export const RECEIVER_CHECKS: readonly Registered[] = [
+  must(ACCEPTS['normal-statuses']),
+  must(ACCEPTS['batch-statuses']),
+  must(ACCEPTS['abort-reasons']),
+  must(ACCEPTS['scheduled-date']),
+  must(ACCEPTS['payment-scheduled-date']),
+  // Spec 2.5: "Receivers should accept it."
+  should(ACCEPTS['older-variant']),
+  must(ACCEPTS['unknown-fields']),
+
+  ...AUTH_CHECKS.map(k => must(k)),
+
+  must(IDEMPOTENCY.twice),
+  must(IDEMPOTENCY.threeTimes),
+  must(IDEMPOTENCY.afterPause),
+  must(IDEMPOTENCY.stateAfterDuplicates),
+
+  must(CONCURRENCY.allSuccess),
+  must(CONCURRENCY.withinLimit),
+  must(CONCURRENCY.stateAfterBurst),
+
+  must(LATENCY.underLimit),
+  // The 1 s p99 is advice of this tool, not a sentence of the spec.
+  should(LATENCY.p99),
+
+  // The valid delivery after garbage is a request the receiver must answer 200
+  // (spec 6.4); refusing the garbage itself with a 4xx is advice.
+  ...GARBAGE.flatMap(g => [must(ROBUSTNESS[g].keeps), should(ROBUSTNESS[g].refused)]),
+  must(STAYS_UP),
+];
+
+export const RECEIVER_REGISTRY = new CheckRegistry(RECEIVER_CHECKS);

@@ -1,0 +1,22 @@
+// The session suite (spec 4.4, 7): sessions, consent, and the consent-link error.
+// Every check of the suite in run order, each with the level it is registered at
+// (the caller decides severity): the suite file registers them as tests, and
+// the catalog lists them without running anything.
+import { must, profile, type Registered } from '../../harness/report/check.ts';
+import * as lifecycle from '../checks/session/lifecycle.ts';
+import * as link from '../checks/session/consent-link.ts';
+import type { Check } from '../support/check.ts';
+
+export const SESSION_CHECKS: readonly Registered<Check>[] = [
+  must(lifecycle.create),
+  must(lifecycle.status),
+  profile(lifecycle.statusFields),
+  must(link.consentUrl),
+  must(lifecycle.consent),
+  must(lifecycle.remove),
+  must(link.newRefused),
+  must(link.newLink),
+  profile(link.deletedLink),
+  profile(link.errorCode),
+  profile(link.linkLeadsToConsent),
+];
