@@ -16,6 +16,7 @@ import { onStop } from '../cli/stop.ts';
 export const SUITES_DIR = fileURLToPath(new URL('../../suites/', import.meta.url));
 const CONFIG = join(SUITES_DIR, 'playwright.config.ts');
 const GUARD = fileURLToPath(new URL('./guard.mjs', import.meta.url));
+const TSX = import.meta.resolve('tsx');
 
 /** The suites of `run` that exist in this build (the webhook suite joins when its file is there). */
 export function availableSuites(all: readonly string[]): string[] {
@@ -43,7 +44,9 @@ export async function runPlaywright(opts: PlaywrightRun): Promise<PlaywrightOutc
   const statusFile = join(scratch, 'status.json');
   // Anchored file filters: Playwright reads positional arguments as regular expressions over the path.
   const files = opts.suites.map(s => `${s}\\.spec\\.ts`);
-  const args = ['--import', GUARD, cli, 'test', '-c', CONFIG, '--workers', String(opts.workers), ...(opts.grep ? ['--grep', opts.grep] : []), ...files];
+  // tsx's loader too: Playwright compiles TypeScript only outside node_modules,
+  // and an installed package's suites sit inside it.
+  const args = ['--import', TSX, '--import', GUARD, cli, 'test', '-c', CONFIG, '--workers', String(opts.workers), ...(opts.grep ? ['--grep', opts.grep] : []), ...files];
   const env: NodeJS.ProcessEnv = {
     ...process.env, ...opts.env,
     PIS_RUN_STATUS_FILE: statusFile,
