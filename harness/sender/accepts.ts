@@ -11,20 +11,21 @@ import type { Delivery } from './transport.ts';
 
 const ANSWER_200 = 'The receiver must answer each request with status code 200. Any other status code triggers another attempt to deliver the same event.';
 const SCHEDULED = 'The scheduled date field is named scheduledDate in the field definitions and paymentScheduledDate in the batch body shape. Both appear; the builder must accept and tolerate either.';
-const accepts = (name: string, title: string, spec: string, quote: string): CheckDef => ({ id: `receiver.accepts.${name}`, title, spec, quote });
+const accepts = (name: string, title: string, spec: string, quote: string, requirements: string[]): CheckDef => ({ id: `receiver.accepts.${name}`, requirements, title, spec, quote });
+const TOLERANT = 'P-webhook-receiver-tolerant';
 
 /** One check per group of acceptsPlan (plan.ts), by group name. */
 export const ACCEPTS = {
-  'normal-statuses': accepts('normal-statuses', 'A normal checkout body of every CheckoutStatus, with its transactionStatus, gets 200', '6.4', ANSWER_200),
-  'batch-statuses': accepts('batch-statuses', 'A batch checkout body of every CheckoutStatus gets 200', '6.4', ANSWER_200),
+  'normal-statuses': accepts('normal-statuses', 'A normal checkout body of every CheckoutStatus, with its transactionStatus, gets 200', '6.4', ANSWER_200, ['R6.4-receiver-answers-200']),
+  'batch-statuses': accepts('batch-statuses', 'A batch checkout body of every CheckoutStatus gets 200', '6.4', ANSWER_200, ['R6.4-receiver-answers-200']),
   'abort-reasons': accepts('abort-reasons', 'A body with each abortReason gets 200', '2.4',
-    'May be populated when status is TIMED_OUT, FAILED or CANCELLED and the end user attempted a payment but did not finish the checkout.'),
-  'scheduled-date': accepts('scheduled-date', 'A body with the scheduledDate spelling gets 200', '2.3', SCHEDULED),
-  'payment-scheduled-date': accepts('payment-scheduled-date', 'A body with the paymentScheduledDate spelling gets 200', '2.3', SCHEDULED),
+    'May be populated when status is TIMED_OUT, FAILED or CANCELLED and the end user attempted a payment but did not finish the checkout.', ['R6.4-receiver-answers-200']),
+  'scheduled-date': accepts('scheduled-date', 'A body with the scheduledDate spelling gets 200', '2.3', SCHEDULED, ['R2.3-either-date-spelling', TOLERANT]),
+  'payment-scheduled-date': accepts('payment-scheduled-date', 'A body with the paymentScheduledDate spelling gets 200', '2.3', SCHEDULED, ['R2.3-either-date-spelling', TOLERANT]),
   'older-variant': accepts('older-variant', 'The older webhook variant gets 200', '2.5',
-    'An earlier form of the body omits id, endToEndId, abortReason and transactionStatus ... Receivers should accept it.'),
+    'An earlier form of the body omits id, endToEndId, abortReason and transactionStatus ... Receivers should accept it.', ['R2.5-receiver-accepts-older', TOLERANT]),
   // Each request, so also a body with fields added after the receiver was written.
-  'unknown-fields': accepts('unknown-fields', 'A body with unknown extra fields gets 200', '6.4', ANSWER_200),
+  'unknown-fields': accepts('unknown-fields', 'A body with unknown extra fields gets 200', '6.4', ANSWER_200, ['R6.4-receiver-answers-200', TOLERANT]),
 } satisfies Record<string, CheckDef>;
 
 /** Runs `fn` over the items, at most `parallel` at a time, results in item order. */

@@ -32,7 +32,7 @@ const PROBES: Probe[] = [
 
 /** One check per probe, in probe order. */
 export const AUTH_CHECKS: readonly CheckDef[] = PROBES.map(p => ({
-  id: `receiver.auth.${p.name}`, title: p.title, spec: '5.4',
+  id: `receiver.auth.${p.name}`, requirements: ['R5.4-receiver-verifies-key'], title: p.title, spec: '5.4',
   quote: 'Every webhook request carries the key in the api-key header; the receiver verifies it to confirm the sender.',
 }));
 

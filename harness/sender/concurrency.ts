@@ -12,16 +12,16 @@ import type { Delivery } from './transport.ts';
 
 export const CONCURRENCY = {
   allSuccess: {
-    id: 'receiver.concurrency.all-success', title: 'Deliveries of many checkouts in parallel all get 200', spec: '6.9',
+    id: 'receiver.concurrency.all-success', requirements: ['R6.9-receiver-concurrent'], title: 'Deliveries of many checkouts in parallel all get 200', spec: '6.9',
     quote: 'Events of different payments are delivered in parallel; the receiver must expect concurrent requests.',
   },
   withinLimit: {
-    id: 'receiver.concurrency.within-limit', title: 'Deliveries of many checkouts in parallel are all answered within 5 s', spec: '6.6',
+    id: 'receiver.concurrency.within-limit', requirements: ['R6.6-receiver-within-5s', 'R6.9-receiver-concurrent'], title: 'Deliveries of many checkouts in parallel are all answered within 5 s', spec: '6.6',
     quote: 'The service waits 5 seconds in total for a response.',
   },
   // Judged on the burst's checkouts, so it runs here; its id names what it shows.
   stateAfterBurst: {
-    id: 'receiver.idempotency.state-after-burst', title: "After a burst the receiver's state of every checkout is its last status", spec: '6.8',
+    id: 'receiver.idempotency.state-after-burst', requirements: ['R6.9-receiver-concurrent'], title: "After a burst the receiver's state of every checkout is its last status", spec: '6.8',
     quote: 'Events of a single payment are delivered in order: an event is not delivered until the previous one is acknowledged.',
   },
 } satisfies Record<string, CheckDef>;

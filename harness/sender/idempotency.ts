@@ -9,7 +9,7 @@ import { readState } from './state.ts';
 import type { Delivery } from './transport.ts';
 
 const def = (name: string, title: string): CheckDef => ({
-  id: `receiver.idempotency.${name}`, title, spec: '6.3', quote: 'Delivery is at least once. The receiver must expect duplicates.',
+  id: `receiver.idempotency.${name}`, requirements: ['R6.3-receiver-expects-duplicates'], title, spec: '6.3', quote: 'Delivery is at least once. The receiver must expect duplicates.',
 });
 
 export const IDEMPOTENCY = {

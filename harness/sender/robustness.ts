@@ -27,7 +27,8 @@ const ANSWER_200 = 'The receiver must answer each request with status code 200. 
 /** Two checks per kind of garbage: the receiver keeps working after it (must), and refuses it (should). */
 export const ROBUSTNESS = Object.fromEntries(GARBAGE.map(g => {
   const shape = SHAPES[g].title;
-  const def = (name: string, title: string): CheckDef => ({ id: `receiver.robustness.${g}.${name}`, title, spec: '6.4', quote: ANSWER_200 });
+  // The valid delivery after garbage is a request to answer 200 (spec 6.4); garbage itself is no webhook body (4.3).
+  const def = (name: string, title: string): CheckDef => ({ id: `receiver.robustness.${g}.${name}`, requirements: [name === 'keeps-working' ? 'R6.4-receiver-answers-200' : 'R4.3-receiver-body-is-webhook'], title, spec: '6.4', quote: ANSWER_200 });
   return [g, {
     keeps: def('keeps-working', `After ${shape} the next valid delivery still gets 200`),
     refused: def('refused', `${shape[0].toUpperCase()}${shape.slice(1)} is refused with a 4xx`),
@@ -36,7 +37,7 @@ export const ROBUSTNESS = Object.fromEntries(GARBAGE.map(g => {
 
 /** Emitted instead of the robustness checks when the receiver stopped accepting connections before them. */
 export const STAYS_UP: CheckDef = {
-  id: 'receiver.robustness.stays-up', title: 'The receiver keeps accepting connections for the whole run', spec: '6.4', quote: ANSWER_200,
+  id: 'receiver.robustness.stays-up', requirements: ['R6.4-receiver-answers-200'], title: 'The receiver keeps accepting connections for the whole run', spec: '6.4', quote: ANSWER_200,
 };
 
 export async function runRobustness(ctx: Ctx): Promise<Delivery[]> {

@@ -7,7 +7,7 @@ import type { RunView } from './view.ts';
 // receiver verifies it to confirm the sender." Spec 4.3: "Header: api-key with
 // the value that the customer registered."
 export const API_KEY: CheckDef = {
-  id: 'webhook.auth.api-key', title: 'Every attempt, retries included, carries the registered api-key', spec: '5.4',
+  id: 'webhook.auth.api-key', requirements: ['R5.4-api-key-every-request'], title: 'Every attempt, retries included, carries the registered api-key', spec: '5.4',
   quote: 'Every webhook request carries the key in the api-key header; the receiver verifies it to confirm the sender.',
 };
 

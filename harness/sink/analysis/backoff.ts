@@ -8,11 +8,11 @@ import { MIN_RETRY_DELAY_MS, sec, type AttemptView, type RunView } from './view.
 // Spec 6.5: "Retries use exponential backoff with a minimum delay of 10 seconds."
 // Spec 8: "Minimum retry delay: 10 seconds, growing exponentially."
 export const MIN_DELAY: CheckDef = {
-  id: 'webhook.backoff.min-delay', title: 'Every retry comes at least 10 s after the failed attempt ended', spec: '6.5',
+  id: 'webhook.backoff.min-delay', requirements: ['R6.5-min-delay'], title: 'Every retry comes at least 10 s after the failed attempt ended', spec: '6.5',
   quote: 'Retries use exponential backoff with a minimum delay of 10 seconds.',
 };
 export const GROWTH: CheckDef = {
-  id: 'webhook.backoff.growth', title: 'Over consecutive failures of one event the retry delays grow exponentially', spec: '6.5',
+  id: 'webhook.backoff.growth', requirements: ['R6.5-exponential'], title: 'Over consecutive failures of one event the retry delays grow exponentially', spec: '6.5',
   quote: 'Retries use exponential backoff with a minimum delay of 10 seconds.',
 };
 

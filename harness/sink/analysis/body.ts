@@ -8,26 +8,26 @@ import type { AttemptView, RunView } from './view.ts';
 // the fields and their types; unknown extra fields are allowed (profile.md:
 // "A receiver accepts ... fields it does not know"), so they never fail.
 export const VALID: CheckDef = {
-  id: 'webhook.body.valid', title: 'Every webhook body is JSON and valid as a normal (2.2) or batch (2.3) body', spec: '2.2',
+  id: 'webhook.body.valid', requirements: ['R2.2-id', 'R2.2-reference-id', 'R2.2-parties', 'R2.2-status', 'R2.2-dates', 'R2.2-amount', 'R2.2-original-amount', 'R2.2-scheduled-date', 'R2.2-currency', 'R2.2-remittance-info', 'R2.2-transaction-status-values', 'R2.3-payments-array', 'R2.3-no-top-level-creditor', 'R2.3-payment-elements', 'R2.4-abort-reason-values', 'R4.3-post-json-body', 'R4.3-https', 'P-webhook-dates-iso8601'], title: 'Every webhook body is JSON and valid as a normal (2.2) or batch (2.3) body', spec: '2.2',
   quote: 'Body: webhook body (2.2 or 2.3).',
 };
 // Spec 2.5: "An earlier form of the body omits id, endToEndId, abortReason and
 // transactionStatus ... Receivers should accept it." A sender still using it is
 // behind the current form: a warning, not a failure.
 export const CURRENT: CheckDef = {
-  id: 'webhook.body.current-variant', title: 'Bodies use the current form, not the older variant of 2.5', spec: '2.5',
+  id: 'webhook.body.current-variant', requirements: ['R2.5-older-variant-superseded'], title: 'Bodies use the current form, not the older variant of 2.5', spec: '2.5',
   quote: 'An earlier form of the body omits id, endToEndId, abortReason and transactionStatus, and has payment with amount, currency, remittanceInfo only (plus creditor, debtor, referenceId, status, createdDate, lastModifiedDate). Receivers should accept it.',
 };
 // Spec 6.1 and 2.2: transactionStatus "once the end user has authorized";
 // endToEndId "returned unchanged in the webhook body" (rules.ts, level should).
 export const ADVICE: CheckDef = {
-  id: 'webhook.body.advice', title: 'Bodies follow the advice of spec 2.2 and 6.1 (transactionStatus once authorised, endToEndId)', spec: '6.1',
+  id: 'webhook.body.advice', requirements: ['R2.2-end-to-end-id', 'R6.1-transaction-status-once-authorized'], title: 'Bodies follow the advice of spec 2.2 and 6.1 (transactionStatus once authorised, endToEndId)', spec: '6.1',
   quote: 'Its body carries the current status and, once the end user has authorized, transactionStatus.',
 };
 // Spec 2.2: id is the "Identifier returned when the checkout was created ...
 // Used to track updates per checkout"; 2.3: a batch checkout's body has payments.
 export const MATCHES: CheckDef = {
-  id: 'webhook.body.matches-checkout', title: 'A body carries the id the control API returned and the kind of checkout asked for', spec: '2.2',
+  id: 'webhook.body.matches-checkout', requirements: ['R2.2-id', 'R2.3-payments-array'], title: 'A body carries the id the control API returned and the kind of checkout asked for', spec: '2.2',
   quote: 'Identifier returned when the checkout was created through the checkout-request endpoint. Unique per checkout. Used to track updates per checkout.',
 };
 

@@ -8,7 +8,7 @@ import type { AttemptView, CheckoutView, RunView } from './view.ts';
 // Spec 6.8: "Events of a single payment are delivered in order: an event is not
 // delivered until the previous one is acknowledged."
 export const ACK_GATED: CheckDef = {
-  id: 'webhook.order.ack-gated', title: 'No event of a checkout is sent before the previous one was answered 200', spec: '6.8',
+  id: 'webhook.order.ack-gated', requirements: ['R6.8-ack-gated'], title: 'No event of a checkout is sent before the previous one was answered 200', spec: '6.8',
   quote: 'Events of a single payment are delivered in order: an event is not delivered until the previous one is acknowledged.',
 };
 

@@ -6,11 +6,11 @@ import { sec, type AttemptView, type CheckoutView, type RunView } from './view.t
 // Spec 6.9: "Events of different payments are delivered in parallel; the
 // receiver must expect concurrent requests."
 export const CONCURRENT: CheckDef = {
-  id: 'webhook.parallel.concurrent', title: 'At least two checkouts have attempts in flight at the same time', spec: '6.9',
+  id: 'webhook.parallel.concurrent', requirements: ['R6.9-parallel'], title: 'At least two checkouts have attempts in flight at the same time', spec: '6.9',
   quote: 'Events of different payments are delivered in parallel; the receiver must expect concurrent requests.',
 };
 export const NOT_HELD: CheckDef = {
-  id: 'webhook.parallel.not-held-by-backoff', title: 'A checkout in backoff does not hold up another checkout', spec: '6.9',
+  id: 'webhook.parallel.not-held-by-backoff', requirements: ['R6.9-parallel'], title: 'A checkout in backoff does not hold up another checkout', spec: '6.9',
   quote: 'Events of different payments are delivered in parallel; the receiver must expect concurrent requests.',
 };
 

@@ -9,19 +9,19 @@ import { RETRY_WAIT_BOUND_MS, nextOfEvent, sec, type AttemptView, type CheckoutV
 // One check per kind of answer, so a sender that takes 2xx for success fails
 // only `after-other-2xx`. Slow answers belong to webhook.timeout, not here.
 const CASES: Array<{ info: CheckDef; probes: string[]; when?: (a: AttemptView) => boolean }> = [
-  { info: { id: 'webhook.retry.after-500', title: 'A 500 answer is followed by another attempt of the same event', spec: '6.4',
+  { info: { id: 'webhook.retry.after-500', requirements: ['R6.4-non-200-retried'], title: 'A 500 answer is followed by another attempt of the same event', spec: '6.4',
     quote: 'The receiver must answer each request with status code 200. Any other status code triggers another attempt to deliver the same event.' }, probes: ['status-500'] },
-  { info: { id: 'webhook.retry.after-other-2xx', title: 'A 201 or 204 answer is not taken for delivery: another attempt follows', spec: '6.4',
+  { info: { id: 'webhook.retry.after-other-2xx', requirements: ['R6.4-non-200-retried'], title: 'A 201 or 204 answer is not taken for delivery: another attempt follows', spec: '6.4',
     quote: 'The receiver must answer each request with status code 200. Any other status code triggers another attempt to deliver the same event.' }, probes: ['status-201', 'status-204'] },
-  { info: { id: 'webhook.retry.after-3xx-4xx', title: 'A 302, 400 or 413 answer is followed by another attempt of the same event', spec: '6.4',
+  { info: { id: 'webhook.retry.after-3xx-4xx', requirements: ['R6.4-non-200-retried'], title: 'A 302, 400 or 413 answer is followed by another attempt of the same event', spec: '6.4',
     quote: 'The receiver must answer each request with status code 200. Any other status code triggers another attempt to deliver the same event.' }, probes: ['status-302', 'status-400', 'too-large'] },
   // Spec 6.6: "Without a response in that time the event counts as not delivered
   // and is retried at the next backoff." Only attempts the sender itself gave up
   // on; one that waited and took a late answer fails webhook.timeout instead.
-  { info: { id: 'webhook.retry.after-timeout', title: 'An attempt the sender gave up on after 5 s is followed by another attempt', spec: '6.6',
+  { info: { id: 'webhook.retry.after-timeout', requirements: ['R6.6-no-answer-retried'], title: 'An attempt the sender gave up on after 5 s is followed by another attempt', spec: '6.6',
     quote: 'Without a response in that time the event counts as not delivered and is retried at the next backoff.' },
     probes: ['slow-4s', 'slow-6s'], when: a => a.d.answer === 'none' },
-  { info: { id: 'webhook.retry.after-reset', title: 'A connection reset without an answer is followed by another attempt', spec: '7',
+  { info: { id: 'webhook.retry.after-reset', requirements: ['R7-webhook-no-response-retried'], title: 'A connection reset without an answer is followed by another attempt', spec: '7',
     quote: 'Webhook: any response other than 200, or no response within 5 seconds, is a failed delivery and leads to a retry (section 6).' }, probes: ['reset'] },
 ];
 

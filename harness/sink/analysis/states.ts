@@ -11,18 +11,18 @@ import type { CheckoutView, RunView } from './view.ts';
 // PAYMENT_CANCELLED and PAYMENT_NONTRACKABLE can only be reached after
 // PAYMENT_INITIATED." CANCELLED, FAILED, TIMED_OUT and the PAYMENT_* poller statuses are "Final".
 export const SEQUENCE: CheckDef = {
-  id: 'webhook.states.sequence', title: 'STARTED first, poller statuses only after PAYMENT_INITIATED, nothing after a final status', spec: '3.1',
+  id: 'webhook.states.sequence', requirements: ['R3.1-started-always-sent', 'R3.1-final-statuses', 'R3.1-poller-after-initiated'], title: 'STARTED first, poller statuses only after PAYMENT_INITIATED, nothing after a final status', spec: '3.1',
   quote: 'PAYMENT_COMPLETED, PAYMENT_FAILED, PAYMENT_CANCELLED and PAYMENT_NONTRACKABLE can only be reached after PAYMENT_INITIATED.',
 };
 // Spec 2.4: abortReason "may be populated when status is TIMED_OUT, FAILED or CANCELLED".
 export const ABORT_REASON: CheckDef = {
-  id: 'webhook.states.abort-reason', title: 'abortReason appears only with TIMED_OUT, FAILED or CANCELLED', spec: '2.4',
+  id: 'webhook.states.abort-reason', requirements: ['R2.4-abort-reason-when'], title: 'abortReason appears only with TIMED_OUT, FAILED or CANCELLED', spec: '2.4',
   quote: 'May be populated when status is TIMED_OUT, FAILED or CANCELLED and the end user attempted a payment but did not finish the checkout.',
 };
 // Spec 3.1 (rule above) and CONTRACT.md section 4: "a conforming target refuses
 // a forbidden sequence with 400 and a reason, and delivers every accepted one".
 export const FORBIDDEN: CheckDef = {
-  id: 'webhook.states.forbidden-refused', title: 'A status sequence that spec 3.1 forbids is refused by the control API, not delivered', spec: '3.1',
+  id: 'webhook.states.forbidden-refused', requirements: ['R3.1-poller-after-initiated'], title: 'A status sequence that spec 3.1 forbids is refused by the control API, not delivered', spec: '3.1',
   quote: 'PAYMENT_COMPLETED, PAYMENT_FAILED, PAYMENT_CANCELLED and PAYMENT_NONTRACKABLE can only be reached after PAYMENT_INITIATED.',
 };
 

@@ -8,7 +8,7 @@ import { RESPONSE_WAIT_MS, sec, type RunView } from './view.ts';
 
 // Spec 6.6: "The service waits 5 seconds in total for a response."
 export const WAITS_5S: CheckDef = {
-  id: 'webhook.timeout.waits-5s', title: 'The sender waits 5 s for an answer before giving up (an answer after 4 s is taken)', spec: '6.6',
+  id: 'webhook.timeout.waits-5s', requirements: ['R6.6-waits-5s'], title: 'The sender waits 5 s for an answer before giving up (an answer after 4 s is taken)', spec: '6.6',
   quote: 'The service waits 5 seconds in total for a response.',
 };
 // Spec 6.6: "Without a response in that time the event counts as not delivered
@@ -17,7 +17,7 @@ export const WAITS_5S: CheckDef = {
 // takes the late 200 for delivery breaks this; one that hung up and did not retry
 // fails webhook.retry.after-timeout instead (one fault, one check).
 export const LATE_NOT_TAKEN: CheckDef = {
-  id: 'webhook.timeout.late-answer-not-taken', title: 'An answer after 6 s is not taken for delivery: the event is attempted again', spec: '6.6',
+  id: 'webhook.timeout.late-answer-not-taken', requirements: ['R6.6-no-answer-retried'], title: 'An answer after 6 s is not taken for delivery: the event is attempted again', spec: '6.6',
   quote: 'Without a response in that time the event counts as not delivered and is retried at the next backoff.',
 };
 

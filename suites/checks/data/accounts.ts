@@ -6,7 +6,7 @@ import { expectContract } from '../../support/contract.ts';
 import { accountsOf, allAccounts } from './records.ts';
 
 export const list: Check = {
-  id: 'data.accounts.list', spec: '4.4',
+  id: 'data.accounts.list', requirements: ['R4.4-accounts-list', 'R4.4-psu-ip-address-optional'], spec: '4.4',
   title: 'GET /accounts lists the accounts of a consented session',
   quote: 'GET /accounts | Lists accounts.',
   async run(c) {
@@ -18,7 +18,7 @@ export const list: Check = {
 };
 
 export const names: Check = {
-  id: 'data.accounts.names-are-strings', spec: '2.6',
+  id: 'data.accounts.names-are-strings', requirements: ['R2.6-account-names'], spec: '2.6',
   title: 'ownerName and displayName are strings, "" when the bank gives none',
   quote: 'ownerName, displayName, counterpartyAccount, counterpartyName and counterpartyAgent are returned when the bank returns them; otherwise they are empty strings.',
   async run(c) {
@@ -31,7 +31,7 @@ export const names: Check = {
 };
 
 export const contract = (level: 'must' | 'profile'): Check => ({
-  id: level === 'must' ? 'data.accounts.contract' : 'data.accounts.profile-fields', spec: level === 'must' ? '2.6' : '4.4',
+  id: level === 'must' ? 'data.accounts.contract' : 'data.accounts.profile-fields', requirements: level === 'must' ? ['R2.6-account-names'] : ['P-records-account'], spec: level === 'must' ? '2.6' : '4.4',
   title: level === 'must' ? "Accounts follow the spec's rules for account records" : "Accounts carry profile.md's account fields",
   quote: level === 'must' ? 'account (GET /accounts) | ownerName | displayName (spec 2.6)' : 'profile.md: account: id, iban, bban, accountName, accountType, ownerName, displayName, balances',
   async run(c) {

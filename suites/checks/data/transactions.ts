@@ -6,7 +6,7 @@ import { expectContract } from '../../support/contract.ts';
 import { allAccounts, allTransactions, transactionsOf } from './records.ts';
 
 export const list: Check = {
-  id: 'data.transactions.list', spec: '4.4',
+  id: 'data.transactions.list', requirements: ['R4.4-transactions-list'], spec: '4.4',
   title: 'GET transactions lists the transactions of each account',
   quote: 'GET /transactions | Lists transactions.',
   async run(c) {
@@ -21,7 +21,7 @@ export const list: Check = {
 const FIELDS = ['counterpartyAccount', 'counterpartyName', 'counterpartyAgent'];
 
 export const counterparty: Check = {
-  id: 'data.transactions.counterparty-strings', spec: '2.6',
+  id: 'data.transactions.counterparty-strings', requirements: ['R2.6-transaction-counterparty'], spec: '2.6',
   title: 'counterpartyAccount, counterpartyName and counterpartyAgent are strings, "" when unknown',
   quote: 'ownerName, displayName, counterpartyAccount, counterpartyName and counterpartyAgent are returned when the bank returns them; otherwise they are empty strings.',
   async run(c) {
@@ -32,7 +32,7 @@ export const counterparty: Check = {
 };
 
 export const bic: Check = {
-  id: 'data.transactions.bic-length', spec: '2.6',
+  id: 'data.transactions.bic-length', requirements: ['R2.6-counterparty-agent-bic'], spec: '2.6',
   title: 'A counterpartyAgent is a BIC of 8 or 11 characters',
   quote: 'transaction | counterpartyAgent | BIC of the agent or intermediary bank, 8 or 11 characters.',
   async run(c) {
@@ -45,7 +45,7 @@ export const bic: Check = {
 };
 
 export const contract = (level: 'must' | 'profile'): Check => ({
-  id: level === 'must' ? 'data.transactions.contract' : 'data.transactions.profile-fields', spec: level === 'must' ? '2.6' : '4.4',
+  id: level === 'must' ? 'data.transactions.contract' : 'data.transactions.profile-fields', requirements: level === 'must' ? ['R2.6-transaction-counterparty', 'R2.6-counterparty-agent-bic'] : ['P-records-transaction'], spec: level === 'must' ? '2.6' : '4.4',
   title: level === 'must' ? "Transactions follow the spec's rules for transaction records" : "Transactions carry profile.md's transaction fields",
   quote: level === 'must' ? 'transaction | counterpartyAccount | counterpartyName | counterpartyAgent (spec 2.6)' : 'profile.md: transaction: id, transactionReference, transactionAmount {value, currency}, creditDebitIndicator, bookingDate, valueDate, ...',
   async run(c) {

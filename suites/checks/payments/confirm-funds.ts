@@ -25,7 +25,7 @@ async function ask(c: CheckContext, bankId: string, amount: string): Promise<Exc
 const answered = (res: ExchangeResponse) => ok(res) && typeof obj(res)?.fundsAvailable === 'boolean';
 
 export const answers: Check = {
-  id: 'payments.confirm-funds.answers', spec: '4.4',
+  id: 'payments.confirm-funds.answers', requirements: ['R4.4-confirm-funds', 'P-ops-confirm-funds-501'], spec: '4.4',
   title: 'POST /confirm-funds answers fundsAvailable, or 501 Not Implemented',
   quote: 'POST /confirm-funds | Confirms available funds. Part of payment initiation. Unsupported providers return a Not Implemented error.',
   async run(c) {
@@ -37,7 +37,7 @@ export const answers: Check = {
 };
 
 export const notImplemented: Check = {
-  id: 'payments.confirm-funds.not-implemented', spec: '7',
+  id: 'payments.confirm-funds.not-implemented', requirements: ['R7-confirm-funds-not-implemented', 'P-ops-confirm-funds-501'], spec: '7',
   title: 'A bank that cannot confirm funds answers 501, not a made-up yes',
   quote: 'Confirm funds: providers that do not support it return a Not Implemented error.',
   async run(c) {
@@ -51,7 +51,7 @@ export const notImplemented: Check = {
 };
 
 export const errorBody: Check = {
-  id: 'payments.confirm-funds.error-body', spec: '7',
+  id: 'payments.confirm-funds.error-body', requirements: ['P-error-body-shape'], spec: '7',
   title: 'The Not Implemented answer carries the error body of profile.md',
   quote: 'profile.md: confirm funds | unsupported bank -> 501 with an error body',
   async run(c) {

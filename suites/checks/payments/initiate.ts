@@ -17,9 +17,9 @@ async function cases(c: CheckContext, products: Product[]): Promise<{ bankId: st
   return out;
 }
 
-function initiateCheck(area: string, products: Product[], spec: string, quote: string): Check {
+function initiateCheck(area: string, products: Product[], spec: string, quote: string, requirements: string[]): Check {
   return {
-    id: `payments.${area}.initiate`, spec, quote,
+    id: `payments.${area}.initiate`, requirements, spec, quote,
     title: `A ${products.join(' / ')} payment is created, or sent to strong customer authentication`,
     async run(c) {
       for (const { bankId, product } of await cases(c, products)) {
@@ -33,15 +33,18 @@ function initiateCheck(area: string, products: Product[], spec: string, quote: s
 }
 
 export const domesticInitiate = initiateCheck('domestic', ['domestic-transfer'], '4.4',
-  'POST /payments/domestic-transfer | Domestic payment. Body requires endToEndIdentification; optional object paymentMetadata.');
+  'POST /payments/domestic-transfer | Domestic payment. Body requires endToEndIdentification; optional object paymentMetadata.',
+  ['R4.4-domestic-payment', 'R4.4-psu-ip-address-optional', 'R9-sca-redirect']);
 export const sepaInitiate = initiateCheck('sepa', ['sepa-credit'], '4.4',
-  'POST /payments/sepa-credit | SEPA payment. Body may require endToEndIdentification; optional paymentMetadata.');
+  'POST /payments/sepa-credit | SEPA payment. Body may require endToEndIdentification; optional paymentMetadata.',
+  ['R4.4-sepa-payment', 'R9-sca-redirect']);
 export const scheduledInitiate = initiateCheck('scheduled', SCHEDULED, '4.4',
-  'POST /payments/sepa-scheduled-credit | Like SEPA payments plus requestedExecutionDate. Domestic scheduled payment: body like SEPA and domestic payments plus requestedExecutionDate, accountScheme and identifier.');
+  'POST /payments/sepa-scheduled-credit | Like SEPA payments plus requestedExecutionDate. Domestic scheduled payment: body like SEPA and domestic payments plus requestedExecutionDate, accountScheme and identifier.',
+  ['R2.6-supported-services-meaning', 'R4.4-sepa-scheduled-payment', 'R4.4-domestic-scheduled-payment']);
 
-function refusedWithout(area: string, products: Product[], field: string, spec: string, quote: string): Check {
+function refusedWithout(area: string, products: Product[], field: string, spec: string, quote: string, requirements: string[]): Check {
   return {
-    id: `payments.${area}.requires-${field === 'endToEndIdentification' ? 'e2e' : 'execution-date'}`, spec, quote,
+    id: `payments.${area}.requires-${field === 'endToEndIdentification' ? 'e2e' : 'execution-date'}`, requirements, spec, quote,
     title: `A ${products.join(' / ')} payment without ${field} is refused`,
     async run(c) {
       for (const { bankId, product } of await cases(c, products)) {
@@ -53,12 +56,14 @@ function refusedWithout(area: string, products: Product[], field: string, spec: 
 }
 
 export const domesticRequiresE2e = refusedWithout('domestic', ['domestic-transfer'], 'endToEndIdentification', '4.4',
-  'POST /payments/domestic-transfer | Domestic payment. Body requires endToEndIdentification (unique reference by the initiating party).');
+  'POST /payments/domestic-transfer | Domestic payment. Body requires endToEndIdentification (unique reference by the initiating party).',
+  ['R4.4-domestic-e2e-required', 'P-records-payment-required-fields']);
 export const scheduledRequiresDate = refusedWithout('scheduled', SCHEDULED, 'requestedExecutionDate', '4.4',
-  'sepa-scheduled-credit: like SEPA payments plus requestedExecutionDate; domestic-scheduled-transfer: plus requestedExecutionDate, accountScheme and identifier.');
+  'sepa-scheduled-credit: like SEPA payments plus requestedExecutionDate; domestic-scheduled-transfer: plus requestedExecutionDate, accountScheme and identifier.',
+  ['R4.4-sepa-scheduled-payment', 'R4.4-domestic-scheduled-payment', 'P-records-payment-required-fields']);
 
 export const unsupportedProduct: Check = {
-  id: 'payments.scheduled.unsupported-product', spec: '2.6',
+  id: 'payments.scheduled.unsupported-product', requirements: ['R2.6-supported-services-meaning', 'P-records-unsupported-product'], spec: '2.6',
   title: 'A scheduled product the bank does not list in supportedServices is refused',
   quote: 'supportedServices | A value present means the bank supports that feature. (profile.md: a product the bank does not list is refused with an error body.)',
   async run(c) {
@@ -76,7 +81,7 @@ export const unsupportedProduct: Check = {
 
 function authorizeCheck(area: string, products: Product[]): Check {
   return {
-    id: `payments.${area}.authorize`, spec: '4.4',
+    id: `payments.${area}.authorize`, requirements: ['R4.4-authorize', 'R4.4-redirect-url', 'R9-sca-redirect'], spec: '4.4',
     title: `A ${products.join(' / ')} payment that needs authentication is authorised through POST /authorize with x-redirect-url`,
     quote: 'POST /authorize | Optional header x-redirect-url. x-redirect-url: redirects control to a custom address after the bank\'s strong customer authentication redirect.',
     async run(c) {

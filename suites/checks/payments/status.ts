@@ -23,7 +23,7 @@ async function payments(c: CheckContext, only?: (b: Bank) => boolean): Promise<{
 }
 
 export const byId: Check = {
-  id: 'payments.status.by-id', spec: '3.3',
+  id: 'payments.status.by-id', requirements: ['R3.3-payment-by-id'], spec: '3.3',
   title: 'Get Payment by ID answers the payment and its status',
   quote: 'The latest status of a payment is available by payment identifier through the Get Payment by ID operation.',
   async run(c) {
@@ -37,7 +37,7 @@ export const byId: Check = {
 };
 
 export const nordicCodes: Check = {
-  id: 'payments.status.nordic-codes', spec: '3.3',
+  id: 'payments.status.nordic-codes', requirements: ['R3.3-nordic-codes'], spec: '3.3',
   title: 'Payments at banks in NO, SE, FI and DK carry only the nine Nordic status codes',
   quote: 'Banks in Norway, Sweden, Finland and Denmark return only: RCVD, ACCP, ACSP, ACSC, RJCT, CANC, PDNG, NAUT, PRSY.',
   async run(c) {
@@ -56,7 +56,7 @@ export const nordicCodes: Check = {
 };
 
 export const contract: Check = {
-  id: 'payments.status.profile-fields', spec: '3.3',
+  id: 'payments.status.profile-fields', requirements: ['P-ops-payment-answer'], spec: '3.3',
   title: "Payment answers carry profile.md's payment status fields",
   quote: 'profile.md: payment by id | GET /payments/{product}/{paymentId} | 200 {"paymentId", "status", ...}',
   async run(c) {

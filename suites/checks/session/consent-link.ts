@@ -11,7 +11,7 @@ import { consentedNewSession, newSession } from './common.ts';
 const SENTENCE = 'When a request to an account or payment endpoint uses a new or expired session, the service returns a specific error carrying a link to the consent request URL, so that the client starts the consent process.';
 
 export const consentUrl: Check = {
-  id: 'session.consent-link.consent-url', spec: '4.4',
+  id: 'session.consent-link.consent-url', requirements: ['R4.4-consent-url', 'R4.4-consent-psu-ip-address', 'R4.4-redirect-url'], spec: '4.4',
   title: 'GET /consent answers a consent URL (with x-psu-ip-address and x-redirect-url)',
   quote: 'GET /consent | Returns a consent authentication URL for the bank. Header x-psu-ip-address is accepted. x-redirect-url: optional on consent initiation.',
   async run(c) {
@@ -29,7 +29,7 @@ async function newSessionAnswer(c: CheckContext): Promise<ExchangeResponse> {
 }
 
 export const newRefused: Check = {
-  id: 'session.consent-link.new-session-refused', spec: '7',
+  id: 'session.consent-link.new-session-refused', requirements: ['R4.4-consent-per-session', 'R4.4-consent-link-error'], spec: '7',
   title: 'A new session without consent is refused on the account calls',
   quote: SENTENCE,
   async run(c) {
@@ -45,7 +45,7 @@ function expectConsentLink(c: CheckContext, res: ExchangeResponse, when: string)
 }
 
 export const newLink: Check = {
-  id: 'session.consent-link.new-session-link', spec: '4.4',
+  id: 'session.consent-link.new-session-link', requirements: ['R4.4-consent-link-error', 'P-ops-consent-link'], spec: '4.4',
   title: 'The refusal of a new session links to the consent request by an absolute URL',
   quote: SENTENCE,
   async run(c) {
@@ -56,7 +56,7 @@ export const newLink: Check = {
 };
 
 export const deletedLink: Check = {
-  id: 'session.consent-link.deleted-session-link', spec: '4.4',
+  id: 'session.consent-link.deleted-session-link', requirements: ['P-ops-deleted-session'], spec: '4.4',
   title: 'The refusal of a deleted session links to the consent request by an absolute URL',
   quote: 'profile.md: delete session | 200 or 204; later use of the session -> consent-link error.',
   async run(c) {
@@ -69,7 +69,7 @@ export const deletedLink: Check = {
 };
 
 export const errorCode: Check = {
-  id: 'session.consent-link.error-code', spec: '7',
+  id: 'session.consent-link.error-code', requirements: ['P-error-code-1426'], spec: '7',
   title: 'The consent-link error has errorCode 1426',
   quote: 'profile.md: 1426 consent required (the consent-link error of spec section 4.4).',
   async run(c) {
@@ -80,7 +80,7 @@ export const errorCode: Check = {
 };
 
 export const linkLeadsToConsent: Check = {
-  id: 'session.consent-link.link-leads-to-consent', spec: '4.4',
+  id: 'session.consent-link.link-leads-to-consent', requirements: ['P-ops-consent-link'], spec: '4.4',
   title: 'The link of the consent-link error answers a consent URL',
   quote: 'profile.md: links: [ { "type": "GET", "rel": "consent", "href": "{base_url}/consent/{sessionId}" } ]',
   async run(c) {

@@ -7,7 +7,7 @@ import { createSession, giveConsent, probeConsent } from '../../support/sessions
 import { consentedNewSession, newSession, sessionBank } from './common.ts';
 
 export const create: Check = {
-  id: 'session.lifecycle.create', spec: '4.4',
+  id: 'session.lifecycle.create', requirements: ['R4.4-session-create'], spec: '4.4',
   title: 'POST /session starts a session and returns its sessionId',
   quote: 'POST /session | Starts a session per bank; returns sessionId.',
   async run(c) {
@@ -18,7 +18,7 @@ export const create: Check = {
 };
 
 export const status: Check = {
-  id: 'session.lifecycle.status', spec: '4.4',
+  id: 'session.lifecycle.status', requirements: ['R4.4-session-status'], spec: '4.4',
   title: 'GET /session answers the consent status of a session',
   quote: 'GET /session | Gets consent status.',
   async run(c) {
@@ -29,7 +29,7 @@ export const status: Check = {
 };
 
 export const statusFields: Check = {
-  id: 'session.lifecycle.status-fields', spec: '4.4',
+  id: 'session.lifecycle.status-fields', requirements: ['P-ops-session-status-fields'], spec: '4.4',
   title: 'The consent status names the bank and the consentStatus',
   quote: 'profile.md: consent status | GET /session/{sessionId} | 200 {"bankId", "bankName", "createdAt", "consentStatus"}',
   async run(c) {
@@ -43,7 +43,7 @@ export const statusFields: Check = {
 };
 
 export const consent: Check = {
-  id: 'session.lifecycle.consent', spec: '4.4',
+  id: 'session.lifecycle.consent', requirements: ['R4.4-consent-per-session'], spec: '4.4',
   title: 'Once consent is given, the session opens the account calls',
   quote: 'POST /session | Starts a session per bank; returns sessionId. Consent for account and payment calls is stored per session.',
   async run(c) {
@@ -55,7 +55,7 @@ export const consent: Check = {
 };
 
 export const remove: Check = {
-  id: 'session.lifecycle.delete', spec: '4.4',
+  id: 'session.lifecycle.delete', requirements: ['R4.4-session-delete'], spec: '4.4',
   title: 'DELETE /session ends the session and its consent',
   quote: 'DELETE /session | Deletes consent and session.',
   async run(c) {

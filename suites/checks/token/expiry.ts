@@ -24,7 +24,7 @@ const marginMs = (scale: number) => 1000 * scale + 100;
 const LEEWAY_SPEC_S = 300;
 
 export const oldTokenRefused: Check = {
-  id: 'token.expiry.old-token-refused', spec: '2.1',
+  id: 'token.expiry.old-token-refused', requirements: ['R2.1-expires-in-lifetime'], spec: '2.1',
   title: 'An access token is refused once expires_in (plus at most 300 s of clock-skew leeway) has passed',
   quote: 'expires_in | integer | Lifetime of access_token in seconds. The value 3600 means one hour from the time the response was generated.',
   // The wait budget plus time for the calls around it.

@@ -4,7 +4,7 @@ import { isInt, issue, issuePair } from './common.ts';
 import { forbidsStore } from './cache-control.ts';
 
 export const accessToken: Check = {
-  id: 'token.issue.access-token', spec: '4.1',
+  id: 'token.issue.access-token', requirements: ['R2.1-access-token', 'R4.1-obtain-token'], spec: '4.1',
   title: 'The client credentials grant answers 200 with an access_token',
   quote: 'The client posts to the token endpoint (4.1) and receives access_token and refresh_token.',
   async run(c) {
@@ -16,7 +16,7 @@ export const accessToken: Check = {
 };
 
 export const expiresIn: Check = {
-  id: 'token.issue.expires-in', spec: '2.1',
+  id: 'token.issue.expires-in', requirements: ['R2.1-expires-in'], spec: '2.1',
   title: 'expires_in is a whole number of seconds',
   quote: 'expires_in | integer | Lifetime of access_token in seconds.',
   async run(c) {
@@ -37,7 +37,7 @@ export const expiresIn: Check = {
  * is no lifetime at all and fails.
  */
 export const refreshToken: Check = {
-  id: 'token.issue.refresh-token', spec: '2.1',
+  id: 'token.issue.refresh-token', requirements: ['R2.1-refresh-token', 'R2.1-refresh-expires-in'], spec: '2.1',
   title: 'The answer carries a refresh_token and its lifetime',
   quote: 'Clients authenticate with the OAuth 2.0 client credentials grant and receive a bearer access token and a refresh token.',
   async run(c) {
@@ -52,7 +52,7 @@ export const refreshToken: Check = {
 };
 
 export const tokenType: Check = {
-  id: 'token.issue.token-type', spec: '2.1',
+  id: 'token.issue.token-type', requirements: ['R2.1-token-type-bearer'], spec: '2.1',
   title: 'token_type is bearer, in any letter case',
   quote: 'token_type | string | Always bearer for these calls. Case-insensitive.',
   async run(c) {
@@ -63,7 +63,7 @@ export const tokenType: Check = {
 };
 
 export const optionalFields: Check = {
-  id: 'token.issue.optional-fields', spec: '2.1',
+  id: 'token.issue.optional-fields', requirements: ['R2.1-session-state', 'R2.1-scope'], spec: '2.1',
   title: 'session_state and scope, when present, are strings',
   quote: 'session_state | string | ... For future use. scope | string | For future use.',
   async run(c) {
@@ -76,7 +76,7 @@ export const optionalFields: Check = {
 };
 
 export const noStore: Check = {
-  id: 'token.issue.no-store', spec: '4.1',
+  id: 'token.issue.no-store', requirements: ['P-token-no-store'], spec: '4.1',
   title: 'Token answers are not cacheable (Cache-Control: no-store)',
   quote: 'profile.md, after RFC 6749 5.1: the token answer carries Cache-Control: no-store (the spec says nothing; a cached token is a leaked token).',
   async run(c) {

@@ -17,7 +17,7 @@ async function refreshOnce(c: CheckContext, waitSpecS = 0) {
 }
 
 export const answers: Check = {
-  id: 'token.refresh.answers-tokens', spec: '4.2',
+  id: 'token.refresh.answers-tokens', requirements: ['R2.1-refresh-token', 'R2.1-scope', 'R4.2-refresh-grant'], spec: '4.2',
   title: 'The refresh grant answers 200 with a token response',
   quote: 'To keep the session alive, the client exchanges refresh_token for a new pair (4.2). Response: token response object (2.1), including scope.',
   async run(c) {
@@ -35,7 +35,7 @@ export const answers: Check = {
 };
 
 export const renews: Check = {
-  id: 'token.refresh.renews-tokens', spec: '4.2',
+  id: 'token.refresh.renews-tokens', requirements: ['R4.2-tokens-renewed'], spec: '4.2',
   title: 'A refresh returns a new access token and a new refresh token',
   quote: 'Both expires_in and refresh_expires_in are reset and the tokens are renewed.',
   async run(c) {
@@ -56,7 +56,7 @@ export const renews: Check = {
 const WAIT_SPEC_S = 6;
 
 export const resetsLifetimes: Check = {
-  id: 'token.refresh.resets-lifetimes', spec: '4.2',
+  id: 'token.refresh.resets-lifetimes', requirements: ['R4.2-lifetimes-reset'], spec: '4.2',
   title: 'A refresh restarts both lifetimes',
   quote: 'Both expires_in and refresh_expires_in are reset and the tokens are renewed.',
   async run(c) {
@@ -77,7 +77,7 @@ export const resetsLifetimes: Check = {
 };
 
 export const reuse: Check = {
-  id: 'token.refresh.reuse-after-exchange', spec: '4.2',
+  id: 'token.refresh.reuse-after-exchange', requirements: ['P-token-refresh-reuse'], spec: '4.2',
   title: 'Reusing a refresh token after a refresh: reported, allowed or refused',
   quote: 'profile.md: reuse of a refresh token after it was exchanged: allowed or refused (invalid_grant); the spec is silent, report which.',
   async run(c) {

@@ -10,7 +10,7 @@ import { requireApi, describe, issuePair, probeApi } from './common.ts';
 const refusedStatus = (s: number) => s === 401 || s === 403 || (s >= 400 && s < 600);
 
 export const accepted: Check = {
-  id: 'token.use.accepted', spec: '5',
+  id: 'token.use.accepted', requirements: ['R2.1-token-needed', 'P-call-bearer'], spec: '5',
   title: 'The API accepts an access token from the token endpoint',
   quote: 'access_token | string | Token needed to call the API.',
   async run(c) {
@@ -22,7 +22,7 @@ export const accepted: Check = {
 };
 
 export const wrongRefused: Check = {
-  id: 'token.use.wrong-token-refused', spec: '5',
+  id: 'token.use.wrong-token-refused', requirements: ['R2.1-token-needed'], spec: '5',
   title: 'The API refuses a made-up access token',
   quote: 'The API uses the OAuth 2.0 client credentials grant ... and receives access_token (only issued tokens open the API).',
   async run(c) {
@@ -33,7 +33,7 @@ export const wrongRefused: Check = {
 };
 
 export const missingRefused: Check = {
-  id: 'token.use.no-token-refused', spec: '5',
+  id: 'token.use.no-token-refused', requirements: ['R2.1-token-needed'], spec: '5',
   title: 'The API refuses a call without a token',
   quote: 'access_token | string | Token needed to call the API.',
   async run(c) {
@@ -44,7 +44,7 @@ export const missingRefused: Check = {
 };
 
 export const wrong401: Check = {
-  id: 'token.use.wrong-token-401', spec: '5',
+  id: 'token.use.wrong-token-401', requirements: ['P-call-wrong-token-401'], spec: '5',
   title: 'A wrong access token is answered 401',
   quote: 'profile.md: expired or wrong access token -> 401.',
   async run(c) {
@@ -55,7 +55,7 @@ export const wrong401: Check = {
 };
 
 export const refreshedAccepted: Check = {
-  id: 'token.use.refreshed-token-accepted', spec: '4.2',
+  id: 'token.use.refreshed-token-accepted', requirements: ['R4.2-tokens-renewed'], spec: '4.2',
   title: 'The access token from a refresh opens the API',
   quote: 'To keep the session alive, the client exchanges refresh_token for a new pair (4.2).',
   async run(c) {
