@@ -1,0 +1,96 @@
+// The requirement table of `pis-conformance coverage`: every requirement with
+// the checks that enforce it, the proofs that those checks can fail, and its
+// status; and the figures the README quotes. Pure: data in, data out.
+import type { Level } from '../report/model.ts';
+import { PROOF_KINDS, proofsOf, type Proofs, type Requirement } from './load.ts';
+import type { CheckMeta } from './rules.ts';
+
+export type CoverageStatus = 'covered' | 'partial' | 'uncovered' | 'untestable';
+
+export interface CheckCoverage {
+  id: string;
+  level: Level;
+  /** `fault NAME`, `mutation NAME`, `record NAME`, `receiver NAME`. */
+  proofs: string[];
+  /** Why nothing can make it fail (an informational check). */
+  cannotFail?: string;
+}
+
+export interface CoverageRow {
+  id: string;
+  /** `spec 6.5` or `docs/profile.md#webhook`. */
+  where: string;
+  level: Level;
+  binds: Requirement['binds'];
+  since: string;
+  renamedIn?: string;
+  formerly?: string;
+  removedIn?: string;
+  quote: string;
+  status: CoverageStatus;
+  /** What is missing (partial), why it cannot be tested (untestable), or what a check would need (uncovered). */
+  reason?: string;
+  checks: CheckCoverage[];
+}
+
+export interface CoverageFigures {
+  requirements: number;
+  byLevel: Record<Level, number>;
+  byStatus: Record<CoverageStatus, number>;
+  checks: number;
+  /** Checks with at least one proof that they can fail. */
+  checksProven: number;
+  /** Informational checks with a reason they cannot fail. */
+  checksCannotFail: number;
+  /** Checks with neither (the proof tests fail while there are any). */
+  checksUnproven: string[];
+}
+
+export interface Coverage { rows: CoverageRow[]; figures: CoverageFigures }
+
+const SINGULAR: Record<typeof PROOF_KINDS[number], string> = { faults: 'fault', mutations: 'mutation', records: 'record', receivers: 'receiver' };
+
+export function statusOf(r: Requirement): CoverageStatus {
+  if (r.untestable) return 'untestable';
+  if (r.uncovered) return 'uncovered';
+  return r.coverage === 'partial' ? 'partial' : 'covered';
+}
+
+export function coverage(reqs: readonly Requirement[], proofs: Proofs, checks: readonly CheckMeta[]): Coverage {
+  const checkInfo = new Map<string, CheckCoverage>();
+  for (const c of checks) {
+    checkInfo.set(c.id, {
+      id: c.id, level: c.level,
+      proofs: proofsOf(proofs, c.id).map(p => `${SINGULAR[p.kind]} ${p.name}`),
+      ...(proofs.cannotFail[c.id] ? { cannotFail: proofs.cannotFail[c.id] } : {}),
+    });
+  }
+  const rows = reqs.map((r): CoverageRow => {
+    const status = statusOf(r);
+    return {
+      id: r.id, where: r.section ? `spec ${r.section}` : r.source!, level: r.level, binds: r.binds,
+      since: r.since ?? '1.0.0',
+      ...(r.renamedIn ? { renamedIn: r.renamedIn, formerly: r.formerly } : {}),
+      ...(r.removedIn ? { removedIn: r.removedIn } : {}),
+      quote: r.quote, status,
+      ...(status === 'covered' ? {} : { reason: r.missing ?? r.untestable ?? r.uncovered }),
+      // A check the registry does not know still shows, without proofs (the requirement tests fail on it).
+      checks: (r.checks ?? []).map(id => checkInfo.get(id) ?? { id, level: 'must' as Level, proofs: proofsOf(proofs, id).map(p => `${SINGULAR[p.kind]} ${p.name}`) }),
+    };
+  });
+  const all = [...checkInfo.values()];
+  const count = <K extends string>(keys: readonly K[], of: (r: CoverageRow) => K) =>
+    Object.fromEntries(keys.map(k => [k, rows.filter(r => of(r) === k).length])) as Record<K, number>;
+  return {
+    rows,
+    figures: {
+      requirements: rows.length,
+      byLevel: count(['must', 'should', 'profile'] as const, r => r.level),
+      byStatus: count(['covered', 'partial', 'uncovered', 'untestable'] as const, r => r.status),
+      checks: all.length,
+      checksProven: all.filter(c => c.proofs.length).length,
+      checksCannotFail: all.filter(c => !c.proofs.length && c.cannotFail).length,
+      checksUnproven: all.filter(c => !c.proofs.length && !c.cannotFail).map(c => c.id),
+    },
+  };
+}
