@@ -4,6 +4,8 @@
 import { isHarnessError } from './errors.ts';
 import type { Command } from './cli/command.ts';
 import { installStopSignals } from './cli/stop.ts';
+import { environmentHelp } from './cli/environment.ts';
+import { nearest } from './cli/suggest.ts';
 
 const COMMANDS: Record<string, { summary: string; load: () => Promise<{ command: Command }> }> = {
   'run': { summary: 'Run the conformance suites against a target (default: the bundled reference).', load: () => import('./cli/run.ts') },
@@ -17,12 +19,21 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<{ command:
 function usage(): string {
   const rows = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(18)} ${c.summary}`);
   return ['Usage: pis-conformance <command> [options]', '', 'Commands:', ...rows, '',
-    "Run 'pis-conformance <command> --help' for a command's options."].join('\n');
+    "Run 'pis-conformance help <command>' (or '<command> --help') for a command's options; --version prints the version.",
+    '', environmentHelp()].join('\n');
+}
+
+function unknownCommand(name: string): number {
+  const near = nearest(name, Object.keys(COMMANDS));
+  process.stderr.write(`pis-conformance: unknown command '${name}': ${near ? `did you mean '${near}'? ` : ''}use one of ${Object.keys(COMMANDS).join(', ')} (see --help).\n`);
+  return 2;
 }
 
 export async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
   if (!name || name === '--help' || name === '-h' || name === 'help') {
+    // `help <command>` is `<command> --help`.
+    if (name === 'help' && rest[0]) return COMMANDS[rest[0]] ? main([rest[0], '--help']) : unknownCommand(rest[0]);
     process.stdout.write(usage() + '\n');
     return name ? 0 : 2;
   }
@@ -32,10 +43,7 @@ export async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const entry = COMMANDS[name];
-  if (!entry) {
-    process.stderr.write(`pis-conformance: unknown command '${name}': use one of ${Object.keys(COMMANDS).join(', ')} (see --help).\n`);
-    return 2;
-  }
+  if (!entry) return unknownCommand(name);
   installStopSignals(name);
   try {
     const { command } = await entry.load();

@@ -1,5 +1,6 @@
 // certify-receiver: plays the service's webhook sender against a merchant's
 // receiver and writes the usual report folder (issue 6, CONTRACT.md sections 1-2).
+import { palette } from '../report/colour.ts';
 import { HarnessError } from '../errors.ts';
 import { exitStatus, isWarning, type CheckResult } from '../report/model.ts';
 import { Redactor } from '../report/redact.ts';
@@ -78,8 +79,8 @@ const counter = (sent: number, total: number) => `[${String(sent).padStart(Strin
 
 const MARK: Record<string, string> = { passed: 'PASS', failed: 'FAIL', skipped: 'SKIP' };
 
-function checkLine(c: CheckResult): string {
-  const mark = isWarning(c) ? 'WARN' : MARK[c.status];
+function checkLine(c: CheckResult, p = palette()): string {
+  const mark = isWarning(c) ? p.yellow('WARN') : c.status === 'failed' ? p.red(MARK[c.status]) : c.status === 'passed' ? p.green(MARK[c.status]) : p.grey(MARK[c.status]);
   return `  ${mark} ${c.id} [${c.level}, spec ${c.spec}]${c.status === 'passed' ? '' : `: ${c.message ?? ''}`}`;
 }
 

@@ -1,6 +1,8 @@
 // What every command file in harness/cli/ exports, and the flag parser they share.
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { HarnessError } from '../errors.ts';
+import { TOOL } from '../version.ts';
+import { nearest } from './suggest.ts';
 
 export interface Command {
   name: string;
@@ -14,19 +16,25 @@ type Options = NonNullable<ParseArgsConfig['options']>;
 
 /**
  * node:util parseArgs with harness errors: an unknown flag or a missing value
- * becomes one sentence that names the fix. `--help` prints the help and
- * returns null, so a command writes `const a = parseFlags(...); if (!a) return 0;`.
+ * becomes one sentence that names the fix (a mistyped flag the nearest real
+ * one). `--help` and `--version` print and return null, so a command writes `const a = parseFlags(...); if (!a) return 0;`.
  */
 export function parseFlags<O extends Options>(command: string, help: string, argv: string[], options: O, allowPositionals = false) {
   let parsed;
+  const all = { ...options, help: { type: 'boolean', short: 'h' }, version: { type: 'boolean' } } as const;
   try {
-    parsed = parseArgs({ args: argv, options: { ...options, help: { type: 'boolean', short: 'h' } }, allowPositionals, strict: true });
+    parsed = parseArgs({ args: argv, options: all, allowPositionals, strict: true });
   } catch (e) {
     const msg = (e as Error).message.replace(/\. To specify a positional argument.*$/s, '');
-    throw new HarnessError('PIS_BAD_FLAG', `${msg.replace(/\.$/, '')}: see 'pis-conformance ${command} --help' for the accepted flags.`);
+    // A mistyped flag names the one that exists.
+    const unknown = /^Unknown option '--([^'=]+)/.exec(msg)?.[1];
+    const near = unknown === undefined ? undefined : nearest(unknown, Object.keys(all));
+    throw new HarnessError('PIS_BAD_FLAG', near ? `Unknown option '--${unknown}': did you mean --${near}? (see 'pis-conformance ${command} --help')`
+      : `${msg.replace(/\.$/, '')}: see 'pis-conformance ${command} --help' for the accepted flags.`);
   }
-  if ((parsed.values as Record<string, unknown>).help) {
-    process.stdout.write(help.trimEnd() + '\n');
+  const values = parsed.values as Record<string, unknown>;
+  if (values.help || values.version) {
+    process.stdout.write(values.help ? help.trimEnd() + '\n' : `${TOOL.name} ${TOOL.version}\n`);
     return null;
   }
   return parsed;

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { HarnessError } from '../errors.ts';
 import { exitStatus, isWarning } from '../report/model.ts';
 import { formatCheckLine, formatSummary } from '../report/progress.ts';
+import { palette } from '../report/colour.ts';
 import { Redactor } from '../report/redact.ts';
 import { ReportWriter, defaultReportDir } from '../report/writer.ts';
 import { analyzeRun } from '../sink/analysis/index.ts';
@@ -126,7 +127,7 @@ export const command: Command = {
       const { checks, deliveries } = analyzeRun(sink.attempts(), sink.plan(), { timeScale, apiKey, observedUntilMs: until, toleranceFloorMs, schedulingDelayMs: sink.schedulingDelayMs() });
       const writer = new ReportWriter((v.report as string | undefined) ?? defaultReportDir(), { command: 'sink', target: { sinkUrl: sink.url }, timeScale }, redactor);
       for (const c of checks) {
-        process.stdout.write(formatCheckLine(writer.add({ ...c, durationMs: until }), process.stdout.isTTY) + '\n');
+        process.stdout.write(formatCheckLine(writer.add({ ...c, durationMs: until }), palette()) + '\n');
       }
       if (!deliveries.length) process.stderr.write(`no webhook arrived at ${sink.url}: check the URL registered for the sender and that it can reach this address.\n`);
       const results = writer.finish({ deliveries: redactor.value(deliveries) });

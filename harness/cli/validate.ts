@@ -10,6 +10,7 @@ import { parseFlags, type Command } from './command.ts';
 import {
   CONTRACT_NAMES, checkWebhookBody, classifyItem, isConformant, validateContract, type ContractName, type Violation,
 } from '../contracts/index.ts';
+import { palette, type Palette } from '../report/colour.ts';
 import { expandPaths, readEntries, type InputItem, type Unreadable } from '../contracts/input.ts';
 
 const ALIASES: Record<string, ContractName | 'webhook'> = {
@@ -89,8 +90,8 @@ function judgeValue(item: InputItem, as: Kind | undefined): Verdict {
 const where = (e: { file: string; line?: number; column?: number }) => [e.file, e.line, e.column].filter(x => x !== undefined).join(':');
 const specOf = (spec: string) => (/^\d/.test(spec) ? `spec ${spec}` : spec);
 
-function render(v: Verdict, showProfile: boolean): string[] {
-  if (v.unknown) return [`${where(v.item)}  unknown  cannot validate: ${v.unknown}`];
+function render(v: Verdict, showProfile: boolean, c: Palette): string[] {
+  if (v.unknown) return [`${where(v.item)}  unknown  ${c.yellow('cannot validate')}: ${v.unknown}`];
   const shown = v.violations.filter(x => showProfile || x.level !== 'profile');
   const count = (level: string, word: string) => {
     const n = shown.filter(x => x.level === level).length;
@@ -98,9 +99,10 @@ function render(v: Verdict, showProfile: boolean): string[] {
   };
   const must = count('must', 'violation');
   const rest = [...count('should', 'warning'), ...count('profile', 'profile note')];
-  const verdict = must.length ? `INVALID (${[...must, ...rest].join(', ')})` : rest.length ? `valid (${rest.join(', ')})` : 'valid';
+  const verdict = must.length ? c.red(`INVALID (${[...must, ...rest].join(', ')})`) : rest.length ? c.green(`valid (${rest.join(', ')})`) : c.green('valid');
+  const level = (l: string) => (l === 'must' ? c.red : l === 'should' ? c.yellow : c.grey)(l.padEnd(7));
   return [`${where(v.item)}  ${v.kind}  ${verdict}`,
-    ...shown.map(x => `    ${x.level.padEnd(7)} ${x.pointer || '(whole item)'}: expected ${x.expected}, found ${x.found}  [${specOf(x.spec)}, ${x.rule}]`)];
+    ...shown.map(x => `    ${level(x.level)} ${x.pointer || '(whole item)'}: expected ${x.expected}, found ${x.found}  [${specOf(x.spec)}, ${x.rule}]`)];
 }
 
 /** One item as a JSON line, for tools that read the verdicts. */
@@ -110,9 +112,9 @@ function asJson(v: Verdict, showProfile: boolean): string {
     ...(v.unknown ? { reason: v.unknown } : {}), violations: v.violations.filter(x => showProfile || x.level !== 'profile') });
 }
 
-function unreadableLine(u: Unreadable, json: boolean): string {
+function unreadableLine(u: Unreadable, json: boolean, c: Palette): string {
   return json ? JSON.stringify({ file: u.file, line: u.line ?? null, column: u.column ?? null, kind: 'unreadable', verdict: 'unreadable', reason: u.reason })
-    : `${where(u)}  unreadable  ${u.line === undefined ? u.reason : `not JSON: ${u.reason}`}`;
+    : `${where(u)}  unreadable  ${c.red(u.line === undefined ? u.reason : `not JSON: ${u.reason}`)}`;
 }
 
 /**
@@ -153,6 +155,7 @@ export const command: Command = {
     const showProfile = !args.values['no-profile'];
     const json = !!args.values.json;
     const out = new Output();
+    const colour = palette();
     const n = { items: 0, invalid: 0, unknown: 0, warned: 0, unreadable: 0 };
     let firstUnreadable: Unreadable | undefined;
     // Each item is judged and printed as it is read: the output starts at once and memory stays flat.
@@ -161,7 +164,7 @@ export const command: Command = {
         if (entry.kind === 'unreadable') {
           n.unreadable++;
           firstUnreadable ??= entry;
-          await out.line(unreadableLine(entry, json));
+          await out.line(unreadableLine(entry, json, colour));
           continue;
         }
         const v = judge(entry, as);
@@ -169,7 +172,7 @@ export const command: Command = {
         if (v.unknown) n.unknown++;
         else if (!isConformant(v.violations)) n.invalid++;
         else if (v.violations.some(x => x.level === 'should')) n.warned++;
-        for (const l of json ? [asJson(v, showProfile)] : render(v, showProfile)) await out.line(l);
+        for (const l of json ? [asJson(v, showProfile)] : render(v, showProfile, colour)) await out.line(l);
       }
     }
     const valid = n.items - n.unknown - n.invalid;

@@ -12,13 +12,13 @@ import { CHECK_ANNOTATION, CHECK_ATTACHMENT, type CheckMeta } from './check.ts';
 import { Redactor } from './redact.ts';
 import { ReportWriter, type ReportHeader } from './writer.ts';
 import { formatCheckLine } from './progress.ts';
+import { palette, stripAnsi } from './colour.ts';
 
 export const DELIVERIES_ATTACHMENT = 'pis-deliveries';
 
 /** What the reporter tells `run` beyond the report folder (written to PIS_RUN_STATUS_FILE, outside the folder). */
 export interface RunStatus { checks: number; errors: string[]; interrupted: boolean }
 
-const stripAnsi = (s: string) => s.replace(/\u001b\[[0-9;]*m/g, '');
 const firstLine = (s: string | undefined) => stripAnsi(s ?? '').split('\n').find(l => l.trim())?.trim() ?? '';
 
 /** The suite a test belongs to: its spec file's name (the test() call itself may sit in a helper file). */
@@ -33,7 +33,7 @@ export default class PisReporter implements Reporter {
   private readonly redactor = new Redactor();
   private readonly deliveries: DeliveryAttempt[] = [];
   private readonly errors: string[] = [];
-  private readonly color = !!process.stdout.isTTY && !process.env.NO_COLOR;
+  private readonly colour = palette();
   private count = 0;
 
   printsToStdio(): boolean { return true; }
@@ -73,7 +73,7 @@ export default class PisReporter implements Reporter {
     }
     const clean = this.writer ? this.writer.add(check) : this.redactor.value(check);
     this.count++;
-    process.stdout.write(formatCheckLine(clean, this.color) + '\n');
+    process.stdout.write(formatCheckLine(clean, this.colour) + '\n');
   }
 
   onError(error: TestError): void {

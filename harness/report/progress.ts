@@ -1,13 +1,14 @@
 // One line per finished check on the terminal, and the closing summary.
 import { isWarning, type CheckResult, type RunSummary } from './model.ts';
+import { palette, type Palette } from './colour.ts';
 
-const paint = (on: boolean, code: number, s: string) => on ? `\u001b[${code}m${s}\u001b[0m` : s;
+const PLAIN = palette({ isTTY: false }, {});
 
-export function formatCheckLine(c: CheckResult, color = false): string {
+export function formatCheckLine(c: CheckResult, p: Palette = PLAIN): string {
   const warn = isWarning(c);
-  const mark = c.status === 'passed' ? paint(color, 32, 'ok  ')
-    : c.status === 'skipped' ? paint(color, 90, 'skip')
-    : warn ? paint(color, 33, 'warn') : paint(color, 31, 'FAIL');
+  const mark = c.status === 'passed' ? p.green('ok  ')
+    : c.status === 'skipped' ? p.grey('skip')
+    : warn ? p.yellow('warn') : p.red('FAIL');
   const head = `${mark} ${c.id} [${c.level}, spec ${c.spec}] ${c.title} (${(c.durationMs / 1000).toFixed(2)} s)`;
   return c.message ? `${head}\n       ${c.message}` : head;
 }

@@ -129,7 +129,7 @@ export function resolveTarget(...sources: PartialConfig[]): TargetConfig {
     browserPath: pick('browserPath'),
     deviceId: pick('deviceId') ?? DEFAULTS.deviceId,
     psuIpAddress: pick('psuIpAddress') ?? DEFAULTS.psuIpAddress,
-    redirectUrl: url(pick('redirectUrl') ?? DEFAULTS.redirectUrl, 'redirect-url'),
+    redirectUrl: url(pick('redirectUrl') ?? DEFAULTS.redirectUrl, "the --config file's redirectUrl"),
     bankId: pick('bankId'),
     paths: Object.assign({}, DEFAULT_PATHS, ...sources.slice().reverse().map(s => s.paths ?? {})),
     headers: Object.assign({}, DEFAULT_HEADERS, ...sources.slice().reverse().map(s => s.headers ?? {})),
@@ -162,13 +162,15 @@ export function positive(v: string, what: string, code: 'PIS_BAD_FLAG' | 'PIS_BA
   return n;
 }
 
+/** `flag` is a flag's name (auth-url), or how to name a setting that has none (a config key). */
 function url(v: string, flag: string): string {
+  const what = /^[a-z-]+$/.test(flag) ? `--${flag}` : flag;
   let u: URL;
   try { u = new URL(v); } catch {
-    throw new HarnessError('PIS_BAD_FLAG', `--${flag} '${v}' is not a URL: give an absolute http:// or https:// address.`);
+    throw new HarnessError('PIS_BAD_FLAG', `${what} '${v}' is not a URL: give an absolute http:// or https:// address.`);
   }
   if (u.protocol !== 'http:' && u.protocol !== 'https:')
-    throw new HarnessError('PIS_BAD_FLAG', `--${flag} '${v}' must start with http:// or https://.`);
+    throw new HarnessError('PIS_BAD_FLAG', `${what} '${v}' must start with http:// or https://.`);
   return v.replace(/\/+$/, '');
 }
 

@@ -1,0 +1,38 @@
+// Every environment variable a user may set, in one list: the main --help
+// prints it, the README repeats it, and a test fails when the harness reads a
+// PIS_ variable that is neither here nor in INTERNAL (set by `run` for its own
+// child processes, never by a user).
+export interface EnvVar { name: string; commands: string; meaning: string }
+
+export const ENVIRONMENT: readonly EnvVar[] = [
+  { name: 'PIS_AUTH_URL', commands: 'run', meaning: '{auth_url} of the spec (--auth-url)' },
+  { name: 'PIS_REALM', commands: 'run', meaning: 'the <realm> in the token path (--realm)' },
+  { name: 'PIS_CLIENT_ID', commands: 'run', meaning: 'the OAuth client id (--client-id)' },
+  { name: 'PIS_CLIENT_SECRET', commands: 'run', meaning: 'the OAuth client secret (--client-secret); never written to a report' },
+  { name: 'PIS_BASE_URL', commands: 'run', meaning: '{base_url} of the spec (--base-url)' },
+  { name: 'PIS_CONTROL_URL', commands: 'run', meaning: "the target's control API for the webhook suite (--control-url)" },
+  { name: 'PIS_WEBHOOK_API_KEY', commands: 'run, certify-receiver, sink', meaning: 'the webhook api-key (--webhook-api-key, --api-key); never written to a report' },
+  { name: 'PIS_TIME_SCALE', commands: 'run, certify-receiver', meaning: '1 spec second = F real seconds (--time-scale)' },
+  { name: 'PIS_SINK_TLS', commands: 'run', meaning: "'self-signed': the webhook sink serves HTTPS with a certificate made on the spot" },
+  { name: 'PIS_SINK_TLS_CERT', commands: 'run', meaning: "PEM file of the webhook sink's HTTPS certificate (with PIS_SINK_TLS_KEY)" },
+  { name: 'PIS_SINK_TLS_KEY', commands: 'run', meaning: "PEM file of the webhook sink's HTTPS key (with PIS_SINK_TLS_CERT)" },
+  { name: 'PIS_GLOBAL_TIMEOUT_S', commands: 'run', meaning: 'stop the whole run after S seconds (default: no limit)' },
+  { name: 'PIS_DEBUG', commands: 'all', meaning: 'any value: print the stack of an error besides its sentence' },
+  { name: 'NO_COLOR', commands: 'all', meaning: 'any non-empty value: no colour on the terminal' },
+  { name: 'FORCE_COLOR', commands: 'all', meaning: '0 or false: no colour; any other value: colour even through a pipe (wins over NO_COLOR)' },
+];
+
+/** Variables `run` sets for Playwright and its workers, and test switches; not for users. */
+export const INTERNAL: readonly string[] = [
+  'PIS_TARGET_JSON', 'PIS_REPORT_DIR', 'PIS_REPORT_HEADER', 'PIS_RUN_STATUS_FILE', 'PIS_SCRATCH_DIR', 'PIS_GUARD_FD',
+  'PIS_PLAYWRIGHT_OUTPUT', 'PIS_MAX_WAIT_S', 'PIS_WORKERS', 'PIS_REPORTER', 'PIS_STDOUT_REPORTER', 'PIS_TEST',
+];
+
+/** Placeholders of the report's curl lines: the user sets them to repeat a request; the harness reads none. */
+export const PLACEHOLDERS: readonly string[] = ['PIS_ACCESS_TOKEN', 'PIS_REFRESH_TOKEN', 'PIS_SECRET'];
+
+/** The Environment section of a help text. */
+export function environmentHelp(vars: readonly EnvVar[] = ENVIRONMENT): string {
+  const width = Math.max(...vars.map(v => v.name.length)) + 2;
+  return ['Environment:', ...vars.map(v => `  ${v.name.padEnd(width)}${v.meaning}${v.commands === 'all' ? '' : ` [${v.commands}]`}`)].join('\n');
+}
