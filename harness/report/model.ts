@@ -43,7 +43,24 @@ export interface DeliveryAttempt {
   answer: number | 'reset' | 'none';
   answeredMs?: number;
   closedMs?: number;
+  /** The request method, when it was not POST (spec 4.3). */
+  method?: string;
+  /** The request path, cut at 200 characters. */
+  path?: string;
+  /** How many headers the record left out (it keeps a bounded amount per attempt). */
+  headersOmitted?: number;
+  /** The api-key header against the registered key; a wrong key is shown by its length and a short hash only. */
+  apiKeyCheck?: ApiKeyCheck;
+  /** When `body` keeps only the start of the body: the whole body's length in bytes and its sha256. */
+  bodyBytes?: number;
+  bodySha256?: string;
+  /** Real ms up to which the recorder's own stamps of this attempt may be late (its event-loop lag around them). */
+  lagMs?: number;
+  /** Why this attempt is not counted as the tested sender's (no registered key, no planned checkout); absent when it is. */
+  unattributed?: string;
 }
+
+export interface ApiKeyCheck { verdict: 'registered' | 'missing' | 'other'; length?: number; sha256?: string }
 
 export interface NoteEvidence { kind: 'note'; text: string }
 export interface MeasurementEvidence { kind: 'measurement'; name: string; expected: string; seen: string; unit?: string }

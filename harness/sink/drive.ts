@@ -64,7 +64,7 @@ export async function driveCheckouts(o: DriveOptions): Promise<DriveResult> {
   const create = async (plan: CheckoutPlan) => {
     const key = `${run}-${plan.name}`;
     keys.set(key, plan);
-    sink.expect(key, plan);
+    sink.expect(key, plan, o.apiKey);
     const ex = await exchange({
       method: 'POST', url: `${o.controlUrl.replace(/\/+$/, '')}/checkouts`, label: `create checkout '${plan.name}'`,
       body: { ...plan.request, webhook: { url: sink.hookUrl(key), apiKey: o.apiKey } },

@@ -9,9 +9,11 @@ export type Probe =
   | 'slow-4s' | 'slow-6s'
   | 'reset'
   /** Not planned: the sink's own answer to a body over the size limit (413, still recorded). */
-  | 'too-large';
+  | 'too-large'
+  /** Not planned: a body that never finished by the sink's deadline, or on a connection closed to make room (408). */
+  | 'incomplete';
 
-export const PROBES: readonly Probe[] = ['ok', 'status-500', 'status-201', 'status-204', 'status-302', 'status-400', 'slow-4s', 'slow-6s', 'reset', 'too-large'];
+export const PROBES: readonly Probe[] = ['ok', 'status-500', 'status-201', 'status-204', 'status-302', 'status-400', 'slow-4s', 'slow-6s', 'reset', 'too-large', 'incomplete'];
 
 /**
  * Spec ms the sink holds a slow answer. 4 s sits 1 s inside the 5 s window of
@@ -27,6 +29,7 @@ export function probeAnswer(p: Probe): number | 'reset' {
     case 'ok': case 'slow-4s': case 'slow-6s': return 200;
     case 'reset': return 'reset';
     case 'too-large': return 413;
+    case 'incomplete': return 408;
     default: return Number(p.slice('status-'.length));
   }
 }

@@ -1,29 +1,71 @@
 // The sink's record of every attempt. The hot path (answering) only pushes raw
-// facts: monotonic times in nanoseconds, headers, the raw body bytes. Turning
-// them into DeliveryAttempt (strings, milliseconds, checkout ids) happens once,
-// when the run asks for the attempts.
-import type { DeliveryAttempt } from '../report/model.ts';
+// facts: monotonic times in nanoseconds, bounded headers, the body's reader.
+// Once a body ends, its facts are taken (analysis/facts.ts) and only a bounded
+// prefix stays. Turning raw attempts into DeliveryAttempt (strings,
+// milliseconds, checkout ids) happens when the run asks for them.
+import { createHash } from 'node:crypto';
+import type { ApiKeyCheck, DeliveryAttempt } from '../report/model.ts';
+import { REDACTED } from '../report/redact.ts';
+import { attachFacts, type BodyFacts } from './analysis/facts.ts';
+import type { BodyReader } from './body.ts';
 import type { Probe } from './probes.ts';
 
-/** Bodies beyond this many bytes are answered 413 and kept only in part. */
-export const MAX_BODY_BYTES = 1024 * 1024;
-/** How much of an oversized body the report keeps (the rest is only counted). */
-const KEPT_OF_OVERSIZED = 4096;
+export { MAX_BODY_BYTES, KEPT_BODY_BYTES } from './body.ts';
+
+/** Arbitrary bounds on the headers kept per attempt: a sender's are a few hundred bytes; Node accepts 16 KiB. */
+const MAX_HEADER_VALUE = 512;
+const MAX_HEADER_TEXT = 4096;
+const MAX_PATH = 200;
 
 export interface RawAttempt {
   seq: number;
-  /** The plan key: the path slot (/hooks/<key>) or the checkout id found in the body. */
+  /** The plan key: the path slot (/hooks/<key>), the checkout id found in the body, or '' while unknown. */
   route: string;
   arrivedNs: bigint;
+  method: string;
+  path: string;
   headers: Record<string, string>;
-  chunks: Buffer[];
-  size: number;
+  headersOmitted: number;
+  /** The api-key header's value until it has been judged; never kept after. */
+  keyValue?: string;
+  key?: ApiKeyCheck;
+  reader?: BodyReader;
+  /** The request's body ended (its last byte came). */
+  ended?: boolean;
+  /** Listeners were told about the finished attempt. */
+  settled?: boolean;
+  /** The kept body text, its length and hash, once the body ended or was cut off. */
+  kept?: { text: string; bytes: number; sha256?: string };
+  facts?: BodyFacts;
   probe: Probe;
   answer?: number | 'reset' | 'none';
   answeredNs?: bigint;
   closedNs?: bigint;
   /** The finished attempt as DeliveryAttempt, once it can no longer change. */
   done?: DeliveryAttempt;
+}
+
+/** The api-key header against the registered keys; a wrong key is told by its length and a short hash, never its value. */
+export function judgeKey(value: string | undefined, registered: Iterable<string | undefined>): ApiKeyCheck {
+  if (value === undefined) return { verdict: 'missing' };
+  for (const k of registered) if (k !== undefined && k === value) return { verdict: 'registered' };
+  return { verdict: 'other', length: value.length, sha256: createHash('sha256').update(value).digest('hex').slice(0, 8) };
+}
+
+/** Node's headers with repeated ones joined, names lower case, values and total size bounded, the api-key taken out. */
+export function boundedHeaders(raw: Record<string, string | string[] | undefined>): { headers: Record<string, string>; omitted: number; key?: string } {
+  const headers: Record<string, string> = {};
+  let size = 0, omitted = 0, key: string | undefined;
+  for (const [k, v] of Object.entries(raw)) {
+    if (v === undefined) continue;
+    const value = Array.isArray(v) ? v.join(', ') : v;
+    if (k === 'api-key') { key = value; headers[k] = REDACTED; continue; }
+    const kept = value.length > MAX_HEADER_VALUE ? `${value.slice(0, MAX_HEADER_VALUE)}…` : value;
+    if (size + k.length + kept.length > MAX_HEADER_TEXT) { omitted++; continue; }
+    size += k.length + kept.length;
+    headers[k] = kept;
+  }
+  return { headers, omitted, ...(key !== undefined ? { key } : {}) };
 }
 
 export class Recorder {
@@ -35,8 +77,12 @@ export class Recorder {
   /** Real milliseconds since the sink started. */
   nowMs(): number { return Number(this.nowNs()) / 1e6; }
 
-  start(headers: Record<string, string>): RawAttempt {
-    const a: RawAttempt = { seq: this.raw.length + 1, route: '', arrivedNs: this.nowNs(), headers, chunks: [], size: 0, probe: 'ok' };
+  start(method: string, path: string, rawHeaders: Record<string, string | string[] | undefined>): RawAttempt {
+    const { headers, omitted, key } = boundedHeaders(rawHeaders);
+    const a: RawAttempt = {
+      seq: this.raw.length + 1, route: '', arrivedNs: this.nowNs(), method, path: path.length > MAX_PATH ? `${path.slice(0, MAX_PATH)}…` : path,
+      headers, headersOmitted: omitted, probe: 'ok', ...(key !== undefined ? { keyValue: key } : {}),
+    };
     this.raw.push(a);
     return a;
   }
@@ -47,37 +93,46 @@ export class Recorder {
    * Every attempt so far, oldest first, as the report model has them (real ms
    * since the sink started). `checkoutOf` names the checkout of a route: the
    * control API's id may come back after the checkout's first webhook arrived.
+   * `lagAround` bounds how late the sink stamped a time (lag.ts).
    */
-  attempts(checkoutOf: (route: string) => string = r => r): DeliveryAttempt[] {
-    return this.raw.map(a => {
-      const id = checkoutOf(a.route);
-      // An answered attempt never changes again: convert it once (the driver asks often).
-      if (a.done?.checkoutId === id) return a.done;
-      const d = toDelivery(a, id);
-      if (a.answer !== undefined && a.probe !== 'too-large') a.done = d;
-      return d;
-    });
+  attempts(checkoutOf: (route: string) => string = r => r, lagAround: (ms: number) => number = () => 0): DeliveryAttempt[] {
+    return this.raw.map(a => this.delivery(a, checkoutOf, lagAround));
   }
 
+  /** One attempt as the report model has it (see attempts()). */
+  delivery(a: RawAttempt, checkoutOf: (route: string) => string = r => r, lagAround: (ms: number) => number = () => 0): DeliveryAttempt {
+    const id = checkoutOf(a.route);
+    // A finished attempt never changes again but its checkout's name may: convert it once per name.
+    if (a.done?.checkoutId === id) return a.done;
+    const d = toDelivery(a, id, lagAround);
+    if (a.answer !== undefined && a.kept) a.done = d;
+    return d;
+  }
 }
 
 const ms = (ns: bigint | undefined) => ns === undefined ? undefined : Number(ns) / 1e6;
 
-function toDelivery(a: RawAttempt, checkoutId: string): DeliveryAttempt {
-  const buf = Buffer.concat(a.chunks);
-  const body = a.size > MAX_BODY_BYTES
-    ? `${buf.subarray(0, KEPT_OF_OVERSIZED).toString('utf8')}…[${a.size} bytes in all, cut at ${KEPT_OF_OVERSIZED}]`
-    : buf.toString('utf8');
-  return {
+function toDelivery(a: RawAttempt, checkoutId: string, lagAround: (ms: number) => number): DeliveryAttempt {
+  const arrivedMs = ms(a.arrivedNs)!, answeredMs = ms(a.answeredNs), closedMs = ms(a.closedNs);
+  const endMs = closedMs ?? answeredMs;
+  const lag = Math.max(lagAround(arrivedMs), endMs === undefined ? 0 : lagAround(endMs));
+  const d: DeliveryAttempt = {
     seq: a.seq,
     checkoutId,
-    arrivedMs: ms(a.arrivedNs)!,
-    headers: { ...a.headers },
-    body,
+    arrivedMs,
+    ...(a.method !== 'POST' ? { method: a.method } : {}),
+    path: a.path,
+    headers: a.headers,
+    ...(a.headersOmitted ? { headersOmitted: a.headersOmitted } : {}),
+    ...(a.key ? { apiKeyCheck: a.key } : {}),
+    body: a.kept?.text ?? '',
+    ...(a.kept?.sha256 ? { bodyBytes: a.kept.bytes, bodySha256: a.kept.sha256 } : {}),
     probe: a.probe,
     // An attempt still open when the attempts are read has not been answered yet.
     answer: a.answer ?? 'none',
-    ...(a.answeredNs !== undefined ? { answeredMs: ms(a.answeredNs) } : {}),
-    ...(a.closedNs !== undefined ? { closedMs: ms(a.closedNs) } : {}),
+    ...(answeredMs !== undefined ? { answeredMs } : {}),
+    ...(closedMs !== undefined ? { closedMs } : {}),
+    ...(lag > 0 ? { lagMs: Math.round(lag * 10) / 10 } : {}),
   };
+  return a.facts ? attachFacts(d, a.facts) : d;
 }

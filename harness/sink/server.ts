@@ -1,14 +1,20 @@
-// The webhook sink (issue 5): an HTTP(S) server of the harness that records
-// every delivery attempt and answers it by the probe plan. It never parses JSON
-// or analyses while answering; the analysis (analysis/) reads the record later.
+// The webhook sink: an HTTP(S) server of the harness that records every
+// delivery attempt and answers it by the probe plan. It answers first and
+// reads the body's facts after (analysis/facts.ts); the checks read the record
+// later. Whoever connects, it stays bounded: connections are capped and cut
+// when their body stalls (connections.ts), and each body is kept in part (body.ts).
 import { createServer as createHttp, type IncomingMessage, type ServerResponse, type Server } from 'node:http';
 import { createServer as createHttps } from 'node:https';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import type { Socket } from 'node:net';
 import { HarnessError, listenError } from '../errors.ts';
 import type { DeliveryAttempt } from '../report/model.ts';
+import { readBody, unreadableBody } from './analysis/facts.ts';
+import { BodyReader, MAX_BODY_BYTES } from './body.ts';
+import { ConnectionGuard } from './connections.ts';
+import { startLagMonitor } from './lag.ts';
 import { PASSIVE_CYCLE, probeFor, type CheckoutPlan, type ControlOutcome, type SinkPlan } from './plan.ts';
 import { SLOW_ANSWER_SPEC_MS, probeAnswer } from './probes.ts';
-import { MAX_BODY_BYTES, Recorder, type RawAttempt } from './recorder.ts';
+import { Recorder, judgeKey, type RawAttempt } from './recorder.ts';
 import { selfSignedCertificate } from './tls.ts';
 
 export interface SinkOptions {
@@ -22,11 +28,27 @@ export interface SinkOptions {
   publicUrl?: string;
   /** Plans handed out to checkouts that arrive without a path slot, in order of first appearance. */
   passive?: readonly CheckoutPlan[];
+  /**
+   * The api-key the sender must present. Each attempt's header is judged against
+   * it (or its checkout's own key) on arrival and the value is not kept; only an
+   * attempt with the key opens a checkout of the passive plan.
+   */
+  apiKey?: string;
+  /** Open connections at most (default 2,000); past it the oldest stalled one makes room. */
+  maxConnections?: number;
+  /** Real ms a request's body may take after its headers before the sink cuts it (default 10 spec s, at least 1 s). */
+  bodyDeadlineMs?: number;
 }
 
-export interface SinkStats { checkouts: number; attempts: number; failuresProvoked: number; retriesSeen: number; open: number }
+export interface SinkStats {
+  checkouts: number; attempts: number; failuresProvoked: number; retriesSeen: number; open: number;
+  /** Attempts that carried neither a registered api-key nor a planned path or checkout id. */
+  unattributed: number;
+  /** Connections open now, and closed by the sink (cap, deadline) so far. */
+  connections: number; connectionsClosed: number;
+}
 
-interface Route { plan: CheckoutPlan; checkoutId: string; control?: ControlOutcome; count: number; lastFailed: boolean }
+interface Route { key: string; plan: CheckoutPlan; checkoutId: string; apiKey?: string; control?: ControlOutcome; count: number; lastFailed: boolean }
 
 export interface Sink {
   /** Base URL the target calls (the public URL when one was given). */
@@ -34,8 +56,8 @@ export interface Sink {
   readonly timeScale: number;
   /** The URL for one planned checkout: its attempts are answered by `plan`, whatever their body says. */
   hookUrl(key: string): string;
-  /** Registers a planned checkout under a path key, before it is created. */
-  expect(key: string, plan: CheckoutPlan): void;
+  /** Registers a planned checkout under a path key before it is created, with the api-key asked for it. */
+  expect(key: string, plan: CheckoutPlan, apiKey?: string): void;
   /** Records what the control API said for a planned checkout (its id becomes the attempts' checkoutId). */
   created(key: string, control: ControlOutcome): void;
   /** Every planned or seen checkout, by checkout id. */
@@ -44,14 +66,10 @@ export interface Sink {
   stats(): SinkStats;
   /** Real ms since the sink started (the time base of every attempt). */
   nowMs(): number;
-  /**
-   * The longest this process was late to run its own code since the sink started
-   * (event-loop delay, real ms): a bound on how late an arrival or hang-up could
-   * have been stamped. The analysis adds it to every timing tolerance.
-   */
+  /** The longest this process was late to run its own code since the sink started (real ms; see lag.ts). */
   schedulingDelayMs(): number;
-  /** Calls fn after each attempt got its answer (or the sender hung up); returns an unsubscribe. */
-  onAttempt(fn: (seq: number) => void): () => void;
+  /** Calls fn once each attempt is over (answered, or the sender hung up) and its body was read; returns an unsubscribe. */
+  onAttempt(fn: (a: DeliveryAttempt) => void): () => void;
   close(): Promise<void>;
 }
 
@@ -61,37 +79,68 @@ const HOOK_PATH = /\/hooks\/([A-Za-z0-9._-]{1,100})(?:[/?]|$)/;
 // else "referenceId" for the older variant of 2.5, which has no id.
 const BODY_ID = /"id"\s*:\s*"([^"\\]{1,200})"/;
 const BODY_REF = /"referenceId"\s*:\s*"([^"\\]{1,200})"/;
+const NO_ID = '(no id)';
+/** Spec ms a body may take: twice the 5 s a sender waits for an answer (spec 6.6), by when a conforming one has hung up. */
+const BODY_DEADLINE_SPEC_MS = 10_000;
 
 export async function startSink(opts: SinkOptions = {}): Promise<Sink> {
   const host = opts.host ?? '127.0.0.1';
   const scale = opts.timeScale ?? 1;
-  // Sampled every 10 ms (arbitrary: fine enough against the 25 ms tolerance
-  // floor, cheap enough to leave the recording path alone).
-  const lag = monitorEventLoopDelay({ resolution: 10 });
-  lag.enable();
   if (!(scale > 0)) throw new HarnessError('PIS_BAD_FLAG', `the time scale must be a positive number, not ${scale}.`);
   const passive = opts.passive ?? PASSIVE_CYCLE;
   const rec = new Recorder();
+  const lag = startLagMonitor(() => rec.nowMs());
   const routes = new Map<string, Route>();
+  const byControlId = new Map<string, Route>();
   const timers = new Set<NodeJS.Timeout>();
-  const listeners = new Set<(seq: number) => void>();
-  let passiveSeen = 0, failuresProvoked = 0, retriesSeen = 0, open = 0;
+  const listeners = new Set<(a: DeliveryAttempt) => void>();
+  const current = new Map<Socket, { a: RawAttempt; res: ServerResponse }>();
+  let passiveSeen = 0, failuresProvoked = 0, retriesSeen = 0, open = 0, unattributed = 0;
+  const deadlineMs = opts.bodyDeadlineMs ?? Math.max(1_000, BODY_DEADLINE_SPEC_MS * scale);
+  const maxConnections = opts.maxConnections ?? 2_000;
 
-  const routeOf = (path: string | undefined, a: RawAttempt): Route => {
-    const slot = HOOK_PATH.exec(path ?? '')?.[1];
-    if (slot && routes.has(slot)) { a.route = slot; return routes.get(slot)!; }
-    const text = Buffer.concat(a.chunks).subarray(0, 64 * 1024).toString('utf8');
-    const id = BODY_ID.exec(text)?.[1] ?? BODY_REF.exec(text)?.[1] ?? `(no id)`;
+  // Every key the sender may present: the one given, and each planned checkout's own.
+  const registered = new Set<string | undefined>([opts.apiKey]);
+  const keysOf = (r: Route | undefined): Iterable<string | undefined> => r?.apiKey !== undefined ? [r.apiKey] : registered;
+
+  /** The checkout an attempt whose path named none belongs to: by the id in its body. */
+  const routeByBody = (a: RawAttempt, text: string): Route | undefined => {
+    const id = BODY_ID.exec(text)?.[1] ?? BODY_REF.exec(text)?.[1] ?? NO_ID;
+    const planned = byControlId.get(id);
+    if (planned) { a.route = planned.key; return planned; }
     a.route = `id:${id}`;
     let r = routes.get(a.route);
-    if (!r) {
-      r = { plan: passive[passiveSeen++ % passive.length], checkoutId: id, count: 0, lastFailed: false };
+    // Only the sender opens a checkout of the passive plan: a stranger's post must not take a probe meant for it.
+    if (!r && judgeKey(a.keyValue, keysOf(undefined)).verdict === 'registered') {
+      r = { key: a.route, plan: passive[passiveSeen++ % passive.length], checkoutId: id, count: 0, lastFailed: false };
       routes.set(a.route, r);
     }
     return r;
   };
 
-  const done = (a: RawAttempt) => { open--; for (const fn of listeners) fn(a.seq); };
+  const settle = (a: RawAttempt) => {
+    if (a.answer === undefined || !a.kept || a.settled) return;
+    a.settled = true;
+    open--;
+    if (!routes.has(a.route) && a.key?.verdict !== 'registered') unattributed++;
+    if (!listeners.size) return;
+    const d = rec.delivery(a, checkoutOf, lag.around);
+    for (const fn of listeners) fn(d);
+  };
+
+  /** Reads the body's facts (the one full parse) and keeps only its prefix. */
+  const finishBody = (a: RawAttempt) => {
+    if (a.kept || !a.reader) return;
+    const complete = a.ended === true;
+    const body = a.reader.finish(complete);
+    a.reader = undefined;
+    a.key ??= judgeKey(a.keyValue, keysOf(routes.get(a.route)));
+    delete a.keyValue;
+    a.kept = { text: body.kept, bytes: body.bytes, ...(body.sha256 ? { sha256: body.sha256 } : {}) };
+    a.facts = body.whole !== undefined ? readBody(body.whole)
+      : unreadableBody(a.probe === 'too-large' ? `the body is over the ${MAX_BODY_BYTES}-byte limit (${body.bytes} bytes)` : `the body never finished (${body.bytes} bytes came in ${(deadlineMs / 1000).toFixed(1)} s or before the connection ended)`);
+    settle(a);
+  };
 
   const answer = (a: RawAttempt, res: ServerResponse, status: number) => {
     if (a.answer !== undefined) return;
@@ -99,78 +148,116 @@ export async function startSink(opts: SinkOptions = {}): Promise<Sink> {
     a.answeredNs = rec.nowNs();
     a.answer = status;
     const headers: Record<string, string> = status === 302 ? { location: '/moved' } : {};
-    if (status === 413) headers.connection = 'close';
+    if (status === 413 || status === 408) headers.connection = 'close';
     res.writeHead(status, status === 204 ? headers : { ...headers, 'content-type': 'text/plain' });
     res.end(status === 204 ? undefined : status === 200 ? 'ok' : `sink answered ${status} on purpose`);
-    done(a);
+    settle(a);
   };
 
+  /** A request past its deadline, or on a connection closed to make room: answered 408 and recorded as cut off. */
+  const cut = (socket: Socket) => {
+    const c = current.get(socket);
+    current.delete(socket);
+    if (c && c.a.answer === undefined) {
+      c.a.probe = 'incomplete';
+      finishBody(c.a);
+      answer(c.a, c.res, 408);
+    }
+    socket.destroy();
+  };
+
+  const guard = new ConnectionGuard(maxConnections, deadlineMs, () => rec.nowMs(), cut);
+
   const onRequest = (req: IncomingMessage, res: ServerResponse) => {
-    const a = rec.start(flatHeaders(req));
+    const socket = req.socket;
+    guard.set(socket, 'receiving');
+    const a = rec.start(req.method ?? 'GET', req.url ?? '/', req.headers);
+    a.reader = new BodyReader();
     open++;
-    let route: Route | undefined;
+    current.set(socket, { a, res });
+    const slot = HOOK_PATH.exec(req.url ?? '')?.[1];
+    let route = slot !== undefined ? routes.get(slot) : undefined;
+    if (route) a.route = slot!;
+    res.on('finish', () => guard.set(socket, 'idle'));
     res.on('close', () => {
-      if (a.answer === undefined) { a.closedNs = rec.nowNs(); a.answer = 'none'; done(a); }
+      if (current.get(socket)?.a === a) current.delete(socket);
+      if (a.answer === undefined) { a.closedNs = rec.nowNs(); a.answer = 'none'; }
+      finishBody(a);
+      settle(a);
     });
     req.on('data', (chunk: Buffer) => {
-      a.size += chunk.length;
-      if (a.size <= MAX_BODY_BYTES) { a.chunks.push(chunk); return; }
-      if (a.probe === 'too-large') return;
-      // Over the limit: answer 413 at once; the attempt stays recorded (issue 5).
+      a.reader?.push(chunk);
+      if (!a.reader?.overLimit || a.probe === 'too-large') return;
+      // Over the limit: answer 413 at once; the attempt stays recorded (its start, length and hash).
       a.probe = 'too-large';
-      route = routeOf(req.url, a);
-      route.count++;
+      route ??= routeByBody(a, a.reader.peek(64 * 1024));
+      if (route) route.count++;
       answer(a, res, 413);
     });
     req.on('error', () => { /* a client that vanished mid-body is recorded by res 'close' */ });
     req.on('end', () => {
-      // One compact copy: the chunks are slices that would keep the socket's read buffers alive.
-      if (a.chunks.length) a.chunks = [Buffer.concat(a.chunks)];
-      if (a.probe === 'too-large') return;
-      route = routeOf(req.url, a);
-      if (route.lastFailed) retriesSeen++;
-      const probe = probeFor(route.plan, route.count++);
+      if (current.get(socket)?.a === a) current.delete(socket);
+      a.ended = true;
+      guard.set(socket, 'held');
+      if (a.probe === 'too-large') { finishBody(a); return; }
+      const body = a.reader!;
+      // The text search for the id needs only the start of the body.
+      route ??= routeByBody(a, body.bytes ? body.peek(64 * 1024) : '');
+      if (route?.lastFailed) retriesSeen++;
+      const probe = route ? probeFor(route.plan, route.count++) : 'ok';
       a.probe = probe;
-      route.lastFailed = probe !== 'ok' && probe !== 'slow-4s';
-      if (route.lastFailed) failuresProvoked++;
+      if (route) {
+        route.lastFailed = probe !== 'ok' && probe !== 'slow-4s';
+        if (route.lastFailed) failuresProvoked++;
+      }
       const what = probeAnswer(probe);
       if (what === 'reset') {
         a.answeredNs = a.closedNs = rec.nowNs();
         a.answer = 'reset';
         req.socket.resetAndDestroy();
-        done(a);
-        return;
+      } else {
+        const hold = SLOW_ANSWER_SPEC_MS[probe];
+        if (hold === undefined) answer(a, res, what);
+        else {
+          const t = setTimeout(() => { timers.delete(t); if (!res.destroyed) answer(a, res, what); }, hold * scale);
+          timers.add(t);
+        }
       }
-      const hold = SLOW_ANSWER_SPEC_MS[probe];
-      if (hold === undefined) return answer(a, res, what);
-      const t = setTimeout(() => { timers.delete(t); if (!res.destroyed) answer(a, res, what); }, hold * scale);
-      timers.add(t);
+      // The one full read of the body, after the answer went out.
+      setImmediate(() => finishBody(a));
     });
   };
 
   let server: Server;
   let scheme = 'http';
+  // Node's own limits back the guard up: headers that never end, and a request that never ends.
+  const limits = { headersTimeout: deadlineMs, requestTimeout: deadlineMs + 1_000, connectionsCheckingInterval: Math.min(1_000, deadlineMs) };
   if (opts.tls) {
     const pems = opts.tls === 'self-signed' ? await selfSignedCertificate(host) : opts.tls;
-    try { server = createHttps({ cert: pems.cert, key: pems.key }, onRequest); } catch (e) {
+    try { server = createHttps({ cert: pems.cert, key: pems.key, handshakeTimeout: deadlineMs, ...limits }, onRequest); } catch (e) {
       throw new HarnessError('PIS_TLS', `The sink's TLS certificate or key is not usable (${(e as Error).message}): give a PEM certificate and its private key.`, { cause: e });
     }
     scheme = 'https';
-  } else server = createHttp(onRequest);
-  // Slow senders and held answers must not be cut by Node's own limits; the
-  // sink decides when to answer. Keep-alive as long as a slow answer can take.
-  server.requestTimeout = 0;
+  } else server = createHttp(limits, onRequest);
+  server.on(opts.tls ? 'secureConnection' : 'connection', (socket: Socket) => { guard.admit(socket); });
+  // A backstop for what the guard cannot see: TLS handshakes not yet done.
+  server.maxConnections = 2 * maxConnections;
+  // Keep-alive as long as a slow answer can take.
   server.keepAliveTimeout = Math.max(5_000, 7_000 * scale);
 
   const port = await new Promise<number>((resolve, reject) => {
     server.once('error', e => reject(listenError(e, 'webhook sink', host, opts.port ?? 0)));
-    server.listen(opts.port ?? 0, host, () => resolve((server.address() as { port: number }).port));
+    // A deep accept queue (arbitrary, the usual kernel cap): a burst of connections waits there
+    // instead of being dropped and retried by the clients seconds later.
+    server.listen({ port: opts.port ?? 0, host, backlog: 4096 }, () => resolve((server.address() as { port: number }).port));
   });
   const url = (opts.publicUrl ?? `${scheme}://${host.includes(':') ? `[${host}]` : host}:${port}`).replace(/\/+$/, '');
 
+  const checkoutOf = (route: string) => routes.get(route)?.checkoutId ?? (route.startsWith('id:') ? route.slice(3) : route || NO_ID);
+
   const planOf = (): SinkPlan => {
     const out: SinkPlan = new Map();
-    for (const r of routes.values()) out.set(r.checkoutId, { plan: r.plan, ...(r.control ? { control: r.control } : {}) });
+    for (const r of routes.values()) out.set(r.checkoutId, { plan: r.plan, ...(r.control ? { control: r.control } : {}), ...(r.apiKey !== undefined ? { apiKey: r.apiKey } : {}) });
     return out;
   };
 
@@ -178,36 +265,33 @@ export async function startSink(opts: SinkOptions = {}): Promise<Sink> {
     url,
     timeScale: scale,
     hookUrl: key => `${url}/hooks/${key}`,
-    expect(key, plan) {
+    expect(key, plan, apiKey) {
       if (!HOOK_PATH.test(`/hooks/${key}`)) throw new HarnessError('PIS_INTERNAL', `sink route key '${key}' is not a plain name.`);
-      routes.set(key, { plan, checkoutId: key, count: 0, lastFailed: false });
+      routes.set(key, { key, plan, checkoutId: key, count: 0, lastFailed: false, ...(apiKey !== undefined ? { apiKey } : {}) });
+      registered.add(apiKey);
     },
     created(key, control) {
       const r = routes.get(key);
       if (!r) return;
       r.control = control;
-      if (control.id) r.checkoutId = control.id;
+      if (control.id) { r.checkoutId = control.id; byControlId.set(control.id, r); }
     },
     plan: planOf,
-    attempts: () => rec.attempts(route => routes.get(route)?.checkoutId ?? route),
-    stats: () => ({ checkouts: routes.size, attempts: rec.count, failuresProvoked, retriesSeen, open }),
+    attempts: () => rec.attempts(checkoutOf, lag.around),
+    stats: () => {
+      const g = guard.stats();
+      return { checkouts: routes.size, attempts: rec.count, failuresProvoked, retriesSeen, open, unattributed, connections: g.open, connectionsClosed: g.closed };
+    },
     nowMs: () => rec.nowMs(),
-    // The histogram counts the 10 ms sampling period itself in each value.
-    schedulingDelayMs: () => Math.max(0, lag.max / 1e6 - 10),
+    schedulingDelayMs: () => lag.max(),
     onAttempt(fn) { listeners.add(fn); return () => listeners.delete(fn); },
     async close() {
-      lag.disable();
+      lag.stop();
+      guard.stop();
       for (const t of timers) clearTimeout(t);
       timers.clear();
       server.closeAllConnections();
       await new Promise<void>(resolve => server.close(() => resolve()));
     },
   };
-}
-
-/** Node's headers with repeated ones joined, all names lower case. */
-function flatHeaders(req: IncomingMessage): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) out[k] = Array.isArray(v) ? v.join(', ') : v;
-  return out;
 }

@@ -2,6 +2,7 @@
 // is recorded; each probe answers as planned; TLS; a port in use is a harness error.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { connect } from 'node:net';
 import { Agent, request } from 'undici';
 import { startSink } from '../../harness/sink/server.ts';
@@ -10,11 +11,12 @@ import { isHarnessError } from '../../harness/errors.ts';
 import type { CheckoutPlan } from '../../harness/sink/plan.ts';
 
 const CLEAN: CheckoutPlan[] = [{ name: 'clean', answers: [] }];
+const KEY = 'server-test-key-42';
 const post = (url: string, body: string | Buffer, headers: Record<string, string> = {}, dispatcher?: Agent) =>
-  request(url, { method: 'POST', body, headers: { 'content-type': 'application/json', ...headers }, dispatcher });
+  request(url, { method: 'POST', body, headers: { 'content-type': 'application/json', 'api-key': KEY, ...headers }, dispatcher });
 
 test('malformed JSON and an oversized body are answered and recorded', async () => {
-  const sink = await startSink({ passive: CLEAN });
+  const sink = await startSink({ passive: CLEAN, apiKey: KEY });
   try {
     const bad = await post(`${sink.url}/hook`, '{"id": "c1", "status": STARTED');
     assert.equal(bad.statusCode, 200);
@@ -30,18 +32,22 @@ test('malformed JSON and an oversized body are answered and recorded', async () 
     assert.equal(a[0].checkoutId, 'c1', 'routed by the id text even though the JSON is broken');
     assert.equal(a[1].probe, 'too-large');
     assert.equal(a[1].answer, 413);
-    assert.match(a[1].body, /cut at 4096\]$/);
+    // The sink closes the connection after its 413: it counts and hashes what came until then.
+    const got = a[1].bodyBytes!;
+    assert.ok(got > MAX_BODY_BYTES && got <= big.length, `length kept: ${got}`);
+    assert.equal(a[1].bodySha256, createHash('sha256').update(big.subarray(0, got)).digest('hex'));
+    assert.match(a[1].body, new RegExp(`^\\{"id":"c2","status":"STARTED","pad":"x+…\\[over the 1048576-byte limit: ${got} bytes in all, sha256 [0-9a-f]{64}; the first 4096 kept\\]$`));
   } finally { await sink.close(); }
 });
 
 test('a slow client does not hold up the others, and is recorded whole', async () => {
-  const sink = await startSink({ passive: CLEAN });
+  const sink = await startSink({ passive: CLEAN, apiKey: KEY });
   try {
     const port = Number(new URL(sink.url).port);
     const body = '{"id":"slow","status":"STARTED"}';
     const sock = connect(port, '127.0.0.1');
     await new Promise(r => sock.once('connect', r));
-    sock.write(`POST /hook HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n`);
+    sock.write(`POST /hook HTTP/1.1\r\nhost: x\r\napi-key: ${KEY}\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n`);
     const answered = new Promise<string>(r => { let t = ''; sock.on('data', d => { t += d; if (t.includes('\r\n\r\n')) r(t); }); });
     // While the slow client trickles its body, 20 others are answered at once.
     const started = performance.now();
@@ -57,7 +63,7 @@ test('a slow client does not hold up the others, and is recorded whole', async (
 });
 
 test('hundreds of parallel connections: every attempt recorded and answered', async () => {
-  const sink = await startSink({ passive: CLEAN });
+  const sink = await startSink({ passive: CLEAN, apiKey: KEY });
   const agent = new Agent({ connections: null });
   try {
     const n = 300;
@@ -95,16 +101,17 @@ test('each probe answers as planned, on a compressed clock', async () => {
 });
 
 test('a sender that hangs up before a slow answer is recorded as such', async () => {
-  const scale = 0.02;
-  const sink = await startSink({ timeScale: scale, passive: [{ name: 'slow', answers: ['slow-6s'] }] });
+  // Hangs up 2 spec s into a 6 s hold: 200 real ms of margin for a busy machine.
+  const scale = 0.05;
+  const sink = await startSink({ timeScale: scale, passive: [{ name: 'slow', answers: ['slow-6s'] }], apiKey: KEY });
   try {
     const ac = new AbortController();
-    setTimeout(() => ac.abort(), 5_000 * scale);
-    await request(`${sink.url}/hook`, { method: 'POST', body: '{"id":"h","status":"STARTED"}', signal: ac.signal }).catch(() => undefined);
+    setTimeout(() => ac.abort(), 2_000 * scale);
+    await request(`${sink.url}/hook`, { method: 'POST', body: '{"id":"h","status":"STARTED"}', headers: { 'api-key': KEY }, signal: ac.signal }).catch(() => undefined);
     await new Promise(r => setTimeout(r, 7_000 * scale));
     const [a] = sink.attempts();
     assert.equal(a.answer, 'none');
-    assert.ok(a.closedMs !== undefined && a.closedMs - a.arrivedMs >= 5_000 * scale - 25, `hung up after ${a.closedMs! - a.arrivedMs} ms`);
+    assert.ok(a.closedMs !== undefined && a.closedMs - a.arrivedMs >= 2_000 * scale - 25, `hung up after ${a.closedMs! - a.arrivedMs} ms`);
     assert.equal(a.answeredMs, undefined);
   } finally { await sink.close(); }
 });
@@ -130,7 +137,7 @@ test('a port in use is a harness error that names the fix', async () => {
 });
 
 test('a planned checkout is found behind a tunnel path prefix', async () => {
-  const sink = await startSink({ passive: CLEAN });
+  const sink = await startSink({ passive: CLEAN, apiKey: KEY });
   try {
     sink.expect('k1', { name: 'fail-once', answers: ['status-500'] });
     const r = await post(`${sink.url}/tunnel/prefix/hooks/k1`, '{"id":"whatever","status":"STARTED"}');

@@ -1,7 +1,14 @@
 // webhook.auth: the api-key on every attempt, retries included.
 import { skipped, verdict, type Finding } from './result.ts';
 import type { CheckDef, Judged } from '../../report/check.ts';
-import type { RunView } from './view.ts';
+import type { AttemptView, RunView } from './view.ts';
+
+/** The sink judged the header on arrival (and kept no value); a hand-made record still has it. */
+export function keyVerdict(a: AttemptView, apiKey: string | undefined): 'registered' | 'missing' | 'other' {
+  if (a.d.apiKeyCheck) return a.d.apiKeyCheck.verdict;
+  const v = a.d.headers['api-key'];
+  return v === undefined ? 'missing' : v === apiKey ? 'registered' : 'other';
+}
 
 // Spec 5.4: "Every webhook request carries the key in the api-key header; the
 // receiver verifies it to confirm the sender." Spec 4.3: "Header: api-key with
@@ -14,8 +21,8 @@ export const API_KEY: CheckDef = {
 export function checkApiKey(view: RunView): Judged {
   if (!view.opts.apiKey) return skipped(API_KEY, 'no webhook api-key was configured, so there is nothing to compare the header with');
   if (!view.all.length) return skipped(API_KEY, 'no delivery attempt arrived');
-  const missing = view.all.filter(a => a.d.headers['api-key'] === undefined);
-  const wrong = view.all.filter(a => a.d.headers['api-key'] !== undefined && a.d.headers['api-key'] !== view.opts.apiKey);
+  const missing = view.all.filter(a => keyVerdict(a, view.opts.apiKey) === 'missing');
+  const wrong = view.all.filter(a => keyVerdict(a, view.opts.apiKey) === 'other');
   const findings: Finding[] = [];
   const describe = (list: typeof missing, what: string) => {
     if (!list.length) return;

@@ -81,7 +81,7 @@ async function run(): Promise<WebhookRun> {
   const apiKey = t.webhookApiKey || `pis-${randomBytes(12).toString('hex')}`;
   redactor.add(apiKey, 'PIS_WEBHOOK_API_KEY');
   const started = performance.now();
-  const sink = await startSink({ host: t.sinkHost, port: t.sinkPort, timeScale: t.timeScale, publicUrl: t.publicSinkUrl, tls: sinkTls() });
+  const sink = await startSink({ host: t.sinkHost, port: t.sinkPort, timeScale: t.timeScale, publicUrl: t.publicSinkUrl, tls: sinkTls(), apiKey });
   try {
     const drive = await driveCheckouts({ sink, controlUrl: t.controlUrl!, apiKey, capMs: DRIVE_CAP_MS, redactor });
     const analysis = analyzeRun(sink.attempts(), drive.plan, { timeScale: t.timeScale, apiKey, observedUntilMs: drive.observedUntilMs, schedulingDelayMs: sink.schedulingDelayMs() });

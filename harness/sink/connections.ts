@@ -1,0 +1,89 @@
+// Keeps the sink's connections bounded, whoever opens them. A connection is
+// idle (no request in progress), receiving (a request whose body has not ended)
+// or held (a complete request the sink is answering, perhaps slowly on purpose).
+// - At most `max` connections: a new one makes room by closing the oldest idle
+//   or receiving one (a stalled stranger, most likely), never a held one, so a
+//   sender whose requests arrive whole is always let in.
+// - A request whose body has not ended `deadlineMs` after its headers is cut;
+//   a connection idle that long without ever sending a request is closed.
+import type { Socket } from 'node:net';
+
+type State = 'idle' | 'receiving' | 'held';
+interface Conn { state: State; since: number; fresh: boolean }
+
+export interface GuardStats {
+  /** Connections open now. */
+  open: number;
+  /** Connections closed to make room under the cap, or idle too long. */
+  closed: number;
+}
+
+export class ConnectionGuard {
+  private readonly conns = new Map<Socket, Conn>();
+  private readonly sweep: NodeJS.Timeout;
+  private closedCount = 0;
+
+  /**
+   * `cut(socket)` ends the receiving request of a socket (the server records
+   * the attempt as cut off and closes it); it is called for a request past its
+   * deadline or on a connection closed to make room.
+   */
+  constructor(private readonly max: number, private readonly deadlineMs: number, private readonly now: () => number,
+    private readonly cut: (socket: Socket) => void) {
+    // Checked four times per deadline (at most every second): a cut comes at most a quarter late.
+    this.sweep = setInterval(() => this.expire(), Math.min(1_000, Math.max(50, deadlineMs / 4)));
+    this.sweep.unref();
+  }
+
+  /** A new connection: admitted, after making room when the cap is reached; false when it was refused. */
+  admit(socket: Socket): boolean {
+    if (this.conns.size >= this.max && !this.makeRoom()) { socket.destroy(); this.closedCount++; return false; }
+    this.conns.set(socket, { state: 'idle', since: this.now(), fresh: true });
+    socket.once('close', () => this.conns.delete(socket));
+    return true;
+  }
+
+  set(socket: Socket, state: State): void {
+    const c = this.conns.get(socket);
+    if (!c) return;
+    c.state = state; c.since = this.now();
+    if (state !== 'idle') c.fresh = false;
+    // Kept in order of the last change, so the first receiving one is the one stalled longest
+    // (a sender's old keep-alive connection that just began a request is not it).
+    this.conns.delete(socket);
+    this.conns.set(socket, c);
+  }
+
+  stats(): GuardStats { return { open: this.conns.size, closed: this.closedCount }; }
+
+  stop(): void { clearInterval(this.sweep); }
+
+  /** Closes the connection that has been receiving (else idle) the longest, never a held one; false when every one is held. */
+  private makeRoom(): boolean {
+    let idle: Socket | undefined;
+    for (const [socket, c] of this.conns) {
+      if (c.state === 'receiving') { this.close(socket, c); return true; }
+      if (c.state === 'idle' && !idle) idle = socket;
+    }
+    if (!idle) return false;
+    this.close(idle, this.conns.get(idle)!);
+    return true;
+  }
+
+  private close(socket: Socket, c: Conn): void {
+    this.conns.delete(socket);
+    this.closedCount++;
+    if (c.state === 'receiving') this.cut(socket);
+    else socket.destroy();
+  }
+
+  private expire(): void {
+    const limit = this.now() - this.deadlineMs;
+    for (const [socket, c] of this.conns) {
+      // In order of the last change: once one changed after the limit, so did every later one.
+      if (c.since > limit) break;
+      // Idle after a request is Node's keep-alive business; only receiving and never-used connections are cut here.
+      if (c.state === 'receiving' || (c.state === 'idle' && c.fresh)) this.close(socket, c);
+    }
+  }
+}

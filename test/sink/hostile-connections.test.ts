@@ -1,0 +1,101 @@
+// The sink against a flood of stalled connections and endless bodies: it keeps
+// its connections under the cap, cuts what stalls, records it apart from the
+// sender, and a sender posting whole bodies all the while is always answered.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { connect } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { Agent, request } from 'undici';
+import { startSink } from '../../harness/sink/server.ts';
+import { ROOT } from '../helpers/cli.ts';
+
+const KEY = 'hostile-conn-key-7';
+const ATTACKER = fileURLToPath(new URL('./attacker.ts', import.meta.url));
+/**
+ * 20,000 connections in all, 4,000 at a time: twice the sink's default cap, so
+ * the cap and the deadline both act. This machine allows 20,000 file
+ * descriptors per process, so one attacker could hold 19,000 at once; run that
+ * way the sink behaves the same (never above its cap, the sender answered) but
+ * the kernel's accept queue makes the flood take over a minute, too long here.
+ */
+const CONNECTIONS = 20_000;
+const IN_FLIGHT = 4_000;
+
+function attack(url: string): Promise<Record<string, number>> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', ATTACKER, url, String(CONNECTIONS), String(IN_FLIGHT)], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', d => { out += d; });
+    child.on('close', code => code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`attacker exited ${code}: ${out}`)));
+  });
+}
+
+test('20,000 stalled connections: the sink stays under its cap and answers the sender throughout', async t => {
+  const maxConnections = 2_000; // the default
+  const sink = await startSink({ timeScale: 0.1, apiKey: KEY, passive: [{ name: 'clean', answers: [] }] });
+  const agent = new Agent({ connections: 4 });
+  const rss0 = process.memoryUsage().rss;
+  let maxOpen = 0;
+  const watch = setInterval(() => { maxOpen = Math.max(maxOpen, sink.stats().connections); }, 20);
+  try {
+    const flood = attack(sink.url);
+    // The sender posts whole bodies, four at a time, for as long as the flood lasts.
+    const codes: Array<number | string> = [];
+    let flooding = true;
+    void flood.finally(() => { flooding = false; });
+    let i = 0;
+    while (flooding || i < 50) {
+      const r = await request(`${sink.url}/hook`, { method: 'POST', dispatcher: agent, headers: { 'api-key': KEY, 'content-type': 'application/json' },
+        body: JSON.stringify({ id: `real-${i % 5}`, status: 'STARTED' }) }).then(async x => { await x.body.text(); return x.statusCode; }, (e: Error & { code?: string }) => e.code ?? e.message);
+      codes.push(r);
+      i++;
+    }
+    const a = await flood;
+    clearInterval(watch);
+    const rssMb = (process.memoryUsage().rss - rss0) / 1e6;
+    assert.equal(a.started, CONNECTIONS);
+    assert.ok(maxOpen <= maxConnections, `the sink held ${maxOpen} connections (cap ${maxConnections})`);
+    assert.deepEqual([...new Set(codes)], [200], `the sender's answers: ${JSON.stringify(codes.filter(c => c !== 200).slice(0, 5))}`);
+    const attempts = sink.attempts();
+    const real = attempts.filter(x => x.apiKeyCheck?.verdict === 'registered');
+    assert.equal(real.length, codes.length, 'every attempt of the sender recorded');
+    assert.ok(real.every(x => x.answer === 200 && x.probe === 'ok'));
+    const cut = attempts.filter(x => x.probe === 'incomplete');
+    assert.ok(cut.length > CONNECTIONS / 2, `stalled requests recorded as cut off: ${cut.length}`);
+    assert.ok(cut.every(x => x.answer === 408 && x.apiKeyCheck?.verdict === 'missing' && x.checkoutId === '(no id)'));
+    assert.ok(sink.stats().unattributed >= cut.length);
+    t.diagnostic(`flood: ${JSON.stringify(a)}; sink held at most ${maxOpen} connections; ${codes.length} sender posts answered; ${cut.length} cut off; RSS +${rssMb.toFixed(0)} MB`);
+  } finally {
+    clearInterval(watch);
+    await agent.close();
+    await sink.close();
+  }
+});
+
+test('an endless chunked body is cut at the deadline, answered 408 and recorded under its own checkout', async () => {
+  const sink = await startSink({ timeScale: 0.1, apiKey: KEY, bodyDeadlineMs: 600 });
+  try {
+    sink.expect('planned', { name: 'planned', answers: [] }, KEY);
+    sink.created('planned', { status: 201, id: 'ck-endless' });
+    const port = Number(new URL(sink.url).port);
+    const drip = (path: string) => new Promise<{ head: string; ms: number }>(resolve => {
+      const s = connect(port, '127.0.0.1');
+      const t0 = performance.now();
+      let head = '';
+      s.on('connect', () => s.write(`POST ${path} HTTP/1.1\r\nhost: x\r\napi-key: ${KEY}\r\ntransfer-encoding: chunked\r\n\r\n`));
+      const t = setInterval(() => s.write('1\r\n \r\n'), 50);
+      s.on('data', d => { head += d.toString('latin1'); });
+      s.on('close', () => { clearInterval(t); resolve({ head, ms: performance.now() - t0 }); });
+      s.on('error', () => {});
+    });
+    const [planned, stray] = await Promise.all([drip('/hooks/planned'), drip('/elsewhere')]);
+    for (const r of [planned, stray]) {
+      assert.match(r.head, /^HTTP\/1\.1 408/);
+      assert.ok(r.ms >= 600 && r.ms < 3_000, `cut after ${r.ms.toFixed(0)} ms`);
+    }
+    const a = sink.attempts();
+    assert.deepEqual(a.map(x => [x.checkoutId, x.probe, x.answer]).sort(), [['(no id)', 'incomplete', 408], ['ck-endless', 'incomplete', 408]]);
+    assert.ok(a.every(x => x.bodyBytes! > 0 && /the body never finished/.test(x.body)));
+  } finally { await sink.close(); }
+});
