@@ -12,6 +12,7 @@ import { Redactor } from '../report/redact.ts';
 import { ReportWriter, defaultReportDir } from '../report/writer.ts';
 import { analyzeRun } from '../sink/analysis/index.ts';
 import { PASSIVE_CYCLE } from '../sink/plan.ts';
+import { formatAttemptLine } from '../sink/live.ts';
 import { startSink, type Sink } from '../sink/server.ts';
 import { numberFlag, parseFlags, type Command } from './command.ts';
 import { onStop } from './stop.ts';
@@ -22,9 +23,14 @@ Listens for webhooks from a sender the harness cannot drive: create checkouts by
 hand in a sandbox whose registered webhook points here. Each new checkout (told
 apart by the body's id) gets the next probe of this cycle, answering its first
 attempts: ${PASSIVE_CYCLE.map(p => `${p.name} (${p.answers.join(', ') || '200'})`).join('; ')}.
-A live line shows checkouts seen, attempts, failures provoked and retries seen.
-After --duration seconds, or Ctrl-C, it judges everything it recorded (spec 2.2-2.5,
-3.1, 4.3, 6) and writes the report folder. A backoff chain of three failures takes
+Each attempt prints one line as soon as it is over: when it came, its checkout and
+status, what the sink answered (and which probe), and whether the api-key was the
+registered one (a wrong key is shown by its length and a short hash, never its value).
+Attempts with neither the registered api-key nor a checkout id the sender used with
+it are counted apart and never judged: anyone who finds the URL can post to it.
+After --duration seconds, or Ctrl-C (or SIGTERM, SIGHUP), it judges everything it recorded
+(spec 2.2-2.5, 3.1, 4.3, 6) and writes the report folder, whose time span is the
+whole session. A backoff chain of three failures takes
 about 80 s at time scale 1: give at least --duration 180 for the backoff checks.
 
 Options:
@@ -40,6 +46,8 @@ Options:
   --timing-tolerance MS   floor of every timing tolerance in real ms (default 25, CONTRACT.md
                           section 3: max(25 ms, 2 %)); raise it for a sender behind a slow tunnel
   --report DIR            where to write the report (default reports/<timestamp>)
+  --max-connections N     open connections at most (default 2000); past it the oldest
+                          stalled one is closed to make room for the new one
 
 Exit status: 0 conformant, 1 not conformant, 2 the sink could not run.
 `;
@@ -56,6 +64,7 @@ const FLAGS = {
   'tls-self-signed': { type: 'boolean' },
   'report': { type: 'string' },
   'timing-tolerance': { type: 'string' },
+  'max-connections': { type: 'string' },
 } as const;
 
 function readPem(flag: string, file: string): string {
@@ -81,19 +90,37 @@ function untilStopped(durationS: number | undefined): Promise<string> {
   });
 }
 
-/** The live line: rewritten in place on a terminal, one line per change otherwise. */
+/** A line per attempt as it is over; on a terminal the counts stay on a live line below them. */
 function progress(sink: Sink): () => void {
   const tty = process.stdout.isTTY;
+  const t0 = Date.now() - sink.nowMs();
   let last = '';
-  const tick = () => {
+  const counts = () => {
     const s = sink.stats();
-    const line = `checkouts ${s.checkouts} · attempts ${s.attempts} · failures provoked ${s.failuresProvoked} · retries seen ${s.retriesSeen}${s.open ? ` · ${s.open} open` : ''}`;
+    return `checkouts ${s.checkouts} · attempts ${s.attempts} · failures provoked ${s.failuresProvoked} · retries seen ${s.retriesSeen}${s.unattributed ? ` · ${s.unattributed} not attributed` : ''}${s.open ? ` · ${s.open} open` : ''}`;
+  };
+  const off = sink.onAttempt(d => {
+    const line = formatAttemptLine(d, t0);
+    process.stdout.write(tty ? `\r\x1b[K${line}\n${counts()}` : `${line}\n`);
+  });
+  const tick = () => {
+    const line = counts();
     if (line === last) return;
     last = line;
-    process.stdout.write(tty ? `\r\x1b[K${line}` : `${line}\n`);
+    if (tty) process.stdout.write(`\r\x1b[K${line}`);
   };
-  const t = setInterval(tick, 500);
-  return () => { clearInterval(t); tick(); if (tty) process.stdout.write('\n'); };
+  // Without a terminal the counts go out every 10 s, so a log shows the sink is alive.
+  const t = setInterval(tty ? tick : () => process.stdout.write(`${counts()}\n`), tty ? 500 : 10_000);
+  return () => { off(); clearInterval(t); process.stdout.write(tty ? `\r\x1b[K${counts()}\n` : `${counts()}\n`); };
+}
+
+/** The report folder, made at the start: a folder that cannot be written is said now, not after the session. */
+function openReport(dir: string, url: string, timeScale: number, redactor: Redactor): ReportWriter {
+  try {
+    return new ReportWriter(dir, { command: 'sink', target: { sinkUrl: url }, timeScale }, redactor);
+  } catch (e) {
+    throw new HarnessError('PIS_BAD_FLAG', `Cannot write the report folder ${dir} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}): give a writable folder with --report.`, { cause: e });
+  }
 }
 
 export const command: Command = {
@@ -112,20 +139,22 @@ export const command: Command = {
     const timeScale = numberFlag('time-scale', v['time-scale'] as string | undefined, 1);
     const toleranceFloorMs = numberFlag('timing-tolerance', v['timing-tolerance'] as string | undefined, 25, { min: 0 });
     if (!(timeScale > 0)) throw new HarnessError('PIS_BAD_FLAG', `--time-scale must be above 0, not ${timeScale}.`);
+    const maxConnections = numberFlag('max-connections', v['max-connections'] as string | undefined, 2_000, { min: 1, integer: true });
+    const redactor = new Redactor().add(apiKey, 'PIS_WEBHOOK_API_KEY');
     const sink = await startSink({
       host: (v.host as string | undefined) ?? '127.0.0.1', port, timeScale, tls: tlsOption(v),
-      publicUrl: v['public-sink-url'] as string | undefined,
+      publicUrl: v['public-sink-url'] as string | undefined, apiKey, maxConnections,
     });
-    const redactor = new Redactor().add(apiKey, 'PIS_WEBHOOK_API_KEY');
     let stopLine: (() => void) | undefined;
     try {
+      const writer = openReport((v.report as string | undefined) ?? defaultReportDir(), sink.url, timeScale, redactor);
+      const stopped = untilStopped(duration);
       process.stdout.write(`sink listening at ${sink.url} (register it as the webhook URL, api-key from --api-key)${duration !== undefined ? `; stopping after ${duration} s` : '; Ctrl-C to stop'}\n`);
       stopLine = progress(sink);
-      const why = await untilStopped(duration);
+      const why = await stopped;
       stopLine(); stopLine = undefined;
       const until = sink.nowMs();
       const { checks, deliveries } = analyzeRun(sink.attempts(), sink.plan(), { timeScale, apiKey, observedUntilMs: until, toleranceFloorMs, schedulingDelayMs: sink.schedulingDelayMs() });
-      const writer = new ReportWriter((v.report as string | undefined) ?? defaultReportDir(), { command: 'sink', target: { sinkUrl: sink.url }, timeScale }, redactor);
       for (const c of checks) {
         process.stdout.write(formatCheckLine(writer.add({ ...c, durationMs: until }), palette()) + '\n');
       }
