@@ -13,8 +13,15 @@ export type CheckStatus = 'passed' | 'failed' | 'skipped';
 export type SkipKind = 'not-applicable' | 'not-run' | 'not-selected';
 export type Suite = 'token' | 'session' | 'data' | 'payments' | 'webhook' | 'receiver';
 
+/**
+ * What every evidence item may carry: `primary` marks the item that broke the
+ * rule (the exchange, measurement or attempts a failed check points at); the
+ * report shows it first and open, the rest collapsed.
+ */
+export interface EvidenceMark { primary?: boolean }
+
 /** One HTTP exchange, already redacted. Bodies are parsed JSON where they were JSON, else text. */
-export interface HttpEvidence {
+export interface HttpEvidence extends EvidenceMark {
   kind: 'http';
   label?: string;
   request: { method: string; url: string; headers: Record<string, string>; body?: unknown };
@@ -62,9 +69,14 @@ export interface DeliveryAttempt {
 
 export interface ApiKeyCheck { verdict: 'registered' | 'missing' | 'other'; length?: number; sha256?: string }
 
-export interface NoteEvidence { kind: 'note'; text: string }
-export interface MeasurementEvidence { kind: 'measurement'; name: string; expected: string; seen: string; unit?: string }
-export interface DeliveryEvidence { kind: 'delivery'; attempts: DeliveryAttempt[] }
+export interface NoteEvidence extends EvidenceMark { kind: 'note'; text: string }
+export interface MeasurementEvidence extends EvidenceMark { kind: 'measurement'; name: string; expected: string; seen: string; unit?: string }
+export interface DeliveryEvidence extends EvidenceMark {
+  kind: 'delivery';
+  attempts: DeliveryAttempt[];
+  /** Seqs of the attempts that broke the rule (a retry that came early, not the attempt before it). */
+  violating?: number[];
+}
 export type Evidence = HttpEvidence | NoteEvidence | MeasurementEvidence | DeliveryEvidence;
 
 export interface CheckResult {

@@ -46,7 +46,8 @@ export function every(deliveries: readonly Delivery[], ok: (d: Delivery) => bool
     message: `${bad.length} of ${deliveries.length} deliveries not as expected (${expected}): ${seen}${note}`,
     expected, seen,
     evidence: [
-      ...bad.slice(0, MAX_SHOWN).map(d => d.evidence),
+      // The first offender is the exchange the report opens with.
+      ...bad.slice(0, MAX_SHOWN).map((d, i) => (i === 0 ? { ...d.evidence, primary: true } : d.evidence)),
       ...(bad.length > MAX_SHOWN ? [{ kind: 'note' as const, text: `${bad.length - MAX_SHOWN} more failing exchanges are not shown.` }] : []),
     ],
   };

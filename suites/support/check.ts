@@ -30,11 +30,15 @@ export class CheckContext {
   summary?: string;
   constructor(readonly def: CheckDef) {}
 
+  /** The evidence of each answer, so a failure can point at the exchange that broke the rule. */
+  private readonly exchangeOf = new WeakMap<ExchangeResponse, HttpEvidence>();
+
   /** One HTTP exchange, recorded as evidence. No answer at all fails the check. */
   async http(req: ExchangeRequest): Promise<ExchangeResponse> {
     const ex = await exchangeOnce(req);
     this.evidence.push(ex.evidence);
     if (!ex.response) this.fail(`no answer to ${req.method} ${req.url}`, 'an HTTP answer', ex.evidence.error ?? 'no answer');
+    this.exchangeOf.set(ex.response!, ex.evidence);
     return ex.response!;
   }
 
@@ -44,13 +48,27 @@ export class CheckContext {
     this.evidence.push({ kind: 'measurement', name, expected, seen, ...(unit ? { unit } : {}) });
   }
 
-  /** Fails the check: `what` says what was wrong; expected and seen are shown beside it. */
-  fail(what: string, expected?: string, seen?: string): never {
+  /**
+   * Fails the check: `what` says what was wrong; expected and seen are shown
+   * beside it. `at` is the answer (or evidence item) that broke the rule; the
+   * report shows it first. Without it the last exchange is marked.
+   */
+  fail(what: string, expected?: string, seen?: string, at?: ExchangeResponse | Evidence): never {
+    this.mark(at);
     throw new CheckFailed(what, expected, seen);
   }
 
-  expect(ok: unknown, what: string, expected: string, seen: string): void {
-    if (!ok) this.fail(what, expected, seen);
+  expect(ok: unknown, what: string, expected: string, seen: string, at?: ExchangeResponse | Evidence): void {
+    if (!ok) this.fail(what, expected, seen, at);
+  }
+
+  /** Marks the evidence that broke the rule (one item per check). */
+  mark(at?: ExchangeResponse | Evidence): void {
+    const named = at && (this.exchangeOf.get(at as ExchangeResponse) ?? this.evidence.find(e => e === at));
+    const item = named || [...this.evidence].reverse().find(e => e.kind === 'http');
+    if (!item) return;
+    for (const e of this.evidence) delete e.primary;
+    item.primary = true;
   }
 
   skip(reason: string): never { throw new CheckSkipped(reason); }

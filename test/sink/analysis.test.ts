@@ -86,3 +86,14 @@ test("the sink's own scheduling delay widens the timing tolerance, and past the 
   assert.equal(waits.status, 'skipped');
   assert.match(waits.message!, /the sink itself ran up to 2(\.00)? s late/);
 });
+
+test('a failed check marks its delivery evidence and names the attempt that broke the rule, not the one before it', () => {
+  const { attempts, plan } = conforming();
+  RECORDS['retry-2s-after-500'](attempts, plan);
+  const c = judge(attempts, plan).find(x => x.id === 'webhook.backoff.min-delay')!;
+  const ev = c.evidence.find(e => e.kind === 'delivery');
+  assert.ok(ev?.kind === 'delivery' && ev.primary, 'the delivery evidence is the primary item');
+  const retry = attempts.find(x => x.checkoutId === 'e500' && x.answer === 200)!;
+  assert.deepEqual(ev.violating, [retry.seq], 'the early retry, not the failed attempt before it');
+  assert.ok(ev.attempts.length >= 2);
+});

@@ -27,7 +27,7 @@ export function checkApiKey(view: RunView): Judged {
   const describe = (list: typeof missing, what: string) => {
     if (!list.length) return;
     const retries = list.filter(a => a.attempt > 1).length;
-    findings.push({ message: `${list.length} of ${view.all.length} attempts ${what} (${retries} of them retries, ${list.length - retries} first attempts)`, attempts: list });
+    findings.push({ message: `${list.length} of ${view.all.length} attempts ${what} (${retries} of them retries, ${list.length - retries} first attempts)`, attempts: list, at: list });
   };
   describe(missing, 'had no api-key header');
   describe(wrong, 'had an api-key other than the registered one');

@@ -58,7 +58,7 @@ export function checkCurrentVariant(view: RunView): Judged {
   const all = judged(view).filter(a => a.jsonError === undefined);
   if (!all.length) return skipped(CURRENT, 'no JSON webhook body arrived');
   const older = all.filter(a => checkWebhookBody(a.json).kind === 'older');
-  return verdict(CURRENT, 'the body of spec 2.2 or 2.3', older.length ? [{ message: `${older.length} of ${all.length} bodies used the older variant of spec 2.5 (first: ${where(older[0])})`, attempts: older }] : [],
+  return verdict(CURRENT, 'the body of spec 2.2 or 2.3', older.length ? [{ message: `${older.length} of ${all.length} bodies used the older variant of spec 2.5 (first: ${where(older[0])})`, attempts: older, at: older }] : [],
     `none of ${all.length} bodies used the older variant`);
 }
 

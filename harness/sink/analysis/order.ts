@@ -48,7 +48,7 @@ export function checkOrder(view: RunView): Judged {
   for (const c of multi) for (const b of orderBreaks(c)) {
     const m = `${b.x.status ?? 'unreadable'} (event ${b.x.event})`, n = `${c.events[b.n].status} (event ${b.n})`;
     if (b.kind === 'overtake') findings.push({ message: `checkout ${c.id}: ${m} arrived while ${n} was still waiting for its answer`, attempts: [...b.with, b.x] });
-    else if (b.kind === 'regression') findings.push({ message: `checkout ${c.id}: ${m} arrived before ${n} was acknowledged, and ${n} was attempted again afterwards`, attempts: [b.x, ...b.with] });
+    else if (b.kind === 'regression') findings.push({ message: `checkout ${c.id}: ${m} arrived before ${n} was acknowledged, and ${n} was attempted again afterwards`, attempts: [b.x, ...b.with], at: b.x });
     else notes.push({ kind: 'note', text: `checkout ${c.id}: ${m} arrived after ${n} failed and was never attempted again (a missing retry, judged by webhook.retry and webhook.timeout)` });
   }
   return verdict(ACK_GATED, 'each event sent only after the previous one of its checkout was answered 200', findings,

@@ -2,20 +2,21 @@
 // spec section, quote) and what the run showed (expected versus seen, then the
 // attempts). Its level comes from its registration in index.ts.
 import type { CheckDef, Judged } from '../../report/check.ts';
-import type { DeliveryAttempt, Evidence } from '../../report/model.ts';
+import type { DeliveryAttempt, DeliveryEvidence, Evidence } from '../../report/model.ts';
 import { annotate, type AttemptView } from './view.ts';
 
 /** At most this many attempts go into one check's evidence (the timeline shows them all). */
 const MAX_EVIDENCE_ATTEMPTS = 40;
 
-export interface Finding { message: string; attempts: AttemptView[] }
+/** One violation: its attempts in order; `at` is the one that broke the rule (default: the last). */
+export interface Finding { message: string; attempts: AttemptView[]; at?: AttemptView | AttemptView[] }
 
-export function deliveries(attempts: readonly AttemptView[]): Evidence {
+export function deliveries(attempts: readonly AttemptView[], violating?: readonly AttemptView[]): DeliveryEvidence {
   const seen = new Set<number>();
   const list: DeliveryAttempt[] = [];
   for (const a of attempts) if (!seen.has(a.d.seq)) { seen.add(a.d.seq); list.push(annotate(a)); }
   list.sort((a, b) => a.seq - b.seq);
-  return { kind: 'delivery', attempts: list.slice(0, MAX_EVIDENCE_ATTEMPTS) };
+  return { kind: 'delivery', attempts: list.slice(0, MAX_EVIDENCE_ATTEMPTS), ...(violating ? { primary: true, violating: [...new Set(violating.map(a => a.d.seq))] } : {}) };
 }
 
 /** A failed check: each finding is one violation with the attempts that show it. */
@@ -25,7 +26,8 @@ export function failed(info: CheckDef, expected: string, findings: Finding[], ex
     ...info, status: 'failed',
     message: findings[0].message + more,
     expected, seen: findings.map(f => f.message).slice(0, 5).join('; '),
-    evidence: [...findings.slice(0, 10).map(f => ({ kind: 'note' as const, text: f.message })), deliveries(findings.flatMap(f => f.attempts)), ...extra],
+    evidence: [...findings.slice(0, 10).map(f => ({ kind: 'note' as const, text: f.message })),
+      deliveries(findings.flatMap(f => f.attempts), findings.flatMap(f => f.at ?? f.attempts.slice(-1))), ...extra],
     durationMs: 0,
   };
 }

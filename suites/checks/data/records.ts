@@ -31,13 +31,14 @@ export async function transactionsOf(c: CheckContext, bankId: string, accountId:
   return { res, list };
 }
 
-export async function allTransactions(c: CheckContext): Promise<{ where: string; tx: Rec }[]> {
-  const out: { where: string; tx: Rec }[] = [];
+/** Every transaction of every account, with the answer it came in (a failure points at that exchange). */
+export async function allTransactions(c: CheckContext): Promise<{ where: string; tx: Rec; res: ExchangeResponse }[]> {
+  const out: { where: string; tx: Rec; res: ExchangeResponse }[] = [];
   for (const { bankId, account } of await allAccounts(c)) {
     if (typeof account.id !== 'string') continue;
     const { res, list } = await transactionsOf(c, bankId, account.id);
     if (!list) throw new Prerequisite(`the transactions of ${account.id} could not be read (${res.status}; see data.transactions.list)`);
-    out.push(...list.map(tx => ({ where: `${account.id} transaction ${show(tx.id)}`, tx })));
+    out.push(...list.map(tx => ({ where: `${account.id} transaction ${show(tx.id)}`, tx, res })));
   }
   return out;
 }

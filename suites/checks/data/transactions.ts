@@ -25,9 +25,9 @@ export const counterparty: Check = {
   title: 'counterpartyAccount, counterpartyName and counterpartyAgent are strings, "" when unknown',
   quote: 'ownerName, displayName, counterpartyAccount, counterpartyName and counterpartyAgent are returned when the bank returns them; otherwise they are empty strings.',
   async run(c) {
-    for (const { where, tx } of await allTransactions(c))
+    for (const { where, tx, res } of await allTransactions(c))
       for (const k of FIELDS)
-        c.expect(typeof tx[k] === 'string', `${k} of ${where} is not a string`, 'a string ("" when unknown)', tx[k] === undefined ? 'absent' : show(tx[k]));
+        c.expect(typeof tx[k] === 'string', `${k} of ${where} is not a string`, 'a string ("" when unknown)', tx[k] === undefined ? 'absent' : show(tx[k]), res);
   },
 };
 
@@ -36,10 +36,10 @@ export const bic: Check = {
   title: 'A counterpartyAgent is a BIC of 8 or 11 characters',
   quote: 'transaction | counterpartyAgent | BIC of the agent or intermediary bank, 8 or 11 characters.',
   async run(c) {
-    for (const { where, tx } of await allTransactions(c)) {
+    for (const { where, tx, res } of await allTransactions(c)) {
       const v = tx.counterpartyAgent;
       if (typeof v !== 'string' || v === '') continue;
-      c.expect(bicLengthOk(v), `counterpartyAgent of ${where} is not 8 or 11 characters`, '8 or 11 characters', `${show(v)} (${v.length})`);
+      c.expect(bicLengthOk(v), `counterpartyAgent of ${where} is not 8 or 11 characters`, '8 or 11 characters', `${show(v)} (${v.length})`, res);
     }
   },
 };
