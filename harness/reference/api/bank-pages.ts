@@ -62,7 +62,11 @@ export function handleBankPage(ctx: ApiContext, req: IncomingMessage, res: Serve
     sendHtml(res, 410, page('Reference bank', `<p>The ${kind === 'consent' ? 'session was deleted' : 'payment is gone'}: start again.</p>`));
     return true;
   }
+  // Faults session-consent-redirect-ignored and payments-sca-redirect-ignored: the
+  // page sends the browser to its own done page, not to the x-redirect-url it was given.
+  const ignored = ctx.faults.has(kind === 'consent' ? 'session-consent-redirect-ignored' : 'payments-sca-redirect-ignored');
+  const back = ignored ? undefined : ticket.redirectUrl;
   // 303 after the form's POST so the browser follows with a GET (RFC 9110 15.4.4).
-  redirect(res, ticket.redirectUrl ?? `${origin}/bank/done?what=${kind}`, req.method === 'POST' ? 303 : 302);
+  redirect(res, back ?? `${origin}/bank/done?what=${kind}`, req.method === 'POST' ? 303 : 302);
   return true;
 }

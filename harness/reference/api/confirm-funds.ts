@@ -13,6 +13,8 @@ export function confirmFunds(call: Call): Answer {
   if (!bank.behaviour.confirmFunds) {
     // Fault payments-confirm-funds-unsupported-200: the unsupporting bank answers 200 as if it worked.
     if (call.ctx.faults.has('payments-confirm-funds-unsupported-200')) return ok({ fundsAvailable: true });
+    // Fault payments-confirm-funds-unsupported-false: it answers 200 "no funds" to every amount instead.
+    if (call.ctx.faults.has('payments-confirm-funds-unsupported-false')) return ok({ fundsAvailable: false });
     throw notImplemented(`${bank.record.bankDisplayName} does not support confirm-funds`);
   }
   const { iban, amount, currency } = call.body;

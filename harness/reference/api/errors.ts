@@ -41,7 +41,7 @@ export class ApiError extends Error {
   }
 }
 
-// The codes profile.md names. Codes it does not name (1007, 1401, 1501) are
+// The codes profile.md names. Codes it does not name (1007, 1008, 1401, 1501) are
 // this reference's own choice; no check may assert them.
 
 export const missingHeader = (name: string) =>
@@ -58,6 +58,10 @@ export const invalidPsuIp = (value: string) =>
 
 export const invalidRedirect = (value: string) =>
   new ApiError('1005', `Invalid redirect URL '${value}': give an absolute http or https URL`, 'BAD_REQUEST', 400);
+
+/** Spec 8: "an error code relates to exceeding" a bank account's payment amount limit; which code is not shown. */
+export const limitExceeded = (limit: number) =>
+  new ApiError('1008', `The amount exceeds the account's payment limit of ${limit.toFixed(2)}`, 'BAD_REQUEST', 400);
 
 export const unsupportedProduct = (product: string, bankId: string) =>
   new ApiError('1007', `Bank ${bankId} does not support ${product}`, 'BAD_REQUEST', 400);

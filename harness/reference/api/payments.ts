@@ -14,6 +14,7 @@ const NEEDS_SERVICE: Partial<Record<Product, string>> = {
   'domestic-scheduled-transfer': 'domestic-scheduled-transfer',
   'sepa-scheduled-credit': 'sepa-scheduled-credit',
 };
+const INSTANT = 'instant-domestic-transfer';
 
 function product(call: Call): Product {
   const p = call.params.product;
@@ -28,9 +29,18 @@ export function createPayment(call: Call): Answer {
   const { session, bank } = requireSession(call);
   psuIp(call, false);
   const redirect = redirectUrl(call);
+  const faults = call.ctx.faults;
   const service = NEEDS_SERVICE[prod];
-  if (service && !bank.record.supportedServices.includes(service)) throw unsupportedProduct(prod, bank.record.id);
-  validatePayment(prod, call.body, call.ctx.faults);
+  // Fault payments-unlisted-product-accepted: a scheduled product the bank does not list is served anyway.
+  if (service && !bank.record.supportedServices.includes(service) && !faults.has('payments-unlisted-product-accepted'))
+    throw unsupportedProduct(prod, bank.record.id);
+  validatePayment(prod, call.body, faults);
+  // Spec 4.4: instant domestic payments go through domestic-transfer at banks that list
+  // instant-domestic-transfer; docs/profile.md: the client asks with "instantPayment": true.
+  // Fault payments-instant-unchecked: banks that do not list it accept it too.
+  const instant = prod === 'domestic-transfer' && call.body.instantPayment === true;
+  if (instant && !bank.record.supportedServices.includes(INSTANT) && !faults.has('payments-instant-unchecked'))
+    throw unsupportedProduct(INSTANT, bank.record.id);
   const payment = call.ctx.payments.create({
     product: prod, bankId: bank.record.id, sessionId: session.id, request: { ...call.body, redirectUrl: redirect },
     needsSca: bank.behaviour.sca, nordic: NORDIC.has(bank.record.countryCode),
@@ -39,8 +49,8 @@ export function createPayment(call: Call): Answer {
   if (payment.needsSca) throw scaRequired(payment.id, authorizeHref(call, payment));
   const body: Record<string, unknown> = { paymentId: payment.id, status: call.ctx.payments.status(payment), creationDateTime: payment.creationDateTime };
   // Fault payments-sepa-no-payment-id: the SEPA success answer lacks paymentId.
-  if (prod === 'sepa-credit' && call.ctx.faults.has('payments-sepa-no-payment-id')) delete body.paymentId;
-  return ok(withExtras(call.ctx.faults, body, { transactionFees: { amount: '0.00', currency: call.body.currency } }), 201);
+  if (prod === 'sepa-credit' && faults.has('payments-sepa-no-payment-id')) delete body.paymentId;
+  return ok(withExtras(faults, body, { transactionFees: { amount: '0.00', currency: call.body.currency } }), 201);
 }
 
 /** The payment named by the path, if it is of this product and of the session's bank. */

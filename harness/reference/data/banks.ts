@@ -2,7 +2,10 @@
 // different supportedServices (spec 2.6) and behaviours, so every branch of
 // profile.md can be reached: strong customer authentication or not,
 // confirm-funds supported or not (spec 7), x-psu-ip-address required or not
-// (spec 4.4: "required for Swedish banks and one Norwegian bank").
+// (spec 4.4: "required for Swedish banks and one Norwegian bank"). The second
+// DE bank behaves like the first and lists no service at all: a suite that
+// samples banks by behaviour needs no payment at it, and a bank without any
+// supportedServices entry is a case of its own.
 
 /** The bank record of profile.md "Records". */
 export interface BankRecord {
@@ -57,6 +60,9 @@ export const BANKS: readonly SeedBank[] = [
   { sca: true, confirmFunds: false, psuIpRequired: false, currency: 'DKK' }),
   bank({ id: 'deutsche-de', countryCode: 'DE', bankDisplayName: 'Deutsche Bank', bankOfficialName: 'Deutsche Bank AG', bankingGroupName: 'Deutsche Bank',
     bic: 'DEUTDEFF', personalIdentificationRequired: false, supportedServices: ['sepa-scheduled-credit'] },
+  { sca: false, confirmFunds: true, psuIpRequired: false, currency: 'EUR' }),
+  bank({ id: 'commerzbank-de', countryCode: 'DE', bankDisplayName: 'Commerzbank', bankOfficialName: 'Commerzbank AG', bankingGroupName: 'Commerzbank',
+    bic: 'COBADEFF', personalIdentificationRequired: false, supportedServices: [] },
   { sca: false, confirmFunds: true, psuIpRequired: false, currency: 'EUR' }),
 ];
 

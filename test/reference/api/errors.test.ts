@@ -113,6 +113,16 @@ describe('API errors (clean reference)', () => {
     assertError(await c.call('POST', '/payments/domestic-scheduled-transfer', { body: paymentBody('domestic-scheduled-transfer') }), 510, '1007');
   });
 
+  it('refuses an instant payment at a bank without instant-domestic-transfer (1007), a non-boolean instantPayment (1002) and an amount above the limit (1008)', async () => {
+    await c.ready('sparebank1-no');
+    assertError(await c.call('POST', '/payments/domestic-transfer', { body: paymentBody('domestic-transfer', { instantPayment: true }) }), 510, '1007');
+    assert.equal((await c.call('POST', '/payments/domestic-transfer', { body: paymentBody('domestic-transfer', { instantPayment: false }) })).status, 201);
+    await c.ready('nordea-fi');
+    assertError(await c.call('POST', '/payments/domestic-transfer', { body: paymentBody('domestic-transfer', { instantPayment: 'yes' }) }), 510, '1002');
+    assertError(await c.call('POST', '/payments/domestic-transfer', { body: paymentBody('domestic-transfer', { instrumentedAmount: '1000000.01' }) }), 510, '1008');
+    assert.equal((await c.call('POST', '/payments/domestic-transfer', { body: paymentBody('domestic-transfer', { instrumentedAmount: '1000000.00' }) })).status, 201);
+  });
+
   it('answers 1428 with an authorize link at a bank with strong customer authentication', async () => {
     await c.ready('danske-dk');
     const b = assertError(await c.call('POST', '/payments/domestic-transfer', { body: paymentBody('domestic-transfer') }), 510, '1428');

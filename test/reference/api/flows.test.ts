@@ -95,6 +95,15 @@ describe('banking API flows (clean reference)', () => {
     assert.equal(r.status, 201, r.text);
   });
 
+  it('accepts an instant domestic payment with paymentMetadata where supportedServices lists instant-domestic-transfer', async () => {
+    await c.ready('nordea-fi');
+    const body = paymentBody('domestic-transfer', { currency: 'EUR', instantPayment: true, paymentMetadata: {} });
+    const r = await c.call('POST', '/payments/domestic-transfer', { body });
+    assert.equal(r.status, 201, r.text);
+    const sepa = await c.call('POST', '/payments/sepa-credit', { body: paymentBody('sepa-credit', { currency: 'EUR', paymentMetadata: { channel: 'web' } }) });
+    assert.equal(sepa.status, 201, sepa.text);
+  });
+
   it('leads a payment at an SCA bank through 1428, authorize and the bank page to ACSP', async () => {
     await c.ready('dnb-no');
     const refused = await c.call('POST', '/payments/domestic-transfer', { body: paymentBody('domestic-transfer'), headers: { 'x-redirect-url': 'https://merchant.example/paid' } });
