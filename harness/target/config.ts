@@ -4,6 +4,7 @@
 // the environment (never argv, which `ps` shows) and never into a report.
 import { HarnessError } from '../errors.ts';
 import { DEFAULT_HEADERS, DEFAULT_PATHS, type Headers, type Paths } from './profile.ts';
+import type { BankChoice } from './banks.ts';
 
 export const SUITES = ['token', 'session', 'data', 'payments', 'webhook'] as const;
 export type SuiteName = typeof SUITES[number];
@@ -47,8 +48,8 @@ export interface TargetConfig {
   psuIpAddress: string;
   /** Where the bank sends the end user after consent or authorisation (x-redirect-url). */
   redirectUrl: string;
-  /** The bank the data and payments suites use; default: chosen from GET /banks. */
-  bankId?: string;
+  /** The banks the data and payments suites visit (--banks, --bank-id); default every listed bank up to DEFAULT_BANK_CAP. */
+  banks?: BankChoice;
   paths: Paths;
   headers: Headers;
   /** True when the run started the bundled reference (the report says so). */
@@ -130,7 +131,7 @@ export function resolveTarget(...sources: PartialConfig[]): TargetConfig {
     deviceId: pick('deviceId') ?? DEFAULTS.deviceId,
     psuIpAddress: pick('psuIpAddress') ?? DEFAULTS.psuIpAddress,
     redirectUrl: url(pick('redirectUrl') ?? DEFAULTS.redirectUrl, "the --config file's redirectUrl"),
-    bankId: pick('bankId'),
+    banks: pick('banks'),
     paths: Object.assign({}, DEFAULT_PATHS, ...sources.slice().reverse().map(s => s.paths ?? {})),
     headers: Object.assign({}, DEFAULT_HEADERS, ...sources.slice().reverse().map(s => s.headers ?? {})),
     bundledReference: pick('bundledReference'),

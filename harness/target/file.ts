@@ -9,11 +9,12 @@ import { parse } from 'yaml';
 import { HarnessError } from '../errors.ts';
 import { CONSENT_DRIVERS, type ConsentStep, type PartialConfig } from './config.ts';
 import { DEFAULT_HEADERS, DEFAULT_PATHS } from './profile.ts';
+import { parseBanks } from './banks.ts';
 
 const STRING_KEYS = ['authUrl', 'realm', 'clientId', 'clientSecret', 'baseUrl', 'controlUrl', 'webhookApiKey', 'sinkHost',
-  'publicSinkUrl', 'browserPath', 'deviceId', 'psuIpAddress', 'redirectUrl', 'bankId'] as const;
+  'publicSinkUrl', 'browserPath', 'deviceId', 'psuIpAddress', 'redirectUrl'] as const;
 const NUMBER_KEYS = ['sinkPort', 'timeScale', 'maxWait'] as const;
-const OTHER_KEYS = ['profile', 'noProfile', 'consentDriver', 'consentScript', 'paths', 'headers', 'suites'] as const;
+const OTHER_KEYS = ['profile', 'noProfile', 'consentDriver', 'consentScript', 'paths', 'headers', 'suites', 'banks', 'bankId'] as const;
 const KNOWN = new Set<string>([...STRING_KEYS, ...NUMBER_KEYS, ...OTHER_KEYS]);
 
 const camel = (k: string) => k.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
@@ -60,6 +61,11 @@ export function loadConfigFile(file: string): { config: PartialConfig; suites?: 
       out.consentScript = typeof v === 'string' ? loadConsentScript(resolve(dirname(file), v)) : checkSteps(v, file);
     } else if (k === 'paths' || k === 'headers') {
       out[k] = overrides(v, k === 'paths' ? Object.keys(DEFAULT_PATHS) : Object.keys(DEFAULT_HEADERS), file, rawKey);
+    } else if (k === 'banks' || k === 'bankId') {
+      // banks: all | N | [id, ...] | "id,id"; bankId: one id (short for banks: [id]).
+      if (out.banks) throw bad(file, 'bank-id is short for banks: give one of them, not both');
+      const text = Array.isArray(v) ? v.join(',') : String(v);
+      out.banks = parseBanks(k === 'bankId' ? text.split(',')[0]! : text, `Config file ${file}: '${rawKey}'`, 'PIS_BAD_CONFIG');
     } else if (k === 'suites') {
       suites = Array.isArray(v) ? v.join(',') : String(v);
     }

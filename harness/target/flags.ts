@@ -3,6 +3,7 @@ import { HarnessError } from '../errors.ts';
 import { numberFlag } from '../cli/command.ts';
 import { CONSENT_DRIVERS, positive, type ConsentDriverName, type PartialConfig } from './config.ts';
 import { loadConsentScript } from './file.ts';
+import { parseBanks } from './banks.ts';
 
 export const TARGET_FLAGS = {
   'auth-url': { type: 'string' },
@@ -21,6 +22,7 @@ export const TARGET_FLAGS = {
   'consent-driver': { type: 'string' },
   'consent-script': { type: 'string' },
   'bank-id': { type: 'string' },
+  'banks': { type: 'string' },
 } as const;
 
 export type TargetFlagValues = { [K in keyof typeof TARGET_FLAGS]?: (typeof TARGET_FLAGS)[K]['type'] extends 'boolean' ? boolean : string };
@@ -28,8 +30,7 @@ export type TargetFlagValues = { [K in keyof typeof TARGET_FLAGS]?: (typeof TARG
 export function fromFlags(v: TargetFlagValues): PartialConfig {
   const out: PartialConfig = {};
   const str = { 'auth-url': 'authUrl', 'realm': 'realm', 'client-id': 'clientId', 'client-secret': 'clientSecret', 'base-url': 'baseUrl',
-    'control-url': 'controlUrl', 'webhook-api-key': 'webhookApiKey', 'sink-host': 'sinkHost', 'public-sink-url': 'publicSinkUrl',
-    'bank-id': 'bankId' } as const;
+    'control-url': 'controlUrl', 'webhook-api-key': 'webhookApiKey', 'sink-host': 'sinkHost', 'public-sink-url': 'publicSinkUrl' } as const;
   for (const [flag, key] of Object.entries(str)) {
     const x = v[flag as keyof typeof str];
     if (x !== undefined) (out as Record<string, unknown>)[key] = x;
@@ -38,6 +39,9 @@ export function fromFlags(v: TargetFlagValues): PartialConfig {
   if (v['time-scale'] !== undefined) out.timeScale = positive(v['time-scale'], '--time-scale');
   if (v['max-wait'] !== undefined) out.maxWaitS = numberFlag('max-wait', v['max-wait'], 60, { min: 0 });
   if (v['no-profile']) out.profile = false;
+  if (v.banks !== undefined && v['bank-id'] !== undefined) throw new HarnessError('PIS_BAD_FLAG', '--bank-id is short for --banks ID: give one of them, not both.');
+  if (v.banks !== undefined) out.banks = parseBanks(v.banks, '--banks');
+  if (v['bank-id'] !== undefined) out.banks = parseBanks(v['bank-id'], '--bank-id');
   if (v['consent-driver'] !== undefined) {
     if (!(CONSENT_DRIVERS as readonly string[]).includes(v['consent-driver']))
       throw new HarnessError('PIS_BAD_FLAG', `--consent-driver must be one of ${CONSENT_DRIVERS.join(', ')}, not '${v['consent-driver']}'.`);
