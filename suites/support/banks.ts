@@ -1,18 +1,26 @@
-// The banks the data and payments suites work with. The config's bank-id wins;
-// otherwise one bank per country (Nordic countries first, at most five), so the
-// Nordic status codes of spec 3.3 and several bank behaviours (strong customer
-// authentication or not, confirm-funds or not) are met without walking a
-// sandbox's whole list. With a person in the loop (manual or browser consent)
-// only the first is used.
+// The banks the data and payments suites visit. Behaviour in this API is per
+// bank (spec 2.6 "returned when the bank returns them", 4.4 "required for some
+// banks"), so the read-only checks visit every bank the target lists, up to
+// --banks (default 20; a longer list is sampled so that every country and
+// every distinct supportedServices set is met). With a person in the loop
+// (manual or browser consent) and no --banks, only the first bank is used:
+// each bank would cost the person a consent.
+import { DEFAULT_BANKS, describeBanks, type BankChoice } from '../../harness/target/banks.ts';
 import { call, obj, ok } from './api.ts';
 import { Prerequisite } from './check.ts';
+import { sampleBanks, type Bank } from './bank-sample.ts';
 import { target } from './target.ts';
 
-export type Bank = Record<string, unknown> & { id: string; countryCode?: string; supportedServices?: unknown };
+export type { Bank } from './bank-sample.ts';
 
 export const NORDIC = ['NO', 'SE', 'FI', 'DK'];
-/** Arbitrary: enough countries to meet the behaviours above, few enough to keep a run short. */
-const MAX_BANKS = 5;
+
+export interface BankSelection {
+  /** The banks under test, in the target's order. */
+  banks: Bank[];
+  /** One sentence for the report: how many banks the target lists, which were chosen and why. */
+  summary: string;
+}
 
 let list: Promise<Bank[]> | undefined;
 
@@ -26,24 +34,49 @@ export function allBanks(): Promise<Bank[]> {
   return list;
 }
 
-export async function banksUnderTest(): Promise<Bank[]> {
-  const t = target();
-  if (t.bankId) {
-    const res = await call(null, 'GET', 'bank', { bankId: t.bankId }, { label: 'the configured bank' });
+/** The banks named by --banks ID,ID: from the list, else read by id. */
+async function named(ids: string[]): Promise<Bank[]> {
+  const listed = await allBanks().catch(() => [] as Bank[]);
+  const out: Bank[] = [];
+  for (const id of ids) {
+    const known = listed.find(b => b.id === id);
+    if (known) { out.push(known); continue; }
+    const res = await call(null, 'GET', 'bank', { bankId: id }, { label: `the bank ${id} named by --banks` });
     const b = obj(res);
-    if (!ok(res) || !b) throw new Prerequisite(`the configured bank ${t.bankId} could not be read (${res.status})`);
-    return [{ ...b, id: t.bankId } as Bank];
+    if (!ok(res) || !b) throw new Prerequisite(`the bank ${id} named by --banks could not be read (${res.status}): check the id against GET /banks`);
+    out.push({ ...b, id } as Bank);
+  }
+  return out;
+}
+
+const ids = (banks: Bank[]) => banks.map(b => b.id).join(', ');
+
+async function choose(choice: BankChoice, personInLoop: boolean): Promise<BankSelection> {
+  if (choice.kind === 'ids') {
+    const banks = await named(choice.ids);
+    return { banks, summary: `${banks.length} bank${banks.length === 1 ? '' : 's'} named by --banks: ${ids(banks)}` };
   }
   const banks = await allBanks();
   if (!banks.length) throw new Prerequisite('GET /banks lists no bank');
-  const byCountry = new Map<string, Bank>();
-  const rank = (b: Bank) => { const i = NORDIC.indexOf(String(b.countryCode)); return i < 0 ? NORDIC.length : i; };
-  for (const b of [...banks].sort((a, b) => rank(a) - rank(b))) {
-    const cc = String(b.countryCode ?? '?');
-    if (!byCountry.has(cc)) byCountry.set(cc, b);
-  }
-  const chosen = [...byCountry.values()].slice(0, MAX_BANKS);
-  return t.consentDriver === 'follow' ? chosen : chosen.slice(0, 1);
+  if (personInLoop) return { banks: banks.slice(0, 1), summary: `the first of ${banks.length} listed banks (${banks[0]!.id}): with manual or browser consent each bank costs a consent; give --banks to visit more` };
+  if (choice.kind === 'all' || banks.length <= choice.n)
+    return { banks, summary: `all ${banks.length} listed banks: ${ids(banks)}` };
+  const s = sampleBanks(banks, choice.n);
+  const gap = s.uncovered.length ? `; ${s.uncovered.length} not met within the cap: ${s.uncovered.join(', ')}` : '; every country and supportedServices set is met';
+  return { banks: s.banks, summary: `a sample of ${s.banks.length} of ${banks.length} listed banks (${describeBanks(choice)}): ${ids(s.banks)}${gap}` };
+}
+
+let chosen: Promise<BankSelection> | undefined;
+
+/** The banks under test and how they were chosen, once per worker. */
+export function bankSelection(): Promise<BankSelection> {
+  const t = target();
+  chosen ??= choose(t.banks ?? DEFAULT_BANKS, !t.banks && t.consentDriver !== 'follow');
+  return chosen;
+}
+
+export async function banksUnderTest(): Promise<Bank[]> {
+  return (await bankSelection()).banks;
 }
 
 export const isNordic = (b: Bank) => NORDIC.includes(String(b.countryCode));

@@ -2,12 +2,14 @@
 // request"): a valid request per product from the end user's own accounts,
 // the two answers a payment may get (created, or the strong-customer-
 // authentication error whose link leads to authorize), and the authorisation.
-// Results are kept per worker so later checks (status by id) build on them.
+// Results are kept per worker so later checks (status by id) build on them;
+// each check that reads a kept answer shows its exchanges (memo.ts).
 import { randomUUID } from 'node:crypto';
 import type { ExchangeResponse } from '../../harness/http/exchange.ts';
 import { isAbsoluteUrl, isError, links, obj, ok } from './api.ts';
 import { Prerequisite, type CheckContext } from './check.ts';
-import { consentDriver } from './consent/driver.ts';
+import { consentDriver, type ConsentOutcome } from './consent/driver.ts';
+import { Memo } from './memo.ts';
 import { sessionCall, sessionCallUrl } from './sessions.ts';
 import { target } from './target.ts';
 import { services, type Bank } from './banks.ts';
@@ -15,6 +17,8 @@ import { services, type Bank } from './banks.ts';
 export const PRODUCTS = ['domestic-transfer', 'sepa-credit', 'domestic-scheduled-transfer', 'sepa-scheduled-credit'] as const;
 export type Product = typeof PRODUCTS[number];
 export const SCHEDULED: Product[] = ['domestic-scheduled-transfer', 'sepa-scheduled-credit'];
+/** The supportedServices value of instant domestic payments, made through domestic-transfer (spec 4.4). */
+export const INSTANT = 'instant-domestic-transfer';
 
 /** Products that a bank offers only when supportedServices lists them (spec 2.6); the others every bank serves. */
 export function supports(bank: Bank, product: Product): boolean {
@@ -23,6 +27,9 @@ export function supports(bank: Bank, product: Product): boolean {
 
 type Rec = Record<string, unknown>;
 
+/** A bank lists no account to pay from; when every bank under test says so, the checks say "no accounts at any bank". */
+export class NoAccounts extends Prerequisite {}
+
 const accountsCache = new Map<string, Promise<Rec[]>>();
 
 /** The end user's accounts at a bank: the debtor and creditor of test payments (a transfer between own accounts). */
@@ -30,9 +37,9 @@ export function ownAccounts(bankId: string): Promise<Rec[]> {
   let p = accountsCache.get(bankId);
   if (!p) {
     p = (async () => {
-      const res = await sessionCall(null, bankId, 'accounts', 'GET', 'accounts', {}, { label: 'accounts for a payment' });
+      const res = await sessionCall(null, bankId, 'accounts', 'GET', 'accounts', {}, { label: `accounts for a payment at ${bankId}` });
       const list = ok(res) && Array.isArray(res.json) ? (res.json as Rec[]).filter(a => a && typeof a === 'object') : [];
-      if (!list.length) throw new Prerequisite(`no account at ${bankId} to pay from (${res.status}; see data.accounts.list)`);
+      if (!list.length) throw new NoAccounts(`no account at ${bankId} to pay from (${res.status}; see data.accounts.list)`);
       return list;
     })();
     accountsCache.set(bankId, p);
@@ -49,23 +56,38 @@ function isoDate(daysAhead: number): string {
   return new Date(Date.now() + daysAhead * 86_400_000).toISOString().slice(0, 10);
 }
 
-/** A complete, valid payment request for `product`, without the fields named in `omit`. */
-export async function paymentBody(bankId: string, product: Product, omit: string[] = [], amount = '10.00'): Promise<Rec> {
+export interface BodyOptions {
+  /** Top-level fields left out. */
+  omit?: string[];
+  /** Fields left out of debtorAccount and creditorAccount (accountScheme, identifier). */
+  omitAccount?: string[];
+  amount?: string;
+  /** Fields added (paymentMetadata, instantPayment). */
+  extra?: Rec;
+}
+
+/** A complete, valid payment request for `product`, changed as `opts` says. */
+export async function paymentBody(bankId: string, product: Product, opts: BodyOptions = {}): Promise<Rec> {
   const accounts = await ownAccounts(bankId);
   const debtor = accounts[0]!, creditor = accounts[1] ?? accounts[0]!;
-  const ref = (a: Rec): Rec => product === 'domestic-scheduled-transfer'
-    ? { accountScheme: 'BBAN', identifier: String(a.bban ?? a.iban ?? '') }
-    : typeof a.iban === 'string' && a.iban ? { iban: a.iban } : { bban: a.bban };
+  const ref = (a: Rec): Rec => {
+    const r: Rec = product === 'domestic-scheduled-transfer'
+      ? { accountScheme: 'BBAN', identifier: String(a.bban ?? a.iban ?? '') }
+      : typeof a.iban === 'string' && a.iban ? { iban: a.iban } : { bban: a.bban };
+    for (const k of opts.omitAccount ?? []) delete r[k];
+    return r;
+  };
   const body: Rec = {
     debtorAccount: ref(debtor), creditorAccount: ref(creditor),
     debtorName: typeof debtor.ownerName === 'string' && debtor.ownerName ? debtor.ownerName : 'PIS Conformance',
     creditorName: 'PIS Conformance Creditor',
-    instrumentedAmount: amount, currency: currencyOf(debtor),
+    instrumentedAmount: opts.amount ?? '10.00', currency: currencyOf(debtor),
     remittanceInformationUnstructured: 'pis-conformance test payment',
     endToEndIdentification: `pisc-${randomUUID().slice(0, 18)}`,
     ...(SCHEDULED.includes(product) ? { requestedExecutionDate: isoDate(7) } : {}),
+    ...opts.extra,
   };
-  for (const k of omit) delete body[k];
+  for (const k of opts.omit ?? []) delete body[k];
   return body;
 }
 
@@ -94,65 +116,70 @@ export function classify(res: ExchangeResponse): Answer {
   return isError(res) ? { kind: 'refused', res } : { kind: 'other', res };
 }
 
-export async function postPayment(c: CheckContext | null, bankId: string, product: Product, body: Rec, label: string): Promise<Answer> {
+/** True for an answer that accepted the payment: created, or sent to strong customer authentication. */
+export const accepted = (a: Answer) => a.kind === 'created' || a.kind === 'sca';
+
+/**
+ * POST /payments/{product}. x-redirect-url is sent unless `headers` gives it
+ * as '' (an empty value leaves a header out, as for x-psu-ip-address).
+ */
+export async function postPayment(c: CheckContext | null, bankId: string, product: Product, body: Rec, label: string,
+  headers: Record<string, string> = {}): Promise<Answer> {
   const res = await sessionCall(c, bankId, 'payments', 'POST', 'payments', { product }, {
-    body, label, headers: { [target().headers.redirectUrl]: target().redirectUrl },
+    body, label: `${label} at ${bankId}`, headers: { [target().headers.redirectUrl]: target().redirectUrl, ...headers },
   });
   return classify(res);
 }
 
-const initiated = new Map<string, Promise<Answer>>();
+const initiated = new Memo<Answer>();
 
-/** Initiates a valid payment (once per bank and product per worker; the check that asks first records it). */
+/** Initiates a valid payment, once per bank and product per worker. */
 export function initiate(c: CheckContext | null, bankId: string, product: Product): Promise<Answer> {
-  const key = `${bankId} ${product}`;
-  let p = initiated.get(key);
-  if (!p) {
-    p = paymentBody(bankId, product).then(body => postPayment(c, bankId, product, body, `${product} at ${bankId}`));
-    initiated.set(key, p);
-  }
-  return p;
+  return initiated.get(c, `${bankId} ${product}`, async ctx => postPayment(ctx, bankId, product, await paymentBody(bankId, product), product));
 }
 
 /**
  * Completes strong customer authentication: POST the authorize link (with
- * x-redirect-url, spec 9 3.0.0), then the driver follows the bank's link.
+ * x-redirect-url unless `withRedirect` is false; spec 9 3.0.0), then the
+ * driver follows the bank's link. The outcome says where the bank sent the
+ * end user, when the driver can see it.
  */
-export async function authorize(c: CheckContext | null, bankId: string, product: Product, answer: Extract<Answer, { kind: 'sca' }>): Promise<ExchangeResponse> {
+export async function authorize(c: CheckContext | null, bankId: string, product: Product, answer: Extract<Answer, { kind: 'sca' }>,
+  withRedirect = true): Promise<{ res: ExchangeResponse; outcome?: ConsentOutcome }> {
   const t = target();
   const res = await sessionCallUrl(c, bankId, 'payments', 'POST', answer.authorizeHref, {
-    body: {}, label: 'authorize the payment', headers: { [t.headers.redirectUrl]: t.redirectUrl },
+    body: {}, label: `authorize the ${product} payment at ${bankId}${withRedirect ? '' : `, without ${t.headers.redirectUrl}`}`,
+    headers: withRedirect ? { [t.headers.redirectUrl]: t.redirectUrl } : {},
   });
   const href = links(res.json).map(l => l.href).find(isAbsoluteUrl);
+  if (!ok(res) || !href) return { res };
   // A person (manual driver) is done when the bank reports a status other than the one before authorisation.
-  const before = answer.paymentId ? await paymentStatus(null, bankId, product, answer.paymentId) : undefined;
-  const done = async () => !answer.paymentId || (await paymentStatus(null, bankId, product, answer.paymentId)) !== before;
-  if (ok(res) && href) await consentDriver()({ href: href!, what: 'authorize', c, done });
-  return res;
+  const before = answer.paymentId ? await paymentStatus(bankId, product, answer.paymentId) : undefined;
+  const done = async () => !answer.paymentId || (await paymentStatus(bankId, product, answer.paymentId)) !== before;
+  return { res, outcome: await consentDriver()({ href, what: 'authorize', c, done }) };
 }
 
 /** GET the payment by id (spec 3.3 "Get Payment by ID"). */
 export function getPayment(c: CheckContext | null, bankId: string, product: Product, paymentId: string): Promise<ExchangeResponse> {
-  return sessionCall(c, bankId, 'payments', 'GET', 'payment', { product, paymentId }, { label: `payment ${paymentId}` });
+  return sessionCall(c, bankId, 'payments', 'GET', 'payment', { product, paymentId }, { label: `payment ${paymentId} (${product} at ${bankId})` });
 }
 
-async function paymentStatus(c: CheckContext | null, bankId: string, product: Product, paymentId: string): Promise<unknown> {
-  return obj(await getPayment(c, bankId, product, paymentId))?.status;
+async function paymentStatus(bankId: string, product: Product, paymentId: string): Promise<unknown> {
+  return obj(await getPayment(null, bankId, product, paymentId))?.status;
 }
 
-const authorized = new Map<string, Promise<Answer>>();
+export interface Settled { answer: Answer; auth?: Awaited<ReturnType<typeof authorize>> }
 
-/** A payment of `product` at `bankId`, authorised when the bank asked for it: what the status checks read. */
-export function settledPayment(bankId: string, product: Product): Promise<Answer> {
-  const key = `${bankId} ${product}`;
-  let p = authorized.get(key);
-  if (!p) {
-    p = (async () => {
-      const a = await initiate(null, bankId, product);
-      if (a.kind === 'sca') await authorize(null, bankId, product, a);
-      return a;
-    })();
-    authorized.set(key, p);
-  }
-  return p;
+const authorized = new Memo<Settled>();
+
+/**
+ * The payment of `product` at `bankId` (initiate), authorised once when the
+ * bank asked for it: what the authorisation and status checks read, so a
+ * bank never sees the same payment authorised twice.
+ */
+export function settledPayment(c: CheckContext | null, bankId: string, product: Product): Promise<Settled> {
+  return authorized.get(c, `${bankId} ${product}`, async ctx => {
+    const answer = await initiate(ctx, bankId, product);
+    return { answer, auth: answer.kind === 'sca' ? await authorize(ctx, bankId, product, answer) : undefined };
+  });
 }

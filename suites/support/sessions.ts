@@ -18,12 +18,13 @@ export async function createSession(c: CheckContext | null, bankId: string): Pro
   return { res, id: ok(res) && typeof id === 'string' && id ? id : undefined };
 }
 
-/** GET /consent/{sessionId}: the consent URL, with the optional headers of spec 4.4. */
-export async function requestConsent(c: CheckContext | null, sessionId: string, scope: Scope): Promise<{ res: ExchangeResponse; href?: string }> {
+/** GET /consent/{sessionId}: the consent URL, with the optional headers of spec 4.4 (`headers` with '' leaves one out). */
+export async function requestConsent(c: CheckContext | null, sessionId: string, scope: Scope, headers: Record<string, string> = {}): Promise<{ res: ExchangeResponse; href?: string }> {
   const t = target();
+  const left = Object.keys(headers).filter(k => headers[k] === '');
   const res = await call(c, 'GET', 'consent', { sessionId }, {
-    query: { scope }, session: sessionId, label: `consent request (${scope})`,
-    headers: { [t.headers.psuIpAddress]: t.psuIpAddress, [t.headers.redirectUrl]: t.redirectUrl },
+    query: { scope }, session: sessionId, label: `consent request (${scope})${left.length ? `, without ${left.join(', ')}` : ''}`,
+    headers: { [t.headers.psuIpAddress]: t.psuIpAddress, [t.headers.redirectUrl]: t.redirectUrl, ...headers },
   });
   return { res, href: ok(res) ? consentHref(res.json) : undefined };
 }

@@ -1,5 +1,8 @@
-// Accounts and transactions of the banks under test, read once per check in a
-// consented session (support/sessions.ts renews consent when it runs out).
+// Accounts and transactions of the banks under test, read in a consented
+// session per bank (support/sessions.ts renews consent when it runs out).
+// A target that lists no account at any bank, or no transaction on any
+// account, gives the record checks nothing to judge: that is not a pass but a
+// check that could not run (the run is then Incomplete).
 import type { ExchangeResponse } from '../../../harness/http/exchange.ts';
 import { ok } from '../../support/api.ts';
 import { Prerequisite, show, type CheckContext } from '../../support/check.ts';
@@ -8,37 +11,49 @@ import { sessionCall } from '../../support/sessions.ts';
 
 export type Rec = Record<string, unknown>;
 
-export async function accountsOf(c: CheckContext, bankId: string): Promise<{ res: ExchangeResponse; accounts?: Rec[] }> {
-  const res = await sessionCall(c, bankId, 'accounts', 'GET', 'accounts', {}, { label: `accounts at ${bankId}` });
+export const NO_ACCOUNTS = 'the target listed no accounts at any bank';
+export const NO_TRANSACTIONS = 'the target listed no transactions on any account';
+
+/** GET /accounts at `bankId`; `headers` adds or (with '') leaves out headers. */
+export async function accountsOf(c: CheckContext, bankId: string, headers: Record<string, string> = {}, label = `accounts at ${bankId}`): Promise<{ res: ExchangeResponse; accounts?: Rec[] }> {
+  const res = await sessionCall(c, bankId, 'accounts', 'GET', 'accounts', {}, { label, headers });
   const accounts = ok(res) && Array.isArray(res.json) ? (res.json as unknown[]).filter((a): a is Rec => !!a && typeof a === 'object') : undefined;
   return { res, accounts };
 }
 
-/** Every account of every bank under test; a bank whose accounts cannot be read makes the check skip (data.accounts.list reports it). */
+/**
+ * Every account of every bank under test. A bank whose accounts cannot be
+ * read makes the check skip (data.accounts.list reports it); no account at
+ * any bank is the NO_ACCOUNTS skip.
+ */
 export async function allAccounts(c: CheckContext): Promise<{ bankId: string; account: Rec }[]> {
   const out: { bankId: string; account: Rec }[] = [];
-  for (const bank of await banksUnderTest()) {
+  const banks = await banksUnderTest();
+  for (const bank of banks) {
     const { res, accounts } = await accountsOf(c, bank.id);
     if (!accounts) throw new Prerequisite(`the accounts at ${bank.id} could not be read (${res.status}; see data.accounts.list)`);
     out.push(...accounts.map(account => ({ bankId: bank.id, account })));
   }
+  if (!out.length) c.skip(`${NO_ACCOUNTS} (${banks.length} bank${banks.length === 1 ? '' : 's'} under test: ${banks.map(b => b.id).join(', ')})`);
   return out;
 }
 
 export async function transactionsOf(c: CheckContext, bankId: string, accountId: string): Promise<{ res: ExchangeResponse; list?: Rec[] }> {
-  const res = await sessionCall(c, bankId, 'accounts', 'GET', 'transactions', { accountId }, { label: `transactions of ${accountId}` });
+  const res = await sessionCall(c, bankId, 'accounts', 'GET', 'transactions', { accountId }, { label: `transactions of ${accountId} at ${bankId}` });
   const list = ok(res) && Array.isArray(res.json) ? (res.json as unknown[]).filter((t): t is Rec => !!t && typeof t === 'object') : undefined;
   return { res, list };
 }
 
-/** Every transaction of every account, with the answer it came in (a failure points at that exchange). */
-export async function allTransactions(c: CheckContext): Promise<{ where: string; tx: Rec; res: ExchangeResponse }[]> {
-  const out: { where: string; tx: Rec; res: ExchangeResponse }[] = [];
-  for (const { bankId, account } of await allAccounts(c)) {
+/** Every transaction of every account, with the answer it came in (a failure points at that exchange); none at all is the NO_TRANSACTIONS skip. */
+export async function allTransactions(c: CheckContext): Promise<{ where: string; bankId: string; tx: Rec; res: ExchangeResponse }[]> {
+  const out: { where: string; bankId: string; tx: Rec; res: ExchangeResponse }[] = [];
+  const accounts = await allAccounts(c);
+  for (const { bankId, account } of accounts) {
     if (typeof account.id !== 'string') continue;
     const { res, list } = await transactionsOf(c, bankId, account.id);
-    if (!list) throw new Prerequisite(`the transactions of ${account.id} could not be read (${res.status}; see data.transactions.list)`);
-    out.push(...list.map(tx => ({ where: `${account.id} transaction ${show(tx.id)}`, tx, res })));
+    if (!list) throw new Prerequisite(`the transactions of ${account.id} at ${bankId} could not be read (${res.status}; see data.transactions.list)`);
+    out.push(...list.map(tx => ({ where: `transaction ${show(tx.id)} of ${account.id} at ${bankId}`, bankId, tx, res })));
   }
+  if (!out.length) c.skip(`${NO_TRANSACTIONS} (${accounts.length} account${accounts.length === 1 ? '' : 's'} read)`);
   return out;
 }

@@ -1,13 +1,52 @@
-// What the payment checks share: the banks under test with the products they
-// offer, and the words for an answer.
-import { show } from '../../support/check.ts';
-import { banksUnderTest, type Bank } from '../../support/banks.ts';
-import { supports, type Answer, type Product } from '../../support/payments.ts';
+// What the payment checks share: the banks the flows run at with the products
+// they offer, and the words for an answer.
+import { Prerequisite, show, type CheckContext } from '../../support/check.ts';
+import type { Bank } from '../../support/banks.ts';
+import { paymentBanks } from '../../support/payment-banks.ts';
+import { NoAccounts, supports, type Answer, type Product } from '../../support/payments.ts';
 
-export async function banksFor(product: Product): Promise<Bank[]> {
-  return (await banksUnderTest()).filter(b => supports(b, product));
+export const NO_ACCOUNTS = 'the target listed no accounts at any bank, so no payment could be made';
+
+/** The check does not apply: the target says (in supportedServices, or by never asking for it) that it does not offer the feature. */
+export function notApplicable(c: CheckContext, why: string): never {
+  return c.skip(why);
+}
+
+/** The payment banks (one per behaviour), named in the check's evidence. */
+export async function flowBanks(c: CheckContext): Promise<Bank[]> {
+  const { banks, summary } = await paymentBanks();
+  c.note(summary);
+  return banks.map(b => b.bank);
+}
+
+/** Every payment bank and product of `products` it offers; none is not-applicable with the reason. */
+export async function cases(c: CheckContext, products: Product[]): Promise<{ bankId: string; product: Product }[]> {
+  const out: { bankId: string; product: Product }[] = [];
+  const banks = await flowBanks(c);
+  for (const product of products) for (const b of banks) if (supports(b, product)) out.push({ bankId: b.id, product });
+  if (!out.length) notApplicable(c, `no bank under test lists ${products.join(' or ')} in supportedServices`);
+  return out;
 }
 
 export function describe(a: Answer): string {
   return `${a.res.status} ${show(a.res.json ?? a.res.text)}`;
+}
+
+/** Runs `each` per bank; a bank whose setup cannot be made (no account to pay from) is noted and left out; none left is a Prerequisite. */
+export async function atEachBank<T>(c: CheckContext, banks: T[], name: (b: T) => string, each: (b: T) => Promise<void>): Promise<number> {
+  let done = 0;
+  const gaps: Prerequisite[] = [];
+  for (const b of banks) {
+    try {
+      await each(b);
+      done++;
+    } catch (e) {
+      if (!(e instanceof Prerequisite)) throw e;
+      gaps.push(e);
+      c.note(`not checked at ${name(b)}: ${e.message}`);
+    }
+  }
+  if (done) return done;
+  if (gaps.length && gaps.every(g => g instanceof NoAccounts)) throw new Prerequisite(NO_ACCOUNTS);
+  throw new Prerequisite(gaps.length ? gaps.map(g => g.message).join('; ') : 'no bank under test');
 }

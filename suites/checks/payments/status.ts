@@ -4,16 +4,17 @@ import type { Check } from '../../support/register.ts';
 import { NORDIC_PAYMENT_CODES } from '../../../harness/contracts/enums.ts';
 import { obj, ok } from '../../support/api.ts';
 import { show, type CheckContext } from '../../support/check.ts';
-import { banksUnderTest, isNordic, type Bank } from '../../support/banks.ts';
+import { isNordic, type Bank } from '../../support/banks.ts';
 import { expectContract } from '../../support/contract.ts';
 import { getPayment, PRODUCTS, settledPayment, supports, type Product } from '../../support/payments.ts';
+import { flowBanks, notApplicable } from './common.ts';
 
-/** Payments of every bank and product whose id is known, after authorisation where the bank asked for it. */
+/** Payments of every payment bank and product whose id is known, after authorisation where the bank asked for it. */
 async function payments(c: CheckContext, only?: (b: Bank) => boolean): Promise<{ bank: Bank; product: Product; paymentId: string; initial?: unknown }[]> {
   const out = [];
-  for (const bank of (await banksUnderTest()).filter(only ?? (() => true))) {
+  for (const bank of (await flowBanks(c)).filter(only ?? (() => true))) {
     for (const product of PRODUCTS.filter(p => supports(bank, p))) {
-      const a = await settledPayment(bank.id, product);
+      const { answer: a } = await settledPayment(c, bank.id, product);
       if ((a.kind === 'created' || a.kind === 'sca') && a.paymentId)
         out.push({ bank, product, paymentId: a.paymentId, initial: a.kind === 'created' ? a.status : undefined });
     }
@@ -41,7 +42,7 @@ export const nordicCodes: Check = {
   title: 'Payments at banks in NO, SE, FI and DK carry only the nine Nordic status codes',
   quote: 'Banks in Norway, Sweden, Finland and Denmark return only: RCVD, ACCP, ACSP, ACSC, RJCT, CANC, PDNG, NAUT, PRSY.',
   async run(c) {
-    if (!(await banksUnderTest()).some(isNordic)) c.skip('no bank under test is in NO, SE, FI or DK');
+    if (!(await flowBanks(c)).some(isNordic)) notApplicable(c, 'no bank under test is in NO, SE, FI or DK');
     for (const p of await payments(c, isNordic)) {
       if (p.initial !== undefined)
         c.expect(NORDIC_PAYMENT_CODES.includes(String(p.initial)), `the initiation answer of ${p.product} at ${p.bank.id} (${p.bank.countryCode}) has a status outside the nine codes`,

@@ -8,7 +8,7 @@ import { chromium, type Browser, type Page } from '@playwright/test';
 import type { ConsentStep } from '../../../harness/target/config.ts';
 import { Prerequisite } from '../check.ts';
 import { target } from '../target.ts';
-import { isRedirectBack, type ConsentTask } from './driver.ts';
+import { isRedirectBack, type ConsentOutcome, type ConsentTask } from './driver.ts';
 
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
 /** Arbitrary: a bank page that takes longer than this to react is reported, not waited for. */
@@ -31,7 +31,7 @@ async function step(page: Page, s: ConsentStep, href: string): Promise<void> {
   else await page.waitForURL(new RegExp(s.waitForUrl), { timeout: STEP_TIMEOUT_MS });
 }
 
-export async function browser(task: ConsentTask): Promise<void> {
+export async function browser(task: ConsentTask): Promise<ConsentOutcome> {
   let b: Browser;
   try { b = await launch(); } catch (e) {
     shared = undefined;
@@ -53,6 +53,7 @@ export async function browser(task: ConsentTask): Promise<void> {
     }
     task.c?.note(`browser ${task.what}: ran ${(target().consentScript ?? []).length} script steps, ended at ${page.url()}`);
     if (!back && !(await task.done())) throw new Prerequisite(`after the consent script the ${task.what} is still not done (page ${page.url()})`);
+    return { redirectedBack: back, finalUrl: page.url() };
   } finally {
     await context.close();
   }

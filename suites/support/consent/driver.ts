@@ -19,7 +19,15 @@ export interface ConsentTask {
   c: CheckContext | null;
 }
 
-export type ConsentDriver = (task: ConsentTask) => Promise<void>;
+/** Where the end user's part ended, as far as the driver can see it (a person's browser it cannot see). */
+export interface ConsentOutcome {
+  /** True when the bank sent the end user to x-redirect-url; undefined when the driver cannot tell. */
+  redirectedBack?: boolean;
+  /** The last address the driver reached. */
+  finalUrl?: string;
+}
+
+export type ConsentDriver = (task: ConsentTask) => Promise<ConsentOutcome>;
 
 export function consentDriver(): ConsentDriver {
   switch (target().consentDriver) {

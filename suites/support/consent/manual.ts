@@ -3,7 +3,7 @@
 // (at least five minutes: people are slower than --max-wait assumes) runs out.
 import { Prerequisite } from '../check.ts';
 import { target } from '../target.ts';
-import type { ConsentTask } from './driver.ts';
+import type { ConsentOutcome, ConsentTask } from './driver.ts';
 
 /** Arbitrary: often enough to go on soon after the user is done, rarely enough not to load a sandbox. */
 const POLL_MS = 3000;
@@ -13,7 +13,7 @@ export function manualTimeoutS(): number {
   return Math.max(300, target().maxWaitS);
 }
 
-export async function manual(task: ConsentTask): Promise<void> {
+export async function manual(task: ConsentTask): Promise<ConsentOutcome> {
   const limitMs = manualTimeoutS() * 1000;
   const started = performance.now();
   process.stdout.write(`\n>>> Open this link in a browser and complete the ${task.what}:\n    ${task.href}\n    (waiting up to ${manualTimeoutS()} s)\n`);
@@ -22,7 +22,7 @@ export async function manual(task: ConsentTask): Promise<void> {
   while (performance.now() - started < limitMs) {
     if (await task.done()) {
       process.stdout.write(`>>> ${task.what} done, thank you.\n`);
-      return;
+      return {}; // where the person's browser went is not seen here
     }
     await new Promise(r => setTimeout(r, POLL_MS));
     if (performance.now() - lastProgress >= PROGRESS_MS) {

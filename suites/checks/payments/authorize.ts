@@ -1,0 +1,73 @@
+// Strong customer authentication of a payment and x-redirect-url (spec 4.4:
+// "POST /authorize | Optional header x-redirect-url"; "x-redirect-url |
+// Optional on consent initiation and payment initiation; redirects control to
+// a custom address after the bank's strong customer authentication redirect";
+// 9 1.0.1 "Payment strong customer authentication with redirect").
+import type { Check } from '../../support/register.ts';
+import { isAbsoluteUrl, links, ok } from '../../support/api.ts';
+import { show } from '../../support/check.ts';
+import { target } from '../../support/target.ts';
+import { accepted, authorize, paymentBody, postPayment, settledPayment, type Product } from '../../support/payments.ts';
+import { cases, describe, flowBanks, notApplicable } from './common.ts';
+
+function authorizeCheck(area: string, products: Product[]): Check {
+  return {
+    id: `payments.${area}.authorize`, spec: '4.4',
+    title: `A ${products.join(' / ')} payment that needs authentication is authorised through POST /authorize with x-redirect-url`,
+    quote: 'POST /authorize | Optional header x-redirect-url.',
+    async run(c) {
+      let tried = 0;
+      for (const { bankId, product } of await cases(c, products)) {
+        const { answer, auth } = await settledPayment(c, bankId, product);
+        if (answer.kind !== 'sca' || !auth) continue;
+        tried++;
+        c.expect(ok(auth.res), `authorize of the ${product} payment at ${bankId} was refused`, 'a 2xx answer', `${auth.res.status} ${show(auth.res.json ?? auth.res.text)}`);
+        c.expect(links(auth.res.json).some(l => isAbsoluteUrl(l.href)), `authorize of the ${product} payment at ${bankId} gives no link`,
+          'links[].href: the bank\'s authentication URL', show(auth.res.json ?? auth.res.text));
+      }
+      if (!tried) notApplicable(c, `no ${products.join(' / ')} payment asked for strong customer authentication`);
+    },
+  };
+}
+
+export const domesticAuthorize = authorizeCheck('domestic', ['domestic-transfer']);
+export const sepaAuthorize = authorizeCheck('sepa', ['sepa-credit']);
+
+export const scaRedirect: Check = {
+  id: 'payments.domestic.sca-redirect', spec: '4.4',
+  title: 'After strong customer authentication the bank sends the end user to the x-redirect-url given',
+  quote: 'x-redirect-url | Optional on consent initiation and payment initiation; redirects control to a custom address after the bank\'s strong customer authentication redirect.',
+  async run(c) {
+    const t = target();
+    let tried = 0;
+    for (const { bankId, product } of await cases(c, ['domestic-transfer'])) {
+      const { answer, auth } = await settledPayment(c, bankId, product);
+      if (answer.kind !== 'sca' || !auth?.outcome) continue;
+      if (auth.outcome.redirectedBack === undefined)
+        c.skip(`the ${t.consentDriver} consent driver cannot see where the bank sends the person: use --consent-driver follow or browser`);
+      tried++;
+      c.expect(auth.outcome.redirectedBack, `after authorising the ${product} payment at ${bankId} the bank did not send the end user to ${t.redirectUrl}`,
+        `a redirect to ${t.redirectUrl} (given in ${t.headers.redirectUrl})`, `the flow ended at ${auth.outcome.finalUrl ?? 'an unknown page'}`);
+    }
+    if (!tried) notApplicable(c, 'no domestic payment asked for strong customer authentication');
+  },
+};
+
+export const withoutRedirect: Check = {
+  id: 'payments.domestic.without-redirect-url', spec: '4.4',
+  title: 'A domestic payment and its authorisation need no x-redirect-url',
+  quote: 'x-redirect-url | Optional on consent initiation and payment initiation. POST /authorize | Optional header x-redirect-url.',
+  async run(c) {
+    const name = target().headers.redirectUrl;
+    for (const bank of await flowBanks(c)) {
+      const body = await paymentBody(bank.id, 'domestic-transfer');
+      const a = await postPayment(c, bank.id, 'domestic-transfer', body, `domestic-transfer without ${name}`, { [name]: '' });
+      c.expect(accepted(a), `a domestic payment at ${bank.id} without ${name} was not accepted`,
+        'a 2xx answer with paymentId, or the strong-customer-authentication error', describe(a));
+      if (a.kind !== 'sca') continue;
+      const { res } = await authorize(c, bank.id, 'domestic-transfer', a, false);
+      c.expect(ok(res) && links(res.json).some(l => isAbsoluteUrl(l.href)), `authorize at ${bank.id} without ${name} gave no authentication link`,
+        'a 2xx answer with links[].href', `${res.status} ${show(res.json ?? res.text)}`);
+    }
+  },
+};

@@ -1,0 +1,45 @@
+// x-redirect-url on consent (spec 4.4: "x-redirect-url | Optional on consent
+// initiation and payment initiation; redirects control to a custom address
+// after the bank's strong customer authentication redirect"; 9 2.0.0).
+import type { Check } from '../../support/register.ts';
+import { isAbsoluteUrl, links, ok } from '../../support/api.ts';
+import { Prerequisite, show } from '../../support/check.ts';
+import { consentDriver } from '../../support/consent/driver.ts';
+import { probeConsent, requestConsent } from '../../support/sessions.ts';
+import { target } from '../../support/target.ts';
+import { newSession } from './common.ts';
+
+const QUOTE = 'x-redirect-url | Optional on consent initiation and payment initiation; redirects control to a custom address after the bank\'s strong customer authentication redirect.';
+
+export const withoutRedirect: Check = {
+  id: 'session.lifecycle.consent-without-redirect-url', spec: '4.4',
+  title: 'Consent is requested and given without x-redirect-url',
+  quote: QUOTE,
+  async run(c) {
+    const name = target().headers.redirectUrl;
+    const id = await newSession(c);
+    const { res, href } = await requestConsent(c, id, 'accounts', { [name]: '' });
+    c.expect(ok(res) && isAbsoluteUrl(href), `the consent request without ${name} was not answered with a consent URL`,
+      'a 2xx answer with links[].href', `${res.status} ${show(res.json ?? res.text)}`);
+    await consentDriver()({ href: href!, what: 'consent', c, done: async () => ok(await probeConsent(null, id)) });
+    const probe = await probeConsent(c, id, 'accounts, after consent given without x-redirect-url');
+    c.expect(ok(probe), `the session does not work after consent given without ${name}`, 'a 2xx answer to GET /accounts', `${probe.status} ${show(probe.json ?? probe.text)}`);
+  },
+};
+
+export const redirect: Check = {
+  id: 'session.lifecycle.consent-redirect', spec: '4.4',
+  title: 'After consent the bank sends the end user to the x-redirect-url given',
+  quote: QUOTE,
+  async run(c) {
+    const t = target();
+    const id = await newSession(c);
+    const { res, href } = await requestConsent(c, id, 'accounts');
+    if (!href) throw new Prerequisite(`the consent request answered ${res.status} without a consent link (see session.consent-link.consent-url)`);
+    const outcome = await consentDriver()({ href, what: 'consent', c, done: async () => ok(await probeConsent(null, id)) });
+    if (outcome.redirectedBack === undefined)
+      c.skip(`the ${t.consentDriver} consent driver cannot see where the bank sends the person: use --consent-driver follow or browser`);
+    c.expect(outcome.redirectedBack, `after consent the bank did not send the end user to ${t.redirectUrl}`,
+      `a redirect to ${t.redirectUrl} (given in ${t.headers.redirectUrl})`, `the flow ended at ${outcome.finalUrl ?? 'an unknown page'} (links: ${show(links(res.json))})`);
+  },
+};

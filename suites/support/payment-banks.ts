@@ -1,0 +1,84 @@
+// Where the payment flows run. What a flow depends on is per bank and not in
+// the bank record: whether it asks for strong customer authentication (spec 9
+// 1.0.1) and whether it confirms funds (spec 7). Both are learned cheaply at
+// every bank under test (one domestic payment, not authorised, and one
+// confirm-funds request); the flows then run at one bank per distinct
+// behaviour (country, authentication, confirm-funds), plus a bank for each
+// supportedServices value no chosen bank lists (bank-sample.ts).
+import type { ExchangeResponse } from '../../harness/http/exchange.ts';
+import { isError, obj, ok } from './api.ts';
+import { Prerequisite, type CheckContext } from './check.ts';
+import { oneBankPerBehaviour, type Behaviour } from './bank-sample.ts';
+import { banksUnderTest, type Bank } from './banks.ts';
+import { Memo } from './memo.ts';
+import { currencyOf, initiate, ownAccounts } from './payments.ts';
+import { sessionCall } from './sessions.ts';
+
+/**
+ * Spec 7: "Unsupported providers return a Not Implemented error". HTTP 501
+ * is that error's name; an error answer whose body says "not implemented" is
+ * accepted too, since how the service words its errors is not shown.
+ */
+export function isNotImplemented(res: ExchangeResponse): boolean {
+  if (res.status === 501) return true;
+  const b = obj(res);
+  return isError(res) && !!b && /not[\s_-]*implemented/i.test(`${String(b.message ?? '')} ${String(b.type ?? '')} ${String(b.error ?? '')}`);
+}
+
+/** A 2xx confirm-funds answer with a boolean fundsAvailable. */
+export const fundsAnswer = (res: ExchangeResponse): boolean | undefined => {
+  const v = ok(res) ? obj(res)?.fundsAvailable : undefined;
+  return typeof v === 'boolean' ? v : undefined;
+};
+
+const funds = new Memo<{ res: ExchangeResponse; account: Record<string, unknown> }>();
+
+/** POST /confirm-funds for `amount` from the bank's first account, once per bank and amount per worker. */
+export function confirmFunds(c: CheckContext | null, bankId: string, amount: string): Promise<{ res: ExchangeResponse; account: Record<string, unknown> }> {
+  return funds.get(c, `${bankId} ${amount}`, async ctx => {
+    const account = (await ownAccounts(bankId))[0]!;
+    const res = await sessionCall(ctx, bankId, 'payments', 'POST', 'confirmFunds', {}, {
+      body: { iban: account.iban ?? account.bban, amount, currency: currencyOf(account) }, label: `confirm funds of ${amount} at ${bankId}`,
+    });
+    return { res, account };
+  });
+}
+
+/** What the domestic payment and the confirm-funds probe showed about a bank; undefined where no payment could be made. */
+async function behaviourOf(bank: Bank): Promise<Behaviour | undefined> {
+  try {
+    const a = await initiate(null, bank.id, 'domestic-transfer');
+    const { res } = await confirmFunds(null, bank.id, '1.00');
+    const sca = a.kind === 'sca' ? true : a.kind === 'created' ? false : undefined;
+    const f = fundsAnswer(res) !== undefined ? true : isNotImplemented(res) ? false : undefined;
+    return { sca, funds: f };
+  } catch (e) {
+    if (e instanceof Prerequisite) return undefined;
+    throw e;
+  }
+}
+
+export interface PaymentBank { bank: Bank; key: string }
+
+let chosen: Promise<{ banks: PaymentBank[]; summary: string }> | undefined;
+
+/** The banks the payment flows run at, once per worker; none is a Prerequisite naming why. */
+export function paymentBanks(): Promise<{ banks: PaymentBank[]; summary: string }> {
+  chosen ??= (async () => {
+    const all = await banksUnderTest();
+    const candidates: { bank: Bank; behaviour: Behaviour }[] = [];
+    for (const bank of all) {
+      const behaviour = await behaviourOf(bank);
+      if (behaviour) candidates.push({ bank, behaviour });
+    }
+    if (!candidates.length) {
+      const accounts = await Promise.all(all.map(b => ownAccounts(b.id).then(() => true, () => false)));
+      throw new Prerequisite(accounts.some(Boolean) ? `no payment could be made at any of the ${all.length} banks under test (see payments.domestic.initiate)`
+        : 'the target listed no accounts at any bank, so no payment could be made');
+    }
+    const banks = oneBankPerBehaviour(candidates);
+    const summary = `payment flows at ${banks.length} of ${all.length} banks, one per behaviour: ${banks.map(b => `${b.bank.id} (${b.key})`).join('; ')}`;
+    return { banks, summary };
+  })();
+  return chosen;
+}
