@@ -6,6 +6,7 @@ import { must, profile, should, type Registered } from '../../harness/report/che
 import * as banks from '../checks/data/banks.ts';
 import * as accounts from '../checks/data/accounts.ts';
 import * as transactions from '../checks/data/transactions.ts';
+import * as psuIp from '../checks/data/psu-ip.ts';
 import type { Check } from '../support/check.ts';
 
 export const DATA_CHECKS: readonly Registered<Check>[] = [
@@ -24,6 +25,7 @@ export const DATA_CHECKS: readonly Registered<Check>[] = [
 
   must(accounts.list),
   must(accounts.names),
+  must(psuIp.psuIpOptional),
   must(accounts.contract('must')),
   profile(accounts.contract('profile')),
 

@@ -5,6 +5,7 @@
 import { must, profile, type Registered } from '../../harness/report/check.ts';
 import * as lifecycle from '../checks/session/lifecycle.ts';
 import * as link from '../checks/session/consent-link.ts';
+import * as redirect from '../checks/session/consent-redirect.ts';
 import type { Check } from '../support/check.ts';
 
 export const SESSION_CHECKS: readonly Registered<Check>[] = [
@@ -13,6 +14,8 @@ export const SESSION_CHECKS: readonly Registered<Check>[] = [
   profile(lifecycle.statusFields),
   must(link.consentUrl),
   must(lifecycle.consent),
+  must(redirect.withoutRedirect),
+  must(redirect.redirect),
   must(lifecycle.remove),
   must(link.newRefused),
   must(link.newLink),

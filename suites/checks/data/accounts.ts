@@ -6,7 +6,7 @@ import { expectContract } from '../../support/contract.ts';
 import { accountsOf, allAccounts, NO_ACCOUNTS } from './records.ts';
 
 export const list: Check = {
-  id: 'data.accounts.list', requirements: ['R4.4-accounts-list', 'R4.4-psu-ip-address-optional'], spec: '4.4',
+  id: 'data.accounts.list', requirements: ['R4.4-accounts-list'], spec: '4.4',
   title: 'GET /accounts lists the accounts of a consented session',
   quote: 'GET /accounts | Lists accounts.',
   async run(c) {

@@ -20,7 +20,7 @@ async function allOrSkip(c: CheckContext): Promise<Bank[]> {
 }
 
 export const listBanks: Check = {
-  id: 'data.banks.list', spec: '4.4',
+  id: 'data.banks.list', requirements: ['R4.4-banks-list'], spec: '4.4',
   title: 'GET /banks lists banks, each with an id',
   quote: 'GET /banks | Lists banks.',
   async run(c) {
@@ -37,7 +37,7 @@ export const listBanks: Check = {
 };
 
 export const supportedServices: Check = {
-  id: 'data.banks.supported-services', spec: '2.6',
+  id: 'data.banks.supported-services', requirements: ['R2.6-supported-services'], spec: '2.6',
   title: 'supportedServices is an array of strings',
   quote: 'bank (GET /banks) | supportedServices | Array of strings. ... A value present means the bank supports that feature.',
   async run(c) {
@@ -47,7 +47,7 @@ export const supportedServices: Check = {
 };
 
 export const filterCountry: Check = {
-  id: 'data.banks.filter-country', spec: '4.4',
+  id: 'data.banks.filter-country', requirements: ['R4.4-banks-filter-country'], spec: '4.4',
   title: 'The countryCode filter lists only and all banks of that country',
   quote: 'GET /banks | Lists banks. Query filters: countryCode, name.',
   async run(c) {
@@ -88,7 +88,7 @@ async function byName(c: CheckContext): Promise<{ bank: Bank; q: string; banks?:
 }
 
 export const filterName: Check = {
-  id: 'data.banks.filter-name', spec: '4.4',
+  id: 'data.banks.filter-name', requirements: ['R4.4-banks-filter-name'], spec: '4.4',
   title: 'The name filter finds a bank by its name and lists no bank whose names share nothing with it',
   quote: 'GET /banks | Lists banks. Query filters: countryCode, name. (How a name matches is not shown: any matching rule lists the bank named, and a filter lists nothing unrelated.)',
   async run(c) {
@@ -103,7 +103,7 @@ export const filterName: Check = {
 };
 
 export const filterNameNarrows: Check = {
-  id: 'data.banks.filter-name-narrows', spec: '4.4',
+  id: 'data.banks.filter-name-narrows', requirements: ['R4.4-banks-filter-name'], spec: '4.4',
   title: 'The name filter lists only banks whose name contains the name asked for',
   quote: 'GET /banks | Lists banks. Query filters: countryCode, name. (How a name matches is not shown: any bank listed should carry the name asked for.)',
   async run(c) {
@@ -116,7 +116,7 @@ export const filterNameNarrows: Check = {
 };
 
 export const byId: Check = {
-  id: 'data.banks.by-id', spec: '4.4',
+  id: 'data.banks.by-id', requirements: ['R4.4-bank-by-id'], spec: '4.4',
   title: 'Every bank under test can be read by its id',
   quote: 'Get bank by id | Returns one bank.',
   async run(c) {
@@ -129,7 +129,7 @@ export const byId: Check = {
 };
 
 export const unknownId: Check = {
-  id: 'data.banks.unknown-id', spec: '4.4',
+  id: 'data.banks.unknown-id', requirements: ['R4.4-bank-by-id', 'P-ops-bank-unknown-id'], spec: '4.4',
   title: 'An unknown bank id is answered with an error',
   quote: 'Get bank by id | Returns one bank. (profile.md: unknown id -> error; a must check accepts any 4xx or 5xx.)',
   async run(c) {
@@ -139,7 +139,7 @@ export const unknownId: Check = {
 };
 
 export const errorBody: Check = {
-  id: 'data.banks.error-body', spec: '7',
+  id: 'data.banks.error-body', requirements: ['P-error-body-shape'], spec: '7',
   title: 'API errors use the error body of profile.md (errorCode, type, links)',
   quote: 'profile.md: Error body (every API error): { "id", "errorCode": "1426", "message", "source", "type", "timestamp", "links" }',
   async run(c) {
@@ -150,7 +150,7 @@ export const errorBody: Check = {
 };
 
 export const contract = (level: 'must' | 'profile'): Check => ({
-  id: level === 'must' ? 'data.banks.contract' : 'data.banks.profile-fields', spec: level === 'must' ? '2.6' : '4.4',
+  id: level === 'must' ? 'data.banks.contract' : 'data.banks.profile-fields', requirements: level === 'must' ? ['R2.6-supported-services'] : ['P-records-bank'], spec: level === 'must' ? '2.6' : '4.4',
   title: level === 'must' ? "Banks follow the spec's rules for bank records" : "Banks carry profile.md's bank fields",
   quote: level === 'must' ? 'supportedServices | Array of strings.' : 'profile.md: bank: id, countryCode, bankDisplayName, bankOfficialName, bankingGroupName, bic, status, personalIdentificationRequired, supportedServices',
   async run(c) {
@@ -160,7 +160,7 @@ export const contract = (level: 'must' | 'profile'): Check => ({
 });
 
 export const requestId: Check = {
-  id: 'data.banks.request-id', spec: '4.4',
+  id: 'data.banks.request-id', requirements: ['P-call-request-id'], spec: '4.4',
   title: 'API answers carry x-request-id',
   quote: 'profile.md: correlation | responses carry x-request-id',
   async run(c) {
@@ -171,7 +171,7 @@ export const requestId: Check = {
 };
 
 export const deviceHeader: Check = {
-  id: 'data.banks.device-header', spec: '4.4',
+  id: 'data.banks.device-header', requirements: ['P-call-device-header', 'P-error-codes-known'], spec: '4.4',
   title: 'A call without the device header is refused with error 1001',
   quote: 'profile.md: device header | x-device-id: <any stable string> on every API call; missing -> error 1001',
   async run(c) {

@@ -25,7 +25,7 @@ export function psuIpVerdict(c: CheckContext, name: string, what: string, answer
 }
 
 export const psuIpOptional: Check = {
-  id: 'data.accounts.psu-ip-optional', spec: '4.4',
+  id: 'data.accounts.psu-ip-optional', requirements: ['R4.4-psu-ip-address-optional'], spec: '4.4',
   title: 'GET /accounts works without x-psu-ip-address, except at banks that require it',
   quote: 'x-psu-ip-address | Optional on account and payment endpoints; required for some banks.',
   async run(c) {

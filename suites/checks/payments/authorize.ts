@@ -12,7 +12,7 @@ import { cases, describe, flowBanks, notApplicable } from './common.ts';
 
 function authorizeCheck(area: string, products: Product[]): Check {
   return {
-    id: `payments.${area}.authorize`, spec: '4.4',
+    id: `payments.${area}.authorize`, requirements: ['R4.4-authorize', 'R9-sca-redirect'], spec: '4.4',
     title: `A ${products.join(' / ')} payment that needs authentication is authorised through POST /authorize with x-redirect-url`,
     quote: 'POST /authorize | Optional header x-redirect-url.',
     async run(c) {
@@ -34,7 +34,7 @@ export const domesticAuthorize = authorizeCheck('domestic', ['domestic-transfer'
 export const sepaAuthorize = authorizeCheck('sepa', ['sepa-credit']);
 
 export const scaRedirect: Check = {
-  id: 'payments.domestic.sca-redirect', spec: '4.4',
+  id: 'payments.domestic.sca-redirect', requirements: ['R4.4-redirect-url', 'R9-sca-redirect'], spec: '4.4',
   title: 'After strong customer authentication the bank sends the end user to the x-redirect-url given',
   quote: 'x-redirect-url | Optional on consent initiation and payment initiation; redirects control to a custom address after the bank\'s strong customer authentication redirect.',
   async run(c) {
@@ -54,7 +54,7 @@ export const scaRedirect: Check = {
 };
 
 export const withoutRedirect: Check = {
-  id: 'payments.domestic.without-redirect-url', spec: '4.4',
+  id: 'payments.domestic.without-redirect-url', requirements: ['R4.4-authorize', 'R4.4-redirect-url'], spec: '4.4',
   title: 'A domestic payment and its authorisation need no x-redirect-url',
   quote: 'x-redirect-url | Optional on consent initiation and payment initiation. POST /authorize | Optional header x-redirect-url.',
   async run(c) {

@@ -16,7 +16,7 @@ import { HUGE } from './optional.ts';
 const seen = (r: { res: { status: number; json?: unknown; text?: string } }) => `${r.res.status} ${show(r.res.json ?? r.res.text)}`;
 
 export const answers: Check = {
-  id: 'payments.confirm-funds.answers', spec: '4.4',
+  id: 'payments.confirm-funds.answers', requirements: ['R4.4-confirm-funds', 'P-ops-confirm-funds-501'], spec: '4.4',
   title: 'POST /confirm-funds answers fundsAvailable, or Not Implemented',
   quote: 'POST /confirm-funds | Confirms available funds. Part of payment initiation. Unsupported providers return a Not Implemented error.',
   async run(c) {
@@ -55,7 +55,7 @@ async function judge(c: CheckContext, bankId: string): Promise<'supported' | 'no
 }
 
 export const notImplemented: Check = {
-  id: 'payments.confirm-funds.not-implemented', spec: '7',
+  id: 'payments.confirm-funds.not-implemented', requirements: ['R7-confirm-funds-not-implemented'], spec: '7',
   title: 'A bank that cannot confirm funds answers Not Implemented, not a made-up yes or no',
   quote: 'Confirm funds: providers that do not support it return a Not Implemented error.',
   async run(c) {
@@ -71,7 +71,7 @@ export const notImplemented: Check = {
 };
 
 export const errorBody: Check = {
-  id: 'payments.confirm-funds.error-body', spec: '7',
+  id: 'payments.confirm-funds.error-body', requirements: ['P-error-body-shape', 'P-ops-confirm-funds-501'], spec: '7',
   title: 'The Not Implemented answer is 501 with the error body of profile.md',
   quote: 'profile.md: confirm funds | unsupported bank -> 501 with an error body',
   async run(c) {

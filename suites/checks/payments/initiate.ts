@@ -16,7 +16,7 @@ function expectInitiated(c: CheckContext, a: Awaited<ReturnType<typeof initiate>
 
 /** Domestic payments at every bank under test: this also learns which banks ask for strong customer authentication. */
 export const domesticInitiate: Check = {
-  id: 'payments.domestic.initiate', spec: '4.4',
+  id: 'payments.domestic.initiate', requirements: ['R4.4-domestic-payment', 'R9-sca-redirect'], spec: '4.4',
   title: 'A domestic payment is created, or sent to strong customer authentication, at every bank under test',
   quote: 'POST /payments/domestic-transfer | Domestic payment. Body requires endToEndIdentification; optional object paymentMetadata.',
   async run(c) {
@@ -30,9 +30,9 @@ export const domesticInitiate: Check = {
   },
 };
 
-function initiateCheck(area: string, products: Product[], quote: string): Check {
+function initiateCheck(area: string, products: Product[], quote: string, requirements: string[]): Check {
   return {
-    id: `payments.${area}.initiate`, spec: '4.4', quote,
+    id: `payments.${area}.initiate`, requirements, spec: '4.4', quote,
     title: `A ${products.join(' / ')} payment is created, or sent to strong customer authentication`,
     async run(c) {
       for (const { bankId, product } of await cases(c, products)) expectInitiated(c, await initiate(c, bankId, product), product, bankId);
@@ -41,15 +41,17 @@ function initiateCheck(area: string, products: Product[], quote: string): Check 
 }
 
 export const sepaInitiate = initiateCheck('sepa', ['sepa-credit'],
-  'POST /payments/sepa-credit | SEPA payment. Body may require endToEndIdentification; optional paymentMetadata.');
+  'POST /payments/sepa-credit | SEPA payment. Body may require endToEndIdentification; optional paymentMetadata.',
+  ['R4.4-sepa-payment', 'R9-sca-redirect']);
 export const scheduledInitiate = initiateCheck('scheduled', SCHEDULED,
-  'POST /payments/sepa-scheduled-credit | Like SEPA payments plus requestedExecutionDate. Domestic scheduled payment: body like SEPA and domestic payments plus requestedExecutionDate, accountScheme and identifier.');
+  'POST /payments/sepa-scheduled-credit | Like SEPA payments plus requestedExecutionDate. Domestic scheduled payment: body like SEPA and domestic payments plus requestedExecutionDate, accountScheme and identifier.',
+  ['R2.6-supported-services-meaning', 'R4.4-sepa-scheduled-payment', 'R4.4-domestic-scheduled-payment']);
 
 interface Omission { what: string; body: BodyOptions }
 
-function refusedWithout(id: string, products: Product[], omissions: Omission[], quote: string): Check {
+function refusedWithout(id: string, products: Product[], omissions: Omission[], quote: string, requirements: string[]): Check {
   return {
-    id, spec: '4.4', quote,
+    id, requirements, spec: '4.4', quote,
     title: `A ${products.join(' / ')} payment without ${omissions.map(o => o.what).join(' or without ')} is refused`,
     async run(c) {
       for (const { bankId, product } of await cases(c, products)) {
@@ -64,10 +66,13 @@ function refusedWithout(id: string, products: Product[], omissions: Omission[], 
 
 export const domesticRequiresE2e = refusedWithout('payments.domestic.requires-e2e', ['domestic-transfer'],
   [{ what: 'endToEndIdentification', body: { omit: ['endToEndIdentification'] } }],
-  'POST /payments/domestic-transfer | Domestic payment. Body requires endToEndIdentification (unique reference by the initiating party).');
+  'POST /payments/domestic-transfer | Domestic payment. Body requires endToEndIdentification (unique reference by the initiating party).',
+  ['R4.4-domestic-e2e-required', 'P-records-payment-required-fields']);
 export const scheduledRequiresDate = refusedWithout('payments.scheduled.requires-execution-date', SCHEDULED,
   [{ what: 'requestedExecutionDate', body: { omit: ['requestedExecutionDate'] } }],
-  'sepa-scheduled-credit: like SEPA payments plus requestedExecutionDate; domestic-scheduled-transfer: plus requestedExecutionDate, accountScheme and identifier.');
+  'sepa-scheduled-credit: like SEPA payments plus requestedExecutionDate; domestic-scheduled-transfer: plus requestedExecutionDate, accountScheme and identifier.',
+  ['R4.4-sepa-scheduled-payment', 'R4.4-domestic-scheduled-payment', 'P-records-payment-required-fields']);
 export const scheduledRequiresScheme = refusedWithout('payments.scheduled.requires-account-scheme', ['domestic-scheduled-transfer'],
   [{ what: 'accountScheme', body: { omitAccount: ['accountScheme'] } }, { what: 'identifier', body: { omitAccount: ['identifier'] } }],
-  'Domestic scheduled payment (product domestic-scheduled-transfer) | Body like SEPA and domestic payments plus requestedExecutionDate, accountScheme (account type, for example a giro number scheme) and identifier (assigned by the bank, in the format given by accountScheme).');
+  'Domestic scheduled payment (product domestic-scheduled-transfer) | Body like SEPA and domestic payments plus requestedExecutionDate, accountScheme (account type, for example a giro number scheme) and identifier (assigned by the bank, in the format given by accountScheme).',
+  ['R4.4-domestic-scheduled-payment', 'P-records-payment-required-fields']);

@@ -11,7 +11,7 @@ import { psuIpVerdict } from '../data/psu-ip.ts';
 import { cases, describe, flowBanks } from './common.ts';
 
 export const psuIpOptional: Check = {
-  id: 'payments.domestic.psu-ip-optional', spec: '4.4',
+  id: 'payments.domestic.psu-ip-optional', requirements: ['R4.4-psu-ip-address-optional'], spec: '4.4',
   title: 'Payment initiation works without x-psu-ip-address, except at banks that require it',
   quote: 'x-psu-ip-address | Optional on account and payment endpoints; required for some banks.',
   async run(c) {
@@ -28,7 +28,7 @@ export const psuIpOptional: Check = {
 
 function metadataCheck(area: string, product: Product): Check {
   return {
-    id: `payments.${area}.metadata`, spec: '4.4',
+    id: `payments.${area}.metadata`, requirements: ['R4.4-payment-metadata-optional'], spec: '4.4',
     title: `A ${product} payment with paymentMetadata is accepted`,
     quote: `POST /payments/${product} | ... optional object paymentMetadata (risk analysis data for banks). (9 3.0.0: endToEndIdentification and paymentMetadata on domestic and SEPA payments.)`,
     async run(c) {
@@ -51,7 +51,7 @@ export const HUGE = '9999999999.00';
 const REJECTED = ['RJCT', 'CANC'];
 
 export const amountLimit: Check = {
-  id: 'payments.domestic.amount-limit', spec: '8',
+  id: 'payments.domestic.amount-limit', requirements: ['R8-amount-limit'], spec: '8',
   title: `A payment of ${HUGE} is refused or rejected, not accepted as it is`,
   quote: 'A payment amount limit of a bank account exists (an error code relates to exceeding it; abortReason LIMIT_EXCEEDED).',
   async run(c) {

@@ -9,7 +9,7 @@ import { accepted, INSTANT, paymentBody, postPayment, SCHEDULED } from '../../su
 import { describe, flowBanks, notApplicable } from './common.ts';
 
 export const instant: Check = {
-  id: 'payments.domestic.instant', spec: '4.4',
+  id: 'payments.domestic.instant', requirements: ['R4.4-domestic-instant', 'R2.6-supported-services-meaning', 'P-ops-instant-payment', 'P-records-unsupported-product'], spec: '4.4',
   title: 'An instant domestic payment goes through domestic-transfer where supportedServices lists instant-domestic-transfer, and is refused elsewhere',
   quote: 'POST /payments/domestic-transfer | Also used for instant domestic payments for banks whose supportedServices has instant-domestic-transfer. (docs/profile.md: the request carries "instantPayment": true.)',
   async run(c) {
@@ -29,7 +29,7 @@ export const instant: Check = {
 };
 
 export const unsupportedProduct: Check = {
-  id: 'payments.scheduled.unsupported-product', spec: '2.6',
+  id: 'payments.scheduled.unsupported-product', requirements: ['R2.6-supported-services-meaning', 'P-records-unsupported-product'], spec: '2.6',
   title: 'A scheduled product the bank does not list in supportedServices is refused',
   quote: 'supportedServices | A value present means the bank supports that feature. (docs/profile.md: a product the bank does not list is refused with an error body.)',
   async run(c) {

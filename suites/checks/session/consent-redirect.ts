@@ -12,7 +12,7 @@ import { newSession } from './common.ts';
 const QUOTE = 'x-redirect-url | Optional on consent initiation and payment initiation; redirects control to a custom address after the bank\'s strong customer authentication redirect.';
 
 export const withoutRedirect: Check = {
-  id: 'session.lifecycle.consent-without-redirect-url', spec: '4.4',
+  id: 'session.lifecycle.consent-without-redirect-url', requirements: ['R4.4-redirect-url'], spec: '4.4',
   title: 'Consent is requested and given without x-redirect-url',
   quote: QUOTE,
   async run(c) {
@@ -28,7 +28,7 @@ export const withoutRedirect: Check = {
 };
 
 export const redirect: Check = {
-  id: 'session.lifecycle.consent-redirect', spec: '4.4',
+  id: 'session.lifecycle.consent-redirect', requirements: ['R4.4-redirect-url'], spec: '4.4',
   title: 'After consent the bank sends the end user to the x-redirect-url given',
   quote: QUOTE,
   async run(c) {
