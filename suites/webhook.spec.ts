@@ -12,7 +12,8 @@ import { checkTest } from './support/register.ts';
 import { redactor, target } from './support/target.ts';
 import { DRIVE_CAP_MS, forgetWebhookRun, webhookRun } from './checks/webhook/run.ts';
 
-const noControl = 'no control URL was given (--control-url or PIS_CONTROL_URL), so the harness cannot create checkouts to watch (CONTRACT.md section 4)';
+const noControl = 'no control URL was given (--control-url or PIS_CONTROL_URL), so the harness cannot create checkouts to watch (docs/control-api.md)';
+const giveControl = 'give --control-url (the control API of docs/control-api.md) and --webhook-api-key';
 const FIRST = WEBHOOK_CHECKS[0].id;
 const LAST = WEBHOOK_CHECKS[WEBHOOK_CHECKS.length - 1].id;
 
@@ -21,7 +22,7 @@ for (const entry of WEBHOOK_CHECKS) {
     const t = target();
     // The longest drive, compressed clock counted, plus a minute for a slow target.
     testInfo.setTimeout(DRIVE_CAP_MS * t.timeScale + 60_000);
-    if (!t.controlUrl) return { ...meta, status: 'skipped', message: noControl, evidence: [], durationMs: 0 };
+    if (!t.controlUrl) return { ...meta, status: 'skipped', skipKind: 'not-run', message: noControl, remedy: giveControl, evidence: [], durationMs: 0 };
     const run = await webhookRun().catch((e: unknown) => (e as Error)?.message ?? String(e));
     if (typeof run === 'string') {
       // The drive could not be made: the first check says why, the others are not checked
@@ -29,7 +30,7 @@ for (const entry of WEBHOOK_CHECKS) {
       if (entry.id === LAST) forgetWebhookRun();
       const why = `the webhook probes could not be run: ${run}`;
       return entry.id === FIRST ? { ...meta, status: 'failed', message: why, evidence: [], durationMs: 0 }
-        : { ...meta, status: 'skipped', message: `not checked: ${why}`, evidence: [], durationMs: 0 };
+        : { ...meta, status: 'skipped', skipKind: 'not-run', message: `not checked: ${why}`, evidence: [], durationMs: 0 };
     }
     const found = run.checks.find(c => c.id === entry.id)!;
     const first = entry.id === FIRST;

@@ -2,7 +2,11 @@
 // receiver and writes the usual report folder (issue 6, CONTRACT.md sections 1-2).
 import { palette } from '../report/colour.ts';
 import { HarnessError } from '../errors.ts';
-import { exitStatus, isWarning, type CheckResult } from '../report/model.ts';
+import { metaOf } from '../report/check.ts';
+import { isWarning, type CheckResult } from '../report/model.ts';
+import { formatSummary } from '../report/progress.ts';
+import { verdictExit } from '../report/verdict.ts';
+import { RECEIVER_CHECKS } from '../sender/checks.ts';
 import { Redactor } from '../report/redact.ts';
 import { defaultReportDir, ReportWriter } from '../report/writer.ts';
 import { certify, makePlan, planLine } from '../sender/certify.ts';
@@ -13,7 +17,8 @@ const HELP = `Usage: pis-conformance certify-receiver --url URL --api-key KEY [o
 
 Acts as the service's webhook sender (spec 4.3, 5.4, 6) and certifies a
 merchant's webhook receiver: every body the service may send, wrong keys,
-duplicates, parallel bursts, latency, garbage. Exit 0 certified, 1 not, 2 could not run.
+duplicates, parallel bursts, latency, garbage. Exit 0 conformant, 1 not conformant or
+incomplete (0 with --allow-incomplete), 2 could not run.
 
 Options:
   --url URL             the receiver's URL (http:// or https://)
@@ -25,6 +30,7 @@ Options:
   --time-scale F        1 spec second = F real seconds, for a receiver on a compressed clock (env PIS_TIME_SCALE, default 1)
   --insecure            accept a self-signed TLS certificate (test setups)
   --report DIR          report folder (default reports/<timestamp>)
+  --allow-incomplete    exit 0 when no must check failed even though some could not run (e.g. without --state-url)
   -h, --help            this text
 
 Checks (ids receiver.<prefix>.<name>; a failed should is a warning):
@@ -45,7 +51,7 @@ Example:
 const OPTIONS = {
   'url': { type: 'string' }, 'api-key': { type: 'string' }, 'concurrency': { type: 'string' },
   'max-requests': { type: 'string' }, 'state-url': { type: 'string' }, 'time-scale': { type: 'string' },
-  'insecure': { type: 'boolean' }, 'report': { type: 'string' },
+  'insecure': { type: 'boolean' }, 'report': { type: 'string' }, 'allow-incomplete': { type: 'boolean' },
 } as const;
 
 function options(v: Record<string, string | boolean | undefined>): SenderOptions {
@@ -98,7 +104,10 @@ export const command: Command = {
     // Created at the first check, so a run that fails its pre-flight leaves no empty report folder.
     let writer: ReportWriter | undefined;
     let lastLine = performance.now();
-    const open = () => writer ??= new ReportWriter(dir, { command: 'certify-receiver', target: { receiverUrl: opts.url, stateUrl: opts.stateUrl }, timeScale: opts.timeScale }, redactor);
+    const allowIncomplete = a.values['allow-incomplete'] === true;
+    const selection = { timeScale: opts.timeScale, concurrency: opts.concurrency, stateUrl: opts.stateUrl !== undefined, allowIncomplete };
+    const open = () => writer ??= new ReportWriter(dir, { command: 'certify-receiver', target: { receiverUrl: opts.url, stateUrl: opts.stateUrl }, timeScale: opts.timeScale, selection },
+      redactor, { selected: RECEIVER_CHECKS.map(metaOf) });
     await certify(opts, plan, redactor, {
       check: c => { process.stdout.write(redactor.text(checkLine(open().add(c))) + '\n'); },
       phase: (name, sent, total) => { lastLine = performance.now(); process.stdout.write(`${counter(sent, total)} ${name}\n`); },
@@ -110,9 +119,7 @@ export const command: Command = {
       },
     });
     const results = open().finish();
-    const s = results.summary;
-    const warnings = results.checks.filter(isWarning).length;
-    process.stdout.write(`${s.conformant ? 'CERTIFIED' : 'NOT CERTIFIED'}: ${s.passed} passed, ${s.failed} failed${warnings ? ` (${warnings} warnings)` : ''}, ${s.skipped} skipped. Report: ${open().dir}/index.html\n`);
-    return exitStatus(s);
+    process.stdout.write(formatSummary(results, `${open().dir}/index.html`) + '\n');
+    return verdictExit(results.summary.verdict, { allowIncomplete });
   },
 };

@@ -1,18 +1,33 @@
 // `report DIR`: rebuilds index.html (and junit.xml, results.json) of a run from
-// its results.json, or from results.jsonl when the run was killed before the end.
+// its results.json, or from results.jsonl when the run was killed before the
+// end. The verdict is computed again from the checks, never read from the file.
+// A folder without results.json is a run that did not finish: Interrupted, with
+// the checks plan.json names that have no result listed as not run.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { HarnessError } from '../errors.ts';
-import { summarize, type CheckResult, type RunResults } from '../report/model.ts';
+import { assembleResults, PLAN_FILE, type PlanFile } from '../report/assemble.ts';
+import type { CheckResult, RunResults } from '../report/model.ts';
+import { summarize, verdictLines } from '../report/verdict.ts';
 import { writeReportFiles } from '../report/writer.ts';
-import { TOOL } from '../version.ts';
 import { parseFlags, type Command } from './command.ts';
 
 const help = `Usage: pis-conformance report DIR
 
 Rebuilds index.html and junit.xml of a report folder from its results.json, or
-from results.jsonl (one check per line) when the run was killed before it wrote
-results.json. Exit status 0 when rebuilt, 2 when the folder holds neither.`;
+from results.jsonl (one check per line) and plan.json when the run was killed
+before it wrote results.json; such a run's verdict is Interrupted, and the
+selected checks without a result are listed as not run.
+Exit status 0 when rebuilt, 2 when the folder holds neither.`;
+
+function readPlan(dir: string): PlanFile | undefined {
+  const file = join(dir, PLAN_FILE);
+  if (!existsSync(file)) return undefined;
+  try { return JSON.parse(readFileSync(file, 'utf8')) as PlanFile; } catch {
+    process.stderr.write(`report: ${file} is not JSON; the checks that did not finish cannot be named.\n`);
+    return undefined;
+  }
+}
 
 function fromJsonl(dir: string): RunResults {
   const file = join(dir, 'results.jsonl');
@@ -24,8 +39,13 @@ function fromJsonl(dir: string): RunResults {
       process.stderr.write(`report: skipped line ${i + 1} of ${file}: not whole JSON (the run was probably killed while writing it).\n`);
     }
   });
+  const plan = readPlan(dir);
+  if (!plan) process.stderr.write(`report: ${dir} has no ${PLAN_FILE}, so the checks that did not finish cannot be named.\n`);
   const now = new Date().toISOString();
-  return { tool: { ...TOOL }, command: 'run', target: {}, timeScale: 1, startedAt: now, finishedAt: now, summary: summarize(checks), checks };
+  return assembleResults({
+    header: plan ?? { command: 'run', target: {}, timeScale: 1 }, plan, checks,
+    startedAt: plan?.startedAt ?? now, finishedAt: now, interrupted: true,
+  });
 }
 
 export const command: Command = {
@@ -47,8 +67,9 @@ export const command: Command = {
     } else {
       throw new HarnessError('PIS_BAD_INPUT', `${dir} holds neither results.json nor results.jsonl: give the folder a run wrote its report into.`);
     }
+    results = { ...results, summary: summarize([...results.checks, ...(results.notSelected ?? [])], { interrupted: results.interrupted }) };
     writeReportFiles(dir, results);
-    process.stdout.write(`rebuilt ${join(dir, 'index.html')} (${results.checks.length} checks, ${results.summary.conformant ? 'conformant' : 'not conformant'})\n`);
+    process.stdout.write(`rebuilt ${join(dir, 'index.html')} (${results.checks.length} checks)\n${verdictLines(results.summary, results.checks).join('\n')}\n`);
     return 0;
   },
 };

@@ -2,7 +2,8 @@
 // file), starts the bundled reference when no target is named, checks in a few
 // seconds that the target is there and takes the credentials, then runs the
 // Playwright suites with the reporter that writes the report folder, and exits
-// 0 conformant, 1 not conformant, 2 the run could not be made.
+// with the verdict: 0 conformant, 1 not conformant or incomplete (0 with
+// --allow-incomplete), 2 interrupted or the run could not be made.
 import { existsSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -15,8 +16,10 @@ import { reportTarget, targetToEnv } from '../target/env.ts';
 import { preflight } from '../target/preflight.ts';
 import { defaultReportDir } from '../report/writer.ts';
 import { Redactor } from '../report/redact.ts';
-import { exitStatus, isWarning, type RunResults } from '../report/model.ts';
+import type { RunResults } from '../report/model.ts';
+import { verdictExit } from '../report/verdict.ts';
 import { formatSummary } from '../report/progress.ts';
+import { candidates, selectionOf, writeCandidates } from './selection.ts';
 import { availableSuites, runPlaywright } from '../runner/playwright.ts';
 import { INTERRUPTED_EXIT, stopSignal } from './stop.ts';
 import { BUNDLED_TIME_SCALE, startBundled, type Bundled } from '../runner/bundled.ts';
@@ -55,8 +58,10 @@ What to run:
   --report DIR            where to write the report (default reports/<timestamp>; reports/latest points at it)
   --workers N             suites run side by side (default 5)
   --fault LIST            bundled reference only: switch on faults or quirks of its catalog, to see checks fail
+  --allow-incomplete      exit 0 when no must check failed even though some could not run
 
-Exit status: 0 conformant, 1 not conformant, 2 the run could not be made.
+Exit status: 0 conformant, 1 not conformant or incomplete (some must checks could not run),
+2 the run could not be made, selected no check, or was interrupted.
 `;
 
 const FLAGS = {
@@ -67,6 +72,7 @@ const FLAGS = {
   'report': { type: 'string' },
   'workers': { type: 'string' },
   'fault': { type: 'string', multiple: true },
+  'allow-incomplete': { type: 'boolean' },
 } as const;
 
 function chooseSuites(list: string | undefined): string[] {
@@ -113,18 +119,27 @@ export const command: Command = {
       const redactor = new Redactor().add(cfg.clientSecret, 'PIS_CLIENT_SECRET').add(cfg.webhookApiKey, 'PIS_WEBHOOK_API_KEY');
       await preflight(cfg, redactor);
       const dir = resolve(v.report ?? defaultReportDir());
-      const header = { command: 'run', target: reportTarget(cfg), timeScale: cfg.timeScale };
-      const out = await runPlaywright({
-        suites, grep: v.grep, workers,
-        env: {
-          ...targetToEnv(cfg),
-          PIS_REPORT_DIR: dir,
-          PIS_REPORT_HEADER: JSON.stringify(header),
-          PIS_MAX_WAIT_S: String(cfg.maxWaitS),
-          PIS_WORKERS: String(workers),
-        },
-      });
-      return finish(dir, out, v.grep);
+      const allowIncomplete = v['allow-incomplete'] === true;
+      const choice = { suites, allSuites: availableSuites(SUITES), grep: v.grep, profile: cfg.profile };
+      const selection = selectionOf(choice, { timeScale: cfg.timeScale, maxWaitS: cfg.maxWaitS, allowIncomplete });
+      const header = { command: 'run', target: reportTarget(cfg), timeScale: cfg.timeScale, selection };
+      const listed = writeCandidates(candidates(choice));
+      try {
+        const out = await runPlaywright({
+          suites, grep: v.grep, workers,
+          env: {
+            ...targetToEnv(cfg),
+            PIS_REPORT_DIR: dir,
+            PIS_REPORT_HEADER: JSON.stringify(header),
+            PIS_REPORT_CANDIDATES: listed.file,
+            PIS_MAX_WAIT_S: String(cfg.maxWaitS),
+            PIS_WORKERS: String(workers),
+          },
+        });
+        return finish(dir, out, v.grep, allowIncomplete);
+      } finally {
+        listed.remove();
+      }
     } finally {
       await bundled?.close();
     }
@@ -135,9 +150,8 @@ export const command: Command = {
 function interrupted(dir: string): number {
   let results: RunResults | undefined;
   try { results = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as RunResults; } catch { /* stopped before the reporter began */ }
-  const s = results?.summary;
-  const found = s ? `${s.passed} passed, ${s.failed} failed and ${s.skipped} skipped before the stop; the rest did not run` : 'no check finished';
-  process.stdout.write(`\nInterrupted: ${found}.\n${results ? `Report: ${shownPath(join(dir, 'index.html'))}\n` : ''}`);
+  if (!results) process.stdout.write('\nInterrupted: no check finished before the stop.\n');
+  else process.stdout.write('\n' + formatSummary(results, shownPath(join(dir, 'index.html'))) + '\n');
   return INTERRUPTED_EXIT;
 }
 
@@ -147,22 +161,22 @@ function shownPath(file: string): string {
   return shown.startsWith('..') ? file : shown;
 }
 
-function finish(dir: string, out: Awaited<ReturnType<typeof runPlaywright>>, grep: string | undefined): number {
+function finish(dir: string, out: Awaited<ReturnType<typeof runPlaywright>>, grep: string | undefined, allowIncomplete: boolean): number {
   const status = out.status;
   if (status?.interrupted || stopSignal()) return interrupted(dir);
   if (out.signal)
     throw new HarnessError('PIS_INTERNAL', `The Playwright runner was killed by ${out.signal}; what the run found so far is in ${join(dir, 'results.jsonl')}.`);
+  // Nothing selected: the reporter wrote no report folder and left reports/latest alone.
+  if (status && status.selected === 0) {
+    const why = status.errors[0] ?? 'no check was selected';
+    throw new HarnessError(grep ? 'PIS_BAD_FLAG' : 'PIS_INTERNAL', grep ? `No check matches --grep '${grep}': give a check id such as token.issue.access-token.` : `No check ran (${why}).`);
+  }
   if (!status || !existsSync(join(dir, 'results.json'))) {
     const why = status?.errors[0] ?? `Playwright ended with status ${out.exitCode} before the report was written`;
     throw new HarnessError('PIS_INTERNAL', `The suites could not run (${why}): this is a bug of the harness or its install, please report it.`);
   }
-  if (status.checks === 0) {
-    const why = status.errors[0] ?? 'no check was selected';
-    throw new HarnessError(grep ? 'PIS_BAD_FLAG' : 'PIS_INTERNAL', grep ? `No check matches --grep '${grep}': give a check id such as token.issue.access-token.` : `No check ran (${why}).`);
-  }
   const results = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as RunResults;
-  const warnings = results.checks.filter(isWarning).length;
-  process.stdout.write('\n' + formatSummary(results.summary, warnings, shownPath(join(dir, 'index.html'))) + '\n');
+  process.stdout.write('\n' + formatSummary(results, shownPath(join(dir, 'index.html'))) + '\n');
   if (status.errors.length) process.stderr.write(`Note: ${status.errors.length} suite error(s) besides the checks; the first: ${status.errors[0]}\n`);
-  return exitStatus(results.summary);
+  return verdictExit(results.summary.verdict, { allowIncomplete });
 }

@@ -5,12 +5,13 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { HarnessError } from '../errors.ts';
-import { exitStatus, isWarning } from '../report/model.ts';
+import { metaOf } from '../report/check.ts';
+import { verdictExit } from '../report/verdict.ts';
 import { formatCheckLine, formatSummary } from '../report/progress.ts';
 import { palette } from '../report/colour.ts';
 import { Redactor } from '../report/redact.ts';
-import { ReportWriter, defaultReportDir } from '../report/writer.ts';
-import { analyzeRun } from '../sink/analysis/index.ts';
+import { ReportWriter, defaultReportDir, type ReportHeader } from '../report/writer.ts';
+import { analyzeRun, WEBHOOK_CHECKS } from '../sink/analysis/index.ts';
 import { PASSIVE_CYCLE } from '../sink/plan.ts';
 import { formatAttemptLine } from '../sink/live.ts';
 import { startSink, type Sink } from '../sink/server.ts';
@@ -48,8 +49,10 @@ Options:
   --report DIR            where to write the report (default reports/<timestamp>)
   --max-connections N     open connections at most (default 2000); past it the oldest
                           stalled one is closed to make room for the new one
+  --allow-incomplete      exit 0 when no must check failed even though some could not be judged
 
-Exit status: 0 conformant, 1 not conformant, 2 the sink could not run.
+Exit status: 0 conformant, 1 not conformant or incomplete (some must checks could not be judged),
+2 the sink could not run.
 `;
 
 const FLAGS = {
@@ -65,6 +68,7 @@ const FLAGS = {
   'report': { type: 'string' },
   'timing-tolerance': { type: 'string' },
   'max-connections': { type: 'string' },
+  'allow-incomplete': { type: 'boolean' },
 } as const;
 
 function readPem(flag: string, file: string): string {
@@ -115,9 +119,9 @@ function progress(sink: Sink): () => void {
 }
 
 /** The report folder, made at the start: a folder that cannot be written is said now, not after the session. */
-function openReport(dir: string, url: string, timeScale: number, redactor: Redactor): ReportWriter {
+function openReport(dir: string, header: ReportHeader, redactor: Redactor): ReportWriter {
   try {
-    return new ReportWriter(dir, { command: 'sink', target: { sinkUrl: url }, timeScale }, redactor);
+    return new ReportWriter(dir, header, redactor, { selected: WEBHOOK_CHECKS.map(metaOf) });
   } catch (e) {
     throw new HarnessError('PIS_BAD_FLAG', `Cannot write the report folder ${dir} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}): give a writable folder with --report.`, { cause: e });
   }
@@ -147,7 +151,9 @@ export const command: Command = {
     });
     let stopLine: (() => void) | undefined;
     try {
-      const writer = openReport((v.report as string | undefined) ?? defaultReportDir(), sink.url, timeScale, redactor);
+      const allowIncomplete = v['allow-incomplete'] === true;
+      const selection = { timeScale, allowIncomplete, ...(duration !== undefined ? { durationS: duration } : {}) };
+      const writer = openReport((v.report as string | undefined) ?? defaultReportDir(), { command: 'sink', target: { sinkUrl: sink.url }, timeScale, selection }, redactor);
       const stopped = untilStopped(duration);
       process.stdout.write(`sink listening at ${sink.url} (register it as the webhook URL, api-key from --api-key)${duration !== undefined ? `; stopping after ${duration} s` : '; Ctrl-C to stop'}\n`);
       stopLine = progress(sink);
@@ -160,9 +166,8 @@ export const command: Command = {
       }
       if (!deliveries.length) process.stderr.write(`no webhook arrived at ${sink.url}: check the URL registered for the sender and that it can reach this address.\n`);
       const results = writer.finish({ deliveries: redactor.value(deliveries) });
-      const warnings = results.checks.filter(isWarning).length;
-      process.stdout.write(`sink stopped (${why}).\n${formatSummary(results.summary, warnings, join(writer.dir, 'index.html'))}\n`);
-      return exitStatus(results.summary);
+      process.stdout.write(`sink stopped (${why}).\n${formatSummary(results, join(writer.dir, 'index.html'))}\n`);
+      return verdictExit(results.summary.verdict, { allowIncomplete });
     } finally {
       stopLine?.();
       await sink.close();

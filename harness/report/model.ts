@@ -96,13 +96,45 @@ export interface CheckResult {
   skipKind?: SkipKind;
   /** One line: on failure what was expected and what was seen; on skip, why. */
   message?: string;
+  /** For a check that did not run: what the user can do so it runs (e.g. "give --control-url"). */
+  remedy?: string;
   expected?: string;
   seen?: string;
   evidence: Evidence[];
   durationMs: number;
 }
 
-export interface RunSummary { passed: number; failed: number; skipped: number; conformant: boolean }
+export type Verdict = 'conformant' | 'not-conformant' | 'incomplete' | 'interrupted';
+
+/**
+ * The counts and the verdict of a run (computed by harness/report/verdict.ts
+ * from the checks, never by a renderer). `conformant` is true for the verdict
+ * Conformant only; `skipped` counts the skipped checks that were selected
+ * (not-run and not-applicable), never the not-selected ones.
+ */
+export interface RunSummary {
+  passed: number;
+  failed: number;
+  skipped: number;
+  conformant: boolean;
+  verdict: Verdict;
+  warnings: number;
+  notRun: number;
+  notApplicable: number;
+  notSelected: number;
+}
+
+/** What a run was asked to check; commands other than `run` record what applies to them. */
+export interface Selection {
+  suites?: string[];
+  grep?: string;
+  /** Whether profile-level checks ran (false with --no-profile). */
+  profile?: boolean;
+  timeScale?: number;
+  maxWaitS?: number;
+  allowIncomplete?: boolean;
+  [more: string]: unknown;
+}
 
 export interface RunResults {
   tool: { name: string; version: string };
@@ -111,8 +143,14 @@ export interface RunResults {
   timeScale: number;
   startedAt: string;
   finishedAt: string;
+  selection?: Selection;
+  /** A signal (or the global timeout) cut the run short. */
+  interrupted?: boolean;
   summary: RunSummary;
+  /** The checks the run selected, each with its result. */
   checks: CheckResult[];
+  /** The checks the selection left out (skipKind not-selected, the message names the option); apart, so `checks` holds only what was selected. */
+  notSelected?: CheckResult[];
   deliveries?: DeliveryAttempt[];
 }
 
@@ -124,20 +162,4 @@ export function isMustFailure(c: Pick<CheckResult, 'status' | 'level'>): boolean
 /** A failed check that does not decide the verdict (`should` or `profile`): shown as a warning. */
 export function isWarning(c: Pick<CheckResult, 'status' | 'level'>): boolean {
   return c.status === 'failed' && c.level !== 'must';
-}
-
-/** The verdict: conformant unless a `must` check failed (`should` warns, `profile` never decides). */
-export function summarize(checks: readonly CheckResult[]): RunSummary {
-  const count = (s: CheckStatus) => checks.filter(c => c.status === s).length;
-  return {
-    passed: count('passed'),
-    failed: count('failed'),
-    skipped: count('skipped'),
-    conformant: !checks.some(isMustFailure),
-  };
-}
-
-/** Exit status of run, certify-receiver, sink (CONTRACT.md section 1). */
-export function exitStatus(summary: RunSummary): 0 | 1 {
-  return summary.conformant ? 0 : 1;
 }

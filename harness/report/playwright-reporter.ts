@@ -3,23 +3,44 @@
 // verdict when a test ended without one), hands it to the ReportWriter at once
 // (results.jsonl grows as the run goes), prints one progress line per check,
 // and writes the rest of the report folder at the end. Configured by the
-// environment that `run` sets (PIS_REPORT_DIR, PIS_REPORT_HEADER, PIS_RUN_STATUS_FILE).
-import { writeFileSync } from 'node:fs';
+// environment that `run` sets (PIS_REPORT_DIR, PIS_REPORT_HEADER,
+// PIS_REPORT_CANDIDATES, PIS_RUN_STATUS_FILE). A run that selected no check
+// writes no report folder at all.
+import { readFileSync, writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { FullResult, Reporter, Suite as PwSuite, TestCase, TestError, TestResult } from '@playwright/test/reporter';
 import type { CheckResult, DeliveryAttempt, Level, Suite } from './model.ts';
 import { CHECK_ANNOTATION, CHECK_ATTACHMENT, type CheckMeta } from './check.ts';
 import { Redactor } from './redact.ts';
 import { ReportWriter, type ReportHeader } from './writer.ts';
+import type { NotSelected } from './assemble.ts';
 import { formatCheckLine } from './progress.ts';
 import { palette, stripAnsi } from './colour.ts';
 
 export const DELIVERIES_ATTACHMENT = 'pis-deliveries';
 
 /** What the reporter tells `run` beyond the report folder (written to PIS_RUN_STATUS_FILE, outside the folder). */
-export interface RunStatus { checks: number; errors: string[]; interrupted: boolean }
+export interface RunStatus {
+  /** Checks that reported a result. */
+  checks: number;
+  /** Checks the run selected (0: nothing matched, and no report folder was written). */
+  selected: number;
+  errors: string[];
+  interrupted: boolean;
+}
 
 const firstLine = (s: string | undefined) => stripAnsi(s ?? '').split('\n').find(l => l.trim())?.trim() ?? '';
+
+/**
+ * Every check the run could have selected, each with the option that leaves it
+ * out (written by `run` from the static catalog; the reporter cannot import the
+ * suites' catalog itself). Those the run did not select are listed as not selected.
+ */
+function candidates(): NotSelected[] {
+  const file = process.env.PIS_REPORT_CANDIDATES;
+  if (!file) return [];
+  return JSON.parse(readFileSync(file, 'utf8')) as NotSelected[];
+}
 
 /** The suite a test belongs to: its spec file's name (the test() call itself may sit in a helper file). */
 function suiteFile(test: TestCase): string {
@@ -35,6 +56,7 @@ export default class PisReporter implements Reporter {
   private readonly errors: string[] = [];
   private readonly colour = palette();
   private count = 0;
+  private selected = 0;
 
   printsToStdio(): boolean { return true; }
 
@@ -43,9 +65,15 @@ export default class PisReporter implements Reporter {
     this.redactor.add(process.env.PIS_WEBHOOK_API_KEY, 'PIS_WEBHOOK_API_KEY');
     const dir = process.env.PIS_REPORT_DIR;
     const header = JSON.parse(process.env.PIS_REPORT_HEADER ?? '{"command":"run","target":{},"timeScale":1}') as ReportHeader;
-    if (dir) this.writer = new ReportWriter(dir, header, this.redactor);
-    const total = suite.allTests().length;
-    const files = new Set(suite.allTests().map(suiteFile));
+    const tests = suite.allTests();
+    if (dir && tests.length) {
+      const selected = tests.map(t => this.meta(t));
+      const ids = new Set(selected.map(m => m.id));
+      const notSelected = candidates().filter(c => !ids.has(c.id));
+      this.writer = new ReportWriter(dir, header, this.redactor, { selected, notSelected });
+    }
+    const total = this.selected = tests.length;
+    const files = new Set(tests.map(suiteFile));
     process.stdout.write(`Running ${total} checks in ${files.size} suite${files.size === 1 ? '' : 's'} (${[...files].sort().join(', ')})\n`);
   }
 
@@ -84,8 +112,10 @@ export default class PisReporter implements Reporter {
   }
 
   async onEnd(result: FullResult): Promise<void> {
-    this.writer?.finish(this.deliveries.length ? { deliveries: this.deliveries } : {});
-    const status: RunStatus = { checks: this.count, errors: this.errors, interrupted: result.status === 'interrupted' || result.status === 'timedout' };
+    // A stop signal, or the global timeout: the checks without a result are listed as not run.
+    const interrupted = result.status === 'interrupted' || result.status === 'timedout';
+    this.writer?.finish({ interrupted, ...(this.deliveries.length ? { deliveries: this.deliveries } : {}) });
+    const status: RunStatus = { checks: this.count, selected: this.selected, errors: this.errors, interrupted };
     if (process.env.PIS_RUN_STATUS_FILE) writeFileSync(process.env.PIS_RUN_STATUS_FILE, JSON.stringify(status));
   }
 
@@ -97,11 +127,13 @@ export default class PisReporter implements Reporter {
     const durationMs = Math.round(result.duration);
     if (result.status === 'skipped') {
       const why = test.annotations.find(a => a.type === 'skip' || a.type === 'fixme')?.description;
-      return { ...meta, status: 'skipped', message: why || 'not run (the run was stopped before it, or Playwright skipped it)', evidence: [], durationMs };
+      return { ...meta, status: 'skipped', skipKind: 'not-run', message: why || 'not run (the run was stopped before it, or Playwright skipped it)', evidence: [], durationMs };
     }
+    // Cut off by a stop signal: the check did not run to its end, which says nothing about the target.
+    if (result.status === 'interrupted')
+      return { ...meta, status: 'skipped', skipKind: 'not-run', message: 'the run was stopped before this check finished', evidence: [], durationMs };
     if (result.status === 'passed') return { ...meta, status: 'passed', evidence: [], durationMs };
     const why = result.status === 'timedOut' ? `the check did not finish within ${(test.timeout / 1000).toFixed(0)} s`
-      : result.status === 'interrupted' ? 'the run was interrupted before the check finished'
       : `the check could not finish: ${firstLine(result.error?.message ?? result.error?.value) || result.status}`;
     return { ...meta, status: 'failed', message: why, evidence: [], durationMs };
   }

@@ -1,6 +1,7 @@
 // One line per finished check on the terminal, and the closing summary.
-import { isWarning, type CheckResult, type RunSummary } from './model.ts';
+import { isWarning, type CheckResult, type RunResults } from './model.ts';
 import { palette, type Palette } from './colour.ts';
+import { verdictLines } from './verdict.ts';
 
 const PLAIN = palette({ isTTY: false }, {});
 
@@ -13,7 +14,7 @@ export function formatCheckLine(c: CheckResult, p: Palette = PLAIN): string {
   return c.message ? `${head}\n       ${c.message}` : head;
 }
 
-export function formatSummary(s: RunSummary, warnings: number, reportIndex: string): string {
-  const verdict = s.conformant ? 'Conformant' : 'Not conformant';
-  return `${verdict}: ${s.passed} passed, ${s.failed} failed${warnings ? ` (${warnings} warnings that do not decide the verdict)` : ''}, ${s.skipped} skipped.\nReport: ${reportIndex}`;
+/** The verdict line (with what did not run and what to do) and the report's path. */
+export function formatSummary(r: Pick<RunResults, 'summary' | 'checks'>, reportIndex: string): string {
+  return [...verdictLines(r.summary, r.checks), `Report: ${reportIndex}`].join('\n');
 }

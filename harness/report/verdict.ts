@@ -8,9 +8,9 @@
 //
 // A skipped check without a skipKind counts as not-run: a skip must say that it
 // does not matter (not-applicable, not-selected) to keep a run complete.
-import { isMustFailure, isWarning, type CheckResult, type SkipKind } from './model.ts';
+import { isMustFailure, isWarning, type CheckResult, type RunSummary, type SkipKind, type Verdict } from './model.ts';
 
-export type Verdict = 'conformant' | 'not-conformant' | 'incomplete' | 'interrupted';
+export type { Verdict } from './model.ts';
 
 export const VERDICT_LABEL: Record<Verdict, string> = {
   'conformant': 'Conformant',
@@ -82,4 +82,66 @@ export function verdictExit(verdict: Verdict, opts: { allowIncomplete?: boolean 
     case 'not-conformant': return 1;
     case 'interrupted': return 2;
   }
+}
+
+/** The summary of results.json: the verdict and its counts. `conformant` is true for Conformant only. */
+export function summarize(checks: readonly CheckResult[], opts: { interrupted?: boolean } = {}): RunSummary {
+  const { mustNotRun: _, ...j } = judge(checks, opts);
+  return {
+    passed: j.passed, failed: j.failed, skipped: j.skipped, conformant: j.verdict === 'conformant',
+    verdict: j.verdict, warnings: j.warnings, notRun: j.notRun, notApplicable: j.notApplicable, notSelected: j.notSelected,
+  };
+}
+
+/** Checks that did not run and share one remedy (none: each says why in its message). */
+export interface NotRunGroup { remedy?: string; checks: CheckResult[] }
+
+/**
+ * The checks that did not run, grouped by what the user can do about them, in
+ * order of first appearance; only groups with a must check (those keep the
+ * run from a verdict). A group lists its should and profile checks too, since
+ * the same remedy runs them.
+ */
+export function notRunGroups(checks: readonly CheckResult[]): NotRunGroup[] {
+  const groups = new Map<string | undefined, CheckResult[]>();
+  for (const c of checks) if (skipKindOf(c) === 'not-run') groups.set(c.remedy, [...(groups.get(c.remedy) ?? []), c]);
+  return [...groups].filter(([, cs]) => cs.some(c => c.level === 'must')).map(([remedy, cs]) => ({ ...(remedy ? { remedy } : {}), checks: cs }));
+}
+
+/** "token.expiry.old-token-refused", "the 21 webhook checks", "3 checks (a, b, c)". */
+function which(cs: readonly CheckResult[]): string {
+  if (cs.length === 1) return cs[0].id;
+  const suites = new Set(cs.map(c => c.suite));
+  if (suites.size === 1) return `${cs.length} ${cs[0].suite} checks`;
+  const ids = cs.slice(0, 3).map(c => c.id).join(', ');
+  return `${cs.length} checks (${ids}${cs.length > 3 ? ', ...' : ''})`;
+}
+
+/** One sentence per group: what to do, and which must checks it would run. */
+export function notRunLines(checks: readonly CheckResult[]): string[] {
+  return notRunGroups(checks).map(g => g.remedy ? `${g.remedy} to run ${which(g.checks)}`
+    : g.checks.length === 1 ? `${g.checks[0].id} did not run: ${g.checks[0].message ?? 'no reason given'}`
+    : `${which(g.checks)} did not run: see each one's reason in the report`);
+}
+
+/** The counts after the verdict's label: "93 passed, 0 failed, 2 skipped (2 not run), 40 not selected". */
+export function countsLine(s: RunSummary): string {
+  const skipped = s.skipped ? ` (${[s.notRun ? `${s.notRun} not run` : '', s.notApplicable ? `${s.notApplicable} not applicable` : ''].filter(Boolean).join(', ')})` : '';
+  return `${s.passed} passed, ${s.failed} failed${s.warnings ? ` (${s.warnings} of them warnings that do not decide the verdict)` : ''}, `
+    + `${s.skipped} skipped${skipped}${s.notSelected ? `, ${s.notSelected} not selected` : ''}`;
+}
+
+/**
+ * The verdict line shared by run, certify-receiver, sink and the HTML header:
+ * the label, the counts, and for an incomplete or interrupted run what did not
+ * run and what to do about it.
+ */
+export function verdictLines(s: RunSummary, checks: readonly CheckResult[]): string[] {
+  const head = `${VERDICT_LABEL[s.verdict]}: ${countsLine(s)}.`;
+  if (s.verdict === 'interrupted') {
+    const missing = checks.filter(c => skipKindOf(c) === 'not-run').length;
+    return [head, `The run was stopped before it finished${missing ? `; ${missing} checks have no result` : ''}: run it again to get a verdict.`];
+  }
+  if (s.verdict !== 'incomplete') return [head];
+  return [head, ...notRunLines(checks).map(l => `Not run: ${l}.`)];
 }

@@ -1,19 +1,18 @@
-// Writes a report folder (CONTRACT.md section 2): results.jsonl as each check
-// finishes (a killed run still leaves what it found), then results.json,
-// junit.xml and index.html once at the end. Everything passes the redactor first.
+// Writes a report folder: plan.json when the run begins (its header and every
+// selected check, so a killed run's folder still says what was missing),
+// results.jsonl as each check finishes (a killed run still leaves what it
+// found), then results.json, junit.xml and index.html once at the end.
+// Everything passes the redactor first.
 import { appendFileSync, mkdirSync, writeFileSync, symlinkSync, rmSync, lstatSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { TOOL } from '../version.ts';
 import { Redactor } from './redact.ts';
-import { summarize, type CheckResult, type DeliveryAttempt, type RunResults } from './model.ts';
+import type { CheckResult, DeliveryAttempt, RunResults } from './model.ts';
+import { assembleResults, PLAN_FILE, type PlanFile, type ReportHeader, type ReportPlan } from './assemble.ts';
 import { renderJunit } from './junit.ts';
 import { renderPage } from './html/page.ts';
 
-export interface ReportHeader {
-  command: string;
-  target: Record<string, string | undefined>;
-  timeScale: number;
-}
+export type { ReportHeader, ReportPlan } from './assemble.ts';
 
 /** `reports/<timestamp>` under the current directory, the default report folder. */
 export function defaultReportDir(now = new Date()): string {
@@ -25,9 +24,11 @@ export class ReportWriter {
   private readonly checks: CheckResult[] = [];
   private readonly startedAt = new Date().toISOString();
 
-  constructor(dir: string, private readonly header: ReportHeader, private readonly redactor: Redactor) {
+  constructor(dir: string, private readonly header: ReportHeader, private readonly redactor: Redactor, private readonly plan?: ReportPlan) {
     this.dir = resolve(dir);
     mkdirSync(this.dir, { recursive: true });
+    const planFile: PlanFile = { tool: { ...TOOL }, ...header, startedAt: this.startedAt, selected: plan?.selected ?? [], ...(plan?.notSelected ? { notSelected: plan.notSelected } : {}) };
+    writeFileSync(join(this.dir, PLAN_FILE), JSON.stringify(this.redactor.value(planFile)) + '\n');
     writeFileSync(join(this.dir, 'results.jsonl'), '');
     linkLatest(this.dir);
   }
@@ -42,19 +43,16 @@ export class ReportWriter {
     return clean;
   }
 
-  /** Writes results.json, junit.xml and index.html; returns the results as written. */
-  finish(extra: { deliveries?: DeliveryAttempt[] } = {}): RunResults {
-    const results: RunResults = this.redactor.value({
-      tool: { ...TOOL },
-      command: this.header.command,
-      target: this.header.target,
-      timeScale: this.header.timeScale,
-      startedAt: this.startedAt,
-      finishedAt: new Date().toISOString(),
-      summary: summarize(this.checks),
-      checks: this.checks,
-      ...(extra.deliveries ? { deliveries: extra.deliveries } : {}),
-    });
+  /**
+   * Writes results.json, junit.xml and index.html; returns the results as
+   * written. `interrupted`: a signal cut the run, and the selected checks
+   * without a result are listed as not run.
+   */
+  finish(extra: { deliveries?: DeliveryAttempt[]; interrupted?: boolean } = {}): RunResults {
+    const results: RunResults = this.redactor.value(assembleResults({
+      header: this.header, plan: this.plan, checks: this.checks, startedAt: this.startedAt, finishedAt: new Date().toISOString(),
+      interrupted: !!extra.interrupted, deliveries: extra.deliveries,
+    }));
     writeReportFiles(this.dir, results);
     return results;
   }

@@ -3,7 +3,7 @@
 // check's definition (harness/report/check.ts). The level comes from the
 // check's registration in checks.ts.
 import type { CheckDef, Judged } from '../report/check.ts';
-import type { Evidence } from '../report/model.ts';
+import type { Evidence, SkipKind } from '../report/model.ts';
 import type { Delivery } from './transport.ts';
 import { fmtMs } from './options.ts';
 
@@ -13,6 +13,10 @@ export interface Outcome {
   expected?: string;
   seen?: string;
   evidence?: Evidence[];
+  /** For a skip: not-run (default; the run is incomplete) or not-applicable. */
+  skipKind?: Exclude<SkipKind, 'not-selected'>;
+  /** For a check that did not run: what makes it run, e.g. "give --state-url". */
+  remedy?: string;
 }
 
 // A failure shows at most this many exchanges in full; the message counts the rest.
@@ -21,7 +25,9 @@ const MAX_SHOWN = 5;
 export function result(def: CheckDef, o: Outcome, durationMs: number): Judged {
   return {
     ...def, status: o.status, evidence: o.evidence ?? [], durationMs,
+    ...(o.status === 'skipped' ? { skipKind: o.skipKind ?? 'not-run' } : {}),
     ...(o.message ? { message: o.message } : {}),
+    ...(o.remedy ? { remedy: o.remedy } : {}),
     ...(o.expected !== undefined ? { expected: o.expected } : {}),
     ...(o.seen !== undefined ? { seen: o.seen } : {}),
   };

@@ -78,7 +78,7 @@ export async function runConcurrency(ctx: Ctx, alone: readonly Delivery[]): Prom
 
   const stateDef = CONCURRENCY.stateAfterBurst;
   if (!ctx.opts.stateUrl) {
-    ctx.emit(await timed(stateDef, () => ({ status: 'skipped', message: "needs --state-url to read the receiver's state of a checkout" })));
+    ctx.emit(await timed(stateDef, () => ({ status: 'skipped', message: "needs --state-url to read the receiver's state of a checkout", remedy: 'give --state-url' })));
     return burst;
   }
   const template = ctx.opts.stateUrl;

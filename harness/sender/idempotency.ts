@@ -67,7 +67,7 @@ export async function runIdempotency(ctx: Ctx): Promise<void> {
 function stateAfterDuplicates(ctx: Ctx, expected: string) {
   const stateDef = IDEMPOTENCY.stateAfterDuplicates;
   const template = ctx.opts.stateUrl;
-  if (!template) return timed(stateDef, () => ({ status: 'skipped', message: "needs --state-url to read the receiver's state of a checkout" }));
+  if (!template) return timed(stateDef, () => ({ status: 'skipped', message: "needs --state-url to read the receiver's state of a checkout", remedy: 'give --state-url' }));
   return timed(stateDef, async () => {
     const id = ctx.ids.next('dup-state');
     const sent: Delivery[] = [];

@@ -3,7 +3,7 @@
 // three ways a body ends early (fail, skip, a missing prerequisite). Free of
 // Playwright, so the catalog of checks (suites/catalog/) loads without it;
 // register.ts turns a registered check into a Playwright test.
-import type { CheckStatus, Evidence, HttpEvidence } from '../../harness/report/model.ts';
+import type { CheckStatus, Evidence, HttpEvidence, SkipKind } from '../../harness/report/model.ts';
 import type { CheckDef } from '../../harness/report/check.ts';
 import { exchange, type Exchange, type ExchangeRequest, type ExchangeResponse } from '../../harness/http/exchange.ts';
 import { redactor, seedRedactor } from './target.ts';
@@ -19,10 +19,19 @@ export interface Check extends CheckDef {
 export class CheckFailed extends Error {
   constructor(message: string, readonly expected?: string, readonly seen?: string) { super(message); }
 }
-/** The check does not apply to this target (a reason is required). */
-export class CheckSkipped extends Error {}
-/** Something the check builds on (a token, a consented session) could not be had; its own check reports that. */
-export class Prerequisite extends Error {}
+/**
+ * The check could not be exercised (not-run: the run is incomplete), or the
+ * target says it does not offer the feature (not-applicable: the run stays
+ * complete). `remedy` says what the user can do so that it runs, e.g.
+ * "give --base-url"; the verdict line groups the checks that did not run by it.
+ */
+export class CheckSkipped extends Error {
+  constructor(message: string, readonly kind: Exclude<SkipKind, 'not-selected'> = 'not-run', readonly remedy?: string) { super(message); }
+}
+/** Something the check builds on (a token, a consented session) could not be had; its own check reports that. The check did not run. */
+export class Prerequisite extends Error {
+  constructor(message: string, readonly remedy?: string) { super(message); }
+}
 
 export class CheckContext {
   readonly evidence: Evidence[] = [];
@@ -71,7 +80,11 @@ export class CheckContext {
     item.primary = true;
   }
 
-  skip(reason: string): never { throw new CheckSkipped(reason); }
+  /** The check could not be exercised: it did not run, and the run is incomplete. `remedy`: what makes it run. */
+  skip(reason: string, remedy?: string): never { throw new CheckSkipped(reason, 'not-run', remedy); }
+
+  /** The target says it does not offer what the check needs (e.g. no bank lists the service): the run stays complete. */
+  notApplicable(reason: string): never { throw new CheckSkipped(reason, 'not-applicable'); }
 }
 
 /**
@@ -95,7 +108,7 @@ export function show(v: unknown): string {
   return s.length > 160 ? s.slice(0, 157) + '...' : s;
 }
 
-export interface Outcome { status: CheckStatus; message?: string; expected?: string; seen?: string }
+export interface Outcome { status: CheckStatus; message?: string; expected?: string; seen?: string; skipKind?: SkipKind; remedy?: string }
 
 /**
  * Runs the body under a deadline a little shorter than Playwright's timeout, so
@@ -110,8 +123,8 @@ export async function settle(c: CheckContext, body: (c: CheckContext) => Promise
     await Promise.race([body(c), deadline]);
     return { status: 'passed', ...(c.summary ? { message: c.summary } : {}) };
   } catch (e) {
-    if (e instanceof CheckSkipped) return { status: 'skipped', message: e.message };
-    if (e instanceof Prerequisite) return { status: 'skipped', message: `not checked: ${e.message}` };
+    if (e instanceof CheckSkipped) return { status: 'skipped', skipKind: e.kind, message: e.message, ...(e.remedy ? { remedy: e.remedy } : {}) };
+    if (e instanceof Prerequisite) return { status: 'skipped', skipKind: 'not-run', message: `not checked: ${e.message}`, ...(e.remedy ? { remedy: e.remedy } : {}) };
     if (e instanceof CheckFailed) {
       const detail = e.expected !== undefined || e.seen !== undefined ? `: expected ${e.expected ?? '?'}, seen ${e.seen ?? '?'}` : '';
       return { status: 'failed', message: e.message + detail, expected: e.expected, seen: e.seen };

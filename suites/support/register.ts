@@ -42,7 +42,9 @@ export function registerChecks(checks: readonly Registered<Check>[]): void {
       const outcome = await settle(c, body => k.run(body), Math.max(1000, testInfo.timeout - 3000));
       return {
         ...meta, status: outcome.status,
+        ...(outcome.skipKind ? { skipKind: outcome.skipKind } : {}),
         ...(outcome.message ? { message: outcome.message } : {}),
+        ...(outcome.remedy ? { remedy: outcome.remedy } : {}),
         ...(outcome.expected !== undefined ? { expected: outcome.expected } : {}),
         ...(outcome.seen !== undefined ? { seen: outcome.seen } : {}),
         evidence: c.evidence, durationMs: Math.round(performance.now() - started),

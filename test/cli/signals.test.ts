@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startBin } from '../helpers/process.ts';
+import type { RunResults } from '../../harness/report/model.ts';
 
 const ctrlC = (pid: number) => process.kill(-pid, 'SIGINT');
 
@@ -51,9 +52,13 @@ test('stop signals', { concurrency: true }, async t => {
     const { code, signal } = await run.closed;
     assert.equal(signal, null);
     assert.equal(code, 2, `${run.out()}\n${run.err()}`);
-    assert.match(run.out(), /\nInterrupted: \d+ passed, \d+ failed and \d+ skipped before the stop; the rest did not run\.\nReport: /);
-    const results = JSON.parse(readFileSync(join(report, 'results.json'), 'utf8')) as { checks: unknown[] };
-    assert.ok(results.checks.length >= 1, 'results.json holds the checks that finished');
+    assert.match(run.out(), /\nInterrupted: \d+ passed, \d+ failed, \d+ skipped \(\d+ not run\)[^\n]*\.\nThe run was stopped before it finished; \d+ checks have no result: run it again to get a verdict\.\nReport: /);
+    const results = JSON.parse(readFileSync(join(report, 'results.json'), 'utf8')) as RunResults;
+    assert.ok(results.checks.some(c => c.status !== 'skipped'), 'results.json holds the checks that finished');
+    // Interrupted, never failed: the checks cut off or never started did not run.
+    assert.equal(results.summary.verdict, 'interrupted');
+    assert.ok(results.checks.some(c => c.skipKind === 'not-run'), 'the checks without a result are listed as not run');
+    assert.deepEqual(results.checks.filter(c => c.status === 'failed').map(c => c.id), []);
     assert.doesNotMatch(run.err(), /bug of the harness|internal error/);
   }));
 

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { chromium } from '@playwright/test';
 import type { CheckResult, DeliveryAttempt, RunResults } from '../../harness/report/model.ts';
 import { writeReportFiles } from '../../harness/report/writer.ts';
+import { summarize } from '../../harness/report/verdict.ts';
 import { timelineFigure } from '../../harness/report/html/timeline.ts';
 import { ROOT, runCli } from '../helpers/cli.ts';
 
@@ -37,7 +38,7 @@ const checks: CheckResult[] = [{
 const results: RunResults = {
   tool: { name: 'pis-conformance', version: '0.1.0' }, command: 'run', target: {}, timeScale: SCALE,
   startedAt: '2026-11-22T10:00:00.000Z', finishedAt: '2026-11-22T10:00:09.000Z',
-  summary: { passed: 0, failed: 1, skipped: 0, conformant: false }, checks, deliveries,
+  summary: summarize(checks), checks, deliveries,
 };
 
 test('the timeline draws every attempt, the windows, the delays and the violation', () => {

@@ -1,11 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ReportWriter } from '../../harness/report/writer.ts';
 import { Redactor } from '../../harness/report/redact.ts';
-import type { CheckResult } from '../../harness/report/model.ts';
+import type { CheckResult, RunResults } from '../../harness/report/model.ts';
 import { runCli } from '../helpers/cli.ts';
 
 const check = (over: Partial<CheckResult>): CheckResult => ({
@@ -24,7 +24,7 @@ test('writes jsonl as it goes, then json, junit and html, without secrets; a fai
     const r = w.finish();
     assert.equal(r.summary.conformant, true);
     assert.deepEqual([r.summary.passed, r.summary.failed, r.summary.skipped], [1, 1, 0]);
-    assert.deepEqual(readdirSync(dir).sort(), ['index.html', 'junit.xml', 'results.json', 'results.jsonl']);
+    assert.deepEqual(readdirSync(dir).sort(), ['index.html', 'junit.xml', 'plan.json', 'results.json', 'results.jsonl']);
     for (const f of readdirSync(dir)) {
       const text = readFileSync(join(dir, f), 'utf8');
       assert.equal(text.includes('the-client-secret'), false, f);
@@ -47,14 +47,25 @@ test('a failed must makes the run not conformant and is a JUnit failure', () => 
   } finally { rmSync(dir, { recursive: true, force: true }); }
 });
 
-test('`report DIR` rebuilds the page from results.jsonl of a killed run, and says so for an empty folder', async () => {
+test('`report DIR` on a killed run (results.jsonl, no results.json): Interrupted, the selected checks without a result not run; an empty folder is exit 2', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'pis-report-'));
   try {
-    const w = new ReportWriter(dir, { command: 'run', target: {}, timeScale: 1 }, new Redactor());
-    w.add(check({ status: 'failed' }));
+    const selected = ['token.issue.access-token', 'token.issue.expires-in', 'token.refresh.answers-tokens']
+      .map(id => ({ id, suite: 'token' as const, title: id, spec: '2.1', level: 'must' as const }));
+    const w = new ReportWriter(dir, { command: 'run', target: {}, timeScale: 1, selection: { suites: ['token'] } }, new Redactor(), { selected });
+    w.add(check({ id: 'token.issue.access-token', status: 'failed' }));
+    appendFileSync(join(dir, 'results.jsonl'), '{"id":"token.issue.expires-in","sta'); // killed while writing the second line
     const ok = await runCli(['report', dir]);
     assert.equal(ok.code, 0, ok.stderr);
-    assert.match(readFileSync(join(dir, 'index.html'), 'utf8'), /Not conformant/);
+    assert.match(ok.stdout, /^Interrupted: 0 passed, 1 failed, 2 skipped \(2 not run\)\./m);
+    const r = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as RunResults;
+    assert.equal(r.summary.verdict, 'interrupted');
+    assert.equal(r.summary.conformant, false);
+    assert.deepEqual(r.checks.map(c => [c.id, c.status, c.skipKind ?? '']), [
+      ['token.issue.access-token', 'failed', ''], ['token.issue.expires-in', 'skipped', 'not-run'], ['token.refresh.answers-tokens', 'skipped', 'not-run']]);
+    assert.match(r.checks[1]!.message!, /the run was stopped before this check finished/);
+    assert.deepEqual(r.selection, { suites: ['token'] });
+    assert.match(readFileSync(join(dir, 'index.html'), 'utf8'), /<h1 id="verdict" data-verdict="interrupted"/);
     const empty = mkdtempSync(join(tmpdir(), 'pis-report-empty-'));
     const bad = await runCli(['report', empty]);
     assert.equal(bad.code, 2);

@@ -1,5 +1,6 @@
 // `run --suites token` needs the auth server only: with --auth-url and no
-// --base-url it runs, and the checks that need the API skip naming --base-url.
+// --base-url it runs, and the checks that need the API do not run, naming
+// --base-url: the verdict is Incomplete (exit 0 with --allow-incomplete).
 // A suite that calls the API still asks for the base URL before anything starts.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -15,17 +16,19 @@ test('run --suites token with only the auth URL runs the token suite and skips t
   const ref = await startReference({ timeScale: 0.01 });
   const dir = mkdtempSync(join(tmpdir(), 'pis-token-only-'));
   try {
-    const r = await runCli(['run', '--suites', 'token', '--auth-url', ref.authUrl, '--client-id', ref.clientId, '--time-scale', '0.01', '--workers', '1', '--report', dir],
+    const r = await runCli(['run', '--suites', 'token', '--auth-url', ref.authUrl, '--client-id', ref.clientId, '--time-scale', '0.01', '--workers', '1', '--report', dir, '--allow-incomplete'],
       { env: { PIS_CLIENT_SECRET: ref.clientSecret, PIS_BASE_URL: '' }, timeoutMs: 120_000 });
     const out = `${r.stdout}\n${r.stderr}`;
     assert.equal(r.code, 0, out);
     const results = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as RunResults;
+    assert.equal(results.summary.verdict, 'incomplete', out);
+    assert.match(r.stdout, /\nNot run: give --base-url to run \d+ token checks\.\n/);
     assert.equal(results.target.baseUrl, undefined);
     const api = results.checks.filter(c => /^token\.(use|expiry)\./.test(c.id));
     const rest = results.checks.filter(c => !api.includes(c));
     assert.ok(api.length >= 6 && rest.length >= 20, out);
     for (const c of api) {
-      assert.equal(c.status, 'skipped', c.id);
+      assert.deepEqual([c.status, c.skipKind, c.remedy], ['skipped', 'not-run', 'give --base-url'], c.id);
       assert.match(c.message ?? '', /no --base-url/, c.id);
     }
     assert.deepEqual(rest.filter(c => c.status !== 'passed').map(c => c.id), [], out);

@@ -1,6 +1,7 @@
 // The webhook suite through `pis-conformance run`, as a user runs it: against the
 // bundled reference it is conformant and writes the deliveries and the timeline;
-// without a control URL every webhook check is skipped with the reason. (Each
+// without a control URL every webhook check did not run, which makes the run
+// incomplete (exit 1, or 0 with --allow-incomplete). (Each
 // webhook fault is tested on the analysis directly: test/sink/reference-*.test.ts.)
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -67,21 +68,30 @@ test('the webhook suite through run', { concurrency: true }, async t => {
         for (const f of r.files()) if (!f.endsWith('.png')) assert.ok(!r.read(f).includes(KEY), `${f} holds the api-key`);
       } finally { rmSync(r.dir, { recursive: true, force: true }); rmSync(temp, { recursive: true, force: true }); }
     }),
-    t.test('a target without a control URL: every webhook check skipped with the reason', async () => {
+    t.test('a target without a control URL: incomplete, exit 1 (0 with --allow-incomplete), and the verdict line says what to give', async () => {
       const ref = await startReference({ timeScale: 0.1 });
-      let dir = '';
+      const dirs: string[] = [];
       try {
-        const r = await run(['--auth-url', ref.authUrl, '--realm', ref.realm, '--client-id', ref.clientId, '--base-url', ref.baseUrl, '--time-scale', '0.1'],
-          { PIS_CLIENT_SECRET: ref.clientSecret, PIS_CONTROL_URL: '' });
-        dir = r.dir;
-        assert.equal(r.code, 0, `${r.stdout}\n${r.stderr}`);
+        const args = ['--auth-url', ref.authUrl, '--realm', ref.realm, '--client-id', ref.clientId, '--base-url', ref.baseUrl, '--time-scale', '0.1'];
+        const env = { PIS_CLIENT_SECRET: ref.clientSecret, PIS_CONTROL_URL: '' };
+        const [r, allowed] = await Promise.all([run(args, env), run([...args, '--allow-incomplete'], env)]);
+        dirs.push(r.dir, allowed.dir);
+        assert.equal(r.code, 1, `${r.stdout}\n${r.stderr}`);
+        assert.equal(r.results!.summary.verdict, 'incomplete');
+        assert.equal(r.results!.summary.conformant, false);
         const webhook = r.results!.checks.filter(c => c.suite === 'webhook');
         assert.equal(webhook.length, 21);
-        assert.deepEqual([...new Set(webhook.map(c => c.status))], ['skipped']);
+        assert.deepEqual([...new Set(webhook.map(c => `${c.status} ${c.skipKind}`))], ['skipped not-run']);
         assert.match(webhook[0].message ?? '', /no control URL was given/);
+        assert.match(r.stdout, /\nIncomplete: 0 passed, 0 failed, 21 skipped \(21 not run\), \d+ not selected\.\nNot run: give --control-url .* to run 21 webhook checks\.\n/);
+        assert.match(r.read('index.html'), /<h1 id="verdict" data-verdict="incomplete"/);
+        assert.match(r.read('junit.xml'), /<property name="verdict" value="incomplete"\/>/);
+        assert.equal(allowed.code, 0, `${allowed.stdout}\n${allowed.stderr}`);
+        assert.equal(allowed.results!.summary.verdict, 'incomplete');
+        assert.equal(allowed.results!.selection?.allowIncomplete, true);
       } finally {
         await ref.close();
-        if (dir) rmSync(dir, { recursive: true, force: true });
+        for (const d of dirs) rmSync(d, { recursive: true, force: true });
       }
     }),
   ]);

@@ -1,6 +1,7 @@
 // index.html: self-contained (no external assets), the verdict at the top,
 // then the figures, then every check grouped by suite with its evidence.
-import { isMustFailure, isWarning, type CheckResult, type RunResults } from '../model.ts';
+import { isMustFailure, isWarning, type CheckResult, type RunResults, type Selection } from '../model.ts';
+import { countsLine, notRunLines, skipKindOf, VERDICT_LABEL } from '../verdict.ts';
 import { esc } from './escape.ts';
 import { renderEvidence } from './evidence.ts';
 import { FIGURES } from './figures.ts';
@@ -8,7 +9,7 @@ import { FIGURES } from './figures.ts';
 const CSS = `
 body{font:14px/1.45 system-ui,sans-serif;margin:0;color:#1d2433;background:#f6f7f9}
 header{padding:18px 28px;color:#fff}
-header.ok{background:#1f7a3d} header.bad{background:#b3261e}
+header.ok{background:#1f7a3d} header.bad{background:#b3261e} header.incomplete{background:#8a5a00} header.interrupted{background:#5b6270}
 header h1{margin:0 0 4px;font-size:22px} header p{margin:2px 0;opacity:.92}
 main{padding:8px 28px 40px;max-width:1280px}
 h2{margin:26px 0 8px;font-size:18px}
@@ -26,7 +27,8 @@ table{border-collapse:collapse;font-size:12px} td,th{border:1px solid #dde1e7;pa
 .curl pre{white-space:pre-wrap;word-break:break-all}
 .overview{display:flex;gap:28px;flex-wrap:wrap;margin:14px 0} .overview table{background:#fff}
 .overview ul{margin:4px 0;padding-left:18px} .overview a{color:inherit}
-.legend{color:#555;font-size:12.5px}
+.legend{color:#555;font-size:12.5px} .quote{color:#445;font-style:italic;margin:4px 0}
+header ul{margin:4px 0;padding-left:20px} .not-selected{color:#555}
 `;
 
 /** Counts per suite and the failures, each linked to its check, so a reader starts where it matters. */
@@ -39,38 +41,63 @@ function overview(r: RunResults, suites: Map<string, CheckResult[]>): string {
   const warns = r.checks.filter(isWarning);
   return `<div class="overview"><table><tr><th>suite</th><th>passed</th><th>failed</th><th>warnings</th><th>skipped</th></tr>${rows}</table>
 <div>${fails.length ? `<b>Failed (must)</b><ul id="failures">${fails.map(item).join('')}</ul>` : ''}${warns.length ? `<b>Warnings (should, profile)</b><ul id="warnings">${warns.map(item).join('')}</ul>` : ''}
-<p class="legend">must: stated by the spec, decides the verdict · should: advice, a failure warns · profile: a decision of profile.md where the spec is silent, never decides</p></div></div>`;
+<p class="legend">must: stated by the spec, decides the verdict · should: advice, a failure warns · profile: a decision of docs/profile.md where the spec is silent, never decides</p></div></div>`;
 }
 
 function check(c: CheckResult): string {
   const warn = isWarning(c);
-  const label = warn ? `warning (${c.level})` : c.status;
+  const kind = skipKindOf(c);
+  const label = warn ? `warning (${c.level})` : kind ? kind : c.status;
   const ev = c.evidence.length ? `<div class="ev">${c.evidence.map(renderEvidence).join('\n')}</div>` : '';
   const ex = c.expected !== undefined || c.seen !== undefined
     ? `<p class="msg">expected: <code>${esc(c.expected ?? '')}</code><br>seen: <code>${esc(c.seen ?? '')}</code></p>` : '';
-  return `<details class="check ${c.status}${warn ? ' warn' : ''}" id="${esc(c.id)}" data-status="${c.status}" data-level="${c.level}"${c.status === 'failed' ? ' open' : ''}>
+  return `<details class="check ${c.status}${warn ? ' warn' : ''}" id="${esc(c.id)}" data-status="${esc(c.status)}" data-level="${esc(c.level)}"${kind ? ` data-skip-kind="${esc(kind)}"` : ''}${c.status === 'failed' ? ' open' : ''}>
 <summary><span class="badge ${warn ? 'warn' : c.status}">${esc(label)}</span> ${esc(c.title)} <span class="id">${esc(c.id)}</span>
 <span class="badge">spec ${esc(c.spec)}</span><span class="badge">${esc(c.level)}</span> <small>${(c.durationMs / 1000).toFixed(2)} s</small></summary>
-${c.message ? `<p class="msg">${esc(c.message)}</p>` : ''}${ex}${ev}</details>`;
+${c.message ? `<p class="msg">${esc(c.message)}</p>` : ''}${c.remedy ? `<p class="msg">to run it: ${esc(c.remedy)}</p>` : ''}${ex}${c.quote ? `<p class="quote">${c.spec === 'profile' ? 'profile' : `spec ${esc(c.spec)}`}: “${esc(c.quote)}”</p>` : ''}${ev}</details>`;
+}
+
+/** What the run was asked to check, one line: suites, grep, profile, time scale, wait budget (and what other commands record). */
+function selectionLine(sel: Selection | undefined, timeScale: number): string {
+  const parts: string[] = [];
+  if (sel?.suites) parts.push(`suites ${sel.suites.join(', ')}`);
+  if (sel?.grep !== undefined) parts.push(`grep '${sel.grep}'`);
+  if (sel?.profile !== undefined) parts.push(`profile checks ${sel.profile ? 'on' : 'off'}`);
+  parts.push(`time scale ${sel?.timeScale ?? timeScale}`);
+  if (sel?.maxWaitS !== undefined) parts.push(`max wait ${sel.maxWaitS} s`);
+  for (const [k, v] of Object.entries(sel ?? {})) {
+    if (['suites', 'grep', 'profile', 'timeScale', 'maxWaitS'].includes(k) || v === undefined) continue;
+    parts.push(`${k} ${typeof v === 'string' ? v : JSON.stringify(v)}`);
+  }
+  return parts.map(p => esc(p)).join(' · ');
 }
 
 export function renderPage(r: RunResults): string {
-  const ok = r.summary.conformant;
+  const s = r.summary;
+  const verdict = s.verdict ?? (s.conformant ? 'conformant' : 'not-conformant');
+  const tone = verdict === 'conformant' ? 'ok' : verdict === 'not-conformant' ? 'bad' : verdict;
+  const listed = r.checks.filter(c => skipKindOf(c) !== 'not-selected');
+  const notSelected = [...(r.notSelected ?? []), ...r.checks.filter(c => skipKindOf(c) === 'not-selected')];
   const suites = new Map<string, CheckResult[]>();
-  for (const c of r.checks) suites.set(c.suite, [...(suites.get(c.suite) ?? []), c]);
-  const warnings = r.checks.filter(isWarning).length;
+  for (const c of listed) suites.set(c.suite, [...(suites.get(c.suite) ?? []), c]);
   const target = Object.entries(r.target).filter(([, v]) => v).map(([k, v]) => `${esc(k)}: ${esc(v)}`).join(' · ');
   const figures = FIGURES.map(f => f(r)).filter(Boolean).map(f => `<div class="figure">${f}</div>`).join('\n');
   const groups = [...suites].map(([name, cs]) => {
     const failed = cs.filter(c => c.status === 'failed').length;
     return `<section class="suite" id="suite-${esc(name)}"><h2>${esc(name)} <small>${cs.length} checks${failed ? `, ${failed} failed` : ''}</small></h2>\n${cs.map(check).join('\n')}</section>`;
   }).join('\n');
+  const notRun = verdict === 'incomplete' ? notRunLines(r.checks) : [];
+  const stopped = verdict === 'interrupted' ? '<p>The run was stopped before it finished: run it again to get a verdict.</p>' : '';
+  const unselected = notSelected.length ? `<details class="not-selected" id="not-selected"><summary>${notSelected.length} checks not selected</summary><ul>${notSelected
+    .map(c => `<li><code>${esc(c.id)}</code> ${esc(c.message ?? '')}</li>`).join('')}</ul></details>` : '';
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>${esc(r.tool.name)} ${esc(r.command)}: ${ok ? 'conformant' : 'not conformant'}</title><style>${CSS}</style></head>
-<body><header class="${ok ? 'ok' : 'bad'}"><h1 id="verdict" data-conformant="${ok}">${ok ? 'Conformant' : 'Not conformant'}</h1>
-<p>${r.summary.passed} passed, ${r.summary.failed} failed${warnings ? ` (${warnings} of them warnings that do not decide the verdict)` : ''}, ${r.summary.skipped} skipped</p>
-<p>${esc(r.tool.name)} ${esc(r.tool.version)} · ${esc(r.command)} · ${target} · time scale ${r.timeScale} · ${esc(r.startedAt)} → ${esc(r.finishedAt)}</p></header>
-<main>${r.checks.length ? overview(r, suites) : ''}${figures}${groups || '<p>No checks ran.</p>'}</main></body></html>
+<title>${esc(r.tool.name)} ${esc(r.command)}: ${esc(VERDICT_LABEL[verdict] ?? verdict)}</title><style>${CSS}</style></head>
+<body><header class="${esc(tone)}"><h1 id="verdict" data-verdict="${esc(verdict)}" data-conformant="${s.conformant === true}">${esc(VERDICT_LABEL[verdict] ?? verdict)}</h1>
+<p id="counts">${esc(countsLine(s))}</p>${stopped}
+${notRun.length ? `<ul id="not-run">${notRun.map(l => `<li>${esc(l)}</li>`).join('')}</ul>` : ''}
+<p>${esc(r.tool.name)} ${esc(r.tool.version)} · ${esc(r.command)} · ${target}</p>
+<p id="selection">${selectionLine(r.selection, r.timeScale)} · ${esc(r.startedAt)} → ${esc(r.finishedAt)}</p></header>
+<main>${unselected}${listed.length ? overview(r, suites) : ''}${figures}${groups || '<p>No checks ran.</p>'}</main></body></html>
 `;
 }

@@ -29,7 +29,7 @@ export async function issuePair(c: CheckContext, needRefresh = true): Promise<{ 
  * --auth-url, e.g. a Keycloak realm): the checks that need the API say so and skip.
  */
 export function requireApi(c: CheckContext, what: string): void {
-  if (!target().baseUrl) c.skip(`not checked: ${what} needs the API, and no --base-url (or PIS_BASE_URL) was given`);
+  if (!target().baseUrl) c.skip(`not checked: ${what} needs the API, and no --base-url (or PIS_BASE_URL) was given`, 'give --base-url');
 }
 
 /** The API operation the token checks call: the bank list, which needs a token but no session. */

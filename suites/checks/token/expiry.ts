@@ -40,7 +40,8 @@ export const oldTokenRefused: Check = {
     if (!isInt(expiresIn)) return c.skip('not checked: expires_in is not an integer (see token.issue.expires-in)');
     const waitMs = expiresIn * 1000 * t.timeScale + marginMs(t.timeScale);
     if (waitMs > t.maxWaitS * 1000)
-      c.skip(`expires_in ${expiresIn} s at time scale ${t.timeScale} is ${(waitMs / 1000).toFixed(1)} s of waiting, more than the wait budget of ${t.maxWaitS} s (raise --max-wait or run the target on a compressed clock with --time-scale)`);
+      c.skip(`expires_in ${expiresIn} s at time scale ${t.timeScale} is ${(waitMs / 1000).toFixed(1)} s of waiting, more than the wait budget of ${t.maxWaitS} s (raise --max-wait or run the target on a compressed clock with --time-scale)`,
+        `raise --max-wait to ${Math.ceil(waitMs / 1000) + 1}`);
     const before = await probeApi(c, access, 'the fresh token, before it expires');
     if (before.status === 401 || before.status === 403) c.skip(`not checked: the API refused the fresh token (${before.status}, see token.use.accepted)`);
     await new Promise(r => setTimeout(r, Math.max(0, received + waitMs - performance.now())));
@@ -50,7 +51,8 @@ export const oldTokenRefused: Check = {
     // Still accepted: allowed for a clock-skew leeway, then it must end.
     const lateMs = waitMs + LEEWAY_SPEC_S * 1000 * t.timeScale;
     if (lateMs > t.maxWaitS * 1000)
-      c.skip(`not checked to the end: the API still accepts the token just after expires_in, which the ${LEEWAY_SPEC_S} s clock-skew leeway of RFC 7519 4.1.4 allows; seeing the leeway end is ${(lateMs / 1000).toFixed(1)} s of waiting, more than the wait budget of ${t.maxWaitS} s (raise --max-wait)`);
+      c.skip(`not checked to the end: the API still accepts the token just after expires_in, which the ${LEEWAY_SPEC_S} s clock-skew leeway of RFC 7519 4.1.4 allows; seeing the leeway end is ${(lateMs / 1000).toFixed(1)} s of waiting, more than the wait budget of ${t.maxWaitS} s (raise --max-wait)`,
+        `raise --max-wait to ${Math.ceil(lateMs / 1000) + 1}`);
     await new Promise(r => setTimeout(r, Math.max(0, received + lateMs - performance.now())));
     const late = await probeApi(c, access, `the same token after expires_in plus ${LEEWAY_SPEC_S} s of leeway`);
     c.expect(late.status >= 400, `the API still accepts the access token ${LEEWAY_SPEC_S} s after expires_in`,

@@ -17,8 +17,10 @@ const runAgainst = (opts: Omit<KeycloakOptions, 'timeScale'>) => run({ timeScale
 function assertApiChecksSkipped(r: RunResults, out: string) {
   const api = r.checks.filter(c => /^token\.(use|expiry)\./.test(c.id));
   assert.ok(api.length >= 6, out);
+  assert.equal(r.summary.verdict, 'incomplete', out);
   for (const c of api) {
     assert.equal(c.status, 'skipped', `${c.id}: ${out}`);
+    assert.equal(c.skipKind, 'not-run', c.id);
     assert.match(c.message ?? '', /--base-url/, c.id);
   }
 }

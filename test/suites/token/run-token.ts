@@ -20,7 +20,9 @@ export async function runAgainst(opts: KeycloakOptions, { withApi = false, args 
     writeFileSync(config, `auth-url: ${kc.authUrl}\nrealm: ${REALM}\nclient-id: ${CLIENT_ID}\npaths:\n  token: ${TOKEN_PATH}\n`
       + (withApi ? `base-url: ${kc.authUrl}/api\n` : ''));
     const report = join(dir, 'report');
-    const cli = await runCli(['run', '--suites', 'token', '--config', config, '--time-scale', String(opts.timeScale), '--workers', '1', '--report', report, ...args],
+    // Without an API the checks that need it do not run: the run is incomplete by design here.
+    const cli = await runCli(['run', '--suites', 'token', '--config', config, '--time-scale', String(opts.timeScale), '--workers', '1', '--report', report,
+      ...(withApi ? [] : ['--allow-incomplete']), ...args],
       { env: { PIS_CLIENT_SECRET: CLIENT_SECRET, PIS_BASE_URL: '' }, timeoutMs: 120_000 });
     const out = `${cli.stdout}\n${cli.stderr}`;
     let results: RunResults;
