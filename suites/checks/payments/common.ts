@@ -9,7 +9,7 @@ export const NO_ACCOUNTS = 'the target listed no accounts at any bank, so no pay
 
 /** The check does not apply: the target says (in supportedServices, or by never asking for it) that it does not offer the feature. */
 export function notApplicable(c: CheckContext, why: string): never {
-  return c.skip(why);
+  return c.notApplicable(why);
 }
 
 /** The payment banks (one per behaviour), named in the check's evidence. */
