@@ -52,6 +52,12 @@ export class CheckContext {
   }
 
   record(e: Evidence | HttpEvidence): void { this.evidence.push(e); }
+
+  /** Takes over evidence recorded elsewhere (a step several checks share, suites/support/memo.ts), with the answers it holds. */
+  adopt(evidence: readonly Evidence[], answers: Iterable<[ExchangeResponse, HttpEvidence]> = []): void {
+    this.evidence.push(...evidence);
+    for (const [res, e] of answers) this.exchangeOf.set(res, e);
+  }
   note(text: string): void { this.evidence.push({ kind: 'note', text }); }
   measure(name: string, expected: string, seen: string, unit?: string): void {
     this.evidence.push({ kind: 'measurement', name, expected, seen, ...(unit ? { unit } : {}) });

@@ -86,9 +86,11 @@ export async function sessionCallUrl(c: CheckContext | null, bankId: string, sco
   const t = target();
   const session = await consentedSession(bankId, scope);
   const headers = { [t.headers.psuIpAddress]: t.psuIpAddress, ...(opts.headers ?? {}) };
-  const res = await callUrl(c, method, url, { ...opts, session, headers });
+  // Every exchange says which bank it was at: behaviour in this API is per bank.
+  const label = opts.label?.includes(bankId) ? opts.label : `${opts.label ?? `${method} ${url}`} (at ${bankId})`;
+  const res = await callUrl(c, method, url, { ...opts, label, session, headers });
   if (!isConsentError(res)) return res;
-  c?.note('the target asked for consent again (it may have expired): consent was renewed and the call repeated');
+  c?.note(`the target asked for consent again at ${bankId} (it may have expired): consent was renewed and the call repeated`);
   await giveConsent(null, session, scope);
-  return callUrl(c, method, url, { ...opts, session, headers });
+  return callUrl(c, method, url, { ...opts, label, session, headers });
 }

@@ -29,9 +29,9 @@ export const names: Check = {
   title: 'ownerName and displayName are strings, "" when the bank gives none',
   quote: 'ownerName, displayName, counterpartyAccount, counterpartyName and counterpartyAgent are returned when the bank returns them; otherwise they are empty strings.',
   async run(c) {
-    for (const { account } of await allAccounts(c)) {
+    for (const { bankId, account } of await allAccounts(c)) {
       for (const k of ['ownerName', 'displayName']) {
-        c.expect(typeof account[k] === 'string', `${k} of account ${show(account.id)} is not a string`, 'a string ("" when unknown)', account[k] === undefined ? 'absent' : show(account[k]));
+        c.expect(typeof account[k] === 'string', `${k} of account ${show(account.id)} at ${bankId} is not a string`, 'a string ("" when unknown)', account[k] === undefined ? 'absent' : show(account[k]));
       }
     }
   },
@@ -43,6 +43,6 @@ export const contract = (level: 'must' | 'profile'): Check => ({
   quote: level === 'must' ? 'account (GET /accounts) | ownerName | displayName (spec 2.6)' : 'profile.md: account: id, iban, bban, accountName, accountType, ownerName, displayName, balances',
   async run(c) {
     const all = await allAccounts(c);
-    expectContract(c, 'account', all.map(a => ({ label: `account ${show(a.account.id)}`, value: a.account })), level);
+    expectContract(c, 'account', all.map(a => ({ label: `account ${show(a.account.id)} at ${a.bankId}`, value: a.account })), level);
   },
 });

@@ -21,9 +21,9 @@ function authorizeCheck(area: string, products: Product[]): Check {
         const { answer, auth } = await settledPayment(c, bankId, product);
         if (answer.kind !== 'sca' || !auth) continue;
         tried++;
-        c.expect(ok(auth.res), `authorize of the ${product} payment at ${bankId} was refused`, 'a 2xx answer', `${auth.res.status} ${show(auth.res.json ?? auth.res.text)}`);
+        c.expect(ok(auth.res), `authorize of the ${product} payment at ${bankId} was refused`, 'a 2xx answer', `${auth.res.status} ${show(auth.res.json ?? auth.res.text)}`, auth.res);
         c.expect(links(auth.res.json).some(l => isAbsoluteUrl(l.href)), `authorize of the ${product} payment at ${bankId} gives no link`,
-          'links[].href: the bank\'s authentication URL', show(auth.res.json ?? auth.res.text));
+          'links[].href: the bank\'s authentication URL', show(auth.res.json ?? auth.res.text), auth.res);
       }
       if (!tried) notApplicable(c, `no ${products.join(' / ')} payment asked for strong customer authentication`);
     },
@@ -63,11 +63,11 @@ export const withoutRedirect: Check = {
       const body = await paymentBody(bank.id, 'domestic-transfer');
       const a = await postPayment(c, bank.id, 'domestic-transfer', body, `domestic-transfer without ${name}`, { [name]: '' });
       c.expect(accepted(a), `a domestic payment at ${bank.id} without ${name} was not accepted`,
-        'a 2xx answer with paymentId, or the strong-customer-authentication error', describe(a));
+        'a 2xx answer with paymentId, or the strong-customer-authentication error', describe(a), a.res);
       if (a.kind !== 'sca') continue;
       const { res } = await authorize(c, bank.id, 'domestic-transfer', a, false);
       c.expect(ok(res) && links(res.json).some(l => isAbsoluteUrl(l.href)), `authorize at ${bank.id} without ${name} gave no authentication link`,
-        'a 2xx answer with links[].href', `${res.status} ${show(res.json ?? res.text)}`);
+        'a 2xx answer with links[].href', `${res.status} ${show(res.json ?? res.text)}`, res);
     }
   },
 };

@@ -23,7 +23,7 @@ export const answers: Check = {
     await atEachBank(c, await banksUnderTest(), b => b.id, async bank => {
       const r = await confirmFunds(c, bank.id, '1.00');
       c.expect(fundsAnswer(r.res) !== undefined || isNotImplemented(r.res), `confirm-funds at ${bank.id} answered neither`,
-        '2xx {"fundsAvailable": true|false}, or a Not Implemented error (501)', seen(r));
+        '2xx {"fundsAvailable": true|false}, or a Not Implemented error (501)', seen(r), r.res);
     });
   },
 };
@@ -39,18 +39,18 @@ async function judge(c: CheckContext, bankId: string): Promise<'supported' | 'no
   const small = await confirmFunds(c, bankId, '1.00');
   const huge = await confirmFunds(c, bankId, HUGE);
   if (isNotImplemented(small.res)) {
-    c.expect(isNotImplemented(huge.res), `${bankId} answered Not Implemented for 1.00 but not for ${HUGE}`, 'Not Implemented for every amount', seen(huge));
+    c.expect(isNotImplemented(huge.res), `${bankId} answered Not Implemented for 1.00 but not for ${HUGE}`, 'Not Implemented for every amount', seen(huge), huge.res);
     return 'not-implemented';
   }
   const yesSmall = fundsAnswer(small.res), yesHuge = fundsAnswer(huge.res);
   const cannot = 'a bank that cannot confirm funds must answer Not Implemented';
   c.expect(yesHuge !== true, `${bankId} confirmed ${HUGE} as available, more than the account holds: ${cannot}`,
-    `{"fundsAvailable": false}, or Not Implemented`, seen(huge));
+    `{"fundsAvailable": false}, or Not Implemented`, seen(huge), huge.res);
   const balance = balanceOf(small.account);
   if (yesSmall === false && balance !== undefined && balance >= 1)
     c.fail(`${bankId} said 1.00 is not available from an account whose balance is ${balance}: ${cannot}`,
-      '{"fundsAvailable": true}, or Not Implemented', seen(small));
-  c.expect(yesHuge !== undefined, `${bankId} answered ${HUGE} with neither fundsAvailable nor Not Implemented`, '{"fundsAvailable": false}', seen(huge));
+      '{"fundsAvailable": true}, or Not Implemented', seen(small), small.res);
+  c.expect(yesHuge !== undefined, `${bankId} answered ${HUGE} with neither fundsAvailable nor Not Implemented`, '{"fundsAvailable": false}', seen(huge), huge.res);
   return 'supported';
 }
 
@@ -79,7 +79,7 @@ export const errorBody: Check = {
     for (const bank of await banksUnderTest()) {
       const r = await confirmFunds(c, bank.id, '1.00').catch(() => undefined);
       if (!r || !isNotImplemented(r.res)) continue;
-      c.expect(r.res.status === 501, `the Not Implemented answer of ${bank.id} is not 501`, '501', seen(r));
+      c.expect(r.res.status === 501, `the Not Implemented answer of ${bank.id} is not 501`, '501', seen(r), r.res);
       items.push({ label: `Not Implemented of ${bank.id}`, value: r.res.json ?? r.res.text });
     }
     if (!items.length) notApplicable(c, 'every bank under test confirms funds');

@@ -4,14 +4,14 @@
 // required", 3.0.0 endToEndIdentification, 3.1.0, 3.2.0).
 import type { Check } from '../../support/register.ts';
 import type { CheckContext } from '../../support/check.ts';
-import { banksUnderTest } from '../../support/banks.ts';
+import { bankSelection } from '../../support/banks.ts';
 import { accepted, initiate, paymentBody, postPayment, SCHEDULED, type BodyOptions, type Product } from '../../support/payments.ts';
 import { atEachBank, cases, describe } from './common.ts';
 
 function expectInitiated(c: CheckContext, a: Awaited<ReturnType<typeof initiate>>, product: Product, bankId: string): void {
   c.expect(accepted(a), `the ${product} payment at ${bankId} was not accepted`,
-    'a 2xx answer with paymentId, or an error whose link leads to authorize (strong customer authentication)', describe(a));
-  if (a.kind === 'created') c.expect(a.paymentId, `the ${product} payment at ${bankId} has no paymentId`, 'paymentId: a non-empty string', describe(a));
+    'a 2xx answer with paymentId, or an error whose link leads to authorize (strong customer authentication)', describe(a), a.res);
+  if (a.kind === 'created') c.expect(a.paymentId, `the ${product} payment at ${bankId} has no paymentId`, 'paymentId: a non-empty string', describe(a), a.res);
 }
 
 /** Domestic payments at every bank under test: this also learns which banks ask for strong customer authentication. */
@@ -21,7 +21,9 @@ export const domesticInitiate: Check = {
   quote: 'POST /payments/domestic-transfer | Domestic payment. Body requires endToEndIdentification; optional object paymentMetadata.',
   async run(c) {
     const seen: Record<'created' | 'sca', string[]> = { created: [], sca: [] };
-    await atEachBank(c, await banksUnderTest(), b => b.id, async bank => {
+    const { banks, summary } = await bankSelection();
+    c.note(`banks under test: ${summary}`);
+    await atEachBank(c, banks, b => b.id, async bank => {
       const a = await initiate(c, bank.id, 'domestic-transfer');
       expectInitiated(c, a, 'domestic-transfer', bank.id);
       seen[a.kind as 'created' | 'sca'].push(bank.id);
@@ -57,7 +59,7 @@ function refusedWithout(id: string, products: Product[], omissions: Omission[], 
       for (const { bankId, product } of await cases(c, products)) {
         for (const o of omissions) {
           const a = await postPayment(c, bankId, product, await paymentBody(bankId, product, o.body), `${product} without ${o.what}`);
-          c.expect(a.kind === 'refused', `a ${product} payment at ${bankId} without ${o.what} was accepted`, 'an error answer (4xx or 5xx), not a payment', describe(a));
+          c.expect(a.kind === 'refused', `a ${product} payment at ${bankId} without ${o.what} was accepted`, 'an error answer (4xx or 5xx), not a payment', describe(a), a.res);
         }
       }
     },

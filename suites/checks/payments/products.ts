@@ -19,9 +19,9 @@ export const instant: Check = {
       const body = await paymentBody(bank.id, 'domestic-transfer', { extra: { instantPayment: true } });
       const a = await postPayment(c, bank.id, 'domestic-transfer', body, 'an instant domestic-transfer');
       if (listed) c.expect(accepted(a), `the instant payment at ${bank.id}, which lists ${INSTANT}, was not accepted`,
-        'a 2xx answer with paymentId, or the strong-customer-authentication error', describe(a));
+        'a 2xx answer with paymentId, or the strong-customer-authentication error', describe(a), a.res);
       else c.expect(a.kind === 'refused', `${bank.id} accepted an instant payment, but its supportedServices does not list ${INSTANT}`,
-        'an error answer', describe(a));
+        'an error answer', describe(a), a.res);
       seen.push(`${bank.id} ${listed ? 'accepted' : 'refused'}`);
     }
     c.summary = seen.join('; ');
@@ -38,7 +38,7 @@ export const unsupportedProduct: Check = {
       for (const product of SCHEDULED.filter(p => !services(bank).includes(p))) {
         tried++;
         const a = await postPayment(c, bank.id, product, await paymentBody(bank.id, product), `${product}, not listed by ${bank.id}`);
-        c.expect(a.kind === 'refused', `${bank.id} accepted ${product}, which its supportedServices does not list`, 'an error answer', describe(a));
+        c.expect(a.kind === 'refused', `${bank.id} accepted ${product}, which its supportedServices does not list`, 'an error answer', describe(a), a.res);
       }
     }
     if (!tried) notApplicable(c, 'every bank under test lists both scheduled products');

@@ -31,8 +31,8 @@ export const byId: Check = {
     for (const p of await payments(c)) {
       const res = await getPayment(c, p.bank.id, p.product, p.paymentId);
       const body = obj(res);
-      c.expect(ok(res) && body, `payment ${p.paymentId} (${p.product} at ${p.bank.id}) was not answered`, 'a 2xx answer with the payment', `${res.status} ${show(res.json ?? res.text)}`);
-      c.expect(typeof body!.status === 'string' && body!.status, `payment ${p.paymentId} has no status`, 'status: a string', show(body!.status));
+      c.expect(ok(res) && body, `payment ${p.paymentId} (${p.product} at ${p.bank.id}) was not answered`, 'a 2xx answer with the payment', `${res.status} ${show(res.json ?? res.text)}`, res);
+      c.expect(typeof body!.status === 'string' && body!.status, `payment ${p.paymentId} has no status`, 'status: a string', show(body!.status), res);
     }
   },
 };
@@ -51,7 +51,7 @@ export const nordicCodes: Check = {
       const status = obj(res)?.status;
       if (!ok(res)) continue; // payments.status.by-id reports it
       c.expect(NORDIC_PAYMENT_CODES.includes(String(status)), `payment ${p.paymentId} (${p.product} at ${p.bank.id}, ${p.bank.countryCode}) has a status outside the nine codes`,
-        NORDIC_PAYMENT_CODES.join(', '), show(status));
+        NORDIC_PAYMENT_CODES.join(', '), show(status), res);
     }
   },
 };
