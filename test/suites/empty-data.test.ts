@@ -1,0 +1,47 @@
+// A target that lists no account at any bank, or no transaction on any
+// account, gives the record checks nothing to judge: they are not run (with
+// the reason), never passed, and the payment checks say why they could not
+// pay. The same runs show --banks: all, and a sample of 3 of the 8 banks.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { RunResults } from '../../harness/report/model.ts';
+import { runThroughProxy, type Mutation } from '../helpers/proxy.ts';
+
+const byId = (r: RunResults, id: string) => r.checks.find(c => c.id === id)!;
+
+function assertNotRun(r: RunResults, ids: string[], why: RegExp, out: string): void {
+  for (const id of ids) {
+    const c = byId(r, id);
+    assert.equal(c?.status, 'skipped', `${id}: ${c?.status} ${c?.message}\n${out}`);
+    assert.match(c.message ?? '', why, id);
+  }
+}
+
+const noAccounts: Mutation = { name: 'no-accounts', response: r => (r.method === 'GET' && r.path === '/api/accounts' ? { status: 200, json: [] } : undefined) };
+const noTransactions: Mutation = { name: 'no-transactions', response: r => (/^\/api\/accounts\/[^/]+\/transactions$/.test(r.path) ? { status: 200, json: [] } : undefined) };
+
+test('no account at any bank: the account, transaction and payment checks are not run, and none passes', async () => {
+  const { cli, results } = await runThroughProxy([noAccounts], ['--suites', 'data,payments', '--banks', 'all']);
+  const out = cli.stdout + cli.stderr;
+  assert.ok(results, out);
+  assert.deepEqual(results.checks.filter(c => c.status === 'failed').map(c => c.id), [], out);
+  assertNotRun(results, ['data.accounts.list', 'data.accounts.names-are-strings', 'data.accounts.contract'], /the target listed no accounts at any bank/, out);
+  assertNotRun(results, ['data.transactions.list', 'data.transactions.counterparty-strings', 'data.transactions.bic-length'], /no accounts at any bank/, out);
+  assertNotRun(results, ['payments.domestic.initiate', 'payments.sepa.initiate', 'payments.status.by-id', 'payments.confirm-funds.answers'], /no accounts at any bank/, out);
+  const passed = results.checks.filter(c => c.status === 'passed' && /^(data\.(accounts|transactions)|payments)\./.test(c.id)).map(c => c.id);
+  // GET /accounts without x-psu-ip-address was answered (with []), which is what that check judges.
+  assert.deepEqual(passed, ['data.accounts.psu-ip-optional'], out);
+  assert.match(byId(results, 'data.banks.list').message ?? '', /all 8 listed banks/);
+});
+
+test('no transaction on any account: the transaction checks are not run; --banks 3 samples 3 of the 8 banks', async () => {
+  const { cli, results } = await runThroughProxy([noTransactions], ['--suites', 'data', '--banks', '3']);
+  const out = cli.stdout + cli.stderr;
+  assert.ok(results, out);
+  assert.deepEqual(results.checks.filter(c => c.status === 'failed').map(c => c.id), [], out);
+  assertNotRun(results, ['data.transactions.list', 'data.transactions.counterparty-strings', 'data.transactions.bic-length', 'data.transactions.contract'],
+    /the target listed no transactions on any account/, out);
+  assert.equal(byId(results, 'data.accounts.list').status, 'passed', out);
+  assert.match(byId(results, 'data.banks.list').message ?? '', /a sample of 3 of 8 listed banks/);
+  assert.match(byId(results, 'data.accounts.list').message ?? '', /^accounts per bank: [\w-]+ 2, [\w-]+ 2, [\w-]+ 2$/);
+});
