@@ -15,6 +15,12 @@ export type { Bank } from './bank-sample.ts';
 
 export const NORDIC = ['NO', 'SE', 'FI', 'DK'];
 
+/** Why the record and payment checks could not run on a target without data, and what to do: one remedy, so the verdict line says it once. */
+export const NO_ACCOUNTS = 'the target listed no accounts at any bank';
+export const NO_ACCOUNTS_REMEDY = 'the target listed no accounts at any bank under test: give the test user an account at one bank at least, or name banks that have some with --banks,';
+export const NO_TRANSACTIONS = 'the target listed no transactions on any account';
+export const NO_TRANSACTIONS_REMEDY = 'the target listed no transactions on any account: give the test user an account with transactions,';
+
 export interface BankSelection {
   /** The banks under test, in the target's order. */
   banks: Bank[];
@@ -43,7 +49,7 @@ async function named(ids: string[]): Promise<Bank[]> {
     if (known) { out.push(known); continue; }
     const res = await call(null, 'GET', 'bank', { bankId: id }, { label: `the bank ${id} named by --banks` });
     const b = obj(res);
-    if (!ok(res) || !b) throw new Prerequisite(`the bank ${id} named by --banks could not be read (${res.status}): check the id against GET /banks`);
+    if (!ok(res) || !b) throw new Prerequisite(`the bank ${id} named by --banks could not be read (${res.status})`, `give --banks ids that GET /banks lists (not ${id})`);
     out.push({ ...b, id } as Bank);
   }
   return out;

@@ -9,7 +9,7 @@ import type { ExchangeResponse } from '../../harness/http/exchange.ts';
 import { isError, obj, ok } from './api.ts';
 import { Prerequisite, type CheckContext } from './check.ts';
 import { oneBankPerBehaviour, type Behaviour } from './bank-sample.ts';
-import { banksUnderTest, type Bank } from './banks.ts';
+import { banksUnderTest, NO_ACCOUNTS, NO_ACCOUNTS_REMEDY, type Bank } from './banks.ts';
 import { Memo } from './memo.ts';
 import { currencyOf, initiate, ownAccounts } from './payments.ts';
 import { sessionCall } from './sessions.ts';
@@ -73,8 +73,8 @@ export function paymentBanks(): Promise<{ banks: PaymentBank[]; summary: string 
     }
     if (!candidates.length) {
       const accounts = await Promise.all(all.map(b => ownAccounts(b.id).then(() => true, () => false)));
-      throw new Prerequisite(accounts.some(Boolean) ? `no payment could be made at any of the ${all.length} banks under test (see payments.domestic.initiate)`
-        : 'the target listed no accounts at any bank, so no payment could be made');
+      if (!accounts.some(Boolean)) throw new Prerequisite(`${NO_ACCOUNTS}, so no payment could be made`, NO_ACCOUNTS_REMEDY);
+      throw new Prerequisite(`no payment could be made at any of the ${all.length} banks under test (see payments.domestic.initiate)`);
     }
     const banks = oneBankPerBehaviour(candidates);
     const summary = `payment flows at ${banks.length} of ${all.length} banks, one per behaviour: ${banks.map(b => `${b.bank.id} (${b.key})`).join('; ')}`;

@@ -13,6 +13,7 @@ function assertNotRun(r: RunResults, ids: string[], why: RegExp, out: string): v
   for (const id of ids) {
     const c = byId(r, id);
     assert.equal(c?.status, 'skipped', `${id}: ${c?.status} ${c?.message}\n${out}`);
+    assert.equal(c.skipKind, 'not-run', id);
     assert.match(c.message ?? '', why, id);
   }
 }
@@ -32,6 +33,10 @@ test('no account at any bank: the account, transaction and payment checks are no
   // GET /accounts without x-psu-ip-address was answered (with []), which is what that check judges.
   assert.deepEqual(passed, ['data.accounts.psu-ip-optional'], out);
   assert.match(byId(results, 'data.banks.list').message ?? '', /all 8 listed banks/);
+  // Not a silent pass: the run is Incomplete, exit 1, and the verdict line says why once.
+  assert.equal(results.summary.verdict, 'incomplete', out);
+  assert.equal(cli.code, 1, out);
+  assert.match(cli.stdout, /Not run: the target listed no accounts at any bank under test: give the test user an account/);
 });
 
 test('no transaction on any account: the transaction checks are not run; --banks 3 samples 3 of the 8 banks', async () => {
@@ -44,4 +49,6 @@ test('no transaction on any account: the transaction checks are not run; --banks
   assert.equal(byId(results, 'data.accounts.list').status, 'passed', out);
   assert.match(byId(results, 'data.banks.list').message ?? '', /a sample of 3 of 8 listed banks/);
   assert.match(byId(results, 'data.accounts.list').message ?? '', /^accounts per bank: [\w-]+ 2, [\w-]+ 2, [\w-]+ 2$/);
+  assert.equal(results.summary.verdict, 'incomplete', out);
+  assert.match(cli.stdout, /Not run: the target listed no transactions on any account/);
 });

@@ -3,7 +3,8 @@ import type { Check } from '../../support/register.ts';
 import { show } from '../../support/check.ts';
 import { banksUnderTest } from '../../support/banks.ts';
 import { expectContract } from '../../support/contract.ts';
-import { accountsOf, allAccounts, NO_ACCOUNTS } from './records.ts';
+import { NO_ACCOUNTS, NO_ACCOUNTS_REMEDY } from '../../support/banks.ts';
+import { accountsOf, allAccounts } from './records.ts';
 
 export const list: Check = {
   id: 'data.accounts.list', requirements: ['R4.4-accounts-list'], spec: '4.4',
@@ -19,7 +20,7 @@ export const list: Check = {
       total += accounts!.length;
     }
     // Empty lists everywhere prove nothing about the account calls: the check could not run.
-    if (!total) c.skip(`${NO_ACCOUNTS} (${counts.join(', ')})`);
+    if (!total) c.skip(`${NO_ACCOUNTS} (${counts.join(', ')})`, NO_ACCOUNTS_REMEDY);
     c.summary = `accounts per bank: ${counts.join(', ')}`;
   },
 };

@@ -19,7 +19,7 @@ export function psuIpVerdict(c: CheckContext, name: string, what: string, answer
     return;
   }
   if (answers.length < 2)
-    c.skip(`the only bank under test refused ${what} without ${name}, which "some banks" may do; give --banks with more banks to judge (${refusedText})`);
+    c.skip(`the only bank under test refused ${what} without ${name}, which "some banks" may do (${refusedText})`, 'give --banks with two banks or more');
   c.fail(`every bank under test (${answers.length}) refused ${what} without ${name}: the spec makes it optional, required only for some banks`,
     `${what} served without ${name} at one bank at least`, refusedText);
 }

@@ -6,13 +6,11 @@
 import type { ExchangeResponse } from '../../../harness/http/exchange.ts';
 import { ok } from '../../support/api.ts';
 import { Prerequisite, show, type CheckContext } from '../../support/check.ts';
-import { banksUnderTest } from '../../support/banks.ts';
+import { banksUnderTest, NO_ACCOUNTS, NO_ACCOUNTS_REMEDY, NO_TRANSACTIONS, NO_TRANSACTIONS_REMEDY } from '../../support/banks.ts';
 import { sessionCall } from '../../support/sessions.ts';
 
 export type Rec = Record<string, unknown>;
 
-export const NO_ACCOUNTS = 'the target listed no accounts at any bank';
-export const NO_TRANSACTIONS = 'the target listed no transactions on any account';
 
 /** GET /accounts at `bankId`; `headers` adds or (with '') leaves out headers. */
 export async function accountsOf(c: CheckContext, bankId: string, headers: Record<string, string> = {}, label = `accounts at ${bankId}`): Promise<{ res: ExchangeResponse; accounts?: Rec[] }> {
@@ -34,7 +32,7 @@ export async function allAccounts(c: CheckContext): Promise<{ bankId: string; ac
     if (!accounts) throw new Prerequisite(`the accounts at ${bank.id} could not be read (${res.status}; see data.accounts.list)`);
     out.push(...accounts.map(account => ({ bankId: bank.id, account })));
   }
-  if (!out.length) c.skip(`${NO_ACCOUNTS} (${banks.length} bank${banks.length === 1 ? '' : 's'} under test: ${banks.map(b => b.id).join(', ')})`);
+  if (!out.length) c.skip(`${NO_ACCOUNTS} (${banks.length} bank${banks.length === 1 ? '' : 's'} under test: ${banks.map(b => b.id).join(', ')})`, NO_ACCOUNTS_REMEDY);
   return out;
 }
 
@@ -54,6 +52,6 @@ export async function allTransactions(c: CheckContext): Promise<{ where: string;
     if (!list) throw new Prerequisite(`the transactions of ${account.id} at ${bankId} could not be read (${res.status}; see data.transactions.list)`);
     out.push(...list.map(tx => ({ where: `transaction ${show(tx.id)} of ${account.id} at ${bankId}`, bankId, tx, res })));
   }
-  if (!out.length) c.skip(`${NO_TRANSACTIONS} (${accounts.length} account${accounts.length === 1 ? '' : 's'} read)`);
+  if (!out.length) c.skip(`${NO_TRANSACTIONS} (${accounts.length} account${accounts.length === 1 ? '' : 's'} read)`, NO_TRANSACTIONS_REMEDY);
   return out;
 }

@@ -3,8 +3,8 @@ import type { Check } from '../../support/register.ts';
 import { show } from '../../support/check.ts';
 import { bicLengthOk } from '../../../harness/contracts/rules.ts';
 import { expectContract } from '../../support/contract.ts';
-import { allAccounts, allTransactions, NO_TRANSACTIONS, transactionsOf } from './records.ts';
-import { notApplicable } from '../payments/common.ts';
+import { NO_TRANSACTIONS, NO_TRANSACTIONS_REMEDY } from '../../support/banks.ts';
+import { allAccounts, allTransactions, transactionsOf } from './records.ts';
 
 export const list: Check = {
   id: 'data.transactions.list', requirements: ['R4.4-transactions-list'], spec: '4.4',
@@ -19,7 +19,7 @@ export const list: Check = {
       total += list!.length;
       accounts++;
     }
-    if (!total) c.skip(`${NO_TRANSACTIONS} (${accounts} account${accounts === 1 ? '' : 's'} read)`);
+    if (!total) c.skip(`${NO_TRANSACTIONS} (${accounts} account${accounts === 1 ? '' : 's'} read)`, NO_TRANSACTIONS_REMEDY);
     c.summary = `${total} transactions on ${accounts} accounts`;
   },
 };
@@ -50,7 +50,7 @@ export const bic: Check = {
       c.expect(bicLengthOk(v), `counterpartyAgent of ${where} is not 8 or 11 characters`, '8 or 11 characters', `${show(v)} (${v.length})`, res);
     }
     // "" is the spec's way of saying the bank gives no agent: nothing to judge, and nothing missing.
-    if (!seen) notApplicable(c, 'no transaction carries a counterpartyAgent (all are "", as when the banks give none)');
+    if (!seen) c.notApplicable('no transaction carries a counterpartyAgent (all are "", as when the banks give none)');
     c.summary = `${seen} counterpartyAgent values checked`;
   },
 };

@@ -8,7 +8,7 @@ import { isAbsoluteUrl, links, ok } from '../../support/api.ts';
 import { show } from '../../support/check.ts';
 import { target } from '../../support/target.ts';
 import { accepted, authorize, paymentBody, postPayment, settledPayment, type Product } from '../../support/payments.ts';
-import { cases, describe, flowBanks, notApplicable } from './common.ts';
+import { cases, describe, flowBanks } from './common.ts';
 
 function authorizeCheck(area: string, products: Product[]): Check {
   return {
@@ -25,7 +25,7 @@ function authorizeCheck(area: string, products: Product[]): Check {
         c.expect(links(auth.res.json).some(l => isAbsoluteUrl(l.href)), `authorize of the ${product} payment at ${bankId} gives no link`,
           'links[].href: the bank\'s authentication URL', show(auth.res.json ?? auth.res.text), auth.res);
       }
-      if (!tried) notApplicable(c, `no ${products.join(' / ')} payment asked for strong customer authentication`);
+      if (!tried) c.notApplicable(`no ${products.join(' / ')} payment asked for strong customer authentication`);
     },
   };
 }
@@ -44,12 +44,12 @@ export const scaRedirect: Check = {
       const { answer, auth } = await settledPayment(c, bankId, product);
       if (answer.kind !== 'sca' || !auth?.outcome) continue;
       if (auth.outcome.redirectedBack === undefined)
-        c.skip(`the ${t.consentDriver} consent driver cannot see where the bank sends the person: use --consent-driver follow or browser`);
+        c.skip(`the ${t.consentDriver} consent driver cannot see where the bank sends the person`, 'use --consent-driver follow or browser');
       tried++;
       c.expect(auth.outcome.redirectedBack, `after authorising the ${product} payment at ${bankId} the bank did not send the end user to ${t.redirectUrl}`,
         `a redirect to ${t.redirectUrl} (given in ${t.headers.redirectUrl})`, `the flow ended at ${auth.outcome.finalUrl ?? 'an unknown page'}`);
     }
-    if (!tried) notApplicable(c, 'no domestic payment asked for strong customer authentication');
+    if (!tried) c.notApplicable('no domestic payment asked for strong customer authentication');
   },
 };
 

@@ -1,16 +1,10 @@
 // What the payment checks share: the banks the flows run at with the products
 // they offer, and the words for an answer.
 import { Prerequisite, show, type CheckContext } from '../../support/check.ts';
-import type { Bank } from '../../support/banks.ts';
+import { NO_ACCOUNTS, NO_ACCOUNTS_REMEDY, type Bank } from '../../support/banks.ts';
 import { paymentBanks } from '../../support/payment-banks.ts';
 import { NoAccounts, supports, type Answer, type Product } from '../../support/payments.ts';
 
-export const NO_ACCOUNTS = 'the target listed no accounts at any bank, so no payment could be made';
-
-/** The check does not apply: the target says (in supportedServices, or by never asking for it) that it does not offer the feature. */
-export function notApplicable(c: CheckContext, why: string): never {
-  return c.notApplicable(why);
-}
 
 /** The payment banks (one per behaviour), named in the check's evidence. */
 export async function flowBanks(c: CheckContext): Promise<Bank[]> {
@@ -24,7 +18,7 @@ export async function cases(c: CheckContext, products: Product[]): Promise<{ ban
   const out: { bankId: string; product: Product }[] = [];
   const banks = await flowBanks(c);
   for (const product of products) for (const b of banks) if (supports(b, product)) out.push({ bankId: b.id, product });
-  if (!out.length) notApplicable(c, `no bank under test lists ${products.join(' or ')} in supportedServices`);
+  if (!out.length) c.notApplicable(`no bank under test lists ${products.join(' or ')} in supportedServices`);
   return out;
 }
 
@@ -47,6 +41,6 @@ export async function atEachBank<T>(c: CheckContext, banks: T[], name: (b: T) =>
     }
   }
   if (done) return done;
-  if (gaps.length && gaps.every(g => g instanceof NoAccounts)) throw new Prerequisite(NO_ACCOUNTS);
+  if (gaps.length && gaps.every(g => g instanceof NoAccounts)) throw new Prerequisite(`${NO_ACCOUNTS}, so no payment could be made`, NO_ACCOUNTS_REMEDY);
   throw new Prerequisite(gaps.length ? gaps.map(g => g.message).join('; ') : 'no bank under test');
 }

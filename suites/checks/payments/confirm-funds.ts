@@ -10,7 +10,7 @@ import { show, type CheckContext } from '../../support/check.ts';
 import { banksUnderTest } from '../../support/banks.ts';
 import { expectContract } from '../../support/contract.ts';
 import { confirmFunds, fundsAnswer, isNotImplemented } from '../../support/payment-banks.ts';
-import { atEachBank, notApplicable } from './common.ts';
+import { atEachBank } from './common.ts';
 import { HUGE } from './optional.ts';
 
 const seen = (r: { res: { status: number; json?: unknown; text?: string } }) => `${r.res.status} ${show(r.res.json ?? r.res.text)}`;
@@ -82,7 +82,7 @@ export const errorBody: Check = {
       c.expect(r.res.status === 501, `the Not Implemented answer of ${bank.id} is not 501`, '501', seen(r), r.res);
       items.push({ label: `Not Implemented of ${bank.id}`, value: r.res.json ?? r.res.text });
     }
-    if (!items.length) notApplicable(c, 'every bank under test confirms funds');
+    if (!items.length) c.notApplicable('every bank under test confirms funds');
     expectContract(c, 'error-body', items, 'profile');
   },
 };

@@ -6,7 +6,7 @@
 import type { Check } from '../../support/register.ts';
 import { services } from '../../support/banks.ts';
 import { accepted, INSTANT, paymentBody, postPayment, SCHEDULED } from '../../support/payments.ts';
-import { describe, flowBanks, notApplicable } from './common.ts';
+import { describe, flowBanks } from './common.ts';
 
 export const instant: Check = {
   id: 'payments.domestic.instant', requirements: ['R4.4-domestic-instant', 'R2.6-supported-services-meaning', 'P-ops-instant-payment', 'P-records-unsupported-product'], spec: '4.4',
@@ -41,6 +41,6 @@ export const unsupportedProduct: Check = {
         c.expect(a.kind === 'refused', `${bank.id} accepted ${product}, which its supportedServices does not list`, 'an error answer', describe(a), a.res);
       }
     }
-    if (!tried) notApplicable(c, 'every bank under test lists both scheduled products');
+    if (!tried) c.notApplicable('every bank under test lists both scheduled products');
   },
 };

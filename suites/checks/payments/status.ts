@@ -7,7 +7,7 @@ import { show, type CheckContext } from '../../support/check.ts';
 import { isNordic, type Bank } from '../../support/banks.ts';
 import { expectContract } from '../../support/contract.ts';
 import { getPayment, PRODUCTS, settledPayment, supports, type Product } from '../../support/payments.ts';
-import { flowBanks, notApplicable } from './common.ts';
+import { flowBanks } from './common.ts';
 
 /** Payments of every payment bank and product whose id is known, after authorisation where the bank asked for it. */
 async function payments(c: CheckContext, only?: (b: Bank) => boolean): Promise<{ bank: Bank; product: Product; paymentId: string; initial?: unknown }[]> {
@@ -42,7 +42,7 @@ export const nordicCodes: Check = {
   title: 'Payments at banks in NO, SE, FI and DK carry only the nine Nordic status codes',
   quote: 'Banks in Norway, Sweden, Finland and Denmark return only: RCVD, ACCP, ACSP, ACSC, RJCT, CANC, PDNG, NAUT, PRSY.',
   async run(c) {
-    if (!(await flowBanks(c)).some(isNordic)) notApplicable(c, 'no bank under test is in NO, SE, FI or DK');
+    if (!(await flowBanks(c)).some(isNordic)) c.notApplicable('no bank under test is in NO, SE, FI or DK');
     for (const p of await payments(c, isNordic)) {
       if (p.initial !== undefined)
         c.expect(NORDIC_PAYMENT_CODES.includes(String(p.initial)), `the initiation answer of ${p.product} at ${p.bank.id} (${p.bank.countryCode}) has a status outside the nine codes`,

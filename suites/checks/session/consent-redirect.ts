@@ -38,7 +38,7 @@ export const redirect: Check = {
     if (!href) throw new Prerequisite(`the consent request answered ${res.status} without a consent link (see session.consent-link.consent-url)`);
     const outcome = await consentDriver()({ href, what: 'consent', c, done: async () => ok(await probeConsent(null, id)) });
     if (outcome.redirectedBack === undefined)
-      c.skip(`the ${t.consentDriver} consent driver cannot see where the bank sends the person: use --consent-driver follow or browser`);
+      c.skip(`the ${t.consentDriver} consent driver cannot see where the bank sends the person`, 'use --consent-driver follow or browser');
     c.expect(outcome.redirectedBack, `after consent the bank did not send the end user to ${t.redirectUrl}`,
       `a redirect to ${t.redirectUrl} (given in ${t.headers.redirectUrl})`, `the flow ended at ${outcome.finalUrl ?? 'an unknown page'} (links: ${show(links(res.json))})`);
   },
