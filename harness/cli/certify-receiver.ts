@@ -11,7 +11,7 @@ import { Redactor } from '../report/redact.ts';
 import { defaultReportDir, ReportWriter } from '../report/writer.ts';
 import { certify, makePlan, planLine } from '../sender/certify.ts';
 import { DEFAULTS, type SenderOptions } from '../sender/options.ts';
-import { numberFlag, parseFlags, type Command } from './command.ts';
+import { numberFlag, parseFlags, reportDirFlag, type Command } from './command.ts';
 
 const HELP = `Usage: pis-conformance certify-receiver --url URL --api-key KEY [options]
 
@@ -97,10 +97,10 @@ export const command: Command = {
     const a = parseFlags('certify-receiver', HELP, argv, OPTIONS);
     if (!a) return 0;
     const opts = options(a.values);
+    const dir = reportDirFlag(typeof a.values.report === 'string' ? a.values.report : undefined, defaultReportDir);
     const redactor = new Redactor().add(opts.apiKey, 'PIS_WEBHOOK_API_KEY');
     const plan = makePlan(opts);
     process.stdout.write(planLine(plan, opts) + '\n');
-    const dir = typeof a.values.report === 'string' ? a.values.report : defaultReportDir();
     // Created at the first check, so a run that fails its pre-flight leaves no empty report folder.
     let writer: ReportWriter | undefined;
     let lastLine = performance.now();

@@ -1,4 +1,8 @@
-// What every command file in harness/cli/ exports, and the flag parser they share.
+// What every command file in harness/cli/ exports, and the flag parser and
+// flag checks they share: every command gets the same sentences for the same
+// mistakes.
+import { mkdtempSync, rmdirSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { HarnessError } from '../errors.ts';
 import { TOOL } from '../version.ts';
@@ -15,6 +19,40 @@ export interface Command {
 type Options = NonNullable<ParseArgsConfig['options']>;
 
 /**
+ * `--port -1` as `--port=-1`: node:util parseArgs reads a value that starts
+ * with a dash as a missing value ("argument is ambiguous"), so a negative
+ * number would never reach the check that names the flag's bounds.
+ */
+function joinNegativeNumbers(argv: string[], options: Options): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!, next = argv[i + 1];
+    const name = a.startsWith('--') ? a.slice(2) : undefined;
+    if (name && !name.includes('=') && options[name]?.type === 'string' && next !== undefined && /^-(\d|\.\d)/.test(next)) {
+      out.push(`${a}=${next}`);
+      i++;
+    } else out.push(a);
+  }
+  return out;
+}
+
+/** One sentence that names the fix for a parseArgs error. */
+function flagError(command: string, e: Error, names: string[]): HarnessError {
+  const see = `see 'pis-conformance ${command} --help' for the accepted flags.`;
+  const ambiguous = /^Option '(-[^']+)' argument is ambiguous/.exec(e.message);
+  if (ambiguous) {
+    const flag = ambiguous[1]!.split(/[ ,]/).pop()!;
+    return new HarnessError('PIS_BAD_FLAG', `${flag} needs a value; to give one that starts with a dash, write ${flag}=VALUE (${see.replace(/\.$/, '')}).`);
+  }
+  const msg = e.message.split('\n')[0]!.replace(/\. To specify a positional argument.*$/s, '');
+  // A mistyped flag names the one that exists.
+  const unknown = /^Unknown option '--([^'=]+)/.exec(msg)?.[1];
+  const near = unknown === undefined ? undefined : nearest(unknown, names);
+  if (near) return new HarnessError('PIS_BAD_FLAG', `Unknown option '--${unknown}': did you mean --${near}? (see 'pis-conformance ${command} --help')`);
+  return new HarnessError('PIS_BAD_FLAG', `${msg.replace(/\.$/, '')}: ${see}`);
+}
+
+/**
  * node:util parseArgs with harness errors: an unknown flag or a missing value
  * becomes one sentence that names the fix (a mistyped flag the nearest real
  * one). `--help` and `--version` print and return null, so a command writes `const a = parseFlags(...); if (!a) return 0;`.
@@ -23,14 +61,9 @@ export function parseFlags<O extends Options>(command: string, help: string, arg
   let parsed;
   const all = { ...options, help: { type: 'boolean', short: 'h' }, version: { type: 'boolean' } } as const;
   try {
-    parsed = parseArgs({ args: argv, options: all, allowPositionals, strict: true });
+    parsed = parseArgs({ args: joinNegativeNumbers(argv, all), options: all, allowPositionals, strict: true });
   } catch (e) {
-    const msg = (e as Error).message.replace(/\. To specify a positional argument.*$/s, '');
-    // A mistyped flag names the one that exists.
-    const unknown = /^Unknown option '--([^'=]+)/.exec(msg)?.[1];
-    const near = unknown === undefined ? undefined : nearest(unknown, Object.keys(all));
-    throw new HarnessError('PIS_BAD_FLAG', near ? `Unknown option '--${unknown}': did you mean --${near}? (see 'pis-conformance ${command} --help')`
-      : `${msg.replace(/\.$/, '')}: see 'pis-conformance ${command} --help' for the accepted flags.`);
+    throw flagError(command, e as Error, Object.keys(all));
   }
   const values = parsed.values as Record<string, unknown>;
   if (values.help || values.version) {
@@ -40,11 +73,67 @@ export function parseFlags<O extends Options>(command: string, help: string, arg
   return parsed;
 }
 
-/** Parses a number flag; throws a harness error naming the flag when it is not one. */
-export function numberFlag(name: string, value: string | undefined, fallback: number, opts: { min?: number; integer?: boolean } = {}): number {
+/** Parses a number flag; throws a harness error naming the flag and its bounds when it is not one within them. */
+export function numberFlag(name: string, value: string | undefined, fallback: number, opts: { min?: number; max?: number; integer?: boolean } = {}): number {
   if (value === undefined) return fallback;
   const n = Number(value);
-  if (!Number.isFinite(n) || (opts.integer && !Number.isInteger(n)) || (opts.min !== undefined && n < opts.min))
-    throw new HarnessError('PIS_BAD_FLAG', `--${name} must be ${opts.integer ? 'a whole number' : 'a number'}${opts.min !== undefined ? ` of at least ${opts.min}` : ''}, not '${value}'.`);
-  return n;
+  const ok = value.trim() !== '' && Number.isFinite(n) && (!opts.integer || Number.isInteger(n))
+    && (opts.min === undefined || n >= opts.min) && (opts.max === undefined || n <= opts.max);
+  if (ok) return n;
+  const kind = opts.integer ? 'a whole number' : 'a number';
+  const bounds = opts.min !== undefined && opts.max !== undefined ? ` from ${opts.min} to ${opts.max}`
+    : opts.min !== undefined ? ` of at least ${opts.min}` : opts.max !== undefined ? ` of at most ${opts.max}` : '';
+  throw new HarnessError('PIS_BAD_FLAG', `--${name} must be ${kind}${bounds}, not '${value}'.`);
+}
+
+/** The bounds of a TCP port flag (0: a free one). */
+export const PORT = { min: 0, max: 65535, integer: true } as const;
+
+/**
+ * Checks a --grep pattern the way Playwright reads it (a regular expression,
+ * or /source/flags), so a broken one is named as such instead of "no check matches".
+ */
+export function grepFlag(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const slashed = /^\/(.*)\/([gimsuy]*)$/s.exec(value);
+  try {
+    if (slashed) new RegExp(slashed[1]!, slashed[2]);
+    else new RegExp(value, 'gi');
+  } catch (e) {
+    const why = (e as Error).message.replace(/^Invalid regular expression: \/.*\/[a-z]*: /s, '');
+    throw new HarnessError('PIS_BAD_FLAG', `--grep '${value}' is not a valid regular expression (${why}): put a backslash before ( ) [ ] { } . * + ? | ^ $ to match them as they are, or give a check id such as token.issue.access-token.`);
+  }
+  return value;
+}
+
+/**
+ * Checks at start that the report folder can be written, so a run does not
+ * find out only after the whole session. Creates nothing that stays: a folder
+ * that does not exist yet is probed in its nearest existing parent.
+ */
+export function reportDirFlag(value: string | undefined, fallback: () => string): string {
+  const dir = resolve(value ?? fallback());
+  let probe = dir;
+  for (;;) {
+    let isDir: boolean | undefined;
+    try { isDir = statSync(probe).isDirectory(); } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      // ENOTDIR: a file further up the path, found on the way up.
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') throw reportError(dir, `${probe} cannot be read (${code})`);
+    }
+    if (isDir === false) throw reportError(dir, `${probe} is a file, not a folder`);
+    if (isDir) break;
+    if (dirname(probe) === probe) throw reportError(dir, 'no part of the path exists');
+    probe = dirname(probe);
+  }
+  try {
+    rmdirSync(mkdtempSync(join(probe, '.pis-write-test-')));
+  } catch (e) {
+    throw reportError(dir, `${probe} cannot be written (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+  }
+  return dir;
+}
+
+function reportError(dir: string, why: string): HarnessError {
+  return new HarnessError('PIS_BAD_FLAG', `The report folder ${dir} cannot be made: ${why}; give --report a folder you can write to.`);
 }

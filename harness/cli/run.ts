@@ -5,10 +5,10 @@
 // with the verdict: 0 conformant, 1 not conformant or incomplete (0 with
 // --allow-incomplete), 2 interrupted or the run could not be made.
 import { existsSync, readFileSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { join, relative } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { HarnessError } from '../errors.ts';
-import { parseFlags, numberFlag, type Command } from './command.ts';
+import { grepFlag, numberFlag, parseFlags, reportDirFlag, type Command } from './command.ts';
 import { fromEnv, namesTarget, requireBaseUrl, resolveTarget, SUITES, type PartialConfig, type TargetConfig } from '../target/config.ts';
 import { fromFlags, TARGET_FLAGS } from '../target/flags.ts';
 import { loadConfigFile } from '../target/file.ts';
@@ -100,6 +100,8 @@ export const command: Command = {
     const suites = chooseSuites(v.suites ?? file.suites);
     const workers = numberFlag('workers', v.workers, 5, { min: 1, integer: true });
     const faults = (v.fault ?? []).flatMap(f => f.split(',')).map(f => f.trim()).filter(Boolean);
+    const grep = grepFlag(v.grep);
+    const dir = reportDirFlag(v.report, defaultReportDir);
 
     let bundled: Bundled | undefined;
     let cfg: TargetConfig;
@@ -118,15 +120,14 @@ export const command: Command = {
     try {
       const redactor = new Redactor().add(cfg.clientSecret, 'PIS_CLIENT_SECRET').add(cfg.webhookApiKey, 'PIS_WEBHOOK_API_KEY');
       await preflight(cfg, redactor);
-      const dir = resolve(v.report ?? defaultReportDir());
       const allowIncomplete = v['allow-incomplete'] === true;
-      const choice = { suites, allSuites: availableSuites(SUITES), grep: v.grep, profile: cfg.profile };
+      const choice = { suites, allSuites: availableSuites(SUITES), grep, profile: cfg.profile };
       const selection = selectionOf(choice, { timeScale: cfg.timeScale, maxWaitS: cfg.maxWaitS, allowIncomplete });
       const header = { command: 'run', target: reportTarget(cfg), timeScale: cfg.timeScale, selection };
       const listed = writeCandidates(candidates(choice));
       try {
         const out = await runPlaywright({
-          suites, grep: v.grep, workers,
+          suites, grep, workers,
           env: {
             ...targetToEnv(cfg),
             PIS_REPORT_DIR: dir,
@@ -136,7 +137,7 @@ export const command: Command = {
             PIS_WORKERS: String(workers),
           },
         });
-        return finish(dir, out, v.grep, allowIncomplete);
+        return finish(dir, out, grep, allowIncomplete);
       } finally {
         listed.remove();
       }

@@ -5,7 +5,7 @@
 import { HarnessError } from '../errors.ts';
 import { describeCatalog } from '../reference/catalog.ts';
 import { startReference, type Reference } from '../reference/index.ts';
-import { numberFlag, parseFlags, type Command } from './command.ts';
+import { numberFlag, parseFlags, PORT, type Command } from './command.ts';
 import { onStop } from './stop.ts';
 
 const DEMO_SECRET = 'demo-secret';
@@ -107,10 +107,9 @@ export const command: Command = {
       process.stdout.write(describeCatalog() + '\n');
       return 0;
     }
-    const port = numberFlag('port', v.port, 0, { min: 0, integer: true });
+    const port = numberFlag('port', v.port, 0, PORT);
     const timeScale = numberFlag('time-scale', v['time-scale'], 1);
     if (!(timeScale > 0)) throw new HarnessError('PIS_BAD_FLAG', `--time-scale must be a number above 0, such as 0.1, not '${v['time-scale']}'.`);
-    if (port > 65535) throw new HarnessError('PIS_BAD_FLAG', `--port must be between 0 and 65535, not ${port}.`);
     const ref = await startReference({
       host: v.host, port, timeScale,
       faults: (v.fault ?? []).flatMap(f => f.split(',')),

@@ -15,7 +15,7 @@ import { analyzeRun, WEBHOOK_CHECKS } from '../sink/analysis/index.ts';
 import { PASSIVE_CYCLE } from '../sink/plan.ts';
 import { formatAttemptLine } from '../sink/live.ts';
 import { startSink, type Sink } from '../sink/server.ts';
-import { numberFlag, parseFlags, type Command } from './command.ts';
+import { numberFlag, parseFlags, PORT, reportDirFlag, type Command } from './command.ts';
 import { onStop } from './stop.ts';
 
 const HELP = `Usage: pis-conformance sink --port P --api-key KEY [--duration S] [options]
@@ -135,8 +135,7 @@ export const command: Command = {
     if (!parsed) return 0;
     const v = parsed.values as Record<string, string | boolean | undefined>;
     if (v.port === undefined) throw new HarnessError('PIS_MISSING_OPTION', 'give the port to listen on with --port P (0 picks a free one).');
-    const port = numberFlag('port', v.port as string, 0, { min: 0, integer: true });
-    if (port > 65535) throw new HarnessError('PIS_BAD_FLAG', `--port must be at most 65535, not ${port}.`);
+    const port = numberFlag('port', v.port as string, 0, PORT);
     const apiKey = (v['api-key'] as string | undefined) ?? process.env.PIS_WEBHOOK_API_KEY;
     if (!apiKey) throw new HarnessError('PIS_MISSING_OPTION', 'give the api-key the sender must present with --api-key KEY or PIS_WEBHOOK_API_KEY.');
     const duration = v.duration === undefined ? undefined : numberFlag('duration', v.duration as string, 0, { min: 0 });
@@ -144,6 +143,7 @@ export const command: Command = {
     const toleranceFloorMs = numberFlag('timing-tolerance', v['timing-tolerance'] as string | undefined, 25, { min: 0 });
     if (!(timeScale > 0)) throw new HarnessError('PIS_BAD_FLAG', `--time-scale must be above 0, not ${timeScale}.`);
     const maxConnections = numberFlag('max-connections', v['max-connections'] as string | undefined, 2_000, { min: 1, integer: true });
+    const reportDir = reportDirFlag(v.report as string | undefined, defaultReportDir);
     const redactor = new Redactor().add(apiKey, 'PIS_WEBHOOK_API_KEY');
     const sink = await startSink({
       host: (v.host as string | undefined) ?? '127.0.0.1', port, timeScale, tls: tlsOption(v),
@@ -153,7 +153,7 @@ export const command: Command = {
     try {
       const allowIncomplete = v['allow-incomplete'] === true;
       const selection = { timeScale, allowIncomplete, ...(duration !== undefined ? { durationS: duration } : {}) };
-      const writer = openReport((v.report as string | undefined) ?? defaultReportDir(), { command: 'sink', target: { sinkUrl: sink.url }, timeScale, selection }, redactor);
+      const writer = openReport(reportDir, { command: 'sink', target: { sinkUrl: sink.url }, timeScale, selection }, redactor);
       const stopped = untilStopped(duration);
       process.stdout.write(`sink listening at ${sink.url} (register it as the webhook URL, api-key from --api-key)${duration !== undefined ? `; stopping after ${duration} s` : '; Ctrl-C to stop'}\n`);
       stopLine = progress(sink);

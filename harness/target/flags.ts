@@ -1,6 +1,6 @@
 // The target flags of `run` (CONTRACT.md section 1) as a config source.
 import { HarnessError } from '../errors.ts';
-import { numberFlag } from '../cli/command.ts';
+import { numberFlag, PORT } from '../cli/command.ts';
 import { CONSENT_DRIVERS, positive, type ConsentDriverName, type PartialConfig } from './config.ts';
 import { loadConsentScript } from './file.ts';
 import { parseBanks } from './banks.ts';
@@ -35,7 +35,7 @@ export function fromFlags(v: TargetFlagValues): PartialConfig {
     const x = v[flag as keyof typeof str];
     if (x !== undefined) (out as Record<string, unknown>)[key] = x;
   }
-  if (v['sink-port'] !== undefined) out.sinkPort = numberFlag('sink-port', v['sink-port'], 0, { min: 0, integer: true });
+  if (v['sink-port'] !== undefined) out.sinkPort = numberFlag('sink-port', v['sink-port'], 0, PORT);
   if (v['time-scale'] !== undefined) out.timeScale = positive(v['time-scale'], '--time-scale');
   if (v['max-wait'] !== undefined) out.maxWaitS = numberFlag('max-wait', v['max-wait'], 60, { min: 0 });
   if (v['no-profile']) out.profile = false;
