@@ -14,6 +14,7 @@ import { fromFlags, TARGET_FLAGS } from '../target/flags.ts';
 import { loadConfigFile } from '../target/file.ts';
 import { reportTarget, targetToEnv } from '../target/env.ts';
 import { preflight } from '../target/preflight.ts';
+import { redactUrlUserinfo } from '../http/url.ts';
 import { defaultReportDir } from '../report/writer.ts';
 import { Redactor } from '../report/redact.ts';
 import type { RunResults } from '../report/model.ts';
@@ -119,11 +120,12 @@ export const command: Command = {
 
     try {
       const redactor = new Redactor().add(cfg.clientSecret, 'PIS_CLIENT_SECRET').add(cfg.webhookApiKey, 'PIS_WEBHOOK_API_KEY');
-      await preflight(cfg, redactor);
+      const found = await preflight(cfg, redactor);
+      const scaleFrom = adoptControlTimeScale(cfg, found.controlTimeScale, bundled ? undefined : givenTimeScale(flags, env, file.config));
       const allowIncomplete = v['allow-incomplete'] === true;
       const choice = { suites, allSuites: availableSuites(SUITES), grep, profile: cfg.profile };
       const selection = selectionOf(choice, { timeScale: cfg.timeScale, maxWaitS: cfg.maxWaitS, allowIncomplete });
-      const header = { command: 'run', target: reportTarget(cfg), timeScale: cfg.timeScale, selection };
+      const header = { command: 'run', target: { ...reportTarget(cfg), ...(scaleFrom ? { timeScaleSource: scaleFrom } : {}) }, timeScale: cfg.timeScale, selection };
       const listed = writeCandidates(candidates(choice));
       try {
         const out = await runPlaywright({
@@ -146,6 +148,33 @@ export const command: Command = {
     }
   },
 };
+
+/** Where the time scale of a named target was given, if anywhere: the flag, the environment, or the config file. */
+function givenTimeScale(flags: PartialConfig, env: PartialConfig, file: PartialConfig): { value: number; by: string } | undefined {
+  if (flags.timeScale !== undefined) return { value: flags.timeScale, by: '--time-scale' };
+  if (env.timeScale !== undefined) return { value: env.timeScale, by: 'PIS_TIME_SCALE' };
+  if (file.timeScale !== undefined) return { value: file.timeScale, by: 'time-scale in the config file' };
+  return undefined;
+}
+
+/**
+ * The control API's /health may say the target's clock (CONTRACT section 4).
+ * Without a given time scale the run takes it, and says so; a given one that
+ * differs would judge every timing check on the wrong clock, so the run stops.
+ * Returns where the run's time scale came from when it was the control API.
+ */
+function adoptControlTimeScale(cfg: TargetConfig, reported: number | undefined, given: { value: number; by: string } | undefined): string | undefined {
+  if (reported === undefined || cfg.bundledReference) return undefined;
+  const health = `${redactUrlUserinfo(cfg.controlUrl ?? '')}/health`;
+  if (given) {
+    // Arbitrary: equal to a part in a million, so 0.1 and 0.10000000000000001 agree.
+    if (Math.abs(given.value - reported) <= 1e-6 * Math.max(given.value, reported)) return undefined;
+    throw new HarnessError('PIS_BAD_FLAG', `${given.by} says ${given.value}, but the control API's ${health} says the target runs at time scale ${reported}: give --time-scale ${reported}, or leave it out to use the target's.`);
+  }
+  cfg.timeScale = reported;
+  process.stdout.write(`The target's clock runs at time scale ${reported} (from ${health}); the run uses it.\n`);
+  return `${health} (no --time-scale given)`;
+}
 
 /** The reporter wrote what the run found before the stop signal; the verdict line says it was cut short. */
 function interrupted(dir: string): number {

@@ -1,8 +1,21 @@
-// One HTTP exchange with its evidence: the suites and the sender call targets
-// through this, so every request a check makes can be shown and repeated.
+// One HTTP exchange with its evidence: the suites, the pre-flight, the control
+// API driver and the sender call targets through this, so every request the
+// harness makes can be shown and repeated, and is bounded: a total deadline
+// over connect, headers and body together (undici's own timeouts measure the
+// wait for headers and the idle time between body chunks, so a body sent a
+// byte at a time never ends), and a body kept in bounded memory (body.ts),
+// whatever the target sends.
 import { request, type Dispatcher } from 'undici';
 import type { HttpEvidence } from '../report/model.ts';
 import { Redactor } from '../report/redact.ts';
+import { BodyCollector, describeBody, evidenceBody, type ReadBody } from './body.ts';
+import { curlLine } from './curl.ts';
+import { redactUrlUserinfo, splitUserinfo } from './url.ts';
+
+export { curlLine } from './curl.ts';
+
+/** Default wait for an answer's headers (arbitrary: far above any answer a check waits for, far below a CI timeout). */
+export const DEFAULT_TIMEOUT_MS = 30_000;
 
 export interface ExchangeRequest {
   method: string;
@@ -10,8 +23,14 @@ export interface ExchangeRequest {
   headers?: Record<string, string>;
   /** An object is sent as JSON; a URLSearchParams as a form; a string as is. */
   body?: unknown;
-  /** Real milliseconds before the exchange is abandoned (default 30 s). */
+  /** Real ms from the request going out to the answer's headers, and the longest pause inside its body (default 30 s). */
   timeoutMs?: number;
+  /**
+   * Real ms the whole exchange may take, from the call to the body's end
+   * (default twice timeoutMs: the headers' wait as undici counts it starts
+   * only when the request goes out, after any wait for a connection).
+   */
+  deadlineMs?: number;
   dispatcher?: Dispatcher;
   label?: string;
 }
@@ -19,15 +38,28 @@ export interface ExchangeRequest {
 export interface ExchangeResponse {
   status: number;
   headers: Record<string, string>;
+  /** The body as text: whole up to 1 MiB, else its first 1 MiB (see `body`). */
   text: string;
-  /** The parsed body when it was JSON, else undefined. */
+  /** The parsed body when it was whole and JSON, else undefined. */
   json: unknown;
+  /** How much of the body was read and kept: length, sha256, whether it is whole or was cut. */
+  body: Omit<ReadBody, 'text'>;
 }
 
 export interface Exchange {
   response?: ExchangeResponse;
   error?: Error;
   evidence: HttpEvidence;
+}
+
+/** The exchange's total deadline passed before the answer was complete. */
+export class DeadlineError extends Error {
+  // Matches /TIMEOUT/ like undici's own timeout codes, so callers treat both alike.
+  readonly code = 'PIS_DEADLINE_TIMEOUT';
+  constructor(readonly ms: number, readonly partial?: { status: number; body: string }) {
+    super(`no complete answer within ${ms.toFixed(0)} ms${partial ? ` (status ${partial.status} came, then ${partial.body} of the body)` : ''}`);
+    this.name = 'DeadlineError';
+  }
 }
 
 function flatHeaders(h: Record<string, string | string[] | undefined>): Record<string, string> {
@@ -49,54 +81,56 @@ function encode(req: ExchangeRequest): { body?: string; headers: Record<string, 
   return { body: JSON.stringify(req.body), headers };
 }
 
-function shellQuote(s: string): string {
-  return `'${s.replace(/'/g, `'\\''`)}'`;
-}
-
-/** A curl line that repeats the request; secrets become "$PIS_..." placeholders (double-quoted so the shell expands them). */
-export function curlLine(method: string, url: string, headers: Record<string, string>, body: string | undefined, redactor: Redactor): string {
-  const q = (s: string) => {
-    const p = redactor.placeholders(s);
-    return p === s ? shellQuote(s) : `"${p.replace(/["\\`]/g, '\\$&')}"`;
-  };
-  const parts = ['curl -sS', '-X', method, q(url)];
-  for (const [k, v] of Object.entries(headers)) parts.push('-H', q(`${k}: ${v}`));
-  if (body !== undefined) parts.push('--data-raw', q(body));
-  return parts.join(' ');
-}
-
 /** Sends one request and returns the response (or the error) with redacted evidence. Never throws for HTTP or network failures. */
 export async function exchange(req: ExchangeRequest, redactor: Redactor): Promise<Exchange> {
   const { body, headers } = encode(req);
+  // Credentials in the URL (https://user:pass@host) travel as Basic authorization, and never into the evidence.
+  const { url, authorization } = splitUserinfo(req.url);
+  const sent = authorization && !Object.keys(headers).some(k => k.toLowerCase() === 'authorization') ? { ...headers, authorization } : headers;
   const started = performance.now();
   const startedAt = new Date().toISOString();
+  const shownUrl = redactUrlUserinfo(req.url);
   const evidenceRequest = {
-    method: req.method, url: req.url, headers: { ...headers },
+    method: req.method, url: shownUrl, headers: { ...headers },
     ...(body !== undefined ? { body: parseMaybe(body) } : {}),
   };
-  const curl = curlLine(req.method, req.url, headers, body, redactor);
-  const timeout = req.timeoutMs ?? 30_000;
+  const curl = curlLine(req.method, shownUrl, headers, body, redactor);
+  const timeout = req.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const deadlineMs = req.deadlineMs ?? 2 * timeout;
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(), deadlineMs);
+  let partial: { status: number; collector: BodyCollector } | undefined;
+  const base = { kind: 'http' as const, ...(req.label ? { label: req.label } : {}), request: evidenceRequest, startedAt, curl };
   try {
-    const res = await request(req.url, {
-      method: req.method as Dispatcher.HttpMethod, headers, body,
-      headersTimeout: timeout, bodyTimeout: timeout, dispatcher: req.dispatcher,
+    const res = await request(url, {
+      method: req.method as Dispatcher.HttpMethod, headers: sent, body,
+      headersTimeout: timeout, bodyTimeout: timeout, dispatcher: req.dispatcher, signal: deadline.signal,
     });
-    const text = await res.body.text();
-    const response: ExchangeResponse = { status: res.statusCode, headers: flatHeaders(res.headers), text, json: parseMaybe(text, true) };
+    partial = { status: res.statusCode, collector: new BodyCollector() };
+    let cut: ReadBody['cut'];
+    for await (const chunk of res.body) {
+      if (!partial.collector.push(chunk as Buffer)) { cut = 'limit'; break; }
+    }
+    const { text, ...read } = partial.collector.finish(cut);
+    const json = read.whole ? parseMaybe(text, true) : undefined;
+    const response: ExchangeResponse = { status: res.statusCode, headers: flatHeaders(res.headers), text, json, body: read };
     const evidence: HttpEvidence = redactor.value({
-      kind: 'http', ...(req.label ? { label: req.label } : {}), request: evidenceRequest,
-      response: { status: response.status, headers: response.headers, body: response.json ?? (text || undefined) },
-      startedAt, durationMs: performance.now() - started, curl,
+      ...base,
+      response: { status: response.status, headers: response.headers, ...evidenceBody({ text, ...read }, json) },
+      durationMs: performance.now() - started,
     });
     return { response, evidence };
   } catch (e) {
-    const error = e as Error;
+    const error = deadline.signal.aborted
+      ? new DeadlineError(deadlineMs, partial && { status: partial.status, body: describeBody({ bytes: partial.collector.bytes }) })
+      : e as Error;
     const code = (error as NodeJS.ErrnoException).code ?? (error.cause as NodeJS.ErrnoException | undefined)?.code;
     const evidence: HttpEvidence = redactor.value({
-      kind: 'http', ...(req.label ? { label: req.label } : {}), request: evidenceRequest,
-      error: `${code ? code + ': ' : ''}${error.message}`, startedAt, durationMs: performance.now() - started, curl,
+      ...base, error: `${code ? code + ': ' : ''}${error.message}`, durationMs: performance.now() - started,
     });
     return { error, evidence };
+  } finally {
+    clearTimeout(timer);
   }
 }
 

@@ -25,7 +25,11 @@ export interface HttpEvidence extends EvidenceMark {
   kind: 'http';
   label?: string;
   request: { method: string; url: string; headers: Record<string, string>; body?: unknown };
-  response?: { status: number; headers: Record<string, string>; body?: unknown };
+  /**
+   * `body` is the whole body up to 64 KiB; beyond that its first bytes and a
+   * line with its length and sha256, which bodyBytes and bodySha256 repeat.
+   */
+  response?: { status: number; headers: Record<string, string>; body?: unknown; bodyBytes?: number; bodySha256?: string };
   /** Set when no (complete) response came: connection refused, reset, timeout. */
   error?: string;
   startedAt: string;

@@ -18,6 +18,8 @@ export function isSecretKey(key: string): boolean {
 export class Redactor {
   /** secret value -> the environment variable a reproducing `curl` line names instead (e.g. PIS_CLIENT_SECRET). */
   private readonly secrets = new Map<string, string>();
+  /** Every registered value, however short, for whole-value lookups (the secret places of a curl line). */
+  private readonly exact = new Map<string, string>();
 
   constructor(values: Iterable<string | undefined> = []) {
     for (const v of values) this.add(v);
@@ -28,11 +30,17 @@ export class Redactor {
    * Values shorter than 4 characters are ignored (they would mangle ordinary text).
    */
   add(value: string | undefined, placeholder = 'PIS_SECRET'): this {
+    if (value) this.exact.set(value, placeholder);
     if (value && value.length >= 4) this.secrets.set(value, placeholder);
     return this;
   }
 
   get size(): number { return this.secrets.size; }
+
+  /** The placeholder of a registered value matched whole, also one too short to replace inside text. */
+  placeholderOf(value: string): string | undefined {
+    return this.exact.get(value);
+  }
 
   /** Replaces known secrets with `$PLACEHOLDER` (for a shell line a reader can run with their own values). */
   placeholders(s: string): string {

@@ -3,6 +3,7 @@
 // (a child's environment is not shown by `ps`, its argv is).
 import { HarnessError } from '../errors.ts';
 import type { TargetConfig } from './config.ts';
+import { redactUrlUserinfo } from '../http/url.ts';
 
 export const TARGET_ENV = 'PIS_TARGET_JSON';
 
@@ -24,10 +25,11 @@ export function targetFromEnv(env: NodeJS.ProcessEnv = process.env): TargetConfi
   return { ...open, clientSecret: env[SECRET_FIELDS.clientSecret] ?? '', webhookApiKey: env[SECRET_FIELDS.webhookApiKey] || undefined };
 }
 
-/** The target as results.json shows it: URLs only, never a secret. */
+/** The target as results.json shows it: URLs without their userinfo, never a secret. */
 export function reportTarget(cfg: TargetConfig): Record<string, string | undefined> {
+  const url = (u: string | undefined) => (u === undefined ? undefined : redactUrlUserinfo(u));
   return {
-    authUrl: cfg.authUrl, realm: cfg.realm, clientId: cfg.clientId, baseUrl: cfg.baseUrl, controlUrl: cfg.controlUrl,
+    authUrl: url(cfg.authUrl), realm: cfg.realm, clientId: cfg.clientId, baseUrl: url(cfg.baseUrl), controlUrl: url(cfg.controlUrl),
     ...(cfg.bundledReference ? { implementation: 'bundled reference' } : {}),
   };
 }

@@ -90,3 +90,52 @@ test('--grep that matches no check is exit 2 with an example id', async () => {
   assert.equal(r.code, 2, r.stdout + r.stderr);
   assert.match(r.stderr, /No check matches --grep 'no-such-check-anywhere': give a check id such as token\.issue\.access-token/);
 });
+
+/** A token endpoint under the test's control, at /auth/realms/pis/...; returns its auth URL. */
+async function tokenEndpoint(t: { after(fn: () => unknown): void }, answer: (res: import('node:http').ServerResponse) => void): Promise<string> {
+  const { createServer: http } = await import('node:http');
+  const srv = http((_req, res) => answer(res));
+  await new Promise<void>(r => srv.listen(0, '127.0.0.1', r));
+  t.after(() => { srv.closeAllConnections(); srv.close(); });
+  return `http://127.0.0.1:${(srv.address() as { port: number }).port}`;
+}
+
+const target = (auth: string) => ['--suites', 'token', '--auth-url', auth, '--client-id', 'x'];
+const SECRET = { PIS_CLIENT_SECRET: 'some-secret' };
+
+test('hostile token endpoints end the pre-flight within seconds, exit 2', { concurrency: true }, async t => {
+  await Promise.all([
+    t.test('one that streams forever (before: 823 MB after 60 s and growing)', async tc => {
+      const chunk = Buffer.alloc(64 * 1024, 'z');
+      const auth = await tokenEndpoint(tc, res => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        const more = () => { while (!res.destroyed && res.write(chunk)) { /* as fast as the socket takes it */ } };
+        res.on('drain', more);
+        more();
+      });
+      await expectHarnessError(target(auth), /token endpoint .* answered 200 with application\/json, 16777216 bytes before it was cut at the 16777216-byte read limit that is not JSON, so it is not a token endpoint: check --auth-url/, SECRET);
+    }),
+    t.test('one that sends a byte every 2 s: the deadline counts the whole answer, not idle time', async tc => {
+      const auth = await tokenEndpoint(tc, res => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.write('{');
+        const timer = setInterval(() => res.write(' '), 2000);
+        res.on('close', () => clearInterval(timer));
+      });
+      await expectHarnessError(target(auth), /The token endpoint at .* gave no complete answer within 3000 ms \(status 200 came, then \d+ bytes of the body\): /, SECRET);
+    }),
+    t.test('one that answers 200 with HTML is not a token endpoint (before: the run went on and exited 1)', async tc => {
+      const auth = await tokenEndpoint(tc, res => { res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }); res.end('<!doctype html><title>Sign in</title>'); });
+      await expectHarnessError(target(auth), /answered 200 with text\/html, 37 bytes that is not JSON, so it is not a token endpoint: check --auth-url and --realm/, SECRET);
+    }),
+  ]);
+});
+
+test('a --time-scale that differs from the one the control API reports is exit 2 naming both', async () => {
+  const ref = await startReference({ timeScale: 0.1 });
+  try {
+    await expectHarnessError(['--suites', 'token', '--auth-url', ref.authUrl, '--client-id', ref.clientId, '--control-url', ref.controlUrl, '--time-scale', '1'],
+      /--time-scale says 1, but the control API's http:\/\/127\.0\.0\.1:\d+\/control\/health says the target runs at time scale 0\.1: give --time-scale 0\.1, or leave it out/,
+      { PIS_CLIENT_SECRET: ref.clientSecret });
+  } finally { await ref.close(); }
+});
