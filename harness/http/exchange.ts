@@ -55,7 +55,7 @@ export interface Exchange {
 /** The exchange's total deadline passed before the answer was complete. */
 export class DeadlineError extends Error {
   // Matches /TIMEOUT/ like undici's own timeout codes, so callers treat both alike.
-  readonly code = 'PIS_DEADLINE_TIMEOUT';
+  readonly code = 'DEADLINE_TIMEOUT';
   constructor(readonly ms: number, readonly partial?: { status: number; body: string }) {
     super(`no complete answer within ${ms.toFixed(0)} ms${partial ? ` (status ${partial.status} came, then ${partial.body} of the body)` : ''}`);
     this.name = 'DeadlineError';

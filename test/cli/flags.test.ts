@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { runCli } from '../helpers/cli.ts';
 
 async function oneSentence(args: string[], pattern: RegExp, env: Record<string, string> = {}) {
-  const r = await runCli(args, { env, timeoutMs: 60_000 });
+  const r = await runCli(args, { env });
   assert.equal(r.code, 2, `exit ${r.code}\n${r.stdout}\n${r.stderr}`);
   const lines = r.stderr.trim().split('\n').filter(l => !/npm warn/i.test(l));
   assert.equal(lines.length, 1, `not one line on stderr:\n${r.stderr}`);
@@ -52,15 +52,17 @@ test('command-line input', { concurrency: true }, async t => {
     assert.doesNotMatch(run.stdout, /Started the bundled reference/, 'nothing started');
   });
 
-  // Before: a 30 MB file took 21 s and 2.1 GB before its error.
-  it('a config file over 1 MiB is refused before it is parsed', async () => {
-    const big = join(dir, 'big.yaml');
-    writeFileSync(big, 'base-url: http://127.0.0.1:1/api\n' + 'k: [1, 2, 3, 4, 5, 6, 7, 8]\n'.repeat(80_000));
-    const started = performance.now();
-    await oneSentence(['run', '--config', big], /^pis-conformance run: The config file .*big\.yaml is over 1 MiB, far more than its settings need: check that it is the right file\.$/);
-    await oneSentence(['run', '--config', '/dev/zero'], /The config file \/dev\/zero is over 1 MiB/);
-    assert.ok(performance.now() - started < 30_000);
-  });
+  // Before: a 30 MB file took 21 s and 2.1 GB before its error. Parsed, this
+  // one would be refused for its repeated key 'k' instead; /dev/zero never ends.
+  it('a config file over 1 MiB is refused before it is parsed', () => Promise.all([
+    oneSentence(['run', '--config', big()], /^pis-conformance run: The config file .*big\.yaml is over 1 MiB, far more than its settings need: check that it is the right file\.$/),
+    oneSentence(['run', '--config', '/dev/zero'], /The config file \/dev\/zero is over 1 MiB/),
+  ]));
+  function big(): string {
+    const f = join(dir, 'big.yaml');
+    writeFileSync(f, 'base-url: http://127.0.0.1:1/api\n' + 'k: [1, 2, 3, 4, 5, 6, 7, 8]\n'.repeat(80_000));
+    return f;
+  }
 
   await Promise.all(running);
   assert.ok(!existsSync(join(file, 'report')));

@@ -7,32 +7,38 @@ import { fileURLToPath } from 'node:url';
 
 const CHILD = fileURLToPath(new URL('../fixtures/cli/stop-child.ts', import.meta.url));
 
-function start(lifeMs: number) {
-  const child = spawn(process.execPath, ['--import', 'tsx', CHILD, String(lifeMs)], { stdio: ['ignore', 'pipe', 'pipe'] });
+function start() {
+  const child = spawn(process.execPath, ['--import', 'tsx', CHILD], { stdio: ['pipe', 'pipe', 'pipe'] });
   let out = '', err = '';
   child.stdout.on('data', d => { out += d; });
   child.stderr.on('data', d => { err += d; });
-  const ready = new Promise<void>(r => { const f = () => { if (out.includes('ready')) { child.stdout.off('data', f); r(); } }; child.stdout.on('data', f); });
+  /** Resolves once stdout holds `text`. */
+  const saw = (text: string) => new Promise<void>(r => { const f = () => { if (out.includes(text)) { child.stdout.off('data', f); r(); } }; child.stdout.on('data', f); f(); });
   const closed = new Promise<number | null>(r => child.on('close', r));
-  return { child, ready, closed, out: () => out, err: () => err };
+  return { child, ready: saw('ready\n'), saw, closed, out: () => out, err: () => err };
 }
 
 test('stop signals', { concurrency: true }, async t => {
   const running: Promise<void>[] = [];
   running.push(t.test('a signal and its copies within a second call the handler once; the command ends by itself', async () => {
-    const c = start(2500);
+    const c = start();
     await c.ready;
     c.child.kill('SIGINT');
     c.child.kill('SIGINT');
     c.child.kill('SIGTERM');
+    await c.saw('stop SIGINT 1\n');
+    // Long enough for the copies to be handled too (a signal is handled within a turn of the event loop).
+    await new Promise(r => setTimeout(r, 300));
+    c.child.stdin.end();
     assert.equal(await c.closed, 0, c.err());
     assert.equal(c.out(), 'ready\nstop SIGINT 1\ndone 1\n');
   }));
 
   running.push(t.test('a second signal after that ends the process at once, exit 2, one sentence', async () => {
-    const c = start(20_000);
+    const c = start();
     await c.ready;
     c.child.kill('SIGTERM');
+    await c.saw('stop SIGTERM 1\n');
     await new Promise(r => setTimeout(r, 1300));
     const sent = performance.now();
     c.child.kill('SIGINT');

@@ -66,7 +66,7 @@ test('one byte at a time, each in time for an idle timeout: the total deadline (
   assert.ok(ex.error instanceof DeadlineError, String(ex.error));
   // Arbitrary margin over the deadline: timers on a loaded machine run late, never early.
   assert.ok(ms >= 790 && ms < 5000, `${ms.toFixed(0)} ms`);
-  assert.match(ex.evidence.error!, /^PIS_DEADLINE_TIMEOUT: no complete answer within 800 ms \(status 200 came, then \d+ bytes of the body\)$/);
+  assert.match(ex.evidence.error!, /^DEADLINE_TIMEOUT: no complete answer within 800 ms \(status 200 came, then \d+ bytes of the body\)$/);
 });
 
 test('JSON up to 1 MiB is parsed whole for the checks; its evidence keeps the first bytes, length and hash', async t => {
