@@ -12,6 +12,7 @@ import { defaultReportDir, ReportWriter } from '../report/writer.ts';
 import { certify, makePlan, planLine } from '../sender/certify.ts';
 import { DEFAULTS, type SenderOptions } from '../sender/options.ts';
 import { numberFlag, parseFlags, reportDirFlag, type Command } from './command.ts';
+import { redactUrlUserinfo } from '../http/url.ts';
 
 const HELP = `Usage: pis-conformance certify-receiver --url URL --api-key KEY [options]
 
@@ -106,7 +107,7 @@ export const command: Command = {
     let lastLine = performance.now();
     const allowIncomplete = a.values['allow-incomplete'] === true;
     const selection = { timeScale: opts.timeScale, concurrency: opts.concurrency, stateUrl: opts.stateUrl !== undefined, allowIncomplete };
-    const open = () => writer ??= new ReportWriter(dir, { command: 'certify-receiver', target: { receiverUrl: opts.url, stateUrl: opts.stateUrl }, timeScale: opts.timeScale, selection },
+    const open = () => writer ??= new ReportWriter(dir, { command: 'certify-receiver', target: { receiverUrl: redactUrlUserinfo(opts.url), stateUrl: opts.stateUrl && redactUrlUserinfo(opts.stateUrl) }, timeScale: opts.timeScale, selection },
       redactor, { selected: RECEIVER_CHECKS.map(metaOf) });
     await certify(opts, plan, redactor, {
       check: c => { process.stdout.write(redactor.text(checkLine(open().add(c))) + '\n'); },
