@@ -21,6 +21,8 @@ import type { RunResults } from '../report/model.ts';
 import { verdictExit } from '../report/verdict.ts';
 import { formatSummary } from '../report/progress.ts';
 import { candidates, selectionOf, writeCandidates } from './selection.ts';
+import { humanStream, STDOUT_REPORTER_ENV, STDOUT_REPORTERS, type StdoutReporter } from '../report/terminal.ts';
+import { formatList, selectChecks } from './list.ts';
 import { availableSuites, runPlaywright } from '../runner/playwright.ts';
 import { INTERRUPTED_EXIT, stopSignal } from './stop.ts';
 import { BUNDLED_TIME_SCALE, startBundled, type Bundled } from '../runner/bundled.ts';
@@ -60,6 +62,13 @@ What to run:
   --workers N             suites run side by side (default 5)
   --fault LIST            bundled reference only: switch on faults or quirks of its catalog, to see checks fail
   --allow-incomplete      exit 0 when no must check failed even though some could not run
+  --list                  print the checks the selection would run (level, spec, requirements) and stop
+
+Output:
+  --reporter R            line (default): a line per check, a status line while checks wait, a recap of
+                          the failures at the end; json: a JSON line per check and a summary line last
+                          (everything for a person goes to stderr); github: line plus GitHub Actions
+                          annotations and a job summary in $GITHUB_STEP_SUMMARY
 
 Exit status: 0 conformant, 1 not conformant or incomplete (some must checks could not run),
 2 the run could not be made, selected no check, or was interrupted.
@@ -74,7 +83,24 @@ const FLAGS = {
   'workers': { type: 'string' },
   'fault': { type: 'string', multiple: true },
   'allow-incomplete': { type: 'boolean' },
+  'list': { type: 'boolean' },
+  'reporter': { type: 'string' },
 } as const;
+
+function chooseReporter(name: string | undefined): StdoutReporter {
+  if (name === undefined) return 'line';
+  if (!(STDOUT_REPORTERS as readonly string[]).includes(name))
+    throw new HarnessError('PIS_BAD_FLAG', `--reporter ${name} is not a reporter: use one of ${STDOUT_REPORTERS.join(', ')}.`);
+  return name as StdoutReporter;
+}
+
+/** --grep as the regular expression Playwright will use; a pattern that is not one is a bad flag. */
+function grepPattern(grep: string | undefined): RegExp | undefined {
+  if (grep === undefined) return undefined;
+  try { return new RegExp(grep); } catch (e) {
+    throw new HarnessError('PIS_BAD_FLAG', `--grep '${grep}' is not a valid regular expression (${(e as Error).message.replace(/^Invalid regular expression: /, '')}): escape ( ) [ ] with a backslash, or give a check id.`);
+  }
+}
 
 function chooseSuites(list: string | undefined): string[] {
   const present = availableSuites(SUITES);
@@ -100,6 +126,18 @@ export const command: Command = {
     const env = fromEnv(process.env);
     const suites = chooseSuites(v.suites ?? file.suites);
     const workers = numberFlag('workers', v.workers, 5, { min: 1, integer: true });
+    const reporter = chooseReporter(v.reporter);
+    // Read by the reporter in Playwright's process and by the summary below.
+    process.env[STDOUT_REPORTER_ENV] = reporter;
+    const human = humanStream(reporter);
+    if (v.list) {
+      const profile = flags.profile ?? env.profile ?? file.config.profile ?? true;
+      const { CATALOG } = await import('../../suites/catalog/index.ts');
+      const checks = selectChecks(CATALOG, { suites, grep: grepPattern(v.grep), profile });
+      if (!checks.length) throw new HarnessError('PIS_BAD_FLAG', `No check matches --grep '${v.grep}' in the suites ${suites.join(', ')}: give a check id such as token.issue.access-token.`);
+      process.stdout.write(formatList(checks, reporter));
+      return 0;
+    }
     const faults = (v.fault ?? []).flatMap(f => f.split(',')).map(f => f.trim()).filter(Boolean);
     const grep = grepFlag(v.grep);
     const dir = reportDirFlag(v.report, defaultReportDir);
@@ -115,7 +153,7 @@ export const command: Command = {
       bundled = await startBundled({ timeScale, faults, webhookApiKey: randomBytes(12).toString('hex') });
       // The reference's own URLs and credentials win over anything else that names them.
       cfg = resolveTarget(bundled.config, flags, file.config);
-      process.stdout.write(`Started the bundled reference implementation at ${bundled.config.baseUrl} (time scale ${cfg.timeScale}${faults.length ? `, faults ${faults.join(', ')}` : ''}).\n`);
+      human.write(`Started the bundled reference implementation at ${bundled.config.baseUrl} (time scale ${cfg.timeScale}${faults.length ? `, faults ${faults.join(', ')}` : ''}).\n`);
     }
 
     try {
@@ -137,6 +175,7 @@ export const command: Command = {
             PIS_REPORT_CANDIDATES: listed.file,
             PIS_MAX_WAIT_S: String(cfg.maxWaitS),
             PIS_WORKERS: String(workers),
+            [STDOUT_REPORTER_ENV]: reporter,
           },
         });
         return finish(dir, out, grep, allowIncomplete);
@@ -180,8 +219,8 @@ function adoptControlTimeScale(cfg: TargetConfig, reported: number | undefined, 
 function interrupted(dir: string): number {
   let results: RunResults | undefined;
   try { results = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as RunResults; } catch { /* stopped before the reporter began */ }
-  if (!results) process.stdout.write('\nInterrupted: no check finished before the stop.\n');
-  else process.stdout.write('\n' + formatSummary(results, shownPath(join(dir, 'index.html'))) + '\n');
+  if (!results) humanStream().write('\nInterrupted: no check finished before the stop.\n');
+  else humanStream().write('\n' + formatSummary(results, shownPath(join(dir, 'index.html'))) + '\n');
   return INTERRUPTED_EXIT;
 }
 
@@ -206,7 +245,7 @@ function finish(dir: string, out: Awaited<ReturnType<typeof runPlaywright>>, gre
     throw new HarnessError('PIS_INTERNAL', `The suites could not run (${why}): this is a bug of the harness or its install, please report it.`);
   }
   const results = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as RunResults;
-  process.stdout.write('\n' + formatSummary(results, shownPath(join(dir, 'index.html'))) + '\n');
+  humanStream().write('\n' + formatSummary(results, shownPath(join(dir, 'index.html'))) + '\n');
   if (status.errors.length) process.stderr.write(`Note: ${status.errors.length} suite error(s) besides the checks; the first: ${status.errors[0]}\n`);
   return verdictExit(results.summary.verdict, { allowIncomplete });
 }

@@ -7,15 +7,16 @@
 // PIS_REPORT_CANDIDATES, PIS_RUN_STATUS_FILE). A run that selected no check
 // writes no report folder at all.
 import { readFileSync, writeFileSync } from 'node:fs';
-import { basename } from 'node:path';
+import { basename, join } from 'node:path';
 import type { FullResult, Reporter, Suite as PwSuite, TestCase, TestError, TestResult } from '@playwright/test/reporter';
 import type { CheckResult, DeliveryAttempt, Level, Suite } from './model.ts';
 import { CHECK_ANNOTATION, CHECK_ATTACHMENT, type CheckMeta } from './check.ts';
 import { Redactor } from './redact.ts';
 import { ReportWriter, type ReportHeader } from './writer.ts';
 import type { NotSelected } from './assemble.ts';
-import { formatCheckLine } from './progress.ts';
-import { palette, stripAnsi } from './colour.ts';
+import { stripAnsi } from './colour.ts';
+import { stdoutReporter, Terminal } from './terminal.ts';
+import { splitWaits } from './wait.ts';
 
 export const DELIVERIES_ATTACHMENT = 'pis-deliveries';
 
@@ -54,7 +55,8 @@ export default class PisReporter implements Reporter {
   private readonly redactor = new Redactor();
   private readonly deliveries: DeliveryAttempt[] = [];
   private readonly errors: string[] = [];
-  private readonly colour = palette();
+  private readonly terminal = new Terminal(stdoutReporter());
+  private readonly checks: CheckResult[] = [];
   private count = 0;
   private selected = 0;
 
@@ -74,12 +76,20 @@ export default class PisReporter implements Reporter {
     }
     const total = this.selected = tests.length;
     const files = new Set(tests.map(suiteFile));
-    process.stdout.write(`Running ${total} checks in ${files.size} suite${files.size === 1 ? '' : 's'} (${[...files].sort().join(', ')})\n`);
+    this.terminal.idle(`starting the suites' workers (${files.size})`);
+    this.terminal.say(`Running ${total} checks in ${files.size} suite${files.size === 1 ? '' : 's'} (${[...files].sort().join(', ')})`);
+  }
+
+  onTestBegin(test: TestCase): void {
+    this.terminal.begin(this.meta(test).id);
   }
 
   onStdOut(chunk: string | Buffer): void {
-    // Tests print only what a user must see (the manual consent driver's link and progress).
-    process.stdout.write(this.redactor.text(chunk.toString()));
+    // Tests print only what a user must see (the manual consent driver's link) and
+    // marked notes of what they wait for (harness/report/wait.ts).
+    const { notes, text } = splitWaits(chunk.toString());
+    for (const n of notes) this.terminal.wait(n);
+    if (text) this.terminal.output(this.redactor.text(text));
   }
 
   onStdErr(chunk: string | Buffer): void {
@@ -101,7 +111,8 @@ export default class PisReporter implements Reporter {
     }
     const clean = this.writer ? this.writer.add(check) : this.redactor.value(check);
     this.count++;
-    process.stdout.write(formatCheckLine(clean, this.colour) + '\n');
+    this.checks.push(clean);
+    this.terminal.check(clean);
   }
 
   onError(error: TestError): void {
@@ -115,6 +126,8 @@ export default class PisReporter implements Reporter {
     // A stop signal, or the global timeout: the checks without a result are listed as not run.
     const interrupted = result.status === 'interrupted' || result.status === 'timedout';
     this.writer?.finish({ interrupted, ...(this.deliveries.length ? { deliveries: this.deliveries } : {}) });
+    if (!interrupted) this.terminal.end(this.checks, this.writer ? join(this.writer.dir, 'index.html') : undefined);
+    else this.terminal.stop();
     const status: RunStatus = { checks: this.count, selected: this.selected, errors: this.errors, interrupted };
     if (process.env.PIS_RUN_STATUS_FILE) writeFileSync(process.env.PIS_RUN_STATUS_FILE, JSON.stringify(status));
   }

@@ -22,8 +22,12 @@ export interface DriveOptions {
   /** Upper bound of the whole drive in spec ms (default 15 spec minutes: a sender with one global queue serialises every chain). */
   capMs?: number;
   redactor?: Redactor;
-  onProgress?: (line: string) => void;
+  /** Called at each poll (1 spec second): what the drive still waits for. */
+  onProgress?: (p: DriveProgress) => void;
 }
+
+/** Where a drive stands; times in real ms. */
+export interface DriveProgress { attempts: number; chains: number; pending: string[]; elapsedMs: number; capMs: number }
 
 export interface DriveResult {
   plan: SinkPlan;
@@ -105,14 +109,16 @@ export async function driveCheckouts(o: DriveOptions): Promise<DriveResult> {
         const h = view.checkouts.find(c => c.planned?.plan.role === 'held');
         if (h?.attempts.some(a => !a.delivered && a.d.answer !== 'none')) { lateCreated = true; await create(o.late ?? LATE_PLAN); }
       }
-      const complete = lateCreated && [...plan.values()].every(p => {
-        if (!p.control?.id || p.control.status >= 300) return true;
+      const chains = [...plan.values()].filter(p => p.control?.id && p.control.status < 300);
+      const pending = chains.filter(p => {
         const c = view.checkouts.find(x => x.id === p.control!.id);
         // A 200 that came after 6 s does not acknowledge (spec 6.6): a conforming
         // sender has hung up and will retry, so the chain is not done yet.
-        return !!c && (p.plan.request?.statuses ?? []).every(s => c.events.some(e => e.status === s && e.attempts.some(a => a.delivered && a.d.probe !== 'slow-6s')));
-      }) && sink.stats().open === 0;
-      o.onProgress?.(`webhook: ${sink.stats().attempts} attempts from ${view.checkouts.length} checkouts, ${((now - startedMs) / scale / 1000).toFixed(0)} s spec`);
+        return !c || !(p.plan.request?.statuses ?? []).every(s => c.events.some(e => e.status === s && e.attempts.some(a => a.delivered && a.d.probe !== 'slow-6s')));
+      }).map(p => p.plan.name);
+      if (!lateCreated) pending.push((o.late ?? LATE_PLAN).name);
+      const complete = !pending.length && sink.stats().open === 0;
+      o.onProgress?.({ attempts: sink.stats().attempts, chains: chains.length + (lateCreated ? 0 : 1), pending, elapsedMs: now - startedMs, capMs: cap * scale });
       if (complete) {
         completeSince ??= now;
         if (now - completeSince >= GRACE_MS * scale) return { plan, observedUntilMs: now, stoppedBecause: 'complete', control };

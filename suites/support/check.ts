@@ -7,6 +7,7 @@ import type { CheckStatus, Evidence, HttpEvidence, SkipKind } from '../../harnes
 import type { CheckDef } from '../../harness/report/check.ts';
 import { exchange, type Exchange, type ExchangeRequest, type ExchangeResponse } from '../../harness/http/exchange.ts';
 import { redactor, seedRedactor } from './target.ts';
+import { encodeWait, type WaitNote } from '../../harness/report/wait.ts';
 
 /** A check of the API suites: its definition and its body. Its level is given where it is registered (suites/catalog/). */
 export interface Check extends CheckDef {
@@ -91,6 +92,17 @@ export class CheckContext {
 
   /** The target says it does not offer what the check needs (e.g. no bank lists the service): the run stays complete. */
   notApplicable(reason: string): never { throw new CheckSkipped(reason, 'not-applicable'); }
+
+  /** Waits `ms` real ms on purpose; the terminal shows `what` for and the time left meanwhile. */
+  async wait(ms: number, what: string): Promise<void> {
+    announceWait({ key: this.def.id, what: `${this.def.id}: ${what}`, untilMs: Date.now() + ms });
+    try { await new Promise(r => setTimeout(r, Math.max(0, ms))); } finally { announceWait({ key: this.def.id, what, end: true }); }
+  }
+}
+
+/** Tells the run's terminal what a check waits for (a marked line of the worker's output, see harness/report/wait.ts). */
+export function announceWait(n: WaitNote): void {
+  process.stdout.write(encodeWait(n));
 }
 
 /**

@@ -57,6 +57,8 @@ test('the webhook suite through run', { concurrency: true }, async t => {
         assert.ok(seen.length, 'the kept drive was seen during the run');
         for (const f of seen) assert.deepEqual(f, { ...f, dirMode: 0o700, fileMode: 0o600, inRunFolder: true });
         assert.deepEqual(readdirSync(temp).filter(n => n.startsWith('pis-')), [], 'the run removed its temp folder');
+        // The drive's long wait is not silent: a status line says what it waits for.
+        assert.match(r.stdout, /^… waiting: webhook: \d+ of \d+ checkouts delivered/m);
         const webhook = r.results!.checks.filter(c => c.suite === 'webhook');
         assert.equal(webhook.length, 21);
         const timing = webhook.filter(c => c.status !== 'passed').map(c => c.id);

@@ -61,6 +61,6 @@ export const contract = (level: 'must' | 'profile'): Check => ({
   quote: level === 'must' ? 'transaction | counterpartyAccount | counterpartyName | counterpartyAgent (spec 2.6)' : 'profile.md: transaction: id, transactionReference, transactionAmount {value, currency}, creditDebitIndicator, bookingDate, valueDate, ...',
   async run(c) {
     const all = await allTransactions(c);
-    expectContract(c, 'transaction', all.map(t => ({ label: t.where, value: t.tx })), level);
+    expectContract(c, 'transaction', all.map(t => ({ label: t.where, value: t.tx, at: t.res })), level);
   },
 });

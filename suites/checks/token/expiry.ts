@@ -44,7 +44,7 @@ export const oldTokenRefused: Check = {
         `raise --max-wait to ${Math.ceil(waitMs / 1000) + 1}`);
     const before = await probeApi(c, access, 'the fresh token, before it expires');
     if (before.status === 401 || before.status === 403) c.skip(`not checked: the API refused the fresh token (${before.status}, see token.use.accepted)`);
-    await new Promise(r => setTimeout(r, Math.max(0, received + waitMs - performance.now())));
+    await c.wait(received + waitMs - performance.now(), `the access token to expire (expires_in ${expiresIn} s at time scale ${t.timeScale})`);
     const after = await probeApi(c, access, 'the same token after expires_in has passed');
     c.measure('waited after the token answer', `expires_in ${expiresIn} s x time scale ${t.timeScale} + margin`, ((performance.now() - received) / 1000).toFixed(2), 's (real)');
     if (after.status >= 400) return;
@@ -53,7 +53,7 @@ export const oldTokenRefused: Check = {
     if (lateMs > t.maxWaitS * 1000)
       c.skip(`not checked to the end: the API still accepts the token just after expires_in, which the ${LEEWAY_SPEC_S} s clock-skew leeway of RFC 7519 4.1.4 allows; seeing the leeway end is ${(lateMs / 1000).toFixed(1)} s of waiting, more than the wait budget of ${t.maxWaitS} s (raise --max-wait)`,
         `raise --max-wait to ${Math.ceil(lateMs / 1000) + 1}`);
-    await new Promise(r => setTimeout(r, Math.max(0, received + lateMs - performance.now())));
+    await c.wait(received + lateMs - performance.now(), `the end of the ${LEEWAY_SPEC_S} s clock-skew leeway after expires_in`);
     const late = await probeApi(c, access, `the same token after expires_in plus ${LEEWAY_SPEC_S} s of leeway`);
     c.expect(late.status >= 400, `the API still accepts the access token ${LEEWAY_SPEC_S} s after expires_in`,
       `a refusal (401) at the latest ${LEEWAY_SPEC_S} s (clock-skew leeway) after expires_in`, describe(late));

@@ -10,7 +10,7 @@ import { describe, isInt, issuePair, tokenFields } from './common.ts';
 async function refreshOnce(c: CheckContext, waitSpecS = 0) {
   const first = await issuePair(c);
   const t0 = performance.now();
-  if (waitSpecS > 0) await new Promise(r => setTimeout(r, waitSpecS * 1000 * target().timeScale));
+  if (waitSpecS > 0) await c.wait(waitSpecS * 1000 * target().timeScale, `${waitSpecS} spec s before refreshing, to see the lifetimes start again`);
   const res = await tokenRequest(c, refreshForm(first.refresh), 'refresh token grant');
   const elapsedSpecS = (performance.now() - t0) / 1000 / target().timeScale;
   return { first, res, body: obj(res) ?? {}, elapsedSpecS };

@@ -5,11 +5,12 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { driveCheckouts, type DriveResult } from '../../../harness/sink/drive.ts';
+import { driveCheckouts, type DriveProgress, type DriveResult } from '../../../harness/sink/drive.ts';
 import { analyzeRun, type Analysis } from '../../../harness/sink/analysis/index.ts';
 import { startSink, type SinkOptions } from '../../../harness/sink/server.ts';
 import { HarnessError } from '../../../harness/errors.ts';
 import { redactor, seedRedactor, target } from '../../support/target.ts';
+import { announceWait } from '../../support/check.ts';
 
 export interface WebhookRun extends Analysis { drive: DriveResult; realMs: number }
 
@@ -74,6 +75,15 @@ function sinkTls(): SinkOptions['tls'] {
   }
 }
 
+/** The drive on the terminal's status line: what it still waits for, and its cap as the bound of what is left. */
+function showDrive(p: DriveProgress): void {
+  const names = p.pending.slice(0, 4).join(', ') + (p.pending.length > 4 ? ` and ${p.pending.length - 4} more` : '');
+  announceWait({
+    key: 'webhook', bound: true, untilMs: Date.now() + p.capMs - p.elapsedMs,
+    what: `webhook: ${p.chains - p.pending.length} of ${p.chains} checkouts delivered${p.pending.length ? ` (waiting for ${names}: retries back off 10 s and more)` : ', watching for late duplicates'}; ${p.attempts} attempts, ${Math.round(p.elapsedMs / 1000)} s so far`,
+  });
+}
+
 async function run(): Promise<WebhookRun> {
   const t = target();
   seedRedactor();
@@ -83,7 +93,8 @@ async function run(): Promise<WebhookRun> {
   const started = performance.now();
   const sink = await startSink({ host: t.sinkHost, port: t.sinkPort, timeScale: t.timeScale, publicUrl: t.publicSinkUrl, tls: sinkTls(), apiKey });
   try {
-    const drive = await driveCheckouts({ sink, controlUrl: t.controlUrl!, apiKey, capMs: DRIVE_CAP_MS, redactor });
+    const drive = await driveCheckouts({ sink, controlUrl: t.controlUrl!, apiKey, capMs: DRIVE_CAP_MS, redactor, onProgress: showDrive })
+      .finally(() => announceWait({ key: 'webhook', what: '', end: true }));
     const analysis = analyzeRun(sink.attempts(), drive.plan, { timeScale: t.timeScale, apiKey, observedUntilMs: drive.observedUntilMs, schedulingDelayMs: sink.schedulingDelayMs() });
     return { ...analysis, drive, realMs: performance.now() - started };
   } finally {

@@ -1,0 +1,111 @@
+// What a run prints on standard output, in the form --reporter asks for:
+//   line    a line per check as it ends, the status line while nothing ends
+//           (wait.ts), and a recap of every failure at the end (default)
+//   json    one JSON object per line: a line per check, a summary line last;
+//           everything meant for a person goes to stderr
+//   github  line, plus GitHub Actions annotations (::error, ::warning) and a
+//           job summary in $GITHUB_STEP_SUMMARY
+import { appendFileSync } from 'node:fs';
+import type { CheckResult } from './model.ts';
+import { isWarning } from './model.ts';
+import { judge, skipKindOf, VERDICT_LABEL } from './verdict.ts';
+import { palette, type Palette } from './colour.ts';
+import { formatCheckLine, formatRecap, reproduceLine } from './progress.ts';
+import { LiveStatus, type WaitNote } from './wait.ts';
+
+export const STDOUT_REPORTERS = ['line', 'json', 'github'] as const;
+export type StdoutReporter = typeof STDOUT_REPORTERS[number];
+
+/** How `run` tells the Playwright reporter which form to print. */
+export const STDOUT_REPORTER_ENV = 'PIS_STDOUT_REPORTER';
+
+export function stdoutReporter(env: Record<string, string | undefined> = process.env): StdoutReporter {
+  const v = env[STDOUT_REPORTER_ENV];
+  return (STDOUT_REPORTERS as readonly string[]).includes(v ?? '') ? v as StdoutReporter : 'line';
+}
+
+/** Where lines for a person go: stdout, except in json mode, which keeps stdout for machines. */
+export function humanStream(mode: StdoutReporter = stdoutReporter()): NodeJS.WriteStream {
+  return mode === 'json' ? process.stderr : process.stdout;
+}
+
+interface Stream { write(s: string): unknown; isTTY?: boolean; columns?: number }
+
+/** GitHub's workflow-command escaping (actions/toolkit, command.ts). */
+const ghData = (s: string) => s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+const ghProp = (s: string) => ghData(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
+
+function annotation(kind: 'error' | 'warning' | 'notice', title: string, c: CheckResult): string {
+  const body = [c.message ?? c.title, c.expected !== undefined ? `expected: ${c.expected}` : '', c.seen !== undefined ? `seen: ${c.seen}` : '', reproduceLine(c) ?? '']
+    .filter(Boolean).join('\n');
+  return `::${kind} title=${ghProp(`${title} ${c.id} [${c.level}, spec ${c.spec}]`)}::${ghData(body)}\n`;
+}
+
+/** A check as one JSON line: the fields a pipeline reads, without the evidence (results.json has it). */
+function jsonLine(c: CheckResult): string {
+  const { evidence: _e, quote: _q, ...rest } = c;
+  const reproduce = reproduceLine(c);
+  return JSON.stringify({ type: 'check', ...rest, ...(c.status === 'skipped' ? { skipKind: skipKindOf(c) } : {}), ...(reproduce ? { reproduce } : {}) }) + '\n';
+}
+
+export class Terminal {
+  private readonly status: LiveStatus;
+  private readonly colour: Palette;
+  private readonly human: Stream;
+
+  constructor(readonly mode: StdoutReporter = 'line', private readonly out: Stream = process.stdout, err: Stream = process.stderr,
+    private readonly env: Record<string, string | undefined> = process.env) {
+    this.human = mode === 'json' ? err : out;
+    this.colour = palette(this.human, env);
+    this.status = new LiveStatus(this.human);
+    this.status.start();
+  }
+
+  /** A line for a person. */
+  say(text: string): void { this.status.write(`${text}\n`); }
+
+  /** What a check printed for the person running it (the manual consent driver's link). */
+  output(text: string): void { this.status.write(text); }
+
+  wait(n: WaitNote): void { this.status.note(n); }
+  idle(what: string): void { this.status.idle(what); }
+  begin(id: string): void { this.status.begin(id); }
+
+  check(c: CheckResult): void {
+    this.status.finish(c.id);
+    if (this.mode === 'json') { this.out.write(jsonLine(c)); return; }
+    this.status.write(formatCheckLine(c, this.colour) + '\n');
+    if (this.mode === 'github' && c.status === 'failed') this.out.write(annotation(isWarning(c) ? 'warning' : 'error', isWarning(c) ? 'warn' : 'FAIL', c));
+  }
+
+  /** Stops the status line (a run cut short: no recap). */
+  stop(): void { this.status.stop(); }
+
+  /** The end of the checks: the recap of what failed or did not run, in the form of the mode. */
+  end(checks: readonly CheckResult[], reportPath?: string): void {
+    this.status.stop();
+    const j = judge(checks);
+    if (this.mode === 'json') {
+      const { mustNotRun, ...counts } = j;
+      this.out.write(JSON.stringify({ type: 'summary', ...counts, mustNotRun: mustNotRun.map(c => c.id), ...(reportPath ? { report: reportPath } : {}) }) + '\n');
+      return;
+    }
+    const recap = formatRecap(checks, this.colour);
+    if (recap) this.out.write(`\n${recap}\n`);
+    if (this.mode !== 'github') return;
+    for (const c of j.mustNotRun) this.out.write(annotation('warning', 'not run', c));
+    const file = this.env.GITHUB_STEP_SUMMARY;
+    if (file) appendFileSync(file, jobSummary(checks, reportPath));
+  }
+}
+
+/** The job summary GitHub shows on the run's page: the verdict, the counts, a row per failure. */
+function jobSummary(checks: readonly CheckResult[], reportPath?: string): string {
+  const j = judge(checks);
+  const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+  const rows = checks.filter(c => c.status === 'failed' || (c.status === 'skipped' && skipKindOf(c) === 'not-run' && c.level === 'must'))
+    .map(c => `| ${c.status === 'failed' ? (isWarning(c) ? 'warning' : 'failed') : 'not run'} | \`${c.id}\` | ${c.level} | ${c.spec} | ${cell(c.message ?? c.title)} |`);
+  return [`### pis-conformance: ${VERDICT_LABEL[j.verdict]}`, '',
+    `${j.passed} passed, ${j.failed - j.warnings} failed, ${j.warnings} warnings, ${j.notRun} not run, ${j.notApplicable} not applicable.${reportPath ? ` Report: \`${reportPath}\`` : ''}`, '',
+    ...(rows.length ? ['| | check | level | spec | what |', '|---|---|---|---|---|', ...rows, ''] : [])].join('\n') + '\n';
+}

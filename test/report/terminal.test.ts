@@ -1,0 +1,143 @@
+// What a run prints: the status line while checks wait (on a terminal and in a
+// log), the recap of failures at the end, and the json and github forms of
+// --reporter. Fake streams and a fake clock; one real run shows a token's
+// lifetime wait and the json form end to end.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { CheckResult, HttpEvidence } from '../../harness/report/model.ts';
+import { LiveStatus, encodeWait, splitWaits } from '../../harness/report/wait.ts';
+import { Terminal } from '../../harness/report/terminal.ts';
+import { formatRecap } from '../../harness/report/progress.ts';
+import { runCli } from '../helpers/cli.ts';
+
+function sink(tty = false) {
+  const chunks: string[] = [];
+  return { isTTY: tty, columns: 80, write: (s: string) => { chunks.push(s); return true; }, text: () => chunks.join(''), chunks };
+}
+
+function exchange(url: string, status: number, primary = false): HttpEvidence {
+  return { kind: 'http', request: { method: 'GET', url, headers: {} }, response: { status, headers: {} }, startedAt: '2026-11-22T10:00:00Z', durationMs: 3, curl: `curl -sS '${url}'`, ...(primary ? { primary } : {}) };
+}
+
+const base = { suite: 'data' as const, spec: '2.6', title: 'A title', evidence: [], durationMs: 10 };
+const bic: CheckResult = { ...base, id: 'data.transactions.bic-length', level: 'must', status: 'failed', expected: '8 or 11 characters', seen: '"DNBANOKKX" (9)',
+  message: 'counterpartyAgent of t-1 is not 8 or 11 characters: expected 8 or 11 characters, seen "DNBANOKKX" (9)',
+  evidence: [exchange('http://t/banks', 200), exchange('http://t/accounts/a-1/transactions', 200, true), exchange('http://t/accounts/a-2/transactions', 200)] };
+const warn: CheckResult = { ...base, id: 'data.banks.profile-fields', level: 'profile', status: 'failed', message: 'bankingGroupName missing' };
+const notRun: CheckResult = { ...base, id: 'token.expiry.old-token-refused', suite: 'token', level: 'must', status: 'skipped', message: 'expires_in 3600 s is more than the wait budget (raise --max-wait)' };
+const ok: CheckResult = { ...base, id: 'data.banks.list', level: 'must', status: 'passed' };
+
+test('wait notes travel in a worker\'s output and are taken out of what is printed', () => {
+  const chunk = `before\n${encodeWait({ key: 'k', what: 'the token to expire', untilMs: 5 })}after\n`;
+  assert.deepEqual(splitWaits(chunk), { notes: [{ key: 'k', what: 'the token to expire', untilMs: 5 }], text: 'before\nafter\n' });
+  assert.deepEqual(splitWaits('plain\n'), { notes: [], text: 'plain\n' });
+});
+
+test('in a log: a wait is said at once with its time left, then a status line every 10 s of silence, never between other lines', () => {
+  let now = 1_000_000;
+  const out = sink(false);
+  const s = new LiveStatus(out, 10_000, () => now);
+  s.begin('token.expiry.old-token-refused');
+  s.note({ key: 'token.expiry.old-token-refused', what: 'token.expiry.old-token-refused: the access token to expire', untilMs: now + 60_000 });
+  assert.equal(out.text(), '… waiting: token.expiry.old-token-refused: the access token to expire; 60 s left\n');
+  now += 5_000; s.tick();
+  assert.equal(out.chunks.length, 1, 'nothing before 10 s of silence');
+  now += 5_000; s.tick();
+  assert.equal(out.chunks.at(-1), '… waiting: token.expiry.old-token-refused: the access token to expire; 50 s left\n');
+  s.finish('token.expiry.old-token-refused');
+  s.begin('webhook.body.valid');
+  now += 12_000; s.tick();
+  assert.equal(out.chunks.at(-1), '… running: webhook.body.valid (12 s)\n');
+  s.note({ key: 'webhook', what: 'webhook: 3 of 12 checkouts delivered', untilMs: now + 900_000, bound: true });
+  assert.equal(out.chunks.at(-1), '… waiting: webhook: 3 of 12 checkouts delivered; at most 900 s left\n');
+});
+
+test('on a terminal: one line rewritten in place, cleared before any other output', () => {
+  let now = 0;
+  const out = sink(true);
+  const s = new LiveStatus(out, 10_000, () => now);
+  s.note({ key: 'k', what: 'the token to expire', untilMs: 30_000 });
+  assert.equal(out.text(), '\r\u001b[K… waiting: the token to expire; 30 s left');
+  now = 1_000; s.tick();
+  assert.equal(out.chunks.at(-1), '\r\u001b[K… waiting: the token to expire; 29 s left');
+  s.write('ok   token.issue.access-token\n');
+  assert.deepEqual(out.chunks.slice(-2), ['\r\u001b[K', 'ok   token.issue.access-token\n']);
+  s.note({ key: 'k', what: '', end: true });
+  s.stop();
+  assert.ok(!out.text().endsWith('left'), 'the line is gone at the end');
+});
+
+test('the recap repeats each failure with expected, seen and the exchange it points at; then warnings; then must checks not run', () => {
+  const text = formatRecap([ok, bic, warn, notRun]);
+  const lines = text.split('\n');
+  assert.deepEqual(lines.slice(0, 7), [
+    'Failed (1, must):',
+    '  FAIL data.transactions.bic-length [must, spec 2.6] A title',
+    '       counterpartyAgent of t-1 is not 8 or 11 characters',
+    '       expected: 8 or 11 characters',
+    '       seen:     "DNBANOKKX" (9)',
+    '       exchange: GET http://t/accounts/a-1/transactions -> 200',
+    "       reproduce: curl -sS 'http://t/accounts/a-1/transactions'",
+  ]);
+  assert.match(text, /Warnings \(1, should and profile[^\n]*\n {2}warn data\.banks\.profile-fields/);
+  assert.match(text, /Not run \(1, must\):\n {2}skip token\.expiry\.old-token-refused: expires_in 3600 s/);
+  assert.equal(formatRecap([ok]), '');
+});
+
+test('--reporter json: a JSON line per check and a summary line on stdout, the rest on stderr', () => {
+  const out = sink(), err = sink();
+  const t = new Terminal('json', out, err, {});
+  t.say('Running 4 checks');
+  for (const c of [ok, bic, warn, notRun]) t.check(c);
+  t.end([ok, bic, warn, notRun], 'reports/x/index.html');
+  const lines = out.text().trim().split('\n').map(l => JSON.parse(l) as Record<string, unknown>);
+  assert.deepEqual(lines.map(l => [l.type, l.id ?? l.verdict]), [['check', ok.id], ['check', bic.id], ['check', warn.id], ['check', notRun.id], ['summary', 'not-conformant']]);
+  assert.equal(lines[1].reproduce, "curl -sS 'http://t/accounts/a-1/transactions'");
+  assert.equal(lines[1].evidence, undefined, 'evidence stays in results.json');
+  assert.equal(lines[3].skipKind, 'not-run');
+  assert.deepEqual(lines[4].mustNotRun, [notRun.id]);
+  assert.equal(lines[4].report, 'reports/x/index.html');
+  assert.match(err.text(), /Running 4 checks/);
+});
+
+test('--reporter github: line output, ::error and ::warning annotations escaped, and a job summary', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'pis-terminal-'));
+  try {
+    const out = sink(), err = sink();
+    const summary = join(dir, 'summary.md');
+    const t = new Terminal('github', out, err, { GITHUB_STEP_SUMMARY: summary });
+    for (const c of [ok, bic, warn, notRun]) t.check(c);
+    t.end([ok, bic, warn, notRun], 'reports/x/index.html');
+    const text = out.text();
+    assert.match(text, /^FAIL data\.transactions\.bic-length/m);
+    assert.match(text, /^::error title=FAIL data\.transactions\.bic-length \[must%2C spec 2\.6\]::counterpartyAgent of t-1 is not 8 or 11 characters: expected 8 or 11/m);
+    assert.match(text, /%0Aexpected: 8 or 11 characters%0Aseen: "DNBANOKKX" \(9\)%0Acurl -sS/);
+    assert.match(text, /^::warning title=warn data\.banks\.profile-fields/m);
+    assert.match(text, /^::warning title=not run token\.expiry\.old-token-refused/m);
+    const md = readFileSync(summary, 'utf8');
+    assert.match(md, /^### pis-conformance: Not conformant/);
+    assert.match(md, /\| failed \| `data\.transactions\.bic-length` \| must \| 2\.6 \|/);
+    assert.match(md, /\| not run \| `token\.expiry\.old-token-refused` \|/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a run whose check waits for a token to expire says so with the time left; --reporter json keeps stdout to JSON lines', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'pis-terminal-run-'));
+  try {
+    // 3600 spec s at 0.002 is 7.2 real s: the check waits it out.
+    const r = await runCli(['run', '--suites', 'token', '--grep', 'token.expiry', '--time-scale', '0.002', '--max-wait', '30', '--workers', '1', '--report', dir, '--reporter', 'json'], { timeoutMs: 120_000 });
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    const lines = r.stdout.trim().split('\n').map(l => JSON.parse(l) as { type: string; id?: string; status?: string; verdict?: string });
+    assert.deepEqual(lines.map(l => [l.type, l.id ?? l.verdict, l.status]), [['check', 'token.expiry.old-token-refused', 'passed'], ['summary', 'conformant', undefined]]);
+    assert.match(r.stderr, /^… waiting: token\.expiry\.old-token-refused: the access token to expire \(expires_in 3600 s at time scale 0\.002\); \d+ s left$/m);
+    assert.match(r.stderr, /Started the bundled reference/);
+    assert.match(r.stderr, /Conformant/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
