@@ -16,16 +16,16 @@ import { runCli, ROOT } from '../helpers/cli.ts';
 const COMMANDS = ['run', 'certify-receiver', 'sink', 'serve-reference', 'validate', 'report'];
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { name: string; version: string };
 
-test('every command answers --version, and help <command> is <command> --help', async () => {
-  const results = await Promise.all(COMMANDS.flatMap(c => [runCli([c, '--version']), runCli(['help', c]), runCli([c, '--help'])]));
-  COMMANDS.forEach((c, i) => {
-    const [version, help, dashHelp] = results.slice(i * 3, i * 3 + 3);
+test('every command answers --version, and help <command> prints its --help', async () => {
+  // Two processes per command, a command at a time: the machine is shared.
+  for (const c of COMMANDS) {
+    const { command } = await import(`../../harness/cli/${c}.ts`) as { command: { help: string } };
+    const [version, help] = await Promise.all([runCli([c, '--version']), runCli(['help', c])]);
     assert.equal(version.code, 0, `${c} --version: ${version.stderr}`);
     assert.equal(version.stdout, `${pkg.name} ${pkg.version}\n`, c);
     assert.equal(help.code, 0, `help ${c}: ${help.stderr}`);
-    assert.equal(help.stdout, dashHelp.stdout, c);
-    assert.match(help.stdout, new RegExp(`pis-conformance ${c}`), c);
-  });
+    assert.equal(help.stdout, command.help.trimEnd() + '\n', c);
+  }
 });
 
 test('a mistyped flag or command names the one that exists, exit 2, one sentence', async () => {

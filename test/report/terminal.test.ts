@@ -130,7 +130,7 @@ test('a run whose check waits for a token to expire says so with the time left; 
   const dir = mkdtempSync(join(tmpdir(), 'pis-terminal-run-'));
   try {
     // 3600 spec s at 0.002 is 7.2 real s: the check waits it out.
-    const r = await runCli(['run', '--suites', 'token', '--grep', 'token.expiry', '--time-scale', '0.002', '--max-wait', '30', '--workers', '1', '--report', dir, '--reporter', 'json'], { timeoutMs: 120_000 });
+    const r = await runCli(['run', '--suites', 'token', '--grep', 'token.expiry', '--time-scale', '0.002', '--max-wait', '30', '--workers', '1', '--report', dir, '--reporter', 'json'], { timeoutMs: 300_000 });
     assert.equal(r.code, 0, r.stdout + r.stderr);
     const lines = r.stdout.trim().split('\n').map(l => JSON.parse(l) as { type: string; id?: string; status?: string; verdict?: string });
     assert.deepEqual(lines.map(l => [l.type, l.id ?? l.verdict, l.status]), [['check', 'token.expiry.old-token-refused', 'passed'], ['summary', 'conformant', undefined]]);
