@@ -46,6 +46,8 @@ Target (flag, or environment variable, or key in the --config file; flags win ov
   --sink-port P           (default 0: a free port)
   --public-sink-url URL   the address the target must call, when it differs (a tunnel)
   --time-scale F          1 spec second = F real seconds (default 1)   PIS_TIME_SCALE
+                          (a control API whose /health answers a timeScale sets it;
+                          a given one that differs from it stops the run)
   --banks all|N|ID,ID     the banks the data and payments suites visit (default: every listed bank, at most 20;
                           a longer list is sampled to cover every country and supportedServices set)
   --bank-id ID            short for --banks ID
