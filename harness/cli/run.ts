@@ -11,6 +11,7 @@ import { HarnessError } from '../errors.ts';
 import { grepFlag, numberFlag, parseFlags, reportDirFlag, type Command } from './command.ts';
 import { fromEnv, namesTarget, requireBaseUrl, resolveTarget, SUITES, type PartialConfig, type TargetConfig } from '../target/config.ts';
 import { fromFlags, TARGET_FLAGS } from '../target/flags.ts';
+import { DEFAULT_BANKS, describeBanks } from '../target/banks.ts';
 import { loadConfigFile } from '../target/file.ts';
 import { reportTarget, targetToEnv } from '../target/env.ts';
 import { preflight } from '../target/preflight.ts';
@@ -165,6 +166,8 @@ export const command: Command = {
       const allowIncomplete = v['allow-incomplete'] === true;
       const choice = { suites, allSuites: availableSuites(SUITES), grep, profile: cfg.profile };
       const selection = selectionOf(choice, { timeScale: cfg.timeScale, maxWaitS: cfg.maxWaitS, allowIncomplete });
+      // The banks asked for; the data.banks.list and payments.domestic.initiate evidence names the ones visited.
+      if (suites.includes('data') || suites.includes('payments')) selection.banks = describeBanks(cfg.banks ?? DEFAULT_BANKS);
       const header = { command: 'run', target: { ...reportTarget(cfg), ...(scaleFrom ? { timeScaleSource: scaleFrom } : {}) }, timeScale: cfg.timeScale, selection };
       const listed = writeCandidates(candidates(choice));
       try {
