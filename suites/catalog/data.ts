@@ -34,4 +34,5 @@ export const DATA_CHECKS: readonly Registered<Check>[] = [
   must(transactions.bic),
   must(transactions.contract('must')),
   profile(transactions.contract('profile')),
+  profile(transactions.unknownAccount),
 ];

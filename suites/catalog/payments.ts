@@ -10,6 +10,7 @@ import * as optional from '../checks/payments/optional.ts';
 import * as products from '../checks/payments/products.ts';
 import * as status from '../checks/payments/status.ts';
 import * as funds from '../checks/payments/confirm-funds.ts';
+import * as codes from '../checks/payments/error-codes.ts';
 import type { Check } from '../support/check.ts';
 
 // The domestic initiation runs first: it visits every bank under test and
@@ -25,6 +26,7 @@ export const PAYMENTS_CHECKS: readonly Registered<Check>[] = [
   must(authorize.scaRedirect),
   profile(products.instant),
   should(optional.amountLimit),
+  profile(codes.errorCodes),
   must(initiate.sepaInitiate),
   must(optional.sepaMetadata),
   must(authorize.sepaAuthorize),

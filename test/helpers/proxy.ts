@@ -64,7 +64,8 @@ export async function runThroughProxy(mutations: readonly Mutation[], args: stri
   const dir = mkdtempSync(join(tmpdir(), 'pis-proxy-'));
   try {
     const cli = await runCli(['run', '--auth-url', url, '--base-url', `${url}/api`, '--client-id', ref.clientId, '--time-scale', String(timeScale), '--report', dir, ...args],
-      { env: { PIS_CLIENT_SECRET: ref.clientSecret }, timeoutMs: 200_000 });
+      // Arbitrary: far beyond the 20-60 s such a run takes, for a machine shared with other test runs.
+      { env: { PIS_CLIENT_SECRET: ref.clientSecret }, timeoutMs: 480_000 });
     let results: RunResults | undefined;
     try { results = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as RunResults; } catch { /* the caller asserts */ }
     return { cli, results };

@@ -3,7 +3,8 @@ import type { Check } from '../../support/register.ts';
 import { show } from '../../support/check.ts';
 import { bicLengthOk } from '../../../harness/contracts/rules.ts';
 import { expectContract } from '../../support/contract.ts';
-import { NO_TRANSACTIONS, NO_TRANSACTIONS_REMEDY } from '../../support/banks.ts';
+import { banksUnderTest, NO_TRANSACTIONS, NO_TRANSACTIONS_REMEDY } from '../../support/banks.ts';
+import { isError, obj } from '../../support/api.ts';
 import { allAccounts, allTransactions, transactionsOf } from './records.ts';
 
 export const list: Check = {
@@ -64,3 +65,15 @@ export const contract = (level: 'must' | 'profile'): Check => ({
     expectContract(c, 'transaction', all.map(t => ({ label: t.where, value: t.tx, at: t.res })), level);
   },
 });
+
+export const unknownAccount: Check = {
+  id: 'data.transactions.unknown-account', requirements: ['P-error-codes-known'], spec: '4.4',
+  title: 'Transactions of an unknown account are refused with error 1003',
+  quote: 'docs/profile.md: Known codes: ... 1003 invalid account or payment id.',
+  async run(c) {
+    const bank = (await banksUnderTest())[0]!;
+    const { res } = await transactionsOf(c, bank.id, 'pis-conformance-no-such-account');
+    c.expect(isError(res) && obj(res)?.errorCode === '1003', `transactions of an unknown account at ${bank.id} were not refused with 1003`,
+      'an error answer with errorCode "1003"', `${res.status} ${show(res.json ?? res.text)}`, res);
+  },
+};
