@@ -7,7 +7,7 @@ import { isWarning, type CheckResult } from '../report/model.ts';
 import { formatSummary } from '../report/progress.ts';
 import { verdictExit } from '../report/verdict.ts';
 import { RECEIVER_CHECKS } from '../sender/checks.ts';
-import { Redactor } from '../report/redact.ts';
+import { Redactor, shortSecretWarning } from '../report/redact.ts';
 import { defaultReportDir, ReportWriter } from '../report/writer.ts';
 import { certify, makePlan, planLine } from '../sender/certify.ts';
 import { DEFAULTS, type SenderOptions } from '../sender/options.ts';
@@ -100,6 +100,7 @@ export const command: Command = {
     const opts = options(a.values);
     const dir = reportDirFlag(typeof a.values.report === 'string' ? a.values.report : undefined, defaultReportDir);
     const redactor = new Redactor().add(opts.apiKey, 'PIS_WEBHOOK_API_KEY');
+    for (const p of redactor.shortSecrets) process.stderr.write(shortSecretWarning(p) + '\n');
     const plan = makePlan(opts);
     process.stdout.write(planLine(plan, opts) + '\n');
     // Created at the first check, so a run that fails its pre-flight leaves no empty report folder.
@@ -110,7 +111,7 @@ export const command: Command = {
     const open = () => writer ??= new ReportWriter(dir, { command: 'certify-receiver', target: { receiverUrl: redactUrlUserinfo(opts.url), stateUrl: opts.stateUrl && redactUrlUserinfo(opts.stateUrl) }, timeScale: opts.timeScale, selection },
       redactor, { selected: RECEIVER_CHECKS.map(metaOf) });
     await certify(opts, plan, redactor, {
-      check: c => { process.stdout.write(redactor.text(checkLine(open().add(c))) + '\n'); },
+      check: c => { process.stdout.write(checkLine(open().add(c)) + '\n'); },
       phase: (name, sent, total) => { lastLine = performance.now(); process.stdout.write(`${counter(sent, total)} ${name}\n`); },
       // A phase against a slow receiver can take minutes: a line every few seconds shows the run is alive.
       sent: (sent, total) => {

@@ -17,7 +17,7 @@ import { reportTarget, targetToEnv } from '../target/env.ts';
 import { preflight } from '../target/preflight.ts';
 import { redactUrlUserinfo } from '../http/url.ts';
 import { defaultReportDir } from '../report/writer.ts';
-import { Redactor } from '../report/redact.ts';
+import { Redactor, shortSecretWarning } from '../report/redact.ts';
 import type { RunResults } from '../report/model.ts';
 import { verdictExit } from '../report/verdict.ts';
 import { formatSummary } from '../report/progress.ts';
@@ -161,6 +161,7 @@ export const command: Command = {
 
     try {
       const redactor = new Redactor().add(cfg.clientSecret, 'PIS_CLIENT_SECRET').add(cfg.webhookApiKey, 'PIS_WEBHOOK_API_KEY');
+      for (const p of redactor.shortSecrets) process.stderr.write(shortSecretWarning(p) + '\n');
       const found = await preflight(cfg, redactor);
       const scaleFrom = adoptControlTimeScale(cfg, found.controlTimeScale, bundled ? undefined : givenTimeScale(flags, env, file.config));
       const allowIncomplete = v['allow-incomplete'] === true;

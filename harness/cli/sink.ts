@@ -9,7 +9,7 @@ import { metaOf } from '../report/check.ts';
 import { verdictExit } from '../report/verdict.ts';
 import { formatCheckLine, formatSummary } from '../report/progress.ts';
 import { palette } from '../report/colour.ts';
-import { Redactor } from '../report/redact.ts';
+import { Redactor, shortSecretWarning } from '../report/redact.ts';
 import { ReportWriter, defaultReportDir, type ReportHeader } from '../report/writer.ts';
 import { analyzeRun, WEBHOOK_CHECKS } from '../sink/analysis/index.ts';
 import { PASSIVE_CYCLE } from '../sink/plan.ts';
@@ -145,6 +145,7 @@ export const command: Command = {
     const maxConnections = numberFlag('max-connections', v['max-connections'] as string | undefined, 2_000, { min: 1, integer: true });
     const reportDir = reportDirFlag(v.report as string | undefined, defaultReportDir);
     const redactor = new Redactor().add(apiKey, 'PIS_WEBHOOK_API_KEY');
+    for (const p of redactor.shortSecrets) process.stderr.write(shortSecretWarning(p) + '\n');
     const sink = await startSink({
       host: (v.host as string | undefined) ?? '127.0.0.1', port, timeScale, tls: tlsOption(v),
       publicUrl: v['public-sink-url'] as string | undefined, apiKey, maxConnections,
@@ -165,7 +166,7 @@ export const command: Command = {
         process.stdout.write(formatCheckLine(writer.add({ ...c, durationMs: until }), palette()) + '\n');
       }
       if (!deliveries.length) process.stderr.write(`no webhook arrived at ${sink.url}: check the URL registered for the sender and that it can reach this address.\n`);
-      const results = writer.finish({ deliveries: redactor.value(deliveries) });
+      const results = writer.finish({ deliveries });
       process.stdout.write(`sink stopped (${why}).\n${formatSummary(results, join(writer.dir, 'index.html'))}\n`);
       return verdictExit(results.summary.verdict, { allowIncomplete });
     } finally {

@@ -114,20 +114,20 @@ export async function exchange(req: ExchangeRequest, redactor: Redactor): Promis
     const { text, ...read } = partial.collector.finish(cut);
     const json = read.whole ? parseMaybe(text, true) : undefined;
     const response: ExchangeResponse = { status: res.statusCode, headers: flatHeaders(res.headers), text, json, body: read };
-    const evidence: HttpEvidence = redactor.value({
+    const evidence = redactor.evidence({
       ...base,
       response: { status: response.status, headers: response.headers, ...evidenceBody({ text, ...read }, json) },
       durationMs: performance.now() - started,
-    });
+    }) as HttpEvidence;
     return { response, evidence };
   } catch (e) {
     const error = deadline.signal.aborted
       ? new DeadlineError(deadlineMs, partial && { status: partial.status, body: describeBody({ bytes: partial.collector.bytes }) })
       : e as Error;
     const code = (error as NodeJS.ErrnoException).code ?? (error.cause as NodeJS.ErrnoException | undefined)?.code;
-    const evidence: HttpEvidence = redactor.value({
+    const evidence = redactor.evidence({
       ...base, error: `${code ? code + ': ' : ''}${error.message}`, durationMs: performance.now() - started,
-    });
+    }) as HttpEvidence;
     return { error, evidence };
   } finally {
     clearTimeout(timer);

@@ -109,7 +109,7 @@ export default class PisReporter implements Reporter {
         try { this.deliveries.push(...(JSON.parse(a.body.toString('utf8')) as DeliveryAttempt[])); } catch { /* a broken attachment is the suite's bug; the checks still count */ }
       }
     }
-    const clean = this.writer ? this.writer.add(check) : this.redactor.value(check);
+    const clean = this.writer ? this.writer.add(check) : this.redactor.result(check);
     this.count++;
     this.checks.push(clean);
     this.terminal.check(clean);

@@ -1,9 +1,26 @@
-// Secrets never reach a report or a log (CONTRACT.md section 2). Two nets:
-// known secret values (client secret, tokens, api-keys) are replaced wherever
-// they occur, and fields and headers that carry secrets by name are replaced
+// Secrets never reach a report or a log. Two nets, both only over what quotes
+// the target: known secret values (client secret, tokens, api-keys) are
+// replaced, and fields and headers that carry secrets by name are replaced
 // whatever their value, so a token the harness never saw is still hidden.
+//
+// Redaction follows the results model's structure (result(), evidence(),
+// results()): it touches evidence (header values, bodies, URLs, curl lines,
+// notes, what a measurement saw, delivery attempts) and the `seen` of a check,
+// never the words the harness wrote (ids, titles, levels, statuses, skip kinds,
+// messages, expected). A target that issues the access token `must` or `failed`
+// therefore cannot change how its results read or are judged; the verdict is
+// computed from fields redaction never touches. Messages that quote target
+// data redact that data before it is put in (show() in the suites).
+import type { CheckResult, DeliveryAttempt, Evidence, RunResults } from './model.ts';
 
 export const REDACTED = '[redacted]';
+
+/**
+ * A secret shorter than this is flagged (shortSecrets): it is still hidden by
+ * value in evidence, but text of the same spelling is hidden with it
+ * (arbitrary: 8 characters is where a random token stops looking like a word).
+ */
+export const SHORT_SECRET = 8;
 
 const SECRET_KEYS = new Set([
   'authorization', 'proxy-authorization', 'api-key', 'x-api-key', 'cookie', 'set-cookie',
@@ -15,11 +32,24 @@ export function isSecretKey(key: string): boolean {
   return SECRET_KEYS.has(key.toLowerCase());
 }
 
+const SECRET_NAMES: Record<string, string> = {
+  PIS_CLIENT_SECRET: 'the client secret', PIS_WEBHOOK_API_KEY: 'the webhook api-key',
+  PIS_ACCESS_TOKEN: 'an access token the target issued', PIS_REFRESH_TOKEN: 'a refresh token the target issued',
+};
+
+/** The warning for a secret shorter than SHORT_SECRET characters (a warning, never a refusal: the run goes on). */
+export function shortSecretWarning(placeholder: string): string {
+  return `warning: ${SECRET_NAMES[placeholder] ?? 'a secret'} is shorter than ${SHORT_SECRET} characters; the report hides it by value in the evidence, `
+    + 'which also hides any text of the same spelling there: use a longer, random value.';
+}
+
 export class Redactor {
   /** secret value -> the environment variable a reproducing `curl` line names instead (e.g. PIS_CLIENT_SECRET). */
   private readonly secrets = new Map<string, string>();
   /** Every registered value, however short, for whole-value lookups (the secret places of a curl line). */
   private readonly exact = new Map<string, string>();
+  /** Placeholders of the registered secrets shorter than SHORT_SECRET characters (the owner warns about them). */
+  readonly shortSecrets = new Set<string>();
 
   constructor(values: Iterable<string | undefined> = []) {
     for (const v of values) this.add(v);
@@ -32,6 +62,7 @@ export class Redactor {
   add(value: string | undefined, placeholder = 'PIS_SECRET'): this {
     if (value) this.exact.set(value, placeholder);
     if (value && value.length >= 4) this.secrets.set(value, placeholder);
+    if (value && value.length < SHORT_SECRET) this.shortSecrets.add(placeholder);
     return this;
   }
 
@@ -67,9 +98,53 @@ export class Redactor {
     return out;
   }
 
-  /** Deep copy with secrets replaced: by value everywhere, by key for secret-named fields and headers. */
+  /** Deep copy of target data (a body, a parsed answer) with secrets replaced: by value everywhere, by key for secret-named fields and headers. */
   value<T>(v: T): T {
     return this.walk(v) as T;
+  }
+
+  /** Header values: by name for the headers that carry secrets (keeping the scheme of Authorization), by value for the rest. */
+  headers(h: Record<string, string>): Record<string, string> {
+    return this.value(h);
+  }
+
+  /** One evidence item, by its kind: only the parts that quote the target. An unknown kind is treated as target data throughout. */
+  evidence(e: Evidence): Evidence {
+    switch (e.kind) {
+      case 'http': return {
+        ...e,
+        request: { ...e.request, url: this.text(e.request.url), headers: this.headers(e.request.headers), ...(e.request.body !== undefined ? { body: this.value(e.request.body) } : {}) },
+        ...(e.response ? { response: { ...e.response, headers: this.headers(e.response.headers), ...(e.response.body !== undefined ? { body: this.value(e.response.body) } : {}) } } : {}),
+        ...(e.error !== undefined ? { error: this.text(e.error) } : {}),
+        ...(e.curl !== undefined ? { curl: this.text(e.curl) } : {}),
+      };
+      case 'note': return { ...e, text: this.text(e.text) };
+      case 'measurement': return { ...e, seen: this.text(e.seen) };
+      case 'delivery': return { ...e, attempts: e.attempts.map(a => this.attempt(a)) };
+      default: return this.value(e);
+    }
+  }
+
+  /** A delivery attempt: its headers, body, path and the ids and status it carried; the sink's own fields (probe, answer, apiKeyCheck, times) as they are. */
+  attempt(a: DeliveryAttempt): DeliveryAttempt {
+    return {
+      ...a, checkoutId: this.text(a.checkoutId), headers: this.headers(a.headers), body: this.text(a.body),
+      ...(a.bodyStatus !== undefined ? { bodyStatus: this.text(a.bodyStatus) } : {}),
+      ...(a.path !== undefined ? { path: this.text(a.path) } : {}),
+    };
+  }
+
+  /** A check result: its evidence and what it saw; never its id, title, level, status, message or expected. */
+  result(c: CheckResult): CheckResult {
+    return { ...c, ...(c.seen !== undefined ? { seen: this.text(c.seen) } : {}), evidence: c.evidence.map(e => this.evidence(e)) };
+  }
+
+  /** Finished results: the target's URLs, every check and every delivery; the summary and selection as computed. */
+  results(r: RunResults): RunResults {
+    return {
+      ...r, target: this.value(r.target), checks: r.checks.map(c => this.result(c)),
+      ...(r.deliveries ? { deliveries: r.deliveries.map(a => this.attempt(a)) } : {}),
+    };
   }
 
   private walk(v: unknown): unknown {

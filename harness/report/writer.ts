@@ -28,7 +28,7 @@ export class ReportWriter {
     this.dir = resolve(dir);
     mkdirSync(this.dir, { recursive: true });
     const planFile: PlanFile = { tool: { ...TOOL }, ...header, startedAt: this.startedAt, selected: plan?.selected ?? [], ...(plan?.notSelected ? { notSelected: plan.notSelected } : {}) };
-    writeFileSync(join(this.dir, PLAN_FILE), JSON.stringify(this.redactor.value(planFile)) + '\n');
+    writeFileSync(join(this.dir, PLAN_FILE), JSON.stringify({ ...planFile, target: this.redactor.value(planFile.target) }) + '\n');
     writeFileSync(join(this.dir, 'results.jsonl'), '');
     linkLatest(this.dir);
   }
@@ -37,7 +37,7 @@ export class ReportWriter {
 
   /** Records one finished check and appends it to results.jsonl at once. */
   add(check: CheckResult): CheckResult {
-    const clean = this.redactor.value(check);
+    const clean = this.redactor.result(check);
     this.checks.push(clean);
     appendFileSync(join(this.dir, 'results.jsonl'), JSON.stringify(clean) + '\n');
     return clean;
@@ -49,7 +49,8 @@ export class ReportWriter {
    * without a result are listed as not run.
    */
   finish(extra: { deliveries?: DeliveryAttempt[]; interrupted?: boolean } = {}): RunResults {
-    const results: RunResults = this.redactor.value(assembleResults({
+    // The verdict is computed from levels and statuses, which redaction never touches.
+    const results: RunResults = this.redactor.results(assembleResults({
       header: this.header, plan: this.plan, checks: this.checks, startedAt: this.startedAt, finishedAt: new Date().toISOString(),
       interrupted: !!extra.interrupted, deliveries: extra.deliveries,
     }));

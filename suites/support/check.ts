@@ -144,10 +144,12 @@ export async function settle(c: CheckContext, body: (c: CheckContext) => Promise
     if (e instanceof CheckSkipped) return { status: 'skipped', skipKind: e.kind, message: e.message, ...(e.remedy ? { remedy: e.remedy } : {}) };
     if (e instanceof Prerequisite) return { status: 'skipped', skipKind: 'not-run', message: `not checked: ${e.message}`, ...(e.remedy ? { remedy: e.remedy } : {}) };
     if (e instanceof CheckFailed) {
-      const detail = e.expected !== undefined || e.seen !== undefined ? `: expected ${e.expected ?? '?'}, seen ${e.seen ?? '?'}` : '';
-      return { status: 'failed', message: e.message + detail, expected: e.expected, seen: e.seen };
+      // What was seen quotes the target: redacted before it goes into the message the harness writes.
+      const seen = e.seen === undefined ? undefined : redactor.text(e.seen);
+      const detail = e.expected !== undefined || seen !== undefined ? `: expected ${e.expected ?? '?'}, seen ${seen ?? '?'}` : '';
+      return { status: 'failed', message: e.message + detail, expected: e.expected, seen };
     }
-    return { status: 'failed', message: `the check could not finish: ${(e as Error)?.message ?? e}` };
+    return { status: 'failed', message: `the check could not finish: ${redactor.text(String((e as Error)?.message ?? e))}` };
   } finally {
     clearTimeout(timer);
   }

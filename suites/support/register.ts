@@ -25,7 +25,7 @@ export function checkTest(r: Registered, body: (testInfo: TestInfo, meta: CheckM
  * check's own reason, failed with its message, or passed.
  */
 export async function endCheck(testInfo: TestInfo, result: CheckResult): Promise<void> {
-  const clean = redactor.value(result);
+  const clean = redactor.result(result);
   await testInfo.attach(CHECK_ATTACHMENT, { body: JSON.stringify(clean), contentType: 'application/json' });
   if (clean.status === 'skipped') test.skip(true, clean.message);
   if (clean.status === 'failed') throw new Error(clean.message);

@@ -3,7 +3,7 @@
 // registered here before any evidence is recorded, so no report shows it.
 import { targetFromEnv } from '../../harness/target/env.ts';
 import type { TargetConfig } from '../../harness/target/config.ts';
-import { Redactor } from '../../harness/report/redact.ts';
+import { Redactor, shortSecretWarning } from '../../harness/report/redact.ts';
 
 let cached: TargetConfig | undefined;
 
@@ -26,8 +26,15 @@ export function seedRedactor(): Redactor {
   return redactor;
 }
 
-/** Registers tokens the moment they arrive. */
+const warned = new Set<string>();
+
+/** Registers tokens the moment they arrive; says once per kind when the target issues one too short to hide cleanly. */
 export function registerTokens(access: unknown, refresh: unknown): void {
   if (typeof access === 'string') redactor.add(access, 'PIS_ACCESS_TOKEN');
   if (typeof refresh === 'string') redactor.add(refresh, 'PIS_REFRESH_TOKEN');
+  for (const p of redactor.shortSecrets) {
+    if (warned.has(p) || !p.endsWith('_TOKEN')) continue;
+    warned.add(p);
+    process.stderr.write(shortSecretWarning(p) + '\n');
+  }
 }

@@ -1,6 +1,9 @@
+// Redaction: by value and by name over what quotes the target, by structure over
+// a check result, never over the words the harness wrote.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Redactor, REDACTED } from '../../harness/report/redact.ts';
+import { Redactor, REDACTED, shortSecretWarning } from '../../harness/report/redact.ts';
+import type { CheckResult, DeliveryEvidence, HttpEvidence, MeasurementEvidence, NoteEvidence } from '../../harness/report/model.ts';
 import { curlLine } from '../../harness/http/exchange.ts';
 
 test('known secret values are replaced anywhere, also URL-encoded', () => {
@@ -26,4 +29,40 @@ test('curl lines name secrets by placeholder and survive redaction', () => {
   assert.match(line, /client_secret=\$PIS_CLIENT_SECRET/);
   assert.equal(r.text(line), line);
   assert.equal(line.includes('very-secret'), false);
+});
+
+test('a check result: evidence and what it saw are redacted; the words the harness wrote never, whatever the secret spells', () => {
+  const r = new Redactor().add('failed', 'PIS_ACCESS_TOKEN').add('must', 'PIS_REFRESH_TOKEN').add('http', 'PIS_CLIENT_SECRET').add('registered', 'PIS_WEBHOOK_API_KEY');
+  const c: CheckResult = {
+    id: 'token.issue.must-failed', suite: 'token', title: 'must not have failed', spec: '2.1', level: 'must', status: 'failed', skipKind: undefined,
+    message: 'the check failed: must be http', expected: 'must', seen: 'failed and must', quote: 'must', requirements: ['R2.1-must'], remedy: 'give http',
+    evidence: [
+      { kind: 'http', label: 'must', request: { method: 'POST', url: 'http://h/failed', headers: { authorization: 'Bearer failed', accept: 'must' }, body: { token: 'failed' } },
+        response: { status: 200, headers: {}, body: { access_token: 'x-y', t: 'must' } }, startedAt: '', durationMs: 1 },
+      { kind: 'note', text: 'token failed' },
+      { kind: 'measurement', name: 'must', expected: 'must', seen: 'failed' },
+      { kind: 'delivery', attempts: [{ seq: 1, checkoutId: 'failed', arrivedMs: 0, headers: { 'api-key': 'registered' }, body: '{"x":"must"}', probe: 'ok', answer: 200,
+        apiKeyCheck: { verdict: 'registered', length: 10, sha256: 'ab' } }] },
+    ],
+    durationMs: 1,
+  };
+  const out = r.result(c);
+  const { evidence, seen, ...words } = out;
+  const { evidence: _e, seen: _s, ...written } = c;
+  assert.deepEqual(words, written);
+  assert.equal(seen, `${REDACTED} and ${REDACTED}`);
+  const [http, note, measurement, delivery] = evidence as [HttpEvidence, NoteEvidence, MeasurementEvidence, DeliveryEvidence];
+  assert.deepEqual([http.kind, http.label, http.request.url, http.request.headers, http.request.body, http.response?.body],
+    ['http', 'must', `${REDACTED}://h/${REDACTED}`, { authorization: `Bearer ${REDACTED}`, accept: REDACTED }, { token: REDACTED }, { access_token: REDACTED, t: REDACTED }]);
+  assert.deepEqual([note.kind, note.text], ['note', `token ${REDACTED}`]);
+  assert.deepEqual([measurement.name, measurement.expected, measurement.seen], ['must', 'must', REDACTED]);
+  const a = delivery.attempts[0]!;
+  assert.deepEqual([delivery.kind, a.checkoutId, a.headers['api-key'], a.body, a.probe, a.apiKeyCheck], ['delivery', REDACTED, REDACTED, `{"x":"${REDACTED}"}`, 'ok', { verdict: 'registered', length: 10, sha256: 'ab' }]);
+});
+
+test('secrets shorter than 8 characters are flagged for a warning, still hidden by value in evidence', () => {
+  const r = new Redactor().add('fail', 'PIS_CLIENT_SECRET').add('a-much-longer-secret', 'PIS_WEBHOOK_API_KEY');
+  assert.deepEqual([...r.shortSecrets], ['PIS_CLIENT_SECRET']);
+  assert.match(shortSecretWarning('PIS_CLIENT_SECRET'), /^warning: the client secret is shorter than 8 characters/);
+  assert.equal(r.text('fail'), REDACTED);
 });

@@ -19,7 +19,7 @@ test('writes jsonl as it goes, then json, junit and html, without secrets; a fai
     const w = new ReportWriter(dir, { command: 'run', target: { baseUrl: 'http://x' }, timeScale: 0.1 }, new Redactor().add('the-client-secret'));
     w.add(check({}));
     assert.equal(readFileSync(join(dir, 'results.jsonl'), 'utf8').trim().split('\n').length, 1);
-    w.add(check({ id: 'token.issue.no-store', level: 'should', status: 'failed', message: 'no Cache-Control, secret the-client-secret',
+    w.add(check({ id: 'token.issue.no-store', level: 'should', status: 'failed', message: 'no Cache-Control', seen: 'secret the-client-secret',
       evidence: [{ kind: 'note', text: 'Authorization: Bearer abc' }] }));
     const r = w.finish();
     assert.equal(r.summary.conformant, true);

@@ -35,7 +35,8 @@ test('checks come from attachments or, failing that, from annotations; secrets a
     const cases = [testCase('token.issue.token-type token_type is bearer', [{ type: 'pis-check', description: JSON.stringify(meta) }]),
       testCase('session.lifecycle.create starts a session'), testCase('webhook.retry.after-500 retries')];
     r.onBegin({}, { allTests: () => cases } as unknown as Suite);
-    const attached: CheckResult = { ...meta, suite: 'token', level: 'must', status: 'failed', message: 'seen secret-value-1', evidence: [], durationMs: 5 };
+    const attached: CheckResult = { ...meta, suite: 'token', level: 'must', status: 'failed', message: 'token_type is not bearer', seen: 'seen secret-value-1',
+      evidence: [{ kind: 'note', text: 'secret-value-1' }], durationMs: 5 };
     r.onTestEnd(cases[0]!, result('failed', [{ name: 'pis-check', contentType: 'application/json', body: Buffer.from(JSON.stringify(attached)) }]));
     r.onTestEnd(cases[1]!, result('timedOut'));
     r.onTestEnd(cases[2]!, result('failed', [], 'Error: boom\n  at x'));
@@ -44,7 +45,8 @@ test('checks come from attachments or, failing that, from annotations; secrets a
 
     const out = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as RunResults;
     assert.deepEqual(out.checks.map(c => [c.id, c.status]), [['token.issue.token-type', 'failed'], ['session.lifecycle.create', 'failed'], ['webhook.retry.after-500', 'failed']]);
-    assert.equal(out.checks[0]!.message, 'seen [redacted]');
+    assert.equal(out.checks[0]!.seen, 'seen [redacted]');
+    assert.deepEqual(out.checks[0]!.evidence, [{ kind: 'note', text: '[redacted]' }]);
     assert.match(out.checks[1]!.message!, /did not finish within 30 s/);
     assert.match(out.checks[2]!.message!, /could not finish: Error: boom/);
     assert.equal(out.summary.conformant, false);
