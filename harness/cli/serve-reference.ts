@@ -5,6 +5,7 @@
 import { HarnessError } from '../errors.ts';
 import { describeCatalog } from '../reference/catalog.ts';
 import { startReference, type Reference } from '../reference/index.ts';
+import { parseLifetimes } from '../reference/lifetimes.ts';
 import { numberFlag, parseFlags, PORT, type Command } from './command.ts';
 import { onStop } from './stop.ts';
 
@@ -24,6 +25,10 @@ Options:
                          0.1 makes token lifetimes 360 s and the first webhook
                          retry come after 1 s
   --fault NAME,...       switch on faults or quirks of the catalog (repeatable)
+  --lifetimes A,R[,C]    access token, refresh token and consent lifetimes in
+                         spec seconds (default 3600,7200,3600, the spec's shown
+                         values; a consent left out lasts as long as the
+                         refresh token)
   --list-faults          print the catalog of faults and quirks and exit
   --realm NAME           realm in the token path (default pis)
   --client-id ID         client id (default demo-client)
@@ -64,7 +69,7 @@ export function banner(ref: Reference, opts: { webhookUrl?: string; webhookApiKe
     `  client secret ${ref.clientSecret === DEMO_SECRET ? DEMO_SECRET : '(as given with --client-secret)'}`,
     `  webhook       ${opts.webhookUrl ? `${opts.webhookUrl} (api-key ${opts.webhookApiKey ? 'as given with --webhook-api-key' : 'demo-webhook-key'})` : `none registered: name one per checkout${opts.webhookApiKey ? ' (--webhook-api-key needs --webhook-url to register one)' : ', or register one with --webhook-url'}`}`,
     `  faults        ${ref.faults.length ? ref.faults.join(', ') : 'none (a clean reference)'}`,
-    `  lifetimes     access token ${life(3600)}, refresh token ${life(7200)}; first webhook retry after ${life(10)}`,
+    `  lifetimes     access token ${life(ref.lifetimes.accessS)}, refresh token ${life(ref.lifetimes.refreshS)}, consent ${life(ref.lifetimes.consentS)}; first webhook retry after ${life(10)}`,
     '',
     'Get a token:',
     `  ${token}`,
@@ -93,6 +98,7 @@ export const command: Command = {
       'port': { type: 'string' },
       'time-scale': { type: 'string' },
       'fault': { type: 'string', multiple: true },
+      'lifetimes': { type: 'string' },
       'list-faults': { type: 'boolean' },
       'realm': { type: 'string' },
       'client-id': { type: 'string' },
@@ -115,6 +121,7 @@ export const command: Command = {
       faults: (v.fault ?? []).flatMap(f => f.split(',')),
       realm: v.realm, clientId: v['client-id'], clientSecret: v['client-secret'],
       webhookUrl: v['webhook-url'], webhookApiKey: v['webhook-api-key'], interactiveConsent: v['interactive-consent'],
+      lifetimes: v.lifetimes ? parseLifetimes(v.lifetimes) : undefined,
     });
     process.stdout.write(banner(ref, { webhookUrl: v['webhook-url'], webhookApiKey: v['webhook-api-key'] }) + '\n');
     await new Promise<void>(resolve => onStop(() => resolve()));

@@ -13,6 +13,7 @@ import { SessionStore } from './api/session-store.ts';
 import { TicketStore } from './api/tickets.ts';
 import { resolveFaults } from './catalog.ts';
 import { realClock, type Clock } from './clock.ts';
+import { SHOWN_LIFETIMES, type Lifetimes } from './lifetimes.ts';
 import { createControl, type EventRecord, type ReferenceAttempt } from './control.ts';
 import { createReferenceServer } from './server.ts';
 import { listenError } from '../errors.ts';
@@ -35,6 +36,8 @@ export interface ReferenceOptions {
   webhookUrl?: string;
   /** Consent and authorize links open a page with an Approve button (id "approve") instead of granting on a plain GET. */
   interactiveConsent?: boolean;
+  /** Access token, refresh token and consent lifetimes in spec seconds (default: the spec's shown 3600 and 7200, consent 3600). */
+  lifetimes?: Partial<Lifetimes>;
 }
 
 export interface Reference {
@@ -48,6 +51,7 @@ export interface Reference {
   clientId: string;
   clientSecret: string;
   timeScale: number;
+  lifetimes: Lifetimes;
   /** The names that were switched on. */
   faults: string[];
   clock: Clock;
@@ -67,10 +71,11 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Re
   const faults = resolveFaults(options.faults ?? []);
   const clock = realClock(options.timeScale ?? 1);
 
-  const tokens = new TokenStore(clock, faults);
+  const lifetimes: Lifetimes = { ...SHOWN_LIFETIMES, ...options.lifetimes };
+  const tokens = new TokenStore(clock, faults, lifetimes);
   const ctx: ApiContext = {
     clock, faults, tokens,
-    sessions: new SessionStore(clock, faults),
+    sessions: new SessionStore(clock, faults, lifetimes.consentS),
     payments: new PaymentStore(clock),
     tickets: new TicketStore(),
     interactiveConsent: options.interactiveConsent ?? false,
@@ -107,7 +112,7 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Re
   return {
     authUrl: origin, realm, tokenUrl: `${origin}/auth/realms/${encodeURIComponent(realm)}/protocol/openid-connect/token`,
     baseUrl: `${origin}/api`, controlUrl: `${origin}/control`,
-    clientId, clientSecret, timeScale: clock.scale, faults: [...faults], clock,
+    clientId, clientSecret, timeScale: clock.scale, lifetimes, faults: [...faults], clock,
     attempts: () => control.attempts(),
     events: () => control.events(),
     settled: id => control.settled(id),

@@ -20,7 +20,7 @@ export function consentHref(call: Call, sessionId: string): string {
  * the consent request URL". Deleted and unknown sessions answer the same: a
  * service that forgets expired sessions cannot tell them from unknown ones.
  */
-export function requireSession(call: Call, kind: 'accounts' | 'other' = 'other'): { session: Session; bank: SeedBank } {
+export function requireSession(call: Call, kind: 'accounts' | 'payment' | 'other' = 'other'): { session: Session; bank: SeedBank } {
   const id = header(call.req, 'x-session-id');
   if (!id) throw missingHeader('x-session-id');
   const { sessions, faults } = call.ctx;
@@ -30,8 +30,10 @@ export function requireSession(call: Call, kind: 'accounts' | 'other' = 'other')
   if (session.deleted) throw refuse('the session was deleted');
   const status = sessions.consentStatus(session);
   if (status === 'EXPIRED') throw refuse('the consent of this session has expired');
-  // Fault session-no-consent-needed: a new session is served accounts (and only accounts) as if consent were given.
-  const skip = kind === 'accounts' && faults.has('session-no-consent-needed');
+  // Fault session-no-consent-needed: a new session is served accounts (and only accounts) as if consent were given;
+  // fault session-payments-no-consent-needed: the same for payment initiation (and only that).
+  const skip = (kind === 'accounts' && faults.has('session-no-consent-needed'))
+    || (kind === 'payment' && faults.has('session-payments-no-consent-needed'));
   if (status === 'PENDING' && !skip) throw refuse('no consent was given for this session yet');
   return { session, bank: findBank(session.bankId)! };
 }

@@ -26,7 +26,7 @@ const authorizeHref = (call: Call, p: Payment) => `${call.baseUrl}/payments/${p.
 
 export function createPayment(call: Call): Answer {
   const prod = product(call);
-  const { session, bank } = requireSession(call);
+  const { session, bank } = requireSession(call, 'payment');
   psuIp(call, false);
   const redirect = redirectUrl(call);
   const faults = call.ctx.faults;

@@ -36,10 +36,13 @@ function clientAuth(req: IncomingMessage, form: URLSearchParams): ClientAuth {
 export function createTokenEndpoint(opts: TokenEndpointOptions) {
   const { faults } = opts;
 
-  function authenticate(c: ClientAuth): TokenError | null {
-    const known = c.clientId === opts.clientId;
-    // Fault token-wrong-secret-accepted: a wrong (but present) secret of a known client is not compared.
-    const secretOk = c.clientSecret === opts.clientSecret || (!!c.clientSecret && faults.has('token-wrong-secret-accepted'));
+  function authenticate(c: ClientAuth, grant: string | null): TokenError | null {
+    // Fault token-client-id-optional: without a client_id, the right secret alone names the client.
+    const known = c.clientId === opts.clientId || (!c.clientId && c.clientSecret === opts.clientSecret && faults.has('token-client-id-optional'));
+    // Fault token-wrong-secret-accepted: a wrong (but present) secret of a known client is not compared;
+    // fault token-refresh-no-client-auth: the refresh grant does not compare it at all.
+    const secretOk = c.clientSecret === opts.clientSecret || (!!c.clientSecret && faults.has('token-wrong-secret-accepted'))
+      || (grant === 'refresh_token' && faults.has('token-refresh-no-client-auth'));
     if (known && secretOk) return null;
     const description = !c.clientId ? 'client_id is missing' : !known ? 'client is not known' : !c.clientSecret ? 'client_secret is missing' : 'client secret is wrong';
     // Quirk token-keycloak-errors: Keycloak answers a wrong secret or an unknown client with 401 unauthorized_client.
@@ -86,9 +89,9 @@ export function createTokenEndpoint(opts: TokenEndpointOptions) {
     if (type !== 'application/x-www-form-urlencoded')
       return sendError(res, { status: 400, error: 'invalid_request', description: 'the body must be application/x-www-form-urlencoded (spec 4.1)' });
     const form = new URLSearchParams(text);
-    const denied = authenticate(clientAuth(req, form));
-    if (denied) return sendError(res, denied);
     const grant = form.get('grant_type');
+    const denied = authenticate(clientAuth(req, form), grant);
+    if (denied) return sendError(res, denied);
     if (!grant) return sendError(res, { status: 400, error: 'invalid_request', description: 'grant_type is missing' });
     if (grant === 'client_credentials') {
       sendJson(res, 200, answer(opts.tokens.issue(opts.clientId), grant), noStore());
@@ -96,6 +99,8 @@ export function createTokenEndpoint(opts: TokenEndpointOptions) {
     }
     if (grant === 'refresh_token') {
       const refreshToken = form.get('refresh_token');
+      // Fault token-refresh-token-optional: a refresh grant without refresh_token is served like the client credentials grant.
+      if (!refreshToken && faults.has('token-refresh-token-optional')) return void sendJson(res, 200, answer(opts.tokens.issue(opts.clientId), grant), noStore());
       if (!refreshToken) return sendError(res, { status: 400, error: 'invalid_request', description: 'refresh_token is missing' });
       const r = opts.tokens.exchange(refreshToken, opts.clientId);
       if (!r.ok) return sendError(res, { status: 400, error: 'invalid_grant', description: r.why });

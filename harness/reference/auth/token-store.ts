@@ -1,12 +1,10 @@
 // Access and refresh tokens with lifetimes on the reference clock (spec 2.1,
-// 4.2, 8): access 3600 and refresh 7200 spec seconds; a refresh renews both and
-// restarts both lifetimes. The token faults that change lifetimes or renewal
-// live here, each behind its catalog name.
+// 4.2, 8): by default access 3600 and refresh 7200 spec seconds (lifetimes.ts);
+// a refresh renews both and restarts both lifetimes. The token faults that
+// change lifetimes or renewal live here, each behind its catalog name.
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Clock } from '../clock.ts';
-
-export const ACCESS_LIFETIME_S = 3600;
-export const REFRESH_LIFETIME_S = 7200;
+import { SHOWN_LIFETIMES, type Lifetimes } from '../lifetimes.ts';
 
 export interface IssuedTokens {
   accessToken: string;
@@ -17,9 +15,10 @@ export interface IssuedTokens {
   sessionState: string;
 }
 
-interface AccessRecord { clientId: string; expiresAtMs: number }
+interface AccessRecord { clientId: string; issuedAtMs: number; expiresAtMs: number }
 interface RefreshRecord {
   clientId: string;
+  issuedAtMs: number;
   expiresAtMs: number;
   used: boolean;
   accessToken: string;
@@ -33,17 +32,21 @@ export type RefreshResult = { ok: true; tokens: IssuedTokens } | { ok: false; wh
 /** Opaque tokens: 32 random bytes; nothing about them is meant to be parsed. */
 const newToken = () => randomBytes(32).toString('base64url');
 
+/** Faults token-early-expiry and token-refresh-early-expiry: a token dies once this share of its stated lifetime has passed. */
+const EARLY_SHARE = 0.5;
+
 export class TokenStore {
   private readonly access = new Map<string, AccessRecord>();
   private readonly refresh = new Map<string, RefreshRecord>();
   private issuedSincePrune = 0;
 
-  constructor(private readonly clock: Clock, private readonly faults: ReadonlySet<string>) {}
+  constructor(private readonly clock: Clock, private readonly faults: ReadonlySet<string>,
+    private readonly lifetimes: Pick<Lifetimes, 'accessS' | 'refreshS'> = SHOWN_LIFETIMES) {}
 
   /** Client credentials grant (spec 4.1): a fresh pair with full lifetimes. */
   issue(clientId: string): IssuedTokens {
     const now = this.clock.now();
-    return this.store(now, clientId, newToken(), now + ACCESS_LIFETIME_S * 1000, now + REFRESH_LIFETIME_S * 1000, randomUUID());
+    return this.store(now, clientId, newToken(), now + this.lifetimes.accessS * 1000, now + this.lifetimes.refreshS * 1000, randomUUID());
   }
 
   /** Refresh token grant (spec 4.2). */
@@ -52,25 +55,33 @@ export class TokenStore {
     const rec = this.refresh.get(refreshToken);
     if (!rec) return { ok: false, why: 'refresh token is not known' };
     if (rec.clientId !== clientId) return { ok: false, why: 'refresh token was issued to another client' };
-    if (now >= rec.expiresAtMs) return { ok: false, why: 'refresh token has expired' };
+    // Fault token-refresh-no-expiry: an expired refresh token is still exchanged.
+    if (now >= rec.expiresAtMs && !this.faults.has('token-refresh-no-expiry')) return { ok: false, why: 'refresh token has expired' };
+    if (this.faults.has('token-refresh-early-expiry') && now >= early(rec)) return { ok: false, why: 'refresh token has expired' };
     // profile.md: reuse after an exchange may be allowed or refused; refused unless the quirk says otherwise.
     if (rec.used && !this.faults.has('token-refresh-reusable')) return { ok: false, why: 'refresh token was already used' };
     rec.used = true;
     // Fault token-refresh-no-reset: the new pair inherits the first pair's expiry times.
     const noReset = this.faults.has('token-refresh-no-reset');
-    const accessExp = noReset ? rec.accessExpiresAtMs : now + ACCESS_LIFETIME_S * 1000;
-    const refreshExp = noReset ? rec.expiresAtMs : now + REFRESH_LIFETIME_S * 1000;
+    const accessExp = noReset ? rec.accessExpiresAtMs : now + this.lifetimes.accessS * 1000;
+    const refreshExp = noReset ? rec.expiresAtMs : now + this.lifetimes.refreshS * 1000;
     // Fault token-refresh-same-access: the old access token string comes back (with the new lifetime).
     const access = this.faults.has('token-refresh-same-access') ? rec.accessToken : newToken();
-    return { ok: true, tokens: this.store(now, clientId, access, accessExp, refreshExp, rec.sessionState) };
+    const tokens = this.store(now, clientId, access, accessExp, refreshExp, rec.sessionState);
+    // Fault token-refresh-not-renewable: the refresh token of a refresh answer is never stored, so it cannot be exchanged again.
+    if (this.faults.has('token-refresh-not-renewable')) this.refresh.delete(tokens.refreshToken);
+    return { ok: true, tokens };
   }
 
   /** Whether an access token may call the API now. */
   check(accessToken: string): AccessCheck {
     const rec = this.access.get(accessToken);
     if (!rec) return { ok: false, why: 'unknown' };
+    const now = this.clock.now();
     // Fault token-no-expiry: expired access tokens are still accepted.
-    if (this.clock.now() >= rec.expiresAtMs && !this.faults.has('token-no-expiry')) return { ok: false, why: 'expired' };
+    if (now >= rec.expiresAtMs && !this.faults.has('token-no-expiry')) return { ok: false, why: 'expired' };
+    // Fault token-early-expiry: refused well before the expires_in the answer stated.
+    if (this.faults.has('token-early-expiry') && now >= early(rec)) return { ok: false, why: 'expired' };
     return { ok: true, clientId: rec.clientId };
   }
 
@@ -78,23 +89,26 @@ export class TokenStore {
   private store(now: number, clientId: string, accessToken: string, accessExp: number, refreshExp: number, sessionState: string): IssuedTokens {
     if (++this.issuedSincePrune >= 200) this.prune();
     const refreshToken = newToken();
-    this.access.set(accessToken, { clientId, expiresAtMs: accessExp });
-    this.refresh.set(refreshToken, { clientId, expiresAtMs: refreshExp, used: false, accessToken, accessExpiresAtMs: accessExp, sessionState });
-    // Rounded up so a fresh answer says exactly 3600 and 7200, never 3599.
+    this.access.set(accessToken, { clientId, issuedAtMs: now, expiresAtMs: accessExp });
+    this.refresh.set(refreshToken, { clientId, issuedAtMs: now, expiresAtMs: refreshExp, used: false, accessToken, accessExpiresAtMs: accessExp, sessionState });
+    // Rounded up so a fresh answer states the whole lifetime (3600, never 3599).
     const secs = (t: number) => Math.max(0, Math.ceil((t - now) / 1000 - 1e-9));
     return { accessToken, refreshToken, expiresIn: secs(accessExp), refreshExpiresIn: secs(refreshExp), sessionState };
   }
 
   /**
    * Forgets tokens that can never be accepted again, so a long serve-reference
-   * run does not grow without bound. An expired access token is kept under
-   * token-no-expiry, where it stays usable.
+   * run does not grow without bound. Expired tokens are kept under the faults
+   * that keep them usable.
    */
   private prune(): void {
     this.issuedSincePrune = 0;
     const now = this.clock.now();
-    for (const [t, r] of this.refresh) if (now >= r.expiresAtMs) this.refresh.delete(t);
+    if (!this.faults.has('token-refresh-no-expiry')) for (const [t, r] of this.refresh) if (now >= r.expiresAtMs) this.refresh.delete(t);
     if (this.faults.has('token-no-expiry')) return;
     for (const [t, r] of this.access) if (now >= r.expiresAtMs) this.access.delete(t);
   }
 }
+
+/** When a token dies under the early-expiry faults: EARLY_SHARE of its lifetime after it was issued. */
+const early = (r: { issuedAtMs: number; expiresAtMs: number }) => r.issuedAtMs + (r.expiresAtMs - r.issuedAtMs) * EARLY_SHARE;

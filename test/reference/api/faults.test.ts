@@ -1,6 +1,6 @@
-// Each session, data and payments fault of catalog.yaml (and the extra-fields
-// quirk on records) changes the behaviour it names, and the clean reference
-// does not show it: the same probe runs against both.
+// Each data and payments fault of catalog.yaml (and the extra-fields quirk on
+// records) changes the behaviour it names, and the clean reference does not
+// show it: the same probe runs against both. Session faults: session-faults.test.ts.
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { validateContract } from '../../../harness/contracts/index.ts';
@@ -22,35 +22,6 @@ async function agents(c: RefClient): Promise<string[]> {
 }
 
 const CASES: FaultCase[] = [
-  {
-    name: 'session-delete-ignored',
-    probe: async c => { await c.ready('sparebank1-no'); const d = await c.call('DELETE', `/session/${c.sessionId}`); return [d.status, (await c.call('GET', '/accounts')).status]; },
-    clean: [204, 510], faulty: [204, 200],
-  },
-  {
-    name: 'session-no-consent-needed',
-    probe: async c => {
-      await c.newSession('sparebank1-no');
-      const r = await c.call('GET', '/accounts');
-      const p = await c.call('POST', '/payments/domestic-transfer', { body: paymentBody('domestic-transfer') });
-      return [r.status, r.json.errorCode, p.json.errorCode];
-    },
-    clean: [510, '1426', '1426'], faulty: [200, undefined, '1426'],
-  },
-  {
-    name: 'session-consent-link-relative',
-    probe: async c => { await c.newSession('sparebank1-no'); const href = (await c.call('GET', '/accounts')).json.links[0].href as string; return /^https?:\/\//.test(href); },
-    clean: true, faulty: false,
-  },
-  {
-    name: 'session-consent-redirect-ignored',
-    probe: async c => {
-      await c.newSession('sparebank1-no');
-      const page = await c.consent('accounts', { 'x-redirect-url': 'https://merchant.example/back' });
-      return page.headers.get('location')?.replace(/^http:\/\/[^/]+/, '');
-    },
-    clean: 'https://merchant.example/back', faulty: '/bank/done?what=consent',
-  },
   {
     name: 'data-banks-name-filter-ignored',
     probe: async c => (await c.call('GET', '/banks?name=DNB')).json.length,
@@ -203,9 +174,9 @@ const CASES: FaultCase[] = [
   },
 ];
 
-describeFaultCases('session, data and payments faults change exactly what they name', CASES, () => {
-  it('covers every fault of the session, data and payments prefixes in the catalog', () => {
-    const named = FAULTS.filter(f => /^(session|data|payments)\./.test(f.prefix)).map(f => f.name);
+describeFaultCases('data and payments faults change exactly what they name', CASES, () => {
+  it('covers every fault of the data and payments prefixes in the catalog', () => {
+    const named = FAULTS.filter(f => /^(data|payments)\./.test(f.prefix)).map(f => f.name);
     assert.deepEqual(named.filter(n => !CASES.some(k => k.name === n)), []);
   });
 

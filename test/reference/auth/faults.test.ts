@@ -70,6 +70,31 @@ const CASES: FaultCase[] = [
     clean: [true, true, true], faulty: [false, false, true],
   },
   { name: 'extra-fields', probe: async (c, r) => 'not-before-policy' in (await issue(c, r)).json, clean: false, faulty: true },
+  {
+    name: 'token-refresh-not-renewable',
+    probe: async (c, r) => { const a = await issue(c, r); const b = await refresh(c, r, a.json.refresh_token); return [b.status, (await refresh(c, r, b.json.refresh_token)).status]; },
+    clean: [200, 200], faulty: [200, 400],
+  },
+  {
+    name: 'token-refresh-no-client-auth',
+    probe: async (c, r) => {
+      const a = await issue(c, r);
+      const wrong = await c.tokenRequest({ grant_type: 'refresh_token', refresh_token: a.json.refresh_token, client_id: r.clientId, client_secret: 'wrong' });
+      return [wrong.status, (await c.tokenRequest({ grant_type: 'client_credentials', client_id: r.clientId, client_secret: 'wrong' })).status];
+    },
+    clean: [400, 400], faulty: [200, 400],
+  },
+  {
+    name: 'token-client-id-optional',
+    probe: async (c, r) => [(await c.tokenRequest({ grant_type: 'client_credentials', client_secret: r.clientSecret })).status,
+      (await c.tokenRequest({ grant_type: 'client_credentials', client_secret: 'wrong' })).status],
+    clean: [400, 400], faulty: [200, 400],
+  },
+  {
+    name: 'token-refresh-token-optional',
+    probe: async (c, r) => { const x = await c.tokenRequest({ grant_type: 'refresh_token', ...creds(r) }); return [x.status, typeof x.json.access_token]; },
+    clean: [400, 'undefined'], faulty: [200, 'string'],
+  },
 ];
 
 describeFaultCases('token faults and quirks change exactly what they name', CASES);
@@ -82,7 +107,24 @@ describe('token fault coverage', () => {
 });
 
 /** The faults tested on the clock below. */
-const TIMED = ['token-refresh-no-reset', 'token-no-expiry'];
+const TIMED = ['token-refresh-no-reset', 'token-no-expiry', 'token-early-expiry', 'token-refresh-early-expiry', 'token-refresh-no-expiry'];
+
+/**
+ * Lifetimes of 200 and 400 spec s on a clock of 10 ms per spec second: 2 and 4
+ * real seconds, so every probe below is at least 0.5 s (arbitrary: far above
+ * a loaded machine's request time) from each lifetime it tells apart.
+ */
+const SHORT = { timeScale: 0.01, lifetimes: { accessS: 200, refreshS: 400 } };
+
+/** What a clean reference and one with `fault` answer `atSpecS` after a grant: `use` gets the grant's answer. */
+async function onTheClock(fault: string, atSpecS: number, use: (c: RefClient, ref: Reference, grant: Reply) => Promise<number>): Promise<number[]> {
+  const refs = [await withReference(SHORT), await withReference({ ...SHORT, faults: [fault] })];
+  try {
+    const grants = await Promise.all(refs.map(r => issue(r.client, r.ref)));
+    await new Promise(r => setTimeout(r, atSpecS * S * SHORT.timeScale));
+    return await Promise.all(refs.map((r, i) => use(r.client, r.ref, grants[i]!)));
+  } finally { for (const r of refs) await r.ref.close(); }
+}
 
 describe('token faults on the clock', { concurrency: true }, () => {
   it('token-refresh-no-reset: a refresh keeps the first lifetimes, and the new token dies with the first', async () => {
@@ -99,6 +141,18 @@ describe('token faults on the clock', { concurrency: true }, () => {
       const r = await c.call('GET', '/banks', { headers: { authorization: `Bearer ${b.json.access_token}` } });
       assert.equal(r.status, 401, 'the renewed token expired with the first one');
     } finally { await ref.close(); }
+  });
+
+  it('token-early-expiry: an access token is refused at 75 % of its expires_in (and is not on a clean reference)', async () => {
+    assert.deepEqual(await onTheClock('token-early-expiry', 150, (c, _r, g) => c.call('GET', '/banks', { headers: { authorization: `Bearer ${g.json.access_token}` } }).then(x => x.status)), [200, 401]);
+  });
+
+  it('token-refresh-early-expiry: a refresh token is refused at 75 % of its refresh_expires_in (and is not on a clean reference)', async () => {
+    assert.deepEqual(await onTheClock('token-refresh-early-expiry', 300, (c, r, g) => refresh(c, r, g.json.refresh_token).then(x => x.status)), [200, 400]);
+  });
+
+  it('token-refresh-no-expiry: a refresh token is still exchanged after its refresh_expires_in (and is not on a clean reference)', async () => {
+    assert.deepEqual(await onTheClock('token-refresh-no-expiry', 450, (c, r, g) => refresh(c, r, g.json.refresh_token).then(x => x.status)), [400, 200]);
   });
 
   it('token-no-expiry: an access token is still accepted after 3600 spec s (and is not on a clean reference)', async () => {

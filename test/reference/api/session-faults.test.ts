@@ -1,0 +1,85 @@
+// Each session fault of catalog.yaml changes the behaviour it names, and the
+// clean reference does not show it: the same probe runs against both (the
+// consent's lifetime on a short clock of its own).
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { FAULTS } from '../../../harness/reference/catalog.ts';
+import { paymentBody, RefClient, withReference } from './client.ts';
+import { describeFaultCases, type FaultCase } from '../fault-cases.ts';
+
+const BANK = 'sparebank1-no';
+
+const CASES: FaultCase[] = [
+  {
+    name: 'session-delete-ignored',
+    probe: async c => { await c.ready(BANK); const d = await c.call('DELETE', `/session/${c.sessionId}`); return [d.status, (await c.call('GET', '/accounts')).status]; },
+    clean: [204, 510], faulty: [204, 200],
+  },
+  {
+    name: 'session-no-consent-needed',
+    probe: async c => {
+      await c.newSession(BANK);
+      const r = await c.call('GET', '/accounts');
+      const p = await c.call('POST', '/payments/domestic-transfer', { body: paymentBody('domestic-transfer') });
+      return [r.status, r.json.errorCode, p.json.errorCode];
+    },
+    clean: [510, '1426', '1426'], faulty: [200, undefined, '1426'],
+  },
+  {
+    name: 'session-consent-link-relative',
+    probe: async c => { await c.newSession(BANK); const href = (await c.call('GET', '/accounts')).json.links[0].href as string; return /^https?:\/\//.test(href); },
+    clean: true, faulty: false,
+  },
+  {
+    name: 'session-consent-redirect-ignored',
+    probe: async c => {
+      await c.newSession(BANK);
+      const page = await c.consent('accounts', { 'x-redirect-url': 'https://merchant.example/back' });
+      return page.headers.get('location')?.replace(/^http:\/\/[^/]+/, '');
+    },
+    clean: 'https://merchant.example/back', faulty: '/bank/done?what=consent',
+  },
+  {
+    name: 'session-payments-no-consent-needed',
+    probe: async c => {
+      await c.newSession(BANK);
+      const p = await c.call('POST', '/payments/domestic-transfer', { body: paymentBody('domestic-transfer') });
+      return [p.json.errorCode === '1426', (await c.call('GET', '/accounts')).json.errorCode];
+    },
+    clean: [true, '1426'], faulty: [false, '1426'],
+  },
+  {
+    name: 'session-consent-per-bank',
+    probe: async c => {
+      await c.ready(BANK);
+      await c.newSession(BANK);
+      const sibling = (await c.call('GET', '/accounts')).status;
+      await c.newSession('handelsbanken-se');
+      return [sibling, (await c.call('GET', '/accounts')).status];
+    },
+    clean: [510, 510], faulty: [200, 510],
+  },
+];
+
+describeFaultCases('session faults change exactly what they name', CASES);
+
+describe('session faults on the clock', () => {
+  it('session-no-expiry: a consent outlives its lifetime (and does not on a clean reference)', async () => {
+    // Consents of 100 spec s at 1 spec s = 10 ms: 1 real second (arbitrary: short, far above timer noise).
+    const opts = { timeScale: 0.01, lifetimes: { consentS: 100 } };
+    const clean = await withReference(opts);
+    const faulty = await withReference({ ...opts, faults: ['session-no-expiry'] });
+    try {
+      const probe = async (c: RefClient) => (await c.call('GET', '/accounts')).status;
+      for (const r of [clean, faulty]) await r.client.ready(BANK);
+      assert.deepEqual([await probe(clean.client), await probe(faulty.client)], [200, 200]);
+      await clean.ref.clock.sleep(130_000);
+      assert.deepEqual([await probe(clean.client), await probe(faulty.client)], [510, 200]);
+    } finally { await clean.ref.close(); await faulty.ref.close(); }
+  });
+
+  it('covers every session fault of the catalog', () => {
+    const here = [...CASES.map(k => k.name), 'session-no-expiry'];
+    assert.deepEqual(FAULTS.filter(f => f.prefix.startsWith('session.')).map(f => f.name).filter(n => !here.includes(n)), []);
+  });
+});
