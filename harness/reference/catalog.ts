@@ -15,8 +15,8 @@ export interface Fault {
   spec: string;
   /** The check-id prefix (CONTRACT.md section 2) that must catch it. */
   prefix: string;
-  /** The level of the checks that catch it (profile: it breaks a decision of docs/profile.md, never decisive). */
-  level: Level;
+  /** The level of the checks that catch it (a fault is never of level profile). */
+  level: Exclude<Level, 'profile'>;
 }
 
 export interface Quirk {
@@ -58,7 +58,7 @@ export function parseCatalog(text: string): { faults: Fault[]; quirks: Quirk[] }
     const prefix = str(e, 'prefix', where);
     if (!PREFIX.test(prefix)) throw new Error(`${where}: prefix '${prefix}' is not suite.area`);
     const level = str(e, 'level', where);
-    if (level !== 'must' && level !== 'should' && level !== 'profile') throw new Error(`${where}: level must be must, should or profile, not '${level}'`);
+    if (level !== 'must' && level !== 'should') throw new Error(`${where}: level must be must or should, not '${level}'`);
     return { kind: 'fault', name, description: str(e, 'description', where), spec: String(e.spec ?? ''), prefix, level };
   });
   const quirks = doc.quirks.map((raw, i): Quirk => {

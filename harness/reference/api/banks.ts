@@ -14,23 +14,10 @@ function present(call: Call, bank: BankRecord): Record<string, unknown> {
   return withExtras(faults, record, { logoUrl: `${call.origin}/bank/logo/${bank.id}.svg`, paymentMethods: ['ACCOUNT_TRANSFER'] });
 }
 
-/** The words of a name, lower case: what the loose name filter of a fault compares. */
-const words = (s: string) => s.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(w => w.length > 1);
-
-/**
- * How a name query matches: the bank's display or official name contains it.
- * Fault data-banks-name-filter-ignored: every bank matches. Fault
- * data-banks-name-filter-loose: a bank matches when it shares any word with
- * the query, so "Danske Bank" also lists "Deutsche Bank".
- */
+/** How a name query matches: the bank's display or official name contains it. Fault data-banks-name-filter-ignored: every bank matches. */
 function nameMatches(faults: ReadonlySet<string>, bank: BankRecord, query: string): boolean {
   if (faults.has('data-banks-name-filter-ignored')) return true;
-  const names = [bank.bankDisplayName, bank.bankOfficialName];
-  if (faults.has('data-banks-name-filter-loose')) {
-    const mine = new Set(names.flatMap(words));
-    return words(query).some(w => mine.has(w));
-  }
-  return names.some(n => n.toLowerCase().includes(query.toLowerCase()));
+  return [bank.bankDisplayName, bank.bankOfficialName].some(n => n.toLowerCase().includes(query.toLowerCase()));
 }
 
 export function listBanks(call: Call): Answer {

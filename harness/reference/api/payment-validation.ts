@@ -1,7 +1,7 @@
 // Required fields of a payment request, per product (spec 4.4 and 9 3.0.0,
 // 3.1.0, 3.2.0; profile.md "payment request"). The first missing or malformed
 // field is refused with error 1002, an amount above the account's limit with
-// 1008. Four faults switch single rules off.
+// 1008. Two faults switch single rules off.
 import type { Product } from './payment-store.ts';
 import { limitExceeded, missingParameter } from './errors.ts';
 
@@ -24,12 +24,10 @@ export function dateOk(v: unknown): boolean {
   return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === v;
 }
 
-function checkAccount(name: string, v: unknown, product: Product, faults: ReadonlySet<string>): void {
+function checkAccount(name: string, v: unknown, product: Product): void {
   if (!isObject(v)) throw missingParameter(name);
   // Spec 4.4: domestic scheduled payments name the account by accountScheme and identifier.
-  // Fault payments-scheduled-no-scheme-check: any account object is accepted there.
   if (product === 'domestic-scheduled-transfer') {
-    if (faults.has('payments-scheduled-no-scheme-check')) return;
     if (!nonEmpty(v.accountScheme)) throw missingParameter(`${name}.accountScheme`);
     if (!nonEmpty(v.identifier)) throw missingParameter(`${name}.identifier`);
     return;
@@ -38,12 +36,12 @@ function checkAccount(name: string, v: unknown, product: Product, faults: Readon
 }
 
 export function validatePayment(product: Product, body: Record<string, unknown>, faults: ReadonlySet<string>): void {
-  checkAccount('creditorAccount', body.creditorAccount, product, faults);
-  if (body.debtorAccount !== undefined) checkAccount('debtorAccount', body.debtorAccount, product, faults);
+  checkAccount('creditorAccount', body.creditorAccount, product);
+  if (body.debtorAccount !== undefined) checkAccount('debtorAccount', body.debtorAccount, product);
   if (body.instrumentedAmount === undefined) throw missingParameter('instrumentedAmount');
   if (!amountOk(body.instrumentedAmount)) throw missingParameter('instrumentedAmount', 'must be a positive decimal such as "10.00"');
-  // Spec 8: a payment amount limit of a bank account exists. Fault payments-no-amount-limit: none is applied.
-  if (Number(body.instrumentedAmount) > PAYMENT_LIMIT && !faults.has('payments-no-amount-limit')) throw limitExceeded(PAYMENT_LIMIT);
+  // Spec 8: a payment amount limit of a bank account exists.
+  if (Number(body.instrumentedAmount) > PAYMENT_LIMIT) throw limitExceeded(PAYMENT_LIMIT);
   if (!nonEmpty(body.currency)) throw missingParameter('currency');
   if (!/^[A-Z]{3}$/.test(body.currency)) throw missingParameter('currency', 'must be an ISO 4217 code such as NOK');
   // Spec 9 3.0.0: endToEndIdentification on domestic and SEPA payments.

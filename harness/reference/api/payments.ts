@@ -31,16 +31,12 @@ export function createPayment(call: Call): Answer {
   const redirect = redirectUrl(call);
   const faults = call.ctx.faults;
   const service = NEEDS_SERVICE[prod];
-  // Fault payments-unlisted-product-accepted: a scheduled product the bank does not list is served anyway.
-  if (service && !bank.record.supportedServices.includes(service) && !faults.has('payments-unlisted-product-accepted'))
-    throw unsupportedProduct(prod, bank.record.id);
+  if (service && !bank.record.supportedServices.includes(service)) throw unsupportedProduct(prod, bank.record.id);
   validatePayment(prod, call.body, faults);
   // Spec 4.4: instant domestic payments go through domestic-transfer at banks that list
   // instant-domestic-transfer; docs/profile.md: the client asks with "instantPayment": true.
-  // Fault payments-instant-unchecked: banks that do not list it accept it too.
   const instant = prod === 'domestic-transfer' && call.body.instantPayment === true;
-  if (instant && !bank.record.supportedServices.includes(INSTANT) && !faults.has('payments-instant-unchecked'))
-    throw unsupportedProduct(INSTANT, bank.record.id);
+  if (instant && !bank.record.supportedServices.includes(INSTANT)) throw unsupportedProduct(INSTANT, bank.record.id);
   const payment = call.ctx.payments.create({
     product: prod, bankId: bank.record.id, sessionId: session.id, request: { ...call.body, redirectUrl: redirect },
     needsSca: bank.behaviour.sca, nordic: NORDIC.has(bank.record.countryCode),

@@ -28,11 +28,6 @@ const CASES: FaultCase[] = [
     clean: 1, faulty: 8,
   },
   {
-    name: 'data-banks-name-filter-loose',
-    probe: async c => (await c.call('GET', '/banks?name=Danske%20Bank')).json.map((b: { id: string }) => b.id),
-    clean: ['danske-dk'], faulty: ['dnb-no', 'sparebank1-no', 'nordea-fi', 'danske-dk', 'deutsche-de'],
-  },
-  {
     name: 'data-banks-filter-ignored',
     probe: async c => [...new Set((await c.call('GET', '/banks?countryCode=SE')).json.map((b: { countryCode: string }) => b.countryCode))].sort(),
     clean: ['SE'], faulty: ['DE', 'DK', 'FI', 'NO', 'SE'],
@@ -112,19 +107,6 @@ const CASES: FaultCase[] = [
     clean: [501, undefined], faulty: [200, false],
   },
   {
-    name: 'payments-scheduled-no-scheme-check',
-    probe: async c => {
-      await c.ready('sparebank1-no');
-      const statuses = [];
-      for (const account of [{ identifier: '12345678903' }, { accountScheme: 'BBAN' }]) {
-        const body = paymentBody('domestic-scheduled-transfer', { creditorAccount: account });
-        statuses.push((await c.call('POST', '/payments/domestic-scheduled-transfer', { body })).status);
-      }
-      return statuses;
-    },
-    clean: [510, 510], faulty: [201, 201],
-  },
-  {
     name: 'payments-sca-redirect-ignored',
     probe: async c => {
       await c.ready('dnb-no');
@@ -134,32 +116,6 @@ const CASES: FaultCase[] = [
       return page.headers.get('location')?.replace(/^http:\/\/[^/]+/, '');
     },
     clean: 'https://merchant.example/paid', faulty: '/bank/done?what=authorize',
-  },
-  {
-    name: 'payments-no-amount-limit',
-    probe: async c => {
-      await c.ready('sparebank1-no');
-      const r = await c.call('POST', '/payments/domestic-transfer', { body: paymentBody('domestic-transfer', { instrumentedAmount: '9999999999.00' }) });
-      return [r.status, r.json.errorCode];
-    },
-    clean: [510, '1008'], faulty: [201, undefined],
-  },
-  {
-    name: 'payments-unlisted-product-accepted',
-    probe: async c => {
-      await c.ready('sparebank1-no');
-      return (await c.call('POST', '/payments/sepa-scheduled-credit', { body: paymentBody('sepa-scheduled-credit') })).status;
-    },
-    clean: 510, faulty: 201,
-  },
-  {
-    name: 'payments-instant-unchecked',
-    probe: async c => {
-      await c.ready('sparebank1-no');
-      const r = await c.call('POST', '/payments/domestic-transfer', { body: paymentBody('domestic-transfer', { instantPayment: true }) });
-      return [r.status, r.json.errorCode];
-    },
-    clean: [510, '1007'], faulty: [201, undefined],
   },
   {
     name: 'extra-fields',
