@@ -67,6 +67,8 @@ export interface DeliveryAttempt {
   bodySha256?: string;
   /** Real ms up to which the recorder's own stamps of this attempt may be late (its event-loop lag around them). */
   lagMs?: number;
+  /** The probe plan of its checkout (e.g. 'answer-500', 'held'): the timeline's row name. */
+  plan?: string;
   /** Why this attempt is not counted as the tested sender's (no registered key, no planned checkout); absent when it is. */
   unattributed?: string;
 }

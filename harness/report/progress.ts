@@ -42,7 +42,7 @@ function recapEntry(c: CheckResult, p: Palette): string[] {
   const reproduce = reproduceLine(c);
   return [
     `  ${isWarning(c) ? p.yellow('warn') : p.red('FAIL')} ${p.bold(c.id)} [${c.level}, spec ${c.spec}] ${c.title}`,
-    ...(what ? [`       ${cut(what, 400)}`] : []),
+    ...(what && what !== c.seen ? [`       ${cut(what, 400)}`] : []),
     ...(c.expected !== undefined ? [`       expected: ${cut(c.expected, 300)}`] : []),
     ...(c.seen !== undefined ? [`       seen:     ${cut(c.seen, 300)}`] : []),
     ...(ex ? [`       exchange: ${ex.request.method} ${ex.request.url} -> ${ex.response ? ex.response.status : ex.error ?? 'no answer'}`] : []),

@@ -16,9 +16,10 @@ import { ROOT, runCli } from '../helpers/cli.ts';
 const SCALE = 0.1;
 const at = (specS: number) => specS * 1000 * SCALE;
 let seq = 0;
+const PLANS: Record<string, string> = { 'c-held': 'held', 'c-slow': 'answer-after-6s', 'c-early': 'answer-500' };
 function attempt(checkoutId: string, event: number, status: string, arrivedS: number, answer: DeliveryAttempt['answer'], probe: string, tookS = 0.01): DeliveryAttempt {
   return {
-    seq: ++seq, checkoutId, event, bodyStatus: status, attempt: 1, arrivedMs: at(arrivedS), headers: { 'api-key': '[redacted]' }, body: '{}', probe, answer,
+    seq: ++seq, checkoutId, plan: PLANS[checkoutId], event, bodyStatus: status, attempt: 1, arrivedMs: at(arrivedS), headers: { 'api-key': '[redacted]' }, body: '{}', probe, answer,
     ...(answer === 'none' ? { closedMs: at(arrivedS + tookS) } : { answeredMs: at(arrivedS + tookS) }),
   };
 }
@@ -33,7 +34,7 @@ const deliveries: DeliveryAttempt[] = [
 const early = deliveries.filter(d => d.checkoutId === 'c-early');
 const checks: CheckResult[] = [{
   id: 'webhook.backoff.min-delay', suite: 'webhook', title: 'Every retry comes at least 10 s after the failed attempt ended', spec: '6.5', level: 'must',
-  status: 'failed', message: 'retry 1 of event 0 came 2.09 s after the failed attempt ended', evidence: [{ kind: 'delivery', attempts: early }], durationMs: 0,
+  status: 'failed', message: 'retry 1 of event 0 came 2.09 s after the failed attempt ended', evidence: [{ kind: 'delivery', attempts: early, primary: true, violating: [early[1].seq] }], durationMs: 0,
 }];
 const results: RunResults = {
   tool: { name: 'pis-conformance', version: '0.1.0' }, command: 'run', target: {}, timeScale: SCALE,
@@ -49,7 +50,13 @@ test('the timeline draws every attempt, the windows, the delays and the violatio
   assert.equal((svg.match(/class="min-delay"/g) ?? []).length, 5, 'a 10 s zone after each failed attempt');
   assert.match(svg, />10\.2 s</, 'the first backoff delay of c-held is written on its gap');
   assert.match(svg, />10\.2 s<[\s\S]*>20\.2 s<[\s\S]*>40\.2 s</);
-  assert.match(svg, /class="violation" data-seq="8"/, 'the failed attempt of c-early is marked');
+  assert.equal((svg.match(/class="violation"/g) ?? []).length, 1, 'one ring: the early retry, not the failed attempt before it');
+  assert.match(svg, /class="violation" data-seq="9"/, 'the early retry of c-early is ringed');
+  assert.match(svg, /class="row-name"[^>]*><title>c-held<\/title>held</, 'rows are named by their probe plan, the id in the tooltip');
+  const widths = [...svg.matchAll(/class="attempt"[^>]* width="([\d.]+)"/g)].map(m => Number(m[1]));
+  assert.ok(widths.every(w => w >= 7), `an attempt answered in 10 ms is still a visible mark: ${widths.join(', ')}`);
+  const old = timelineFigure({ ...results, checks: [{ ...checks[0], evidence: [{ kind: 'delivery', attempts: early }] }] });
+  assert.equal((old.match(/class="violation"/g) ?? []).length, 2, 'results without the violating list: every attempt of the evidence');
   assert.equal(timelineFigure({ ...results, deliveries: [] }), '', 'nothing to draw, no figure');
 });
 

@@ -3,7 +3,9 @@
 import { isMustFailure, isWarning, type CheckResult, type RunResults, type Selection } from '../model.ts';
 import { countsLine, notRunLines, skipKindOf, VERDICT_LABEL } from '../verdict.ts';
 import { esc } from './escape.ts';
-import { renderEvidence } from './evidence.ts';
+import { renderCheckEvidence } from './evidence.ts';
+import { categoryOf, CSP, filterBar, FILTER_CSS, filterScript } from './filters.ts';
+import { reproduceBox } from './reproduce.ts';
 import { FIGURES } from './figures.ts';
 
 const CSS = `
@@ -29,6 +31,15 @@ table{border-collapse:collapse;font-size:12px} td,th{border:1px solid #dde1e7;pa
 .overview ul{margin:4px 0;padding-left:18px} .overview a{color:inherit}
 .legend{color:#555;font-size:12.5px} .quote{color:#445;font-style:italic;margin:4px 0}
 header ul{margin:4px 0;padding-left:20px} .not-selected{color:#555}
+.primary-ev{border:2px solid #b3261e;border-radius:4px;padding:4px 8px;margin:6px 0;background:#fffafa}
+.primary-ev>.http{border-top:0;margin-top:0;padding-top:0} .primary-ev pre{position:relative} mark{background:#ffd54f;outline:2px solid #b3261e}
+.primary-label{font-size:11px;font-weight:600;text-transform:uppercase;letter-spacing:.04em;color:#b3261e;margin-bottom:2px}
+details.more-ev{margin:6px 0} details.more-ev>summary{color:#445;font-size:13px}
+tr.violating td{background:#fbe3e0;font-weight:600} .url{word-break:break-all}
+details.reproduce{background:#fff;border:1px solid #dde1e7;border-radius:4px;margin:10px 0;padding:6px 10px}
+details.reproduce pre{white-space:pre-wrap;word-break:break-all}
+@media (min-width:700px){#filters{position:sticky} details.check,section.suite{scroll-margin-top:72px}}
+@media (max-width:699px){#filters{position:static} header,main{padding-left:12px;padding-right:12px} #filters{padding:6px 12px}}
 `;
 
 /** Counts per suite and the failures, each linked to its check, so a reader starts where it matters. */
@@ -48,13 +59,14 @@ function check(c: CheckResult): string {
   const warn = isWarning(c);
   const kind = skipKindOf(c);
   const label = warn ? `warning (${c.level})` : kind ? kind : c.status;
-  const ev = c.evidence.length ? `<div class="ev">${c.evidence.map(renderEvidence).join('\n')}</div>` : '';
   const ex = c.expected !== undefined || c.seen !== undefined
-    ? `<p class="msg">expected: <code>${esc(c.expected ?? '')}</code><br>seen: <code>${esc(c.seen ?? '')}</code></p>` : '';
-  return `<details class="check ${c.status}${warn ? ' warn' : ''}" id="${esc(c.id)}" data-status="${esc(c.status)}" data-level="${esc(c.level)}"${kind ? ` data-skip-kind="${esc(kind)}"` : ''}${c.status === 'failed' ? ' open' : ''}>
-<summary><span class="badge ${warn ? 'warn' : c.status}">${esc(label)}</span> ${esc(c.title)} <span class="id">${esc(c.id)}</span>
-<span class="badge">spec ${esc(c.spec)}</span><span class="badge">${esc(c.level)}</span> <small>${(c.durationMs / 1000).toFixed(2)} s</small></summary>
-${c.message ? `<p class="msg">${esc(c.message)}</p>` : ''}${c.remedy ? `<p class="msg">to run it: ${esc(c.remedy)}</p>` : ''}${ex}${c.quote ? `<p class="quote">${c.spec === 'profile' ? 'profile' : `spec ${esc(c.spec)}`}: “${esc(c.quote)}”</p>` : ''}${ev}</details>`;
+    ? `<p class="msg expected-seen">expected: <code>${esc(c.expected ?? '')}</code><br>seen: <code>${esc(c.seen ?? '')}</code></p>` : '';
+  const seconds = typeof c.durationMs === 'number' ? (c.durationMs / 1000).toFixed(2) : esc(c.durationMs);
+  // The order a reader needs: what went wrong, expected versus seen, the evidence that shows it, then the rule's words.
+  return `<details class="check ${esc(c.status)}${warn ? ' warn' : ''}" id="${esc(c.id)}" data-status="${esc(c.status)}" data-level="${esc(c.level)}" data-suite="${esc(c.suite)}" data-cat="${esc(categoryOf(c))}"${kind ? ` data-skip-kind="${esc(kind)}"` : ''}${c.status === 'failed' ? ' open' : ''}>
+<summary><span class="badge ${warn ? 'warn' : esc(c.status)}">${esc(label)}</span> ${esc(c.title)} <span class="id">${esc(c.id)}</span>
+<span class="badge">spec ${esc(c.spec)}</span><span class="badge">${esc(c.level)}</span> <small>${seconds} s</small></summary>
+${c.message ? `<p class="msg">${esc(c.message)}</p>` : ''}${ex}${renderCheckEvidence(c)}${c.remedy ? `<p class="msg">to run it: ${esc(c.remedy)}</p>` : ''}${c.quote ? `<p class="quote">${c.spec === 'profile' ? 'profile' : `spec ${esc(c.spec)}`}: “${esc(c.quote)}”</p>` : ''}</details>`;
 }
 
 /** What the run was asked to check, one line: suites, grep, profile, time scale, wait budget (and what other commands record). */
@@ -92,12 +104,14 @@ export function renderPage(r: RunResults): string {
     .map(c => `<li><code>${esc(c.id)}</code> ${esc(c.message ?? '')}</li>`).join('')}</ul></details>` : '';
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>${esc(r.tool.name)} ${esc(r.command)}: ${esc(VERDICT_LABEL[verdict] ?? verdict)}</title><style>${CSS}</style></head>
+<meta http-equiv="Content-Security-Policy" content="${CSP}">
+<title>${esc(r.tool.name)} ${esc(r.command)}: ${esc(VERDICT_LABEL[verdict] ?? verdict)}</title><style>${CSS}${FILTER_CSS}</style></head>
 <body><header class="${esc(tone)}"><h1 id="verdict" data-verdict="${esc(verdict)}" data-conformant="${s.conformant === true}">${esc(VERDICT_LABEL[verdict] ?? verdict)}</h1>
 <p id="counts">${esc(countsLine(s))}</p>${stopped}
 ${notRun.length ? `<ul id="not-run">${notRun.map(l => `<li>${esc(l)}</li>`).join('')}</ul>` : ''}
 <p>${esc(r.tool.name)} ${esc(r.tool.version)} · ${esc(r.command)} · ${target}</p>
 <p id="selection">${selectionLine(r.selection, r.timeScale)} · ${esc(r.startedAt)} → ${esc(r.finishedAt)}</p></header>
-<main>${unselected}${listed.length ? overview(r, suites) : ''}${figures}${groups || '<p>No checks ran.</p>'}</main></body></html>
+${listed.length ? filterBar(listed) : ''}
+<main>${reproduceBox(r)}${unselected}${listed.length ? overview(r, suites) : ''}${figures}${groups || '<p>No checks ran.</p>'}</main>${listed.length ? filterScript() : ''}</body></html>
 `;
 }

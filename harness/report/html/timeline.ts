@@ -25,15 +25,33 @@ function colour(a: DeliveryAttempt): string {
 /** Spec seconds from the real ms of the record. */
 const specS = (r: RunResults, ms: number) => ms / r.timeScale / 1000;
 
-/** The attempts each failed check points at, by seq. */
+/**
+ * The attempts each failed check says broke its rule, by seq: the evidence's
+ * `violating` list (the early retry, not the attempt before it); every attempt
+ * of the evidence only for results written before that list existed.
+ */
 function violations(r: RunResults): Map<number, string[]> {
   const out = new Map<number, string[]>();
   for (const c of r.checks) {
     if (c.status !== 'failed') continue;
-    for (const e of c.evidence) if (e.kind === 'delivery') for (const a of e.attempts) out.set(a.seq, [...(out.get(a.seq) ?? []), c.id]);
+    for (const e of c.evidence) {
+      if (e.kind !== 'delivery') continue;
+      const seqs = Array.isArray(e.violating) ? e.violating : e.attempts.map(a => a.seq);
+      for (const s of seqs) out.set(s, [...(out.get(s) ?? []), c.id]);
+    }
   }
   return out;
 }
+
+/** The row's name: the probe plan of the checkout (what the suite did to it), else its id cut short. */
+function rowName(id: string, mine: readonly DeliveryAttempt[]): { name: string; sub: string } {
+  const plan = mine.find(a => a.plan)?.plan;
+  const short = id.length > 13 ? `${id.slice(0, 12)}…` : id;
+  return plan ? { name: plan, sub: short } : { name: short, sub: '' };
+}
+
+/** Arbitrary: the narrowest an attempt is drawn, so an answer in 5 ms is a visible mark, not a hairline. */
+const MIN_ATTEMPT_PX = 7;
 
 /** A round step for the axis ticks (1, 2, 5 x 10^n spec seconds), about ten ticks. */
 function step(span: number): number {
@@ -65,10 +83,11 @@ export function timelineFigure(r: RunResults): string {
     const y = TOP + i * ROW, mid = y + ROW / 2;
     const mine = all.filter(a => a.checkoutId === id).sort((a, b) => a.arrivedMs - b.arrivedMs);
     const probes = [...new Set(mine.map(a => a.probe).filter(p => p !== 'ok'))].join(', ');
+    const { name, sub } = rowName(id, mine);
     parts.push(`<g class="checkout" data-checkout="${esc(id)}">`,
       `<rect x="0" y="${y}" width="${W}" height="${ROW}" fill="${i % 2 ? '#fafbfc' : '#fff'}"/>`,
-      `<text x="8" y="${mid - 2}" font-size="11.5" font-family="ui-monospace,monospace" fill="#1d2433">${esc(id.length > 22 ? `${id.slice(0, 21)}…` : id)}</text>`,
-      `<text x="8" y="${mid + 11}" font-size="10" fill="#778">${esc(probes || 'answered 200')}</text>`);
+      `<text class="row-name" x="8" y="${mid - 2}" font-size="12" font-weight="600" fill="#1d2433"><title>${esc(id)}</title>${esc(name)}</text>`,
+      `<text x="8" y="${mid + 11}" font-size="10" fill="#778">${esc([sub, probes || 'answered 200'].filter(Boolean).join(' · '))}</text>`);
     // Behind the bars: the 10 s no-retry zone after each failed attempt, and each 5 s window.
     for (const a of mine) {
       if (a.answer === 200) continue;
@@ -85,11 +104,11 @@ export function timelineFigure(r: RunResults): string {
         `<text class="delay" x="${(x1 + x2) / 2}" y="${mid - 13}" text-anchor="middle" font-size="9.5" fill="#334">${d.toFixed(1)} s</text>`);
     }
     for (const a of mine) {
-      const x1 = x(a.arrivedMs), w = Math.max(2, x(endOf(a)) - x1);
+      const x1 = x(a.arrivedMs), w = Math.max(MIN_ATTEMPT_PX, x(endOf(a)) - x1);
       const tip = `#${a.seq} ${a.bodyStatus ?? '(no status)'} event ${a.event ?? '?'} attempt ${a.attempt ?? '?'}: probe ${a.probe}, answer ${a.answer}, at ${specS(r, a.arrivedMs - t0).toFixed(2)} s, lasted ${specS(r, endOf(a) - a.arrivedMs).toFixed(2)} s`;
-      parts.push(`<rect class="attempt" data-seq="${a.seq}" data-answer="${esc(a.answer)}" x="${x1}" y="${mid - 5}" width="${w}" height="10" rx="2" fill="${colour(a)}"><title>${esc(tip)}</title></rect>`);
+      parts.push(`<rect class="attempt" data-seq="${esc(a.seq)}" data-answer="${esc(a.answer)}" x="${x1}" y="${mid - 5}" width="${w}" height="10" rx="2" fill="${colour(a)}"><title>${esc(tip)}</title></rect>`);
       const v = bad.get(a.seq);
-      if (v) parts.push(`<g class="violation" data-seq="${a.seq}"><circle cx="${x1}" cy="${mid}" r="8" fill="none" stroke="#b3261e" stroke-width="2"/><text x="${x1 + 9}" y="${mid + 12}" font-size="11" font-weight="bold" fill="#b3261e">!</text><title>${esc(`#${a.seq} shown by failed ${v.join(', ')}`)}</title></g>`);
+      if (v) parts.push(`<g class="violation" data-seq="${esc(a.seq)}"><circle cx="${x1}" cy="${mid}" r="8" fill="none" stroke="#b3261e" stroke-width="2"/><text x="${x1 + 9}" y="${mid + 12}" font-size="11" font-weight="bold" fill="#b3261e">!</text><title>${esc(`#${a.seq} shown by failed ${v.join(', ')}`)}</title></g>`);
     }
     parts.push('</g>');
   });
@@ -98,7 +117,7 @@ export function timelineFigure(r: RunResults): string {
     + `<rect x="${LEFT + 860}" y="29" width="24" height="12" fill="#f4d6d3"/><text x="${LEFT + 890}" y="39" font-size="11" fill="#334">10 s minimum</text>`;
   return `<h2>Webhook deliveries</h2>
 <svg class="timeline" data-attempts="${all.length}" data-checkouts="${rows.length}" role="img" aria-label="Timeline of ${all.length} webhook delivery attempts of ${rows.length} checkouts" xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" font-family="system-ui,sans-serif">
-<text x="8" y="18" font-size="12" fill="#334">${all.length} attempts of ${rows.length} checkouts; time in spec seconds from the first attempt (time scale ${r.timeScale}); red rings mark attempts a failed check points at</text>
+<text x="8" y="18" font-size="12" fill="#334">${all.length} attempts of ${rows.length} checkouts; time in spec seconds from the first attempt (time scale ${esc(r.timeScale)}); red rings mark the attempts that broke a rule</text>
 ${legend}
 ${parts.join('\n')}
 </svg>`;

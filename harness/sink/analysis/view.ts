@@ -132,7 +132,10 @@ function numberEvents(c: CheckoutView): void {
 
 /** The attempts as results.json keeps them: with event, status and attempt number filled in. */
 export function annotated(view: RunView): DeliveryAttempt[] {
-  return view.all.map(annotate).sort((a, b) => a.seq - b.seq);
+  return view.all.map(v => {
+    const plan = view.plan.get(v.d.checkoutId)?.plan.name;
+    return { ...annotate(v), ...(plan ? { plan } : {}) };
+  }).sort((a, b) => a.seq - b.seq);
 }
 
 export function annotate(v: AttemptView): DeliveryAttempt {
