@@ -27,6 +27,7 @@ import { formatList, selectChecks } from './list.ts';
 import { availableSuites, runPlaywright } from '../runner/playwright.ts';
 import { INTERRUPTED_EXIT, stopSignal } from './stop.ts';
 import { BUNDLED_TIME_SCALE, startBundled, type Bundled } from '../runner/bundled.ts';
+import { parseLifetimes } from '../reference/lifetimes.ts';
 
 const HELP = `Usage: pis-conformance run [options]
 
@@ -88,6 +89,7 @@ const FLAGS = {
   'allow-incomplete': { type: 'boolean' },
   'list': { type: 'boolean' },
   'reporter': { type: 'string' },
+  'lifetimes': { type: 'string' },
 } as const;
 
 function chooseReporter(name: string | undefined): StdoutReporter {
@@ -149,11 +151,13 @@ export const command: Command = {
     let cfg: TargetConfig;
     if (namesTarget(flags, env, file.config)) {
       if (faults.length) throw new HarnessError('PIS_BAD_FLAG', '--fault applies to the bundled reference only: leave out the target options, or --fault.');
+      if (v.lifetimes) throw new HarnessError('PIS_BAD_FLAG', '--lifetimes applies to the bundled reference only: leave out the target options, or --lifetimes (a target of your own states its lifetimes in its answers; give --session-lifetime for its consents).');
       cfg = resolveTarget(flags, env, file.config);
       requireBaseUrl(cfg, suites);
     } else {
       const timeScale = flags.timeScale ?? env.timeScale ?? file.config.timeScale ?? BUNDLED_TIME_SCALE;
-      bundled = await startBundled({ timeScale, faults, webhookApiKey: randomBytes(12).toString('hex') });
+      const lifetimes = v.lifetimes ? parseLifetimes(v.lifetimes) : undefined;
+      bundled = await startBundled({ timeScale, faults, lifetimes, webhookApiKey: randomBytes(12).toString('hex') });
       // The reference's own URLs and credentials win over anything else that names them.
       cfg = resolveTarget(bundled.config, flags, file.config);
       human.write(`Started the bundled reference implementation at ${bundled.config.baseUrl} (time scale ${cfg.timeScale}${faults.length ? `, faults ${faults.join(', ')}` : ''}).\n`);
@@ -180,6 +184,8 @@ export const command: Command = {
             PIS_REPORT_HEADER: JSON.stringify(header),
             PIS_REPORT_CANDIDATES: listed.file,
             PIS_MAX_WAIT_S: String(cfg.maxWaitS),
+            // The watches of checks that wait start only when a check that reads them is selected (suites/support/waits.ts).
+            ...(grep ? { PIS_GREP: grep } : {}),
             PIS_WORKERS: String(workers),
             [STDOUT_REPORTER_ENV]: reporter,
           },

@@ -2,6 +2,7 @@
 // `npm start`): started on a free loopback port, its URLs and credentials as a
 // config source. The suites still reach it over HTTP only.
 import type { PartialConfig } from '../target/config.ts';
+import type { Lifetimes } from '../reference/lifetimes.ts';
 
 /**
  * The default time scale for the bundled reference only: 1 spec second = 0.1
@@ -11,16 +12,35 @@ import type { PartialConfig } from '../target/config.ts';
  */
 export const BUNDLED_TIME_SCALE = 0.1;
 
+/**
+ * Lifetimes of the bundled reference in spec seconds, chosen so that a run sees
+ * every token and consent expire without lasting longer. Spec 8 gives lifetimes
+ * by expires_in and refresh_expires_in (3600 and 7200 are the values of the
+ * shown response), so shorter stated lifetimes are conformant.
+ * - 25 spec s for the access token and twice that for the refresh token and
+ *   the consent: both expiry waits (at most 50 spec s plus margins) end before
+ *   the webhook backoff chain of 10 + 20 + 40 = 70 spec s at every time scale,
+ *   and at time scale 1 the longest (51 s) fits the default --max-wait of 60 s.
+ * - At least 2 real seconds for the access token (arbitrary: a loaded machine
+ *   can hold a request for tenths of a second; a token must outlive that), so
+ *   on a strongly compressed clock the lifetimes grow, up to the shown 3600.
+ */
+export function bundledLifetimes(timeScale: number): Lifetimes {
+  const accessS = Math.min(3600, Math.max(25, Math.ceil(2 / timeScale)));
+  return { accessS, refreshS: 2 * accessS, consentS: 2 * accessS };
+}
+
 export interface Bundled { config: PartialConfig; close(): Promise<void> }
 
-export async function startBundled(opts: { timeScale: number; faults: string[]; webhookApiKey: string }): Promise<Bundled> {
+export async function startBundled(opts: { timeScale: number; faults: string[]; webhookApiKey: string; lifetimes?: Lifetimes }): Promise<Bundled> {
   const { startReference } = await import('../reference/index.ts');
-  const ref = await startReference({ host: '127.0.0.1', port: 0, timeScale: opts.timeScale, faults: opts.faults, webhookApiKey: opts.webhookApiKey });
+  const lifetimes = opts.lifetimes ?? bundledLifetimes(opts.timeScale);
+  const ref = await startReference({ host: '127.0.0.1', port: 0, timeScale: opts.timeScale, faults: opts.faults, webhookApiKey: opts.webhookApiKey, lifetimes });
   return {
     config: {
       authUrl: ref.authUrl, realm: ref.realm, clientId: ref.clientId, clientSecret: ref.clientSecret,
       baseUrl: ref.baseUrl, controlUrl: ref.controlUrl, webhookApiKey: opts.webhookApiKey, timeScale: ref.timeScale,
-      bundledReference: true,
+      sessionLifetimeS: ref.lifetimes.consentS, bundledReference: true,
     },
     close: () => ref.close(),
   };

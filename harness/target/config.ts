@@ -36,6 +36,8 @@ export interface TargetConfig {
   timeScale: number;
   /** Real seconds a check may wait for something to happen (token expiry), compressed clock counted. */
   maxWaitS: number;
+  /** Spec seconds a consented session lasts on the target (the spec does not say); known, a check waits to see one expire. */
+  sessionLifetimeS?: number;
   /** Run `profile` checks (off with --no-profile). */
   profile: boolean;
   consentDriver: ConsentDriverName;
@@ -124,6 +126,7 @@ export function resolveTarget(...sources: PartialConfig[]): TargetConfig {
     publicSinkUrl: optionalUrl(pick('publicSinkUrl'), 'public-sink-url'),
     timeScale: pick('timeScale') ?? DEFAULTS.timeScale,
     maxWaitS: pick('maxWaitS') ?? DEFAULTS.maxWaitS,
+    sessionLifetimeS: pick('sessionLifetimeS'),
     profile: pick('profile') ?? DEFAULTS.profile,
     consentDriver: pick('consentDriver') ?? DEFAULTS.consentDriver,
     consentScript: pick('consentScript'),

@@ -13,7 +13,7 @@ import { parseBanks } from './banks.ts';
 
 const STRING_KEYS = ['authUrl', 'realm', 'clientId', 'clientSecret', 'baseUrl', 'controlUrl', 'webhookApiKey', 'sinkHost',
   'publicSinkUrl', 'browserPath', 'deviceId', 'psuIpAddress', 'redirectUrl'] as const;
-const NUMBER_KEYS = ['sinkPort', 'timeScale', 'maxWait'] as const;
+const NUMBER_KEYS = ['sinkPort', 'timeScale', 'maxWait', 'sessionLifetime'] as const;
 const OTHER_KEYS = ['profile', 'noProfile', 'consentDriver', 'consentScript', 'paths', 'headers', 'suites', 'banks', 'bankId'] as const;
 const KNOWN = new Set<string>([...STRING_KEYS, ...NUMBER_KEYS, ...OTHER_KEYS]);
 
@@ -72,8 +72,9 @@ export function loadConfigFile(file: string): { config: PartialConfig; suites?: 
       out[k] = String(v);
     } else if ((NUMBER_KEYS as readonly string[]).includes(k)) {
       const n = Number(v);
-      if (!Number.isFinite(n) || n < 0 || (k === 'timeScale' && n === 0)) throw bad(file, `'${rawKey}' must be a ${k === 'timeScale' ? 'positive' : 'non-negative'} number, not '${v}'`);
-      out[k === 'maxWait' ? 'maxWaitS' : k] = n;
+      const pos = k === 'timeScale' || k === 'sessionLifetime';
+      if (!Number.isFinite(n) || n < 0 || (pos && n === 0)) throw bad(file, `'${rawKey}' must be a ${pos ? 'positive' : 'non-negative'} number, not '${v}'`);
+      out[k === 'maxWait' || k === 'sessionLifetime' ? `${k}S` : k] = n;
     } else if (k === 'profile' || k === 'noProfile') {
       if (typeof v !== 'boolean') throw bad(file, `'${rawKey}' must be true or false`);
       out.profile = k === 'profile' ? v : !v;

@@ -18,6 +18,7 @@ export const TARGET_FLAGS = {
   'public-sink-url': { type: 'string' },
   'time-scale': { type: 'string' },
   'max-wait': { type: 'string' },
+  'session-lifetime': { type: 'string' },
   'no-profile': { type: 'boolean' },
   'consent-driver': { type: 'string' },
   'consent-script': { type: 'string' },
@@ -38,6 +39,7 @@ export function fromFlags(v: TargetFlagValues): PartialConfig {
   if (v['sink-port'] !== undefined) out.sinkPort = numberFlag('sink-port', v['sink-port'], 0, PORT);
   if (v['time-scale'] !== undefined) out.timeScale = positive(v['time-scale'], '--time-scale');
   if (v['max-wait'] !== undefined) out.maxWaitS = numberFlag('max-wait', v['max-wait'], 60, { min: 0 });
+  if (v['session-lifetime'] !== undefined) out.sessionLifetimeS = positive(v['session-lifetime'], '--session-lifetime');
   if (v['no-profile']) out.profile = false;
   if (v.banks !== undefined && v['bank-id'] !== undefined) throw new HarnessError('PIS_BAD_FLAG', '--bank-id is short for --banks ID: give one of them, not both.');
   if (v.banks !== undefined) out.banks = parseBanks(v.banks, '--banks');
