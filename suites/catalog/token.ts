@@ -21,6 +21,7 @@ export const TOKEN_CHECKS: readonly Registered<Check>[] = [
   must(refresh.answers),
   must(refresh.renews),
   must(refresh.resetsLifetimes),
+  must(refresh.chain),
   profile(refresh.reuse),
 
   ...errors.REFUSED.map(k => must(k)),
@@ -32,5 +33,9 @@ export const TOKEN_CHECKS: readonly Registered<Check>[] = [
   must(use.refreshedAccepted),
   profile(use.wrong401),
 
+  // Last: these read the watches of checks/token/lifetimes.ts, which started with the worker.
+  must(use.untilExpiresIn),
+  must(refresh.untilRefreshExpiresIn),
   must(expiry.oldTokenRefused),
+  must(expiry.oldRefreshRefused),
 ];

@@ -6,7 +6,7 @@ import type { ExchangeRequest, ExchangeResponse } from '../../harness/http/excha
 import { fillPath, joinUrl, type PathName } from '../../harness/target/profile.ts';
 import { type CheckContext, exchangeOnce, Prerequisite } from './check.ts';
 import { target } from './target.ts';
-import { accessToken } from './tokens.ts';
+import { accessToken, refusedEarly, sharedToken } from './tokens.ts';
 
 export interface CallOptions {
   query?: Record<string, string>;
@@ -44,7 +44,8 @@ export function call(c: CheckContext | null, method: string, path: PathName, par
 /** The same for an absolute URL the target handed out (a link of an answer). */
 export async function callUrl(c: CheckContext | null, method: string, url: string, opts: CallOptions = {}): Promise<ExchangeResponse> {
   const t = target();
-  const token = opts.token === undefined ? await accessToken() : opts.token;
+  const shared = opts.token === undefined ? await sharedToken() : undefined;
+  const token = shared ? shared.token : opts.token!;
   const headers: Record<string, string> = { accept: 'application/json', [t.headers.device]: t.deviceId };
   if (token !== null) headers.authorization = `${t.headers.authScheme} ${token}`;
   if (opts.session) headers[t.headers.session] = opts.session;
@@ -52,8 +53,14 @@ export async function callUrl(c: CheckContext | null, method: string, url: strin
   // An empty value removes a default header (a check that sends a call without it).
   for (const [k, v] of Object.entries(headers)) if (v === '') delete headers[k];
   const res = await send(c, { method, url, headers, body: opts.body, label: opts.label });
-  // The worker's shared token may run out between its renewal and its use on a compressed clock: renew once and repeat.
-  if (res.status === 401 && opts.token === undefined) {
+  // The worker's shared token may run out between its renewal and its use on a compressed clock: renew once and
+  // repeat, and say so in the check's evidence, with whether the token was refused before its stated end.
+  if (res.status === 401 && shared) {
+    const early = refusedEarly(shared, performance.now());
+    const age = ((performance.now() - shared.sentAt) / 1000).toFixed(2);
+    c?.note(`the target refused the worker's access token (401) ${age} s (real) after it was asked for, ${early
+      ? `before the end of its expires_in of ${shared.lifeS} s: a live token was refused (token.use.until-expires-in judges this)`
+      : 'at or after the end of its expires_in'}; a new token was asked for and the call repeated`);
     headers.authorization = `${t.headers.authScheme} ${await accessToken(true)}`;
     return send(c, { method, url, headers, body: opts.body, label: opts.label && `${opts.label} (with a renewed token)` });
   }

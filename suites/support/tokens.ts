@@ -30,16 +30,33 @@ export const refreshForm = (refreshToken: string) => {
   return { grant_type: 'refresh_token', refresh_token: refreshToken, client_id: t.clientId, client_secret: t.clientSecret };
 };
 
-let shared: { token: string; renewAt: number } | undefined;
+/** The worker's shared token: when its grant was sent (performance.now()) and the lifetime it stated (spec s; undefined when none). */
+export interface SharedToken { token: string; sentAt: number; lifeS?: number; renewAt: number }
+
+let shared: SharedToken | undefined;
 
 /** The worker's access token for API calls; renewed once 70 % of its real lifetime has passed. */
 export async function accessToken(renew = false): Promise<string> {
-  if (!renew && shared && performance.now() < shared.renewAt) return shared.token;
+  return (await sharedToken(renew)).token;
+}
+
+export async function sharedToken(renew = false): Promise<SharedToken> {
+  if (!renew && shared && performance.now() < shared.renewAt) return shared;
+  const sentAt = performance.now();
   const res = await tokenRequest(null, clientCredentials());
   const j = res.json as Record<string, unknown> | undefined;
   if (res.status !== 200 || typeof j?.access_token !== 'string')
     throw new Prerequisite(`no access token: the token endpoint answered ${res.status} (see the token checks)`);
-  const lifeS = typeof j.expires_in === 'number' && j.expires_in > 0 ? j.expires_in : 60;
-  shared = { token: j.access_token, renewAt: performance.now() + lifeS * target().timeScale * 1000 * 0.7 };
-  return shared.token;
+  const lifeS = typeof j.expires_in === 'number' && j.expires_in > 0 ? j.expires_in : undefined;
+  shared = { token: j.access_token, sentAt, lifeS, renewAt: performance.now() + (lifeS ?? 60) * target().timeScale * 1000 * 0.7 };
+  return shared;
+}
+
+/**
+ * Whether a refusal of the shared token read at `doneAt` came before the end
+ * its expires_in stated, less a spec second of rounding: then the target
+ * refused a live token (token.use.until-expires-in judges that on its own token).
+ */
+export function refusedEarly(t: SharedToken, doneAt: number): boolean {
+  return t.lifeS !== undefined && doneAt < t.sentAt + (t.lifeS - 1) * 1000 * target().timeScale;
 }

@@ -6,10 +6,12 @@ import type { CheckContext } from '../../support/check.ts';
 import { obj } from '../../support/api.ts';
 import { tokenRequest } from '../../support/tokens.ts';
 import { target } from '../../support/target.ts';
-import { describe, tokenFields } from './common.ts';
+import { describe, issuePair, tokenFields } from './common.ts';
 
 interface Case {
-  name: string; form: () => Record<string, string>; statuses: number[]; errors: string[]; quote: string;
+  name: string; statuses: number[]; errors: string[]; quote: string;
+  /** The bad request's form; it may first get a live refresh token (recorded as the check's evidence). */
+  form: (c: CheckContext) => Record<string, string> | Promise<Record<string, string>>;
   /** Requirement ids of the refusal (spec) and of the answer's shape (profile). */
   requirements: { refused: string[]; answer: string[] };
 }
@@ -34,11 +36,20 @@ const CASES: Record<string, Case> = {
   'unknown-refresh-token': { name: 'an unknown refresh token', quote: 'Form fields: grant_type = refresh_token; refresh_token (string, required); ... This must be done before refresh_token expires.', statuses: [400], errors: ['invalid_grant'],
     requirements: { refused: ['R4.2-refresh-grant'], answer: ['P-token-error-refresh'] },
     form: () => ({ grant_type: 'refresh_token', refresh_token: 'pis-conformance-not-a-refresh-token', client_id: target().clientId, client_secret: target().clientSecret }) },
+  'missing-client': { name: 'no client id', quote: 'Form fields: grant_type = client_credentials; client_id (string, required); client_secret (string, required).', statuses: [400, 401], errors: ['invalid_client', 'unauthorized_client', 'invalid_request'],
+    requirements: { refused: ['R4.1-client-id-required'], answer: ['P-token-error-client'] },
+    form: () => ({ grant_type: 'client_credentials', client_secret: target().clientSecret }) },
+  'missing-refresh-token': { name: 'a refresh grant without refresh_token', quote: 'Form fields: grant_type = refresh_token; refresh_token (string, required); client_id (string, required); client_secret (string, required).', statuses: [400], errors: ['invalid_request', 'invalid_grant'],
+    requirements: { refused: ['R4.2-refresh-grant'], answer: ['P-token-error-refresh'] },
+    form: () => ({ grant_type: 'refresh_token', client_id: target().clientId, client_secret: target().clientSecret }) },
+  'refresh-wrong-secret': { name: 'a live refresh token and a wrong client secret', quote: 'Form fields: grant_type = refresh_token; refresh_token (string, required); client_id (string, required); client_secret (string, required).', statuses: [400, 401], errors: ['invalid_client', 'unauthorized_client'],
+    requirements: { refused: ['R4.2-refresh-grant'], answer: ['P-token-error-client'] },
+    form: async c => ({ grant_type: 'refresh_token', refresh_token: (await issuePair(c)).refresh, client_id: target().clientId, client_secret: wrongSecret() }) },
 };
 
 async function ask(c: CheckContext, key: string) {
   const k = CASES[key]!;
-  const res = await tokenRequest(c, k.form(), k.name);
+  const res = await tokenRequest(c, await k.form(c), k.name);
   return { k, res, body: obj(res) };
 }
 
@@ -71,11 +82,9 @@ function answer(key: string, spec: string): Check {
   };
 }
 
-export const REFUSED: Check[] = [
-  refused('wrong-secret', '4.1'), refused('missing-secret', '4.1'), refused('unknown-client', '4.1'),
-  refused('unsupported-grant', '4.1'), refused('missing-grant', '4.1'), refused('unknown-refresh-token', '4.2'),
-];
-export const ANSWERS: Check[] = [
-  answer('wrong-secret', '4.1'), answer('missing-secret', '4.1'), answer('unknown-client', '4.1'),
-  answer('unsupported-grant', '4.1'), answer('missing-grant', '4.1'), answer('unknown-refresh-token', '4.2'),
-];
+const SECTIONS: Record<string, string> = {
+  'wrong-secret': '4.1', 'missing-secret': '4.1', 'unknown-client': '4.1', 'missing-client': '4.1', 'unsupported-grant': '4.1',
+  'missing-grant': '4.1', 'unknown-refresh-token': '4.2', 'missing-refresh-token': '4.2', 'refresh-wrong-secret': '4.2',
+};
+export const REFUSED: Check[] = Object.entries(SECTIONS).map(([key, spec]) => refused(key, spec));
+export const ANSWERS: Check[] = Object.entries(SECTIONS).map(([key, spec]) => answer(key, spec));

@@ -1,28 +1,23 @@
-// token.expiry: an access token stops working when expires_in has passed
-// (spec 2.1, 8). The check waits the lifetime out when it fits the run's wait
-// budget (--max-wait, on the target's compressed clock), otherwise it says why not;
-// an API may keep taking the token for a clock-skew leeway (see LEEWAY_SPEC_S).
+// token.expiry: an access token stops working once expires_in has passed
+// (spec 2.1, 8), and a refresh token once refresh_expires_in has passed (spec
+// 5.3: the refresh "must be done before refresh_token expires"). The waits run
+// in the token suite's watches (lifetimes.ts) beside its other checks, when they
+// fit the run's wait budget (--max-wait, on the target's compressed clock);
+// otherwise the check is not run and names the --max-wait that would do.
 import type { Check } from '../../support/register.ts';
 import { target } from '../../support/target.ts';
-import { requireApi, describe, isInt, issuePair, probeApi } from './common.ts';
+import { adopt } from '../../support/waits.ts';
+import { requireApi, describe, tokenFields } from './common.ts';
+import { accessWatch, apiRefused, grantRefused, LEEWAY_SPEC_S, refreshWatch, requireLifetime, tooLong } from './lifetimes.ts';
+import { obj } from '../../support/api.ts';
 
 /**
- * Extra wait past expires_in: one spec second for the server's rounding of
- * expires_in up to whole seconds, plus 100 ms real (arbitrary) for timer slack.
+ * An API may keep taking a token for a clock-skew leeway (lifetimes.ts,
+ * LEEWAY_SPEC_S): a token refused within it passes, with the finding in its
+ * summary; failing every such API would be a false alarm on a common,
+ * sanctioned setup (spec 2.1 does not speak of skew). A token still taken
+ * after it fails.
  */
-const marginMs = (scale: number) => 1000 * scale + 100;
-
-/**
- * An API that validates JWTs itself commonly accepts a token for a while past
- * its expiry to allow for clock skew (RFC 7519 4.1.4: "some small leeway,
- * usually no more than a few minutes"): Spring's JwtTimestampValidator 60 s,
- * .NET's ClockSkew 300 s by default. A token refused within that leeway passes,
- * with the finding in its summary: failing every such API would be a false
- * alarm on a common, sanctioned setup (spec 2.1 does not speak of skew). 300 is
- * the largest common default; a token still accepted after it fails.
- */
-const LEEWAY_SPEC_S = 300;
-
 export const oldTokenRefused: Check = {
   id: 'token.expiry.old-token-refused', requirements: ['R2.1-expires-in-lifetime'], spec: '2.1',
   title: 'An access token is refused once expires_in (plus at most 300 s of clock-skew leeway) has passed',
@@ -31,32 +26,48 @@ export const oldTokenRefused: Check = {
   timeoutS: () => target().maxWaitS + 45,
   async run(c) {
     requireApi(c, 'seeing a token expire');
-    const t = target();
-    const wrong = await probeApi(c, 'pis-conformance-made-up-token', 'a made-up token, to see that the API tells tokens apart');
-    if (wrong.status < 400) c.skip('not checked: the API accepts a made-up token as well, so expiry cannot be seen (see token.use.wrong-token-refused)');
-    const { body, access } = await issuePair(c, false);
-    const received = performance.now();
-    const expiresIn = body.expires_in;
-    if (!isInt(expiresIn)) return c.skip('not checked: expires_in is not an integer (see token.issue.expires-in)');
-    const waitMs = expiresIn * 1000 * t.timeScale + marginMs(t.timeScale);
-    if (waitMs > t.maxWaitS * 1000)
-      c.skip(`expires_in ${expiresIn} s at time scale ${t.timeScale} is ${(waitMs / 1000).toFixed(1)} s of waiting, more than the wait budget of ${t.maxWaitS} s (raise --max-wait or run the target on a compressed clock with --time-scale)`,
-        `raise --max-wait to ${Math.ceil(waitMs / 1000) + 1}`);
-    const before = await probeApi(c, access, 'the fresh token, before it expires');
-    if (before.status === 401 || before.status === 403) c.skip(`not checked: the API refused the fresh token (${before.status}, see token.use.accepted)`);
-    await c.wait(received + waitMs - performance.now(), `the access token to expire (expires_in ${expiresIn} s at time scale ${t.timeScale})`);
-    const after = await probeApi(c, access, 'the same token after expires_in has passed');
-    c.measure('waited after the token answer', `expires_in ${expiresIn} s x time scale ${t.timeScale} + margin`, ((performance.now() - received) / 1000).toFixed(2), 's (real)');
-    if (after.status >= 400) return;
-    // Still accepted: allowed for a clock-skew leeway, then it must end.
-    const lateMs = waitMs + LEEWAY_SPEC_S * 1000 * t.timeScale;
-    if (lateMs > t.maxWaitS * 1000)
-      c.skip(`not checked to the end: the API still accepts the token just after expires_in, which the ${LEEWAY_SPEC_S} s clock-skew leeway of RFC 7519 4.1.4 allows; seeing the leeway end is ${(lateMs / 1000).toFixed(1)} s of waiting, more than the wait budget of ${t.maxWaitS} s (raise --max-wait)`,
-        `raise --max-wait to ${Math.ceil(lateMs / 1000) + 1}`);
-    await c.wait(received + lateMs - performance.now(), `the end of the ${LEEWAY_SPEC_S} s clock-skew leeway after expires_in`);
-    const late = await probeApi(c, access, `the same token after expires_in plus ${LEEWAY_SPEC_S} s of leeway`);
-    c.expect(late.status >= 400, `the API still accepts the access token ${LEEWAY_SPEC_S} s after expires_in`,
+    const w = accessWatch();
+    const wrong = adopt(c, await w.madeUp);
+    if (!apiRefused(wrong)) return c.skip('not checked: the API does not refuse a made-up token either, so expiry cannot be seen (see token.use.wrong-token-refused)');
+    const seen = await w.after;
+    requireLifetime(c, seen, 'expires_in');
+    const before = seen.kind === 'seen' ? seen.fresh : seen.partial?.fresh;
+    const fresh = before && adopt(c, before);
+    if (fresh && apiRefused(fresh)) return c.skip(`not checked: the API refused the fresh token (${fresh.status}, see token.use.accepted)`);
+    if (seen.kind === 'too-long' && !seen.partial) return c.skip(tooLong('seeing the token expire', 'expires_in', seen.grant.body.expires_in, seen.waitMs));
+    const got = seen.kind === 'seen' ? seen : seen.partial!;
+    const after = adopt(c, got.after);
+    c.measure('waited after the token answer', `expires_in ${got.lifeS} s x time scale ${target().timeScale} + margin`,
+      ((got.after.sentAt - seen.grant.seen.doneAt) / 1000).toFixed(2), 's (real)');
+    if (apiRefused(after)) return;
+    if (seen.kind === 'too-long')
+      return c.skip(`not checked to the end: the API still accepts the token just after expires_in, which the ${LEEWAY_SPEC_S} s clock-skew leeway of RFC 7519 4.1.4 allows; ${tooLong('seeing the leeway end', 'expires_in', got.lifeS, seen.waitMs).replace(/^not checked: /, '')}`);
+    const late = adopt(c, got.late!);
+    c.expect(apiRefused(late), `the API still accepts the access token ${LEEWAY_SPEC_S} s after expires_in`,
       `a refusal (401) at the latest ${LEEWAY_SPEC_S} s (clock-skew leeway) after expires_in`, describe(late));
     c.summary = `The API accepted the token just after expires_in and refused it within the ${LEEWAY_SPEC_S} s clock-skew leeway (RFC 7519 4.1.4).`;
+  },
+};
+
+/**
+ * The auth server that issued a refresh token also judges it, so no clock
+ * skew applies: once refresh_expires_in (plus a spec second of rounding) has
+ * passed, the refresh grant must be refused. refresh_expires_in 0 is
+ * Keycloak's "no fixed expiry" (see token.issue.refresh-token): nothing expires.
+ */
+export const oldRefreshRefused: Check = {
+  id: 'token.expiry.old-refresh-token-refused', requirements: ['R5.3-refresh-before-expiry', 'R2.1-refresh-expires-in'], spec: '5',
+  title: 'A refresh token is refused once refresh_expires_in has passed',
+  quote: 'To keep the session alive, the client exchanges refresh_token for a new pair (4.2). This must be done before refresh_token expires.',
+  timeoutS: () => target().maxWaitS + 45,
+  async run(c) {
+    const seen = await refreshWatch().after;
+    requireLifetime(c, seen, 'refresh_expires_in');
+    if (seen.kind === 'too-long') return c.skip(tooLong('seeing the refresh token expire', 'refresh_expires_in', seen.grant.body.refresh_expires_in, seen.waitMs));
+    const res = adopt(c, seen.after);
+    c.measure('waited after the token answer', `refresh_expires_in ${seen.lifeS} s x time scale ${target().timeScale} + margin`,
+      ((seen.after.sentAt - seen.grant.seen.doneAt) / 1000).toFixed(2), 's (real)');
+    c.expect(grantRefused(res), `the token endpoint still exchanges the refresh token after its refresh_expires_in of ${seen.lifeS} s`,
+      'a refusal (400 invalid_grant) without tokens', `${describe(res)}${tokenFields(obj(res)).length ? ' (with tokens)' : ''}`);
   },
 };

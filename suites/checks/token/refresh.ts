@@ -5,6 +5,7 @@ import { obj } from '../../support/api.ts';
 import { refreshForm, tokenRequest } from '../../support/tokens.ts';
 import { target } from '../../support/target.ts';
 import { describe, isInt, issuePair, tokenFields } from './common.ts';
+import { grantServed, judgeNearEnd, refreshWatch } from './lifetimes.ts';
 
 /** Issues a pair and refreshes it once; the refresh answer must be a success to go on. */
 async function refreshOnce(c: CheckContext, waitSpecS = 0) {
@@ -88,5 +89,35 @@ export const reuse: Check = {
       ? 'The target allows a refresh token to be used again after it was exchanged.'
       : `The target refuses a refresh token used a second time (${describe(again)}).`);
     c.note(c.summary);
+  },
+};
+
+export const chain: Check = {
+  id: 'token.refresh.chain', requirements: ['R4.2-tokens-renewed'], spec: '5',
+  title: 'The refresh token of a refresh answer can be exchanged in turn',
+  quote: 'To keep the session alive, the client exchanges refresh_token for a new pair (4.2).',
+  async run(c) {
+    const { res, body } = await refreshOnce(c);
+    const next = body.refresh_token;
+    if (res.status !== 200 || typeof next !== 'string') throw new Prerequisite(`the refresh grant answered ${res.status} without a refresh_token (see token.refresh.answers-tokens)`);
+    const again = await tokenRequest(c, refreshForm(next), 'the refresh token of the refresh answer');
+    c.expect(again.status === 200 && tokenFields(obj(again)).includes('access_token'), 'the refresh token of a refresh answer was not exchanged',
+      '200 with a new access_token: a session is kept alive by refreshing again and again', describe(again));
+  },
+};
+
+/**
+ * A refresh token is exchanged just before the end its refresh_expires_in
+ * stated (the wait runs in lifetimes.ts beside the other checks); a refusal in
+ * the last spec second proves nothing and is tried once more with a new pair.
+ */
+export const untilRefreshExpiresIn: Check = {
+  id: 'token.refresh.until-refresh-expires-in', requirements: ['R2.1-refresh-expires-in'], spec: '2.1',
+  title: 'A refresh token is exchanged until its refresh_expires_in has passed',
+  quote: 'refresh_expires_in | integer | Lifetime of refresh_token in seconds.',
+  timeoutS: () => target().maxWaitS + 45,
+  async run(c) {
+    judgeNearEnd(c, await refreshWatch().near, { field: 'refresh_expires_in', token: 'refresh token', by: 'the token endpoint',
+      served: grantServed, expected: '200 with a new token pair: the refresh token has not expired' });
   },
 };

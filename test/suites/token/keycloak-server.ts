@@ -23,6 +23,8 @@ export interface KeycloakOptions {
   accessLifetimeS?: number;
   /** Serve GET /api/banks (a resource server validating the tokens) with this clock-skew leeway past expiry, spec s; Infinity never expires. */
   apiLeewayS?: number;
+  /** Fault: GET /api/banks answers this status to every call instead of serving or refusing (a failing API). */
+  apiStatus?: number;
 }
 
 export const REALM = 'acme';
@@ -39,7 +41,7 @@ export interface KeycloakServer { authUrl: string; issued: string[]; close(): Pr
 
 export async function startKeycloak(opts: KeycloakOptions): Promise<KeycloakServer> {
   const ACCESS_S = opts.accessLifetimeS ?? 300;
-  const refresh = new Map<string, { used: boolean; grantedAt: number }>();
+  const refresh = new Map<string, { used: boolean; grantedAt: number; issuedAt: number }>();
   /** access token -> real ms when the API stops taking it. */
   const access = new Map<string, number>();
   const issued: string[] = [];
@@ -61,7 +63,7 @@ export async function startKeycloak(opts: KeycloakOptions): Promise<KeycloakServ
   function grant(res: ServerResponse, grantedAt: number, first: boolean) {
     const tokens = { access: jwt(), refresh: jwt(), id: jwt() };
     issued.push(tokens.access, tokens.refresh, tokens.id);
-    refresh.set(tokens.refresh, { used: false, grantedAt });
+    refresh.set(tokens.refresh, { used: false, grantedAt, issuedAt: performance.now() });
     const expiresIn = opts.faultCountdown && !first ? Math.floor(ACCESS_S - specS(grantedAt)) : ACCESS_S;
     access.set(tokens.access, performance.now() + (expiresIn + (opts.apiLeewayS ?? 0)) * 1000 * opts.timeScale);
     // Keycloak's client-credentials answer: no session_state, several scopes, id_token and not-before-policy besides 2.1.
@@ -76,6 +78,7 @@ export async function startKeycloak(opts: KeycloakOptions): Promise<KeycloakServ
     let text = '';
     for await (const chunk of req) text += chunk;
     if (opts.apiLeewayS !== undefined && req.method === 'GET' && req.url?.split('?')[0] === '/api/banks') {
+      if (opts.apiStatus) return send(res, opts.apiStatus, { error: 'server_error' });
       const until = access.get((req.headers.authorization ?? '').replace(/^Bearer /i, ''));
       if (until === undefined || performance.now() >= until) return send(res, 401, { error: 'invalid_token' }, { 'www-authenticate': 'Bearer error="invalid_token"' });
       return send(res, 200, []);
@@ -93,6 +96,9 @@ export async function startKeycloak(opts: KeycloakOptions): Promise<KeycloakServ
     if (grantType !== 'refresh_token') return error(res, 400, 'unsupported_grant_type', 'Unsupported grant_type');
     const old = refresh.get(form.get('refresh_token') ?? '');
     if (!old || (old.used && !opts.reusableRefresh)) return error(res, 400, 'invalid_grant', old ? 'Stale token' : 'Invalid refresh token');
+    // refresh_expires_in 0 is Keycloak's offline token: no fixed expiry.
+    const life = opts.refreshExpiresIn ?? 1800;
+    if (life > 0 && specS(old.issuedAt) >= life) return error(res, 400, 'invalid_grant', 'Token is not active');
     old.used = true;
     // The countdown fault keeps the first grant's clock; a conformant server starts a new one.
     grant(res, opts.faultCountdown ? old.grantedAt : performance.now(), false);

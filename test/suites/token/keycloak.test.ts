@@ -15,7 +15,7 @@ const TIME_SCALE = 0.05;
 const runAgainst = (opts: Omit<KeycloakOptions, 'timeScale'>) => run({ timeScale: TIME_SCALE, ...opts });
 
 function assertApiChecksSkipped(r: RunResults, out: string) {
-  const api = r.checks.filter(c => /^token\.(use|expiry)\./.test(c.id));
+  const api = r.checks.filter(c => /^token\.(use\.|expiry\.old-token-refused)/.test(c.id));
   assert.ok(api.length >= 6, out);
   assert.equal(r.summary.verdict, 'incomplete', out);
   for (const c of api) {
@@ -36,16 +36,28 @@ describe('token suite against a Keycloak-style auth server without --base-url', 
     for (const id of ['token.issue.no-store', 'token.issue.optional-fields', 'token.issue.token-type', 'token.errors.wrong-secret-answer'])
       assert.equal(byId(o.results, id).status, 'passed', `${id}: ${o.out}`);
     assertApiChecksSkipped(o.results, o.out);
+    for (const id of ['token.expiry.old-refresh-token-refused', 'token.refresh.until-refresh-expires-in'])
+      assert.match(byId(o.results, id).message ?? '', /^not applicable: refresh_expires_in is 0/, id);
     // id_token is no field of 2.1 and the suites never register it: it is hidden by its name alone.
     for (const t of o.issued) assert.ok(!o.reportText.includes(t), 'an issued token reached the report');
   });
 
-  it('passes single-use refresh tokens, bare error bodies and a Cache-Control in other letter case', async () => {
-    const o = await runAgainst({ reusableRefresh: false, errorDetails: false, cacheControl: 'private, No-Store, max-age=0' });
+  it('passes single-use refresh tokens that expire, bare error bodies and a Cache-Control in other letter case', async () => {
+    // 120 spec s at 0.05: the refresh token's end is seen 6 s after the suite starts, beside its other checks.
+    const o = await runAgainst({ reusableRefresh: false, errorDetails: false, cacheControl: 'private, No-Store, max-age=0', refreshExpiresIn: 120 });
     assert.equal(o.cli.code, 0, o.out);
     assert.deepEqual(failedIds(o.results), [], o.out);
     assert.match(byId(o.results, 'token.refresh.reuse-after-exchange').message ?? '', /refuses a refresh token used a second time/);
+    for (const id of ['token.expiry.old-refresh-token-refused', 'token.refresh.until-refresh-expires-in'])
+      assert.equal(byId(o.results, id).status, 'passed', `${id}: ${o.out}`);
     assertApiChecksSkipped(o.results, o.out);
+  });
+
+  it('does not wait past --max-wait for a refresh token\'s end, and names the --max-wait that would do', async () => {
+    const o = await run({ timeScale: TIME_SCALE }, { args: ['--grep', 'token\\.(expiry|refresh)\\.'] });
+    // 1800 spec s at 0.05 is 90 s of waiting, more than the default 60.
+    for (const id of ['token.expiry.old-refresh-token-refused', 'token.refresh.until-refresh-expires-in'])
+      assert.match(byId(o.results, id).message ?? '', /raise --max-wait to 100\b/, `${id}: ${o.out}`);
   });
 
   it('still fails no no-store, a negative refresh_expires_in and a lifetime that counts down across a refresh', async () => {

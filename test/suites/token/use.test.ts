@@ -1,0 +1,29 @@
+// token.use against an API that fails instead of serving or refusing: a valid
+// token must open the API (2xx), and a 5xx to a made-up token or to no token
+// is the server failing, not a refusal.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { byId, failedIds, runAgainst } from './run-token.ts';
+
+/**
+ * 1 spec s = 10 ms real: a 100 s token lives 1 s, and is used 0.5 s before its
+ * end (arbitrary: short, and far above a loaded machine's request time).
+ */
+const base = { timeScale: 0.01, accessLifetimeS: 100 };
+const args = ['--grep', 'token\\.use\\.'];
+
+describe('token.use with an API that fails', () => {
+  it('fails a 500 to every call: valid, refreshed, made-up and missing tokens', async () => {
+    const o = await runAgainst({ ...base, apiLeewayS: 0, apiStatus: 500 }, { withApi: true, args });
+    assert.equal(o.cli.code, 1, o.out);
+    assert.deepEqual(failedIds(o.results), ['token.use.accepted', 'token.use.no-token-refused', 'token.use.refreshed-token-accepted',
+      'token.use.until-expires-in', 'token.use.wrong-token-401', 'token.use.wrong-token-refused'], o.out);
+    assert.match(byId(o.results, 'token.use.wrong-token-refused').message ?? '', /failed on a made-up access token instead of refusing it/);
+    assert.match(byId(o.results, 'token.use.accepted').seen ?? '', /^500/);
+  });
+
+  it('fails a 404 to a valid token', async () => {
+    const o = await runAgainst({ ...base, apiLeewayS: 0, apiStatus: 404 }, { withApi: true, args: ['--grep', 'token\\.use\\.accepted'] });
+    assert.deepEqual(failedIds(o.results), ['token.use.accepted'], o.out);
+  });
+});
