@@ -6,6 +6,7 @@ import { must, profile, type Registered } from '../../harness/report/check.ts';
 import * as lifecycle from '../checks/session/lifecycle.ts';
 import * as link from '../checks/session/consent-link.ts';
 import * as redirect from '../checks/session/consent-redirect.ts';
+import * as expiry from '../checks/session/expiry.ts';
 import type { Check } from '../support/check.ts';
 
 export const SESSION_CHECKS: readonly Registered<Check>[] = [
@@ -19,7 +20,11 @@ export const SESSION_CHECKS: readonly Registered<Check>[] = [
   must(lifecycle.remove),
   must(link.newRefused),
   must(link.newLink),
+  must(link.newSessionPayment),
+  must(link.perSession),
   profile(link.deletedLink),
   profile(link.errorCode),
   profile(link.linkLeadsToConsent),
+  // Last: it reads the watch of checks/session/expiry.ts, which started with the worker.
+  must(expiry.expiredSession),
 ];

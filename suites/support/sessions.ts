@@ -41,11 +41,17 @@ export function probeConsent(c: CheckContext | null, sessionId: string, label = 
   return call(c, 'GET', 'accounts', {}, { session: sessionId, label, headers: { [target().headers.psuIpAddress]: target().psuIpAddress } });
 }
 
-/** Requests consent and has the driver complete it. */
-export async function giveConsent(c: CheckContext | null, sessionId: string, scope: Scope): Promise<void> {
+/** When consent was last seen given to a session (performance.now()). */
+const givenAt = new Map<string, number>();
+
+/** Requests consent and has the driver complete it; resolves with the time it was seen given (performance.now()). */
+export async function giveConsent(c: CheckContext | null, sessionId: string, scope: Scope): Promise<number> {
   const { res, href } = await requestConsent(c, sessionId, scope);
   if (!href) throw new Prerequisite(`the consent request answered ${res.status} without a consent link (see session.consent-link.consent-url)`);
   await consentDriver()({ href, what: 'consent', c, done: async () => ok(await probeConsent(null, sessionId)) });
+  const at = performance.now();
+  givenAt.set(sessionId, at);
+  return at;
 }
 
 const consented = new Map<string, Promise<string>>();
@@ -90,7 +96,9 @@ export async function sessionCallUrl(c: CheckContext | null, bankId: string, sco
   const label = opts.label?.includes(bankId) ? opts.label : `${opts.label ?? `${method} ${url}`} (at ${bankId})`;
   const res = await callUrl(c, method, url, { ...opts, label, session, headers });
   if (!isConsentError(res)) return res;
-  c?.note(`the target asked for consent again at ${bankId} (it may have expired): consent was renewed and the call repeated`);
+  const since = givenAt.has(session) ? `${((performance.now() - givenAt.get(session)!) / 1000).toFixed(2)} s (real) after consent was given` : 'again';
+  const lifetime = t.sessionLifetimeS ? ` (a consent lasts ${t.sessionLifetimeS} spec s on this target, per --session-lifetime)` : '';
+  c?.note(`the target answered the consent-link error for session ${session} at ${bankId} ${since}${lifetime}: consent was given again and the call repeated`);
   await giveConsent(null, session, scope);
   return callUrl(c, method, url, { ...opts, label, session, headers });
 }

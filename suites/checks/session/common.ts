@@ -4,7 +4,9 @@
 import { Prerequisite, type CheckContext } from '../../support/check.ts';
 import { banksUnderTest } from '../../support/banks.ts';
 import { createSession, giveConsent, probeConsent } from '../../support/sessions.ts';
-import { ok } from '../../support/api.ts';
+import type { ExchangeResponse } from '../../../harness/http/exchange.ts';
+import { call, ok } from '../../support/api.ts';
+import { target } from '../../support/target.ts';
 
 export async function sessionBank(): Promise<string> {
   return (await banksUnderTest())[0]!.id;
@@ -24,4 +26,15 @@ export async function consentedNewSession(c: CheckContext): Promise<string> {
   const probe = await probeConsent(c, id, 'accounts, after consent');
   if (!ok(probe)) throw new Prerequisite(`the session does not work after consent (${probe.status}; see session.lifecycle.consent)`);
   return id;
+}
+
+/** The payment product used in the payment probes: every bank serves domestic transfers (profile.md "Operations"). */
+export const PROBE_PRODUCT = 'domestic-transfer';
+
+/** A payment call in a given session, with the optional headers of spec 4.4. */
+export function paymentIn(c: CheckContext, sessionId: string, body: Record<string, unknown>, label: string): Promise<ExchangeResponse> {
+  const t = target();
+  return call(c, 'POST', 'payments', { product: PROBE_PRODUCT }, {
+    session: sessionId, body, label, headers: { [t.headers.psuIpAddress]: t.psuIpAddress, [t.headers.redirectUrl]: t.redirectUrl },
+  });
 }

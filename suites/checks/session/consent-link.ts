@@ -1,14 +1,16 @@
 // session.consent-link: the consent URL (GET /consent) and the consent-link
-// error of a session without consent (spec 4.4, 7).
+// error of a session without consent (spec 4.4, 7): new, deleted or expired
+// (expiry.ts), on account and payment calls, and consent kept per session.
 import type { Check } from '../../support/register.ts';
 import type { ExchangeResponse } from '../../../harness/http/exchange.ts';
 import { call, callUrl, isAbsoluteUrl, isError, links, obj, ok } from '../../support/api.ts';
 import { type CheckContext, show } from '../../support/check.ts';
 import { probeConsent, requestConsent } from '../../support/sessions.ts';
+import { paymentBody } from '../../support/payments.ts';
 import { target } from '../../support/target.ts';
-import { consentedNewSession, newSession } from './common.ts';
+import { consentedNewSession, newSession, paymentIn, PROBE_PRODUCT, sessionBank } from './common.ts';
 
-const SENTENCE = 'When a request to an account or payment endpoint uses a new or expired session, the service returns a specific error carrying a link to the consent request URL, so that the client starts the consent process.';
+export const SENTENCE = 'When a request to an account or payment endpoint uses a new or expired session, the service returns a specific error carrying a link to the consent request URL, so that the client starts the consent process.';
 
 export const consentUrl: Check = {
   id: 'session.consent-link.consent-url', requirements: ['R4.4-consent-url', 'R4.4-consent-psu-ip-address', 'R4.4-redirect-url'], spec: '4.4',
@@ -92,5 +94,47 @@ export const linkLeadsToConsent: Check = {
       session: id, label: 'the link of the consent-link error', headers: { [target().headers.psuIpAddress]: target().psuIpAddress } });
     c.expect(ok(follow) && links(follow.json).some(l => isAbsoluteUrl(l.href)), 'the link does not lead to a consent URL',
       'a 2xx answer with links[].href', `${follow.status} ${show(follow.json ?? follow.text)}`);
+  },
+};
+
+/** A payment's authorize link (the strong-customer-authentication error, profile.md 1428) is no link to the consent request. */
+const isAuthorizeLink = (l: { rel?: string; href?: string }) => l.rel === 'authorize' || /authori[sz]e/i.test(String(l.href ?? ''));
+
+/**
+ * The consent-link error at `must`: an error answer (not 401: the token is
+ * fine) carrying an absolute link that is not a payment's authorize link.
+ * That the link is rel "consent" with errorCode 1426 is profile.md's, checked
+ * by the profile checks.
+ */
+export function expectConsentLinkError(c: CheckContext, res: ExchangeResponse, when: string): void {
+  c.expect(isError(res) && res.status !== 401, `the target served ${when} instead of answering the consent-link error`,
+    'an error answer with a link to the consent request', `${res.status} ${show(res.json ?? res.text)}`);
+  const hrefs = links(res.json).filter(l => !isAuthorizeLink(l)).map(l => l.href);
+  c.expect(hrefs.some(isAbsoluteUrl), `the error answered ${when} carries no absolute link to the consent request`,
+    'links[].href: the consent request URL, absolute', show(res.json ?? res.text));
+}
+
+export const newSessionPayment: Check = {
+  id: 'session.consent-link.new-session-payment', requirements: ['R4.4-consent-link-error'], spec: '7',
+  title: 'A payment in a new session gets the consent-link error',
+  quote: SENTENCE,
+  async run(c) {
+    const bankId = await sessionBank();
+    const body = await paymentBody(bankId, PROBE_PRODUCT);
+    const id = await newSession(c);
+    const res = await paymentIn(c, id, body, 'a payment in a new session, before consent');
+    expectConsentLinkError(c, res, 'a payment in a new session');
+  },
+};
+
+export const perSession: Check = {
+  id: 'session.consent-link.per-session', requirements: ['R4.4-consent-per-session'], spec: '4.4',
+  title: 'Consent given to one session does not open another session at the same bank',
+  quote: 'POST /session | Starts a session per bank; returns sessionId. Consent for account and payment calls is stored per session.',
+  async run(c) {
+    await consentedNewSession(c);
+    const other = await newSession(c);
+    const res = await probeConsent(c, other, 'accounts in a second, new session at the same bank');
+    expectConsentLinkError(c, res, 'accounts to a new session while another session at the same bank has consent');
   },
 };
