@@ -98,8 +98,8 @@ async function nearEnd(field: 'expires_in' | 'refresh_expires_in', needRefresh: 
 /** The API's answer to a token: a refusal is any 4xx, or 510, the production service's status for client errors (docs/profile.md). */
 export const apiRefused = (r: ExchangeResponse) => (r.status >= 400 && r.status < 500) || r.status === 510;
 
-/** The token endpoint's answer to a refresh: a refusal is a 4xx without tokens. */
-export const grantRefused = (r: ExchangeResponse) => r.status >= 400 && r.status < 500 && obj(r)?.access_token === undefined;
+/** The token endpoint's answer to a refresh: a refusal is a 4xx (a token in an error answer is token.errors' finding). */
+export const grantRefused = (r: ExchangeResponse) => r.status >= 400 && r.status < 500;
 
 /** A token served: the API answered 2xx; the token endpoint answered a refresh with 200 and a new access token. */
 export const apiServed = (r: ExchangeResponse) => r.status >= 200 && r.status < 300;
