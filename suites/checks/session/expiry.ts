@@ -66,9 +66,11 @@ export const expiredSession: Check = {
   async run(c) {
     const w = await sessionWatch();
     if (w.kind === 'unknown')
-      return c.skip('not checked: the spec does not say how long a consent lasts: give --session-lifetime S (spec seconds a consented session lasts on the target) to see one expire');
+      return c.skip('not checked: the spec does not say how long a consent lasts, and the run was not told',
+        'give --session-lifetime S (spec seconds a consented session lasts on the target) to see one expire');
     if (w.kind === 'too-long')
-      return c.skip(`not checked: seeing a session expire (--session-lifetime ${target().sessionLifetimeS} s at time scale ${target().timeScale}) is ${(w.waitMs / 1000).toFixed(1)} s of waiting, more than --max-wait ${target().maxWaitS} s: raise --max-wait to ${neededMaxWait(w.waitMs)}`);
+      return c.skip(`not checked: seeing a session expire (--session-lifetime ${target().sessionLifetimeS} s at time scale ${target().timeScale}) is ${(w.waitMs / 1000).toFixed(1)} s of waiting, more than --max-wait ${target().maxWaitS} s`,
+        `raise --max-wait to ${neededMaxWait(w.waitMs)}`);
     adopt(c, w.setup);
     const accounts = adopt(c, w.accounts);
     const payment = adopt(c, w.payment);

@@ -8,7 +8,7 @@ import type { Check } from '../../support/register.ts';
 import { target } from '../../support/target.ts';
 import { adopt } from '../../support/waits.ts';
 import { requireApi, describe } from './common.ts';
-import { accessWatch, apiRefused, grantRefused, LEEWAY_SPEC_S, refreshWatch, requireLifetime, tooLong } from './lifetimes.ts';
+import { accessWatch, apiRefused, grantRefused, LEEWAY_SPEC_S, refreshWatch, requireLifetime, skipTooLong } from './lifetimes.ts';
 
 /**
  * An API may keep taking a token for a clock-skew leeway (lifetimes.ts,
@@ -33,14 +33,15 @@ export const oldTokenRefused: Check = {
     const before = seen.kind === 'seen' ? seen.fresh : seen.partial?.fresh;
     const fresh = before && adopt(c, before);
     if (fresh && apiRefused(fresh)) return c.skip(`not checked: the API refused the fresh token (${fresh.status}, see token.use.accepted)`);
-    if (seen.kind === 'too-long' && !seen.partial) return c.skip(tooLong('seeing the token expire', 'expires_in', seen.grant.body.expires_in, seen.waitMs));
+    if (seen.kind === 'too-long' && !seen.partial) return skipTooLong(c, 'seeing the token expire', 'expires_in', seen.grant.body.expires_in, seen.waitMs);
     const got = seen.kind === 'seen' ? seen : seen.partial!;
     const after = adopt(c, got.after);
     c.measure('waited after the token answer', `expires_in ${got.lifeS} s x time scale ${target().timeScale} + margin`,
       ((got.after.sentAt - seen.grant.seen.doneAt) / 1000).toFixed(2), 's (real)');
     if (apiRefused(after)) return;
     if (seen.kind === 'too-long')
-      return c.skip(`not checked to the end: the API still accepts the token just after expires_in, which the ${LEEWAY_SPEC_S} s clock-skew leeway of RFC 7519 4.1.4 allows; ${tooLong('seeing the leeway end', 'expires_in', got.lifeS, seen.waitMs).replace(/^not checked: /, '')}`);
+      return skipTooLong(c, `seeing the leeway end (${LEEWAY_SPEC_S} s past expires_in)`, 'expires_in', got.lifeS, seen.waitMs,
+        `not checked to the end: the API still accepts the token just after expires_in, which the ${LEEWAY_SPEC_S} s clock-skew leeway of RFC 7519 4.1.4 allows; `);
     const late = adopt(c, got.late!);
     c.expect(apiRefused(late), `the API still accepts the access token ${LEEWAY_SPEC_S} s after expires_in`,
       `a refusal (401) at the latest ${LEEWAY_SPEC_S} s (clock-skew leeway) after expires_in`, describe(late));
@@ -62,7 +63,7 @@ export const oldRefreshRefused: Check = {
   async run(c) {
     const seen = await refreshWatch().after;
     requireLifetime(c, seen, 'refresh_expires_in');
-    if (seen.kind === 'too-long') return c.skip(tooLong('seeing the refresh token expire', 'refresh_expires_in', seen.grant.body.refresh_expires_in, seen.waitMs));
+    if (seen.kind === 'too-long') return skipTooLong(c, 'seeing the refresh token expire', 'refresh_expires_in', seen.grant.body.refresh_expires_in, seen.waitMs);
     const res = adopt(c, seen.after);
     c.measure('waited after the token answer', `refresh_expires_in ${seen.lifeS} s x time scale ${target().timeScale} + margin`,
       ((seen.after.sentAt - seen.grant.seen.doneAt) / 1000).toFixed(2), 's (real)');

@@ -154,9 +154,10 @@ export const refreshWatch = watch((): RefreshWatch => ({
 
 type Field = 'expires_in' | 'refresh_expires_in';
 
-/** The reason a check that waits for a token's end is not run: the wait does not fit --max-wait, and the value that would. */
-export function tooLong(what: string, field: Field, lifeS: unknown, waitMs: number): string {
-  return `not checked: ${what} (${field} ${JSON.stringify(lifeS)} s at time scale ${target().timeScale}) is ${(waitMs / 1000).toFixed(1)} s of waiting, more than --max-wait ${target().maxWaitS} s: raise --max-wait to ${neededMaxWait(waitMs)} (or run the target on a compressed clock with --time-scale)`;
+/** Not run: a check's wait for a token's end does not fit --max-wait; the remedy names the --max-wait that would do. */
+export function skipTooLong(c: CheckContext, what: string, field: Field, lifeS: unknown, waitMs: number, prefix = 'not checked: '): never {
+  return c.skip(`${prefix}${what} (${field} ${JSON.stringify(lifeS)} s at time scale ${target().timeScale}) is ${(waitMs / 1000).toFixed(1)} s of waiting, more than --max-wait ${target().maxWaitS} s`,
+    `raise --max-wait to ${neededMaxWait(waitMs)} (or run the target on a compressed clock with --time-scale)`);
 }
 
 /** In a reading check: a lifetime that is no positive integer is another check's finding; refresh_expires_in 0 means no fixed expiry. */
@@ -164,7 +165,7 @@ export function requireLifetime(c: CheckContext, w: Waited<unknown>, field: Fiel
   adoptGrant(c, w.grant);
   if (w.kind !== 'no-lifetime') return;
   if (field === 'refresh_expires_in' && w.grant.body[field] === 0)
-    c.skip('not applicable: refresh_expires_in is 0, no fixed expiry (Keycloak\'s value for offline tokens), so there is no end to see');
+    c.notApplicable('refresh_expires_in is 0, no fixed expiry (Keycloak\'s value for offline tokens), so there is no end to see');
   throw new Prerequisite(`${field} is not a positive integer (see ${field === 'expires_in' ? 'token.issue.expires-in' : 'token.issue.refresh-token'})`);
 }
 
@@ -176,12 +177,13 @@ export function requireLifetime(c: CheckContext, w: Waited<unknown>, field: Fiel
  */
 export function judgeNearEnd(c: CheckContext, w: Waited<NearEnd>, o: { field: Field; token: string; by: string; served: (r: ExchangeResponse) => boolean; expected: string }): void {
   requireLifetime(c, w, o.field);
-  if (w.kind === 'too-long') return c.skip(tooLong(`using the ${o.token} near its end`, o.field, w.grant.body[o.field], w.waitMs));
+  if (w.kind === 'too-long') return skipTooLong(c, `using the ${o.token} near its end`, o.field, w.grant.body[o.field], w.waitMs);
   const res = adopt(c, w.use);
   const scale = target().timeScale;
   const left = ((w.grant.seen.sentAt + realMs(w.lifeS) - w.use.doneAt) / 1000).toFixed(2);
   c.measure(`answer read before the stated end of the ${o.token}`, `${o.field} ${w.lifeS} s x time scale ${scale} after the grant was sent`, left, 's (real) left');
   if (o.served(res)) return;
   c.expect(!w.judgeable, `${o.by} did not serve the ${o.token} ${left} s (real) before the end of its ${o.field} of ${w.lifeS} s`, o.expected, describe(res));
-  c.skip(`not checked: the ${o.token} was not served (${res.status}) in its last spec second, where rounding or a slow request explains it; run again on a less loaded machine`);
+  c.skip(`not checked: the ${o.token} was not served (${res.status}) in its last spec second, twice, where rounding or a slow request explains it`,
+    'run again on a less loaded machine or network');
 }
