@@ -8,8 +8,8 @@ import { CheckContext } from './check.ts';
 
 const SETUP = { id: 'setup', title: 'a step several checks share', spec: '', quote: '' };
 
-/** A context that remembers which evidence each answer came with. */
-class Recorder extends CheckContext {
+/** A context that remembers which evidence each answer came with (also the watches of waits.ts). */
+export class Recorder extends CheckContext {
   readonly answers = new Map<ExchangeResponse, HttpEvidence>();
   override async http(req: ExchangeRequest): Promise<ExchangeResponse> {
     const res = await super.http(req);

@@ -6,8 +6,10 @@
 // of the sum of them. Free of Playwright, like the checks that use it.
 import type { Evidence } from '../../harness/report/model.ts';
 import type { ExchangeResponse } from '../../harness/http/exchange.ts';
+import type { HttpEvidence } from '../../harness/report/model.ts';
 import type { CheckDef } from '../../harness/report/check.ts';
-import { CheckContext } from './check.ts';
+import { announceWait, type CheckContext } from './check.ts';
+import { Recorder } from './memo.ts';
 import { target } from './target.ts';
 
 /** One exchange a watch made, kept for the check that reads it. */
@@ -16,6 +18,8 @@ export interface Seen {
   /** What the step threw (no answer, a Prerequisite): the reading check throws it again. */
   error?: unknown;
   evidence: Evidence[];
+  /** The evidence of each answer, so a failure can point at the exchange that broke the rule. */
+  answers: Map<ExchangeResponse, HttpEvidence>;
   /** performance.now() just before the request went out and once its answer was read. */
   sentAt: number;
   doneAt: number;
@@ -26,26 +30,29 @@ const WATCH: CheckDef = { id: 'watch', title: 'a wait on the spec clock', spec: 
 
 /** Runs one step of a watch with its own evidence; never throws. */
 export async function observe(step: (c: CheckContext) => Promise<ExchangeResponse>): Promise<Seen> {
-  const c = new CheckContext(WATCH);
+  const c = new Recorder(WATCH);
   const sentAt = performance.now();
   try {
     const res = await step(c);
-    return { res, evidence: c.evidence, sentAt, doneAt: performance.now() };
+    return { res, evidence: c.evidence, answers: c.answers, sentAt, doneAt: performance.now() };
   } catch (error) {
-    return { error, evidence: c.evidence, sentAt, doneAt: performance.now() };
+    return { error, evidence: c.evidence, answers: c.answers, sentAt, doneAt: performance.now() };
   }
 }
 
 /** Puts what a watch saw into the reading check's evidence and hands back the answer (or throws what the step threw). */
 export function adopt(c: CheckContext, seen: Seen): ExchangeResponse {
-  for (const e of seen.evidence) c.record(e);
+  c.adopt(seen.evidence, seen.answers);
   if (seen.error !== undefined) throw seen.error;
   return seen.res!;
 }
 
-/** Resolves at performance.now() = `at`. */
-export function until(at: number): Promise<void> {
-  return new Promise(r => setTimeout(r, Math.max(0, at - performance.now())));
+/** Resolves at performance.now() = `at`; the run's terminal shows `what` is waited for, and the time left. */
+export async function until(at: number, what: string): Promise<void> {
+  const key = `wait:${what}`;
+  const ms = Math.max(0, at - performance.now());
+  announceWait({ key, what, untilMs: Date.now() + ms });
+  try { await new Promise(r => setTimeout(r, ms)); } finally { announceWait({ key, what, end: true }); }
 }
 
 /** Real milliseconds of `specS` spec seconds on the target's clock. */

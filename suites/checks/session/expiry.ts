@@ -50,7 +50,7 @@ export const sessionWatch = watch((): Promise<Outcome> => (async () => {
   });
   if (!sessions) return { kind: 'seen', lifeS, setup, accounts: setup, payment: setup };
   const s = sessions;
-  await until(s.end);
+  await until(s.end, `two consents to expire (--session-lifetime ${lifeS} s)`);
   const [accounts, payment] = await Promise.all([
     observe(c => probeConsent(c, s.accounts, 'accounts, after the consent lifetime')),
     observe(c => paymentIn(c, s.payments, s.body, 'a payment, after the consent lifetime')),

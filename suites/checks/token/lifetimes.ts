@@ -86,7 +86,7 @@ async function nearEnd(field: 'expires_in' | 'refresh_expires_in', needRefresh: 
     if (g.seen.error !== undefined || !isInt(lifeS) || lifeS <= 0) return { kind: 'no-lifetime', grant: g };
     const at = g.seen.sentAt + realMs(lifeS) - beforeEndMs();
     if (at - started > target().maxWaitS * 1000) return out ?? { kind: 'too-long', grant: g, waitMs: at - started };
-    await until(at);
+    await until(at, `a ${field === 'expires_in' ? 'token' : 'refresh token'} to near the end of its ${field} ${lifeS} s, to use it then`);
     const seen = await observe(c => use(c, g));
     const judgeable = seen.doneAt < g.seen.sentAt + realMs(lifeS - 1);
     out = { kind: 'seen', grant: g, lifeS, use: seen, judgeable };
@@ -122,12 +122,12 @@ async function afterEnd(field: 'expires_in' | 'refresh_expires_in', label: strin
   if (g.seen.doneAt + waitMs > budgetEnd) return { kind: 'too-long', grant: g, waitMs };
   // The access token is seen to work first (expiry is only seen on a token that worked); a refresh token would be used up.
   const fresh = field === 'expires_in' ? await observe(c => use(c, g, `the fresh ${label}, before it expires`)) : undefined;
-  await until(g.seen.doneAt + waitMs);
+  await until(g.seen.doneAt + waitMs, `a ${label} to expire (${field} ${lifeS} s)`);
   const after = await observe(c => use(c, g, `the same ${label} after ${field} has passed`));
   if (!leewayS || !after.res || refused(after.res)) return { kind: 'seen', grant: g, lifeS, fresh, after };
   const lateMs = waitMs + realMs(leewayS);
   if (g.seen.doneAt + lateMs > budgetEnd) return { kind: 'too-long', grant: g, waitMs: lateMs, partial: { lifeS, fresh, after } };
-  await until(g.seen.doneAt + lateMs);
+  await until(g.seen.doneAt + lateMs, `the ${leewayS} s clock-skew leeway after a ${label}'s ${field} to end`);
   const late = await observe(c => use(c, g, `the same ${label} after ${field} plus ${leewayS} s of leeway`));
   return { kind: 'seen', grant: g, lifeS, fresh, after, late };
 }
