@@ -1,28 +1,34 @@
-// The package as a user installs it: `npm pack`, then `npm install -g` of the
-// tarball into a temporary prefix (from the npm cache where it can), then the
-// binary from a folder outside the clone: --version, --help, validate, and a
-// short run against the bundled reference (Playwright must load the suites from
-// inside node_modules). Costs about 15-25 s, most of it npm.
+// The package as users install it and the CI examples as they run, outside a
+// container (there is no Docker here): the Dockerfile's own npm commands pack
+// the project and install the tarball into a temporary prefix (from the npm
+// cache where it can); the binary then works from a folder outside the clone
+// (--version, the image's default --help, validate, a run); and the commands
+// of examples/github-actions and examples/gitlab-ci run against the bundled
+// reference: Conformant passes the job, Not conformant and Incomplete fail it,
+// and the report folder they upload is there. About 30-60 s, most of it npm.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parse } from 'yaml';
+import { startReference } from '../../harness/reference/index.ts';
 import { ROOT, type CliResult } from '../helpers/cli.ts';
 
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { name: string; version: string; files: string[]; dependencies: Record<string, string> };
 
-function sh(cmd: string, args: string[], cwd: string, timeoutMs = 120_000): Promise<CliResult> {
+/** A shell command as CI runs it: bash -e, in `cwd`, with `env` on top of this process's. */
+function sh(command: string, cwd: string, env: Record<string, string> = {}, timeoutMs = 180_000): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    // NODE_TEST_CONTEXT would make a nested Node process report to this test runner.
-    const env = { ...process.env };
-    delete env.NODE_TEST_CONTEXT;
-    const child = spawn(cmd, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const full: NodeJS.ProcessEnv = { ...process.env, ...env };
+    // Set by `node --test` in its children; it would make a nested Node process report to this runner.
+    delete full.NODE_TEST_CONTEXT;
+    const child = spawn('bash', ['-ec', command], { cwd, env: full, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '', stderr = '';
     child.stdout.on('data', d => { stdout += d; });
     child.stderr.on('data', d => { stderr += d; });
-    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`${cmd} ${args.join(' ')} did not end within ${timeoutMs} ms\n${stdout}\n${stderr}`)); }, timeoutMs);
+    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`${command} did not end within ${timeoutMs} ms\n${stdout}\n${stderr}`)); }, timeoutMs);
     child.on('error', reject);
     child.on('close', code => { clearTimeout(timer); resolve({ code, stdout, stderr }); });
   });
@@ -46,40 +52,99 @@ test('every package the published files import at run time is a dependency', () 
   assert.ok(used.has('@playwright/test') && used.has('tsx') && used.has('ajv'), [...used.keys()].join(', '));
 });
 
-test('npm pack, npm install -g of the tarball, and the binary works from any folder', async () => {
+// The container definition and the CI examples, read as data.
+const dockerfile = readFileSync(join(ROOT, 'Dockerfile'), 'utf8').replace(/\\\n\s*/g, ' ');
+const runs = [...dockerfile.matchAll(/^RUN (.+)$/gm)].map(m => m[1].trim());
+interface Step { name?: string; run?: string; uses?: string; env?: Record<string, string>; with?: Record<string, string>; if?: string }
+const github = parse(readFileSync(join(ROOT, 'examples/github-actions/conformance.yml'), 'utf8')) as { jobs: Record<string, { steps: Step[] }> };
+const ghSteps = Object.values(github.jobs)[0].steps;
+const gitlab = parse(readFileSync(join(ROOT, 'examples/gitlab-ci/conformance.gitlab-ci.yml'), 'utf8')) as Record<string, { image: string; script: string[]; variables: Record<string, string>; artifacts: { when: string; paths: string[]; reports: { junit: string } } }>;
+const glJob = Object.values(gitlab)[0];
+
+/** GitHub's ${{ vars.X }}, ${{ secrets.X }} and ${{ vars.X || 'default' }}, from the test's values. */
+function expand(value: string, values: Record<string, string>): string {
+  return value.replace(/\$\{\{\s*(?:vars|secrets)\.(\w+)(?:\s*\|\|\s*'([^']*)')?\s*\}\}/g, (_, name: string, dflt?: string) => values[name] || dflt || '');
+}
+
+test('the image is Debian with Node 20 and Debian\'s Chromium; the CI examples install the package with the same npm command', () => {
+  const froms = [...dockerfile.matchAll(/^FROM (\S+)/gm)].map(m => m[1]);
+  assert.ok(froms.length >= 1 && froms.every(f => /^node:20-bookworm(-slim)?$/.test(f)), `Debian bookworm with Node 20: ${froms.join(', ')}`);
+  assert.ok(runs.some(r => /apt-get install -y --no-install-recommends chromium\b/.test(r)), 'Chromium from Debian');
+  assert.match(dockerfile, /^ENTRYPOINT \["pis-conformance"\]$/m);
+  const install = runs.find(r => r.startsWith('npm install -g'))!.split(' && ')[0];
+  const asDocker = (cmd: string) => cmd.replace(/"\$PIS_CONFORMANCE_PACKAGE"/, '/tmp/pack/pis-conformance-*.tgz');
+  const ghInstall = ghSteps.find(s => s.run?.startsWith('npm install -g'))!.run!;
+  assert.equal(asDocker(ghInstall), install, 'GitHub Actions installs as the image does');
+  assert.equal(asDocker(glJob.script[0]), install, 'GitLab CI installs as the image does');
+  assert.match(glJob.image, /^node:20-bookworm/);
+  // Both gates upload the report folder whatever the verdict.
+  const upload = ghSteps.find(s => s.uses?.startsWith('actions/upload-artifact'))!;
+  assert.equal(upload.if, 'always()');
+  assert.equal(glJob.artifacts.when, 'always');
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  for (const line of ['docker build -t pis-conformance .', 'examples/github-actions/conformance.yml', 'examples/gitlab-ci/conformance.gitlab-ci.yml', 'npm pack', 'npm install -g'])
+    assert.ok(readme.includes(line), `README.md shows ${line}`);
+});
+
+test('packed and installed by the Dockerfile\'s commands, the binary works from any folder, and the CI examples gate on the verdict', async () => {
   const tmp = mkdtempSync(join(tmpdir(), 'pis-package-'));
+  const prefix = join(tmp, 'global');
+  const npmEnv = { npm_config_prefix: prefix, npm_config_prefer_offline: 'true', PATH: `${join(prefix, 'bin')}:${process.env.PATH}` };
+  const refs: Array<{ close(): Promise<void> }> = [];
   try {
-    const packed = await sh('npm', ['pack', '--json', '--pack-destination', tmp], ROOT);
-    assert.equal(packed.code, 0, packed.stderr);
-    const [info] = JSON.parse(packed.stdout) as Array<{ filename: string; files: Array<{ path: string }> }>;
-    const files = info.files.map(f => f.path);
+    // The image's commands: npm pack, then the install (here into a temporary prefix).
+    const pack = await sh(runs.find(r => r.includes('npm pack'))!.replaceAll('/tmp/pack', join(tmp, 'pack')), ROOT);
+    assert.equal(pack.code, 0, pack.stderr);
+    const tarball = readdirSync(join(tmp, 'pack')).find(f => f.endsWith('.tgz'))!;
+    const files = (await sh(`tar tzf ${join(tmp, 'pack', tarball)}`, tmp)).stdout.split('\n').map(f => f.replace(/^package\//, ''));
     for (const f of ['bin/pis-conformance.mjs', 'harness/cli.ts', 'harness/reference/catalog.yaml', 'suites/playwright.config.ts', 'suites/token.spec.ts', 'contracts/webhook-normal.yaml', 'README.md'])
       assert.ok(files.includes(f), `the tarball holds ${f}`);
-    assert.deepEqual(files.filter(f => /^(test|bench|scripts|reports|\.ci)\//.test(f)), [], 'no tests, benchmarks or reports in the tarball');
-
-    const prefix = join(tmp, 'global');
-    const installed = await sh('npm', ['install', '-g', '--prefix', prefix, '--prefer-offline', '--no-audit', '--no-fund', join(tmp, info.filename)], tmp, 180_000);
-    assert.equal(installed.code, 0, installed.stdout + installed.stderr);
-    const bin = join(prefix, 'bin', 'pis-conformance');
+    assert.deepEqual(files.filter(f => /^(test|bench|scripts|reports|examples|\.ci)\//.test(f)), [], 'no tests, benchmarks, examples or reports in the tarball');
+    // The GitHub example's install step, as it is written, with the tarball as the package.
+    const install = await sh(ghSteps.find(s => s.run?.startsWith('npm install -g'))!.run!, tmp, { ...npmEnv, PIS_CONFORMANCE_PACKAGE: join(tmp, 'pack', tarball) });
+    assert.equal(install.code, 0, install.stdout + install.stderr);
 
     const work = mkdtempSync(join(tmp, 'elsewhere-'));
     copyFileSync(join(ROOT, 'test/fixtures/contracts/valid/normal-started.json'), join(work, 'body.json'));
-    const [version, help, validate, run] = await Promise.all([
-      sh(bin, ['--version'], work),
-      sh(bin, ['--help'], work),
-      sh(bin, ['validate', 'body.json'], work),
-      sh(bin, ['run', '--suites', 'token', '--grep', 'token.issue', '--time-scale', '0.01', '--workers', '1', '--report', 'report'], work, 120_000),
-    ]);
-    assert.equal(version.code, 0, version.stderr);
-    assert.equal(version.stdout.trim(), `${pkg.name} ${pkg.version}`);
-    assert.equal(help.code, 0, help.stderr);
+    const [version, help, validate] = await Promise.all(['pis-conformance --version', 'pis-conformance --help', 'pis-conformance validate body.json'].map(c => sh(c, work, npmEnv)));
+    assert.equal(version.stdout.trim(), `${pkg.name} ${pkg.version}`, version.stderr);
     assert.match(help.stdout, /Usage: pis-conformance <command>/);
     assert.equal(validate.code, 0, validate.stdout + validate.stderr);
     assert.match(validate.stdout, /^body\.json:1 {2}webhook-normal {2}valid\n/);
-    assert.equal(run.code, 0, run.stdout + run.stderr);
-    assert.match(run.stdout, /Conformant/);
-    assert.ok(existsSync(join(work, 'report', 'index.html')), 'the run wrote its report in the folder it was started from');
+
+    // The examples' run commands against the bundled reference, whose tokens live 100 spec s (1 s at this scale).
+    const scale = 0.01;
+    const gate = async (example: 'github' | 'gitlab', suites: string, faults: string[], control: boolean) => {
+      const ref = await startReference({ timeScale: scale, faults, lifetimes: { accessS: 100, refreshS: 200, consentS: 200 } });
+      refs.push(ref);
+      const dir = mkdtempSync(join(tmp, `${example}-`));
+      writeFileSync(join(dir, 'conformance.yaml'), `suites: ${suites}\ntimeScale: ${scale}\nmaxWait: 30\n`);
+      const values: Record<string, string> = { PIS_AUTH_URL: ref.authUrl, PIS_CLIENT_ID: ref.clientId, PIS_BASE_URL: ref.baseUrl, PIS_CONTROL_URL: control ? ref.controlUrl : '', PIS_CLIENT_SECRET: ref.clientSecret, PIS_WEBHOOK_API_KEY: 'gate-key-1234', GITHUB_STEP_SUMMARY: join(dir, 'summary.md') };
+      if (example === 'github') {
+        const step = ghSteps.find(s => s.run?.startsWith('pis-conformance run'))!;
+        const env = Object.fromEntries(Object.entries(step.env ?? {}).map(([k, v]) => [k, expand(String(v), values)]));
+        const r = await sh(step.run!, dir, { ...npmEnv, ...env, GITHUB_STEP_SUMMARY: values.GITHUB_STEP_SUMMARY });
+        return { r, dir, report: join(dir, ghSteps.find(s => s.uses?.startsWith('actions/upload-artifact'))!.with!.path) };
+      }
+      const r = await sh(glJob.script[1], dir, { ...npmEnv, ...values });
+      return { r, dir, report: join(dir, glJob.artifacts.paths[0]) };
+    };
+    const [clean, broken, incomplete] = await Promise.all([
+      gate('github', 'token', [], true),
+      gate('github', 'token', ['token-type-mac'], true),
+      gate('gitlab', 'webhook', [], false),
+    ]);
+    assert.equal(clean.r.code, 0, clean.r.stdout + clean.r.stderr);
+    assert.doesNotMatch(clean.r.stdout, /^::error/m);
+    assert.match(readFileSync(join(clean.dir, 'summary.md'), 'utf8'), /^### pis-conformance: Conformant/);
+    assert.equal(broken.r.code, 1, 'Not conformant fails the job');
+    assert.match(broken.r.stdout, /^::error title=FAIL token\.issue\.token-type/m);
+    assert.equal(incomplete.r.code, 1, `Incomplete fails the job: ${incomplete.r.stdout}`);
+    assert.match(incomplete.r.stdout, /Incomplete/);
+    for (const g of [clean, broken, incomplete])
+      for (const f of ['index.html', 'results.json', 'junit.xml']) assert.ok(existsSync(join(g.report, f)), `the uploaded folder ${g.report} holds ${f}`);
   } finally {
+    for (const r of refs) await r.close();
     rmSync(tmp, { recursive: true, force: true });
   }
 });
