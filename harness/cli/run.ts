@@ -59,12 +59,16 @@ What to run:
   --grep PATTERN          only the checks whose id or title matches (e.g. token.refresh.renews-tokens)
   --no-profile            leave out the checks of profile.md's decisions (level profile)
   --max-wait S            how long a check may wait for something to happen, e.g. token expiry (default 60)
+  --session-lifetime S    spec seconds a consented session lasts on the target (the spec does not say);
+                          with it, and a --max-wait that fits, a check sees a session expire
   --consent-driver D      follow (GET the link and its redirects, default), browser, or manual
   --consent-script FILE   YAML list of steps for the browser driver: {click: SEL}, {fill: SEL, value: TEXT}, ...
   --config FILE           YAML file with any of the keys above, plus paths: and headers: overrides of profile.md
   --report DIR            where to write the report (default reports/<timestamp>; reports/latest points at it)
   --workers N             suites run side by side (default 5)
   --fault LIST            bundled reference only: switch on faults or quirks of its catalog, to see checks fail
+  --lifetimes A,R[,C]     bundled reference only: access token, refresh token and consent lifetimes in spec
+                          seconds (default 25,50,50, longer on a clock faster than 0.08: every expiry is seen)
   --allow-incomplete      exit 0 when no must check failed even though some could not run
   --list                  print the checks the selection would run (level, spec, requirements) and stop
 
