@@ -1,7 +1,7 @@
 // The command line: picks the command and hands over to its file in cli/.
 // Harness errors (bad flags, unreachable target, port in use) end here: one
 // sentence on stderr, exit status 2 (CONTRACT.md section 1).
-import { isHarnessError } from './errors.ts';
+import { errorLine, isHarnessError } from './errors.ts';
 import type { Command } from './cli/command.ts';
 import { installStopSignals } from './cli/stop.ts';
 import { environmentHelp } from './cli/environment.ts';
@@ -25,7 +25,7 @@ function usage(): string {
 
 function unknownCommand(name: string): number {
   const near = nearest(name, Object.keys(COMMANDS));
-  process.stderr.write(`pis-conformance: unknown command '${name}': ${near ? `did you mean '${near}'? ` : ''}use one of ${Object.keys(COMMANDS).join(', ')} (see --help).\n`);
+  process.stderr.write(errorLine(undefined, 'PIS_UNKNOWN_COMMAND', `unknown command '${name}': ${near ? `did you mean '${near}'? ` : ''}use one of ${Object.keys(COMMANDS).join(', ')} (see --help).`) + '\n');
   return 2;
 }
 
@@ -50,11 +50,11 @@ export async function main(argv: string[]): Promise<number> {
     return await command.run(rest);
   } catch (e) {
     if (isHarnessError(e)) {
-      process.stderr.write(`pis-conformance ${name}: ${e.message}\n`);
+      process.stderr.write(errorLine(name, e.code, e.message) + '\n');
       if (process.env.PIS_DEBUG) process.stderr.write(`${e.stack}\n`);
       return 2;
     }
-    process.stderr.write(`pis-conformance ${name}: internal error: ${(e as Error)?.message ?? e}; this is a bug of the harness, please report it with PIS_DEBUG=1 output.\n`);
+    process.stderr.write(errorLine(name, 'PIS_INTERNAL', `internal error: ${(e as Error)?.message ?? e}; this is a bug of the harness, please report it with PIS_DEBUG=1 output.`) + '\n');
     if (process.env.PIS_DEBUG) process.stderr.write(`${(e as Error)?.stack}\n`);
     return 2;
   }

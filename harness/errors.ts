@@ -1,6 +1,9 @@
 // Every harness error in one place, each with a stable code and a sentence that
-// names the fix (STYLE.md 4, after undici's lib/core/errors.js). A harness error
-// means the run could not be made: exit status 2, never a failed check.
+// names the fix (after undici's lib/core/errors.js). A harness error means the
+// run could not be made: exit status 2, never a failed check. The code is
+// printed with the sentence ("pis-conformance run: [PIS_BAD_FLAG] ..."), so
+// scripts and tests match the code, never the wording; docs/errors.md lists
+// every code (a test keeps the two in step).
 
 export const ERROR_CODES = {
   PIS_BAD_FLAG: 'a command-line flag is unknown or has a bad value',
@@ -24,6 +27,11 @@ export class HarnessError extends Error {
     this.name = 'HarnessError';
     this.code = code;
   }
+}
+
+/** The one line a command prints for an error: the command, the code, the sentence. */
+export function errorLine(command: string | undefined, code: ErrorCode, sentence: string): string {
+  return `pis-conformance${command ? ' ' + command : ''}: [${code}] ${sentence}`;
 }
 
 export function isHarnessError(e: unknown): e is HarnessError {

@@ -5,6 +5,7 @@ import { mkdtempSync, rmdirSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { HarnessError } from '../errors.ts';
+import { reportFolderUsable } from '../report/folder.ts';
 import { TOOL } from '../version.ts';
 import { nearest } from './suggest.ts';
 
@@ -131,6 +132,9 @@ export function reportDirFlag(value: string | undefined, fallback: () => string)
   } catch (e) {
     throw reportError(dir, `${probe} cannot be written (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
   }
+  // A run clears the report files of a folder it reuses; a folder of other files it leaves alone.
+  if (!reportFolderUsable(dir))
+    throw new HarnessError('PIS_BAD_FLAG', `The report folder ${dir} holds files but no report (no results.jsonl or plan.json): give --report a new or empty folder, or one a run wrote.`);
   return dir;
 }
 

@@ -7,16 +7,26 @@
 import { isMustFailure, isWarning, type CheckResult, type RunResults } from './model.ts';
 import { skipKindOf } from './verdict.ts';
 
-export function xmlEscape(s: string): string {
-  return s.replace(/[<>&'"]/g, c => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' }[c]!))
-    // XML 1.0 forbids most control characters even when escaped.
-    .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F]/g, '');
+/**
+ * Text for an XML attribute or element. XML 1.0 allows only tab, line feed,
+ * carriage return, U+0020-U+D7FF, U+E000-U+FFFD and U+10000-U+10FFFF, even
+ * escaped: the other control characters are dropped, and U+FFFE, U+FFFF and a
+ * surrogate without its pair (a body cut in the middle of a character) become
+ * U+FFFD, so a target's body can never make junit.xml ill-formed.
+ */
+export function xmlEscape(s: unknown): string {
+  return String(s ?? '').replace(/[<>&'"]/g, c => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' }[c]!))
+    .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F]/g, '')
+    .replace(/[\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
 }
+
+/** Seconds for a time attribute: a number of milliseconds, anything else as 0. */
+const seconds = (ms: unknown) => ((typeof ms === 'number' && Number.isFinite(ms) ? ms : 0) / 1000).toFixed(3);
 
 const property = (name: string, value: unknown) => `<property name="${xmlEscape(name)}" value="${xmlEscape(typeof value === 'string' ? value : JSON.stringify(value) ?? '')}"/>`;
 
 function testcase(c: CheckResult): string {
-  const attrs = `classname="${xmlEscape(`${c.suite}`)}" name="${xmlEscape(`${c.id} [${c.level}, spec ${c.spec}] ${c.title}`)}" time="${(c.durationMs / 1000).toFixed(3)}"`;
+  const attrs = `classname="${xmlEscape(`${c.suite}`)}" name="${xmlEscape(`${c.id} [${c.level}, spec ${c.spec}] ${c.title}`)}" time="${seconds(c.durationMs)}"`;
   const detail = [c.message, c.expected !== undefined ? `expected: ${c.expected}` : '', c.seen !== undefined ? `seen: ${c.seen}` : '']
     .filter(Boolean).join('\n');
   const props = c.quote || c.requirements?.length
@@ -37,7 +47,7 @@ function testcase(c: CheckResult): string {
 function runProperties(r: RunResults): string {
   const s = r.summary;
   const props = [
-    property('verdict', s.verdict), property('command', r.command), property('timeScale', String(r.timeScale)),
+    property('verdict', s.verdict), property('command', r.command), property('timeScale', r.timeScale),
     ...Object.entries(r.selection ?? {}).filter(([, v]) => v !== undefined).map(([k, v]) => property(`selection.${k}`, v)),
     property('notSelected', String(s.notSelected ?? 0)),
   ];
@@ -52,8 +62,8 @@ export function renderJunit(r: RunResults): string {
   const body = [...suites].map(([name, cs]) => {
     const failures = cs.filter(isMustFailure).length;
     const skipped = cs.filter(c => c.status === 'skipped').length;
-    const time = cs.reduce((t, c) => t + c.durationMs, 0) / 1000;
-    return `  <testsuite name="${xmlEscape(name)}" tests="${cs.length}" failures="${failures}" errors="0" skipped="${skipped}" time="${time.toFixed(3)}">\n${props}\n${cs.map(testcase).join('\n')}\n  </testsuite>`;
+    const time = seconds(cs.reduce((t, c) => t + (typeof c.durationMs === 'number' && Number.isFinite(c.durationMs) ? c.durationMs : 0), 0));
+    return `  <testsuite name="${xmlEscape(name)}" tests="${cs.length}" failures="${failures}" errors="0" skipped="${skipped}" time="${time}">\n${props}\n${cs.map(testcase).join('\n')}\n  </testsuite>`;
   }).join('\n');
   const failures = listed.filter(isMustFailure).length;
   const skipped = listed.filter(c => c.status === 'skipped').length;

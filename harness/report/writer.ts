@@ -1,14 +1,17 @@
 // Writes a report folder: plan.json when the run begins (its header and every
 // selected check, so a killed run's folder still says what was missing),
 // results.jsonl as each check finishes (a killed run still leaves what it
-// found), then results.json, junit.xml and index.html once at the end.
-// Everything passes the redactor first.
+// found), then at the end results.json first and the renderers (junit.xml,
+// index.html) each on its own, so a renderer that fails costs only its file
+// (after Playwright's reporter multiplexer). Everything passes the redactor
+// first. A folder a run reuses loses the files of the report before it.
 import { appendFileSync, mkdirSync, writeFileSync, symlinkSync, rmSync, lstatSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { TOOL } from '../version.ts';
 import { Redactor } from './redact.ts';
 import type { CheckResult, DeliveryAttempt, RunResults } from './model.ts';
 import { assembleResults, PLAN_FILE, type PlanFile, type ReportHeader, type ReportPlan } from './assemble.ts';
+import { REPORT_FILES } from './folder.ts';
 import { renderJunit } from './junit.ts';
 import { renderPage } from './html/page.ts';
 
@@ -23,10 +26,13 @@ export class ReportWriter {
   readonly dir: string;
   private readonly checks: CheckResult[] = [];
   private readonly startedAt = new Date().toISOString();
+  /** The renderers that failed in finish() (each already said so on stderr). */
+  failedRenderers: string[] = [];
 
   constructor(dir: string, private readonly header: ReportHeader, private readonly redactor: Redactor, private readonly plan?: ReportPlan) {
     this.dir = resolve(dir);
     mkdirSync(this.dir, { recursive: true });
+    for (const f of REPORT_FILES) rmSync(join(this.dir, f), { force: true });
     const planFile: PlanFile = { tool: { ...TOOL }, ...header, startedAt: this.startedAt, selected: plan?.selected ?? [], ...(plan?.notSelected ? { notSelected: plan.notSelected } : {}) };
     writeFileSync(join(this.dir, PLAN_FILE), JSON.stringify({ ...planFile, target: this.redactor.value(planFile.target) }) + '\n');
     writeFileSync(join(this.dir, 'results.jsonl'), '');
@@ -54,16 +60,39 @@ export class ReportWriter {
       header: this.header, plan: this.plan, checks: this.checks, startedAt: this.startedAt, finishedAt: new Date().toISOString(),
       interrupted: !!extra.interrupted, deliveries: extra.deliveries,
     }));
-    writeReportFiles(this.dir, results);
+    this.failedRenderers = writeReportFiles(this.dir, results);
     return results;
   }
 }
 
-/** Writes results.json, junit.xml and index.html from finished results (also used by `report DIR`). */
-export function writeReportFiles(dir: string, results: RunResults): void {
+/** A renderer: one file of the report folder, drawn from finished results alone. */
+export interface Renderer { name: string; file: string; render(r: RunResults): string }
+
+export const RENDERERS: readonly Renderer[] = [
+  { name: 'JUnit', file: 'junit.xml', render: renderJunit },
+  { name: 'HTML', file: 'index.html', render: renderPage },
+];
+
+/**
+ * Writes results.json, then each renderer's file on its own: a renderer that
+ * throws is named on stderr and costs only its file; results.json and the
+ * verdict stand. Returns the names of the renderers that failed (also used by
+ * `report DIR`).
+ */
+export function writeReportFiles(dir: string, results: RunResults, renderers: readonly Renderer[] = RENDERERS): string[] {
   writeFileSync(join(dir, 'results.json'), JSON.stringify(results, null, 2) + '\n');
-  writeFileSync(join(dir, 'junit.xml'), renderJunit(results));
-  writeFileSync(join(dir, 'index.html'), renderPage(results));
+  const failed: string[] = [];
+  for (const r of renderers) {
+    try {
+      writeFileSync(join(dir, r.file), r.render(results));
+    } catch (e) {
+      failed.push(r.name);
+      rmSync(join(dir, r.file), { force: true });
+      process.stderr.write(`pis-conformance: the ${r.name} report (${r.file}) could not be written (${(e as Error)?.message ?? e}); results.json holds every result: `
+        + `rebuild it with 'pis-conformance report ${dir}', and please report this bug.\n`);
+    }
+  }
+  return failed;
 }
 
 /** Points reports/latest at the newest folder when the folder sits in a `reports` directory. */

@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { appendFileSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ReportWriter } from '../../harness/report/writer.ts';
+import { RENDERERS, ReportWriter, writeReportFiles, type Renderer } from '../../harness/report/writer.ts';
 import { Redactor } from '../../harness/report/redact.ts';
 import type { CheckResult, RunResults } from '../../harness/report/model.ts';
 import { runCli } from '../helpers/cli.ts';
@@ -82,4 +82,52 @@ test('an unknown command or flag: one sentence, exit 2', async () => {
   const f = await runCli(['report', '--bogus', 'x']);
   assert.equal(f.code, 2);
   assert.match(f.stderr, /see 'pis-conformance report --help'/);
+});
+
+test('a reused report folder loses the old report first: report DIR rebuilds the new run, never the old one', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'pis-report-'));
+  try {
+    const old = new ReportWriter(dir, { command: 'run', target: {}, timeScale: 1 }, new Redactor());
+    old.add(check({ id: 'token.issue.expires-in' }));
+    old.finish();
+    const selected = [{ id: 'token.issue.access-token', suite: 'token' as const, title: 't', spec: '4.1', level: 'must' as const }];
+    const again = new ReportWriter(dir, { command: 'run', target: {}, timeScale: 1 }, new Redactor(), { selected });
+    assert.deepEqual(readdirSync(dir).sort(), ['plan.json', 'results.jsonl']);
+    again.add(check({ id: 'token.issue.access-token' }));
+    const r = await runCli(['report', dir]);
+    assert.equal(r.code, 0, r.stderr);
+    const rebuilt = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as RunResults;
+    assert.deepEqual(rebuilt.checks.map(c => c.id), ['token.issue.access-token']);
+    assert.equal(rebuilt.summary.verdict, 'interrupted');
+  } finally { rmSync(dir, { recursive: true, force: true }); }
+});
+
+test('a --report folder holding other files is refused at start, exit 2, and left as it was', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'pis-report-'));
+  try {
+    writeFileSync(join(dir, 'notes.txt'), 'mine');
+    const r = await runCli(['run', '--suites', 'token', '--report', dir]);
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /^pis-conformance run: \[PIS_BAD_FLAG\] The report folder .* holds files but no report/);
+    assert.deepEqual(readdirSync(dir), ['notes.txt']);
+  } finally { rmSync(dir, { recursive: true, force: true }); }
+});
+
+test('a renderer that throws costs only its file: results.json and the other files are written, stderr names it', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'pis-report-'));
+  const write = process.stderr.write;
+  let said = '';
+  try {
+    process.stderr.write = ((s: string) => { said += s; return true; }) as typeof process.stderr.write;
+    const w = new ReportWriter(dir, { command: 'run', target: {}, timeScale: 1 }, new Redactor());
+    w.add(check({}));
+    const results = w.finish();
+    const broken: Renderer = { name: 'HTML', file: 'index.html', render: () => { throw new Error('boom'); } };
+    const failed = writeReportFiles(dir, results, [RENDERERS[0]!, broken]);
+    process.stderr.write = write;
+    assert.deepEqual(failed, ['HTML']);
+    assert.ok(existsSync(join(dir, 'results.json')) && existsSync(join(dir, 'junit.xml')));
+    assert.equal(existsSync(join(dir, 'index.html')), false);
+    assert.match(said, /the HTML report \(index\.html\) could not be written \(boom\); results\.json holds every result/);
+  } finally { process.stderr.write = write; rmSync(dir, { recursive: true, force: true }); }
 });
