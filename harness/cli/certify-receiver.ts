@@ -1,6 +1,7 @@
 // certify-receiver: plays the service's webhook sender against a merchant's
 // receiver and writes the usual report folder (issue 6, CONTRACT.md sections 1-2).
 import { palette } from '../report/colour.ts';
+import { humanStream, REPORTER_HELP, reporterFlag, Terminal } from '../report/terminal.ts';
 import { HarnessError } from '../errors.ts';
 import { metaOf } from '../report/check.ts';
 import { isWarning, type CheckResult } from '../report/model.ts';
@@ -31,6 +32,7 @@ Options:
   --time-scale F        1 spec second = F real seconds, for a receiver on a compressed clock (env PIS_TIME_SCALE, default 1)
   --insecure            accept a self-signed TLS certificate (test setups)
   --report DIR          report folder (default reports/<timestamp>)
+${REPORTER_HELP}
   --allow-incomplete    exit 0 when no must check failed even though some could not run (e.g. without --state-url)
   -h, --help            this text
 
@@ -53,6 +55,7 @@ const OPTIONS = {
   'url': { type: 'string' }, 'api-key': { type: 'string' }, 'concurrency': { type: 'string' },
   'max-requests': { type: 'string' }, 'state-url': { type: 'string' }, 'time-scale': { type: 'string' },
   'insecure': { type: 'boolean' }, 'report': { type: 'string' }, 'allow-incomplete': { type: 'boolean' },
+  'reporter': { type: 'string' },
 } as const;
 
 function options(v: Record<string, string | boolean | undefined>): SenderOptions {
@@ -102,7 +105,9 @@ export const command: Command = {
     const redactor = new Redactor().add(opts.apiKey, 'PIS_WEBHOOK_API_KEY');
     for (const p of redactor.shortSecrets) process.stderr.write(shortSecretWarning(p) + '\n');
     const plan = makePlan(opts);
-    process.stdout.write(planLine(plan, opts) + '\n');
+    const term = new Terminal(reporterFlag(typeof a.values.reporter === 'string' ? a.values.reporter : undefined), process.stdout, process.stderr, process.env, checkLine);
+    const human = humanStream(term.mode);
+    human.write(planLine(plan, opts) + '\n');
     // Created at the first check, so a run that fails its pre-flight leaves no empty report folder.
     let writer: ReportWriter | undefined;
     let lastLine = performance.now();
@@ -111,17 +116,18 @@ export const command: Command = {
     const open = () => writer ??= new ReportWriter(dir, { command: 'certify-receiver', target: { receiverUrl: redactUrlUserinfo(opts.url), stateUrl: opts.stateUrl && redactUrlUserinfo(opts.stateUrl) }, timeScale: opts.timeScale, selection },
       redactor, { selected: RECEIVER_CHECKS.map(metaOf) });
     await certify(opts, plan, redactor, {
-      check: c => { process.stdout.write(checkLine(open().add(c)) + '\n'); },
-      phase: (name, sent, total) => { lastLine = performance.now(); process.stdout.write(`${counter(sent, total)} ${name}\n`); },
+      check: c => term.check(open().add(c)),
+      phase: (name, sent, total) => { lastLine = performance.now(); human.write(`${counter(sent, total)} ${name}\n`); },
       // A phase against a slow receiver can take minutes: a line every few seconds shows the run is alive.
       sent: (sent, total) => {
         if (performance.now() - lastLine < PROGRESS_EVERY_MS) return;
         lastLine = performance.now();
-        process.stdout.write(`${counter(sent, total)} sent\n`);
+        human.write(`${counter(sent, total)} sent\n`);
       },
     });
     const results = open().finish();
-    process.stdout.write(formatSummary(results, `${open().dir}/index.html`) + '\n');
+    term.end(results.checks, `${open().dir}/index.html`);
+    human.write(formatSummary(results, `${open().dir}/index.html`) + '\n');
     return verdictExit(results.summary.verdict, { allowIncomplete });
   },
 };

@@ -22,7 +22,7 @@ import type { RunResults } from '../report/model.ts';
 import { verdictExit } from '../report/verdict.ts';
 import { formatSummary } from '../report/progress.ts';
 import { candidates, selectionOf, writeCandidates } from './selection.ts';
-import { humanStream, STDOUT_REPORTER_ENV, STDOUT_REPORTERS, type StdoutReporter } from '../report/terminal.ts';
+import { humanStream, reporterFlag, STDOUT_REPORTER_ENV } from '../report/terminal.ts';
 import { formatList, selectChecks } from './list.ts';
 import { availableSuites, runPlaywright } from '../runner/playwright.ts';
 import { INTERRUPTED_EXIT, stopSignal } from './stop.ts';
@@ -96,13 +96,6 @@ const FLAGS = {
   'lifetimes': { type: 'string' },
 } as const;
 
-function chooseReporter(name: string | undefined): StdoutReporter {
-  if (name === undefined) return 'line';
-  if (!(STDOUT_REPORTERS as readonly string[]).includes(name))
-    throw new HarnessError('PIS_BAD_FLAG', `--reporter ${name} is not a reporter: use one of ${STDOUT_REPORTERS.join(', ')}.`);
-  return name as StdoutReporter;
-}
-
 /** --grep as the regular expression Playwright will use; a pattern that is not one is a bad flag. */
 function grepPattern(grep: string | undefined): RegExp | undefined {
   if (grep === undefined) return undefined;
@@ -135,7 +128,7 @@ export const command: Command = {
     const env = fromEnv(process.env);
     const suites = chooseSuites(v.suites ?? file.suites);
     const workers = numberFlag('workers', v.workers, 5, { min: 1, integer: true });
-    const reporter = chooseReporter(v.reporter);
+    const reporter = reporterFlag(v.reporter);
     // Read by the reporter in Playwright's process and by the summary below.
     process.env[STDOUT_REPORTER_ENV] = reporter;
     const human = humanStream(reporter);

@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import { HarnessError } from '../errors.ts';
 import { metaOf } from '../report/check.ts';
 import { verdictExit } from '../report/verdict.ts';
-import { formatCheckLine, formatSummary } from '../report/progress.ts';
-import { palette } from '../report/colour.ts';
+import { formatSummary } from '../report/progress.ts';
+import { humanStream, REPORTER_HELP, reporterFlag, Terminal } from '../report/terminal.ts';
 import { Redactor, shortSecretWarning } from '../report/redact.ts';
 import { ReportWriter, defaultReportDir, type ReportHeader } from '../report/writer.ts';
 import { analyzeRun, WEBHOOK_CHECKS } from '../sink/analysis/index.ts';
@@ -47,6 +47,7 @@ Options:
   --timing-tolerance MS   floor of every timing tolerance in real ms (default 25, CONTRACT.md
                           section 3: max(25 ms, 2 %)); raise it for a sender behind a slow tunnel
   --report DIR            where to write the report (default reports/<timestamp>)
+${REPORTER_HELP.replace(/^ {2}--reporter R {10}/, '  --reporter R            ').replace(/\n {24}/g, '\n                          ')}
   --max-connections N     open connections at most (default 2000); past it the oldest
                           stalled one is closed to make room for the new one
   --allow-incomplete      exit 0 when no must check failed even though some could not be judged
@@ -68,6 +69,7 @@ const FLAGS = {
   'report': { type: 'string' },
   'timing-tolerance': { type: 'string' },
   'max-connections': { type: 'string' },
+  'reporter': { type: 'string' },
   'allow-incomplete': { type: 'boolean' },
 } as const;
 
@@ -95,8 +97,8 @@ function untilStopped(durationS: number | undefined): Promise<string> {
 }
 
 /** A line per attempt as it is over; on a terminal the counts stay on a live line below them. */
-function progress(sink: Sink): () => void {
-  const tty = process.stdout.isTTY;
+function progress(sink: Sink, out: NodeJS.WriteStream = process.stdout): () => void {
+  const tty = out.isTTY;
   const t0 = Date.now() - sink.nowMs();
   let last = '';
   const counts = () => {
@@ -105,17 +107,17 @@ function progress(sink: Sink): () => void {
   };
   const off = sink.onAttempt(d => {
     const line = formatAttemptLine(d, t0);
-    process.stdout.write(tty ? `\r\x1b[K${line}\n${counts()}` : `${line}\n`);
+    out.write(tty ? `\r\x1b[K${line}\n${counts()}` : `${line}\n`);
   });
   const tick = () => {
     const line = counts();
     if (line === last) return;
     last = line;
-    if (tty) process.stdout.write(`\r\x1b[K${line}`);
+    if (tty) out.write(`\r\x1b[K${line}`);
   };
   // Without a terminal the counts go out every 10 s, so a log shows the sink is alive.
-  const t = setInterval(tty ? tick : () => process.stdout.write(`${counts()}\n`), tty ? 500 : 10_000);
-  return () => { off(); clearInterval(t); process.stdout.write(tty ? `\r\x1b[K${counts()}\n` : `${counts()}\n`); };
+  const t = setInterval(tty ? tick : () => out.write(`${counts()}\n`), tty ? 500 : 10_000);
+  return () => { off(); clearInterval(t); out.write(tty ? `\r\x1b[K${counts()}\n` : `${counts()}\n`); };
 }
 
 /** The report folder, made at the start: a folder that cannot be written is said now, not after the session. */
@@ -156,18 +158,19 @@ export const command: Command = {
       const selection = { timeScale, allowIncomplete, ...(duration !== undefined ? { durationS: duration } : {}) };
       const writer = openReport(reportDir, { command: 'sink', target: { sinkUrl: sink.url }, timeScale, selection }, redactor);
       const stopped = untilStopped(duration);
-      process.stdout.write(`sink listening at ${sink.url} (register it as the webhook URL, api-key from --api-key)${duration !== undefined ? `; stopping after ${duration} s` : '; Ctrl-C to stop'}\n`);
-      stopLine = progress(sink);
+      const term = new Terminal(reporterFlag(v.reporter as string | undefined));
+      const human = humanStream(term.mode);
+      human.write(`sink listening at ${sink.url} (register it as the webhook URL, api-key from --api-key)${duration !== undefined ? `; stopping after ${duration} s` : '; Ctrl-C to stop'}\n`);
+      stopLine = progress(sink, human);
       const why = await stopped;
       stopLine(); stopLine = undefined;
       const until = sink.nowMs();
       const { checks, deliveries } = analyzeRun(sink.attempts(), sink.plan(), { timeScale, apiKey, observedUntilMs: until, toleranceFloorMs, schedulingDelayMs: sink.schedulingDelayMs() });
-      for (const c of checks) {
-        process.stdout.write(formatCheckLine(writer.add({ ...c, durationMs: until }), palette()) + '\n');
-      }
+      for (const c of checks) term.check(writer.add({ ...c, durationMs: until }));
       if (!deliveries.length) process.stderr.write(`no webhook arrived at ${sink.url}: check the URL registered for the sender and that it can reach this address.\n`);
       const results = writer.finish({ deliveries });
-      process.stdout.write(`sink stopped (${why}).\n${formatSummary(results, join(writer.dir, 'index.html'))}\n`);
+      term.end(results.checks, join(writer.dir, 'index.html'));
+      human.write(`sink stopped (${why}).\n${formatSummary(results, join(writer.dir, 'index.html'))}\n`);
       return verdictExit(results.summary.verdict, { allowIncomplete });
     } finally {
       stopLine?.();

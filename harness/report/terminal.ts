@@ -6,6 +6,7 @@
 //   github  line, plus GitHub Actions annotations (::error, ::warning) and a
 //           job summary in $GITHUB_STEP_SUMMARY
 import { appendFileSync } from 'node:fs';
+import { HarnessError } from '../errors.ts';
 import type { CheckResult } from './model.ts';
 import { isWarning } from './model.ts';
 import { judge, skipKindOf, VERDICT_LABEL } from './verdict.ts';
@@ -23,6 +24,19 @@ export function stdoutReporter(env: Record<string, string | undefined> = process
   const v = env[STDOUT_REPORTER_ENV];
   return (STDOUT_REPORTERS as readonly string[]).includes(v ?? '') ? v as StdoutReporter : 'line';
 }
+
+/** The --reporter flag of run, certify-receiver and sink. */
+export function reporterFlag(name: string | undefined): StdoutReporter {
+  if (name === undefined) return 'line';
+  if (!(STDOUT_REPORTERS as readonly string[]).includes(name))
+    throw new HarnessError('PIS_BAD_FLAG', `--reporter ${name} is not a reporter: use one of ${STDOUT_REPORTERS.join(', ')}.`);
+  return name as StdoutReporter;
+}
+
+/** The help lines of --reporter, the same in every command. */
+export const REPORTER_HELP = `  --reporter R          line (default): a line per check and a recap of the failures at the end;
+                        json: a JSON line per check and a summary line (lines for a person go to stderr);
+                        github: line plus GitHub Actions annotations and a job summary`;
 
 /** Where lines for a person go: stdout, except in json mode, which keeps stdout for machines. */
 export function humanStream(mode: StdoutReporter = stdoutReporter()): NodeJS.WriteStream {
@@ -53,8 +67,10 @@ export class Terminal {
   private readonly colour: Palette;
   private readonly human: Stream;
 
+  /** `format`: a command's own line for a check (certify-receiver's PASS/FAIL lines), else formatCheckLine. */
   constructor(readonly mode: StdoutReporter = 'line', private readonly out: Stream = process.stdout, err: Stream = process.stderr,
-    private readonly env: Record<string, string | undefined> = process.env) {
+    private readonly env: Record<string, string | undefined> = process.env,
+    private readonly format: (c: CheckResult, p: Palette) => string = formatCheckLine) {
     this.human = mode === 'json' ? err : out;
     this.colour = palette(this.human, env);
     this.status = new LiveStatus(this.human);
@@ -74,7 +90,7 @@ export class Terminal {
   check(c: CheckResult): void {
     this.status.finish(c.id);
     if (this.mode === 'json') { this.out.write(jsonLine(c)); return; }
-    this.status.write(formatCheckLine(c, this.colour) + '\n');
+    this.status.write(this.format(c, this.colour) + '\n');
     if (this.mode === 'github' && c.status === 'failed') this.out.write(annotation(isWarning(c) ? 'warning' : 'error', isWarning(c) ? 'warn' : 'FAIL', c));
   }
 
