@@ -36,7 +36,7 @@ function onSignal(signal: StopSignal): void {
     now(`stopped at once by a second ${signal}; the report may be incomplete.`);
   }
   first = { signal, at: Date.now() };
-  if (!handlers.size) now(`stopped by ${signal} before it had anything to report.`);
+  if (!handlers.size) now(`stopped by ${signal} before it finished.`);
   for (const h of [...handlers]) h(signal);
 }
 

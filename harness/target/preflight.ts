@@ -23,7 +23,7 @@ export interface PreflightFindings {
 function noAnswer(ex: Exchange, what: string, url: string): HarnessError {
   const shown = redactUrlUserinfo(url);
   if (ex.error instanceof DeadlineError)
-    return new HarnessError('PIS_UNREACHABLE', `The ${what} at ${shown} gave ${ex.error.message.replace(/^no /, 'no ')}: a target answers such a call at once; check the URL and that it points at the right server.`);
+    return new HarnessError('PIS_UNREACHABLE', `The ${what} at ${shown} gave ${ex.error.message}: a target answers such a call at once; check the URL and that it points at the right server.`);
   return unreachableError(ex.error, what, shown);
 }
 
