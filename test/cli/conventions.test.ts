@@ -13,10 +13,13 @@ import { ERROR_CODES } from '../../harness/errors.ts';
 import { nearest } from '../../harness/cli/suggest.ts';
 import { runCli, ROOT } from '../helpers/cli.ts';
 
-const COMMANDS = ['run', 'certify-receiver', 'sink', 'serve-reference', 'validate', 'report'];
+/** Every command file of harness/cli/ (those that export a command), so a new command is held to the same conventions. */
+const COMMANDS = readdirSync(join(ROOT, 'harness/cli')).filter(f => f.endsWith('.ts') && /^export const command\b/m.test(readFileSync(join(ROOT, 'harness/cli', f), 'utf8')))
+  .map(f => f.replace(/\.ts$/, ''));
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { name: string; version: string };
 
 test('every command answers --version, and help <command> prints its --help', async () => {
+  assert.ok(COMMANDS.length >= 6 && COMMANDS.includes('run') && COMMANDS.includes('validate'), COMMANDS.join(', '));
   // Two processes per command, a command at a time: the machine is shared.
   for (const c of COMMANDS) {
     const { command } = await import(`../../harness/cli/${c}.ts`) as { command: { help: string } };
