@@ -163,6 +163,8 @@ export const command: Command = {
     try {
       const redactor = new Redactor().add(cfg.clientSecret, 'PIS_CLIENT_SECRET').add(cfg.webhookApiKey, 'PIS_WEBHOOK_API_KEY');
       for (const p of redactor.shortSecrets) process.stderr.write(shortSecretWarning(p) + '\n');
+      // Each step before the first check says what it is doing: on a loaded machine they take seconds.
+      human.write('Checking that the target answers and takes the credentials...\n');
       const found = await preflight(cfg, redactor);
       const scaleFrom = adoptControlTimeScale(cfg, found.controlTimeScale, bundled ? undefined : givenTimeScale(flags, env, file.config));
       const allowIncomplete = v['allow-incomplete'] === true;
@@ -173,6 +175,7 @@ export const command: Command = {
       const header = { command: 'run', target: { ...reportTarget(cfg), ...(scaleFrom ? { timeScaleSource: scaleFrom } : {}) }, timeScale: cfg.timeScale, selection };
       const listed = writeCandidates(candidates(choice));
       try {
+        human.write(`Starting the suites (${suites.join(', ')}) in up to ${workers} Playwright workers...\n`);
         const out = await runPlaywright({
           suites, grep, workers,
           env: {

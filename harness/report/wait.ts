@@ -48,6 +48,8 @@ export class LiveStatus {
   private readonly tty: boolean;
   /** What the status says while nothing runs yet (workers starting). */
   private idleWhat = '';
+  /** A wait began since the last tick: said at the next tick, so waits that begin together make one line. */
+  private fresh = false;
 
   /** `everyMs`: how long a log (not a terminal) may stay silent before a status line. */
   constructor(private readonly out: Out, private readonly everyMs = 10_000, private readonly now = () => Date.now()) {
@@ -69,9 +71,9 @@ export class LiveStatus {
     const fresh = !this.waits.has(n.key);
     if (n.end) this.waits.delete(n.key);
     else this.waits.set(n.key, n);
-    // A new wait is said at once in a log too: the line names what the silence that follows is.
+    // A new wait is said within a second in a log too: the line names what the silence that follows is.
     if (this.tty) this.draw();
-    else if (fresh && !n.end) this.logLine();
+    else if (fresh && !n.end) this.fresh = true;
   }
 
   begin(id: string): void { this.running.set(id, this.now()); }
@@ -109,7 +111,8 @@ export class LiveStatus {
   /** Called every second: redraws the live line, or writes a status line after `everyMs` of silence. */
   tick(): void {
     if (this.tty) this.draw();
-    else if (this.now() - this.lastOutput >= this.everyMs) this.logLine();
+    else if (this.fresh || this.now() - this.lastOutput >= this.everyMs) this.logLine();
+    this.fresh = false;
   }
 
   private logLine(): void {

@@ -42,7 +42,11 @@ test('in a log: a wait is said at once with its time left, then a status line ev
   const s = new LiveStatus(out, 10_000, () => now);
   s.begin('token.expiry.old-token-refused');
   s.note({ key: 'token.expiry.old-token-refused', what: 'token.expiry.old-token-refused: the access token to expire', untilMs: now + 60_000 });
-  assert.equal(out.text(), '… waiting: token.expiry.old-token-refused: the access token to expire; 60 s left\n');
+  s.note({ key: 'token.expiry.old-refresh-token-refused', what: 'the refresh token to expire', untilMs: now + 90_000 });
+  assert.equal(out.text(), '', 'waits that begin together are said together, at the next tick');
+  s.tick();
+  assert.equal(out.text(), '… waiting: token.expiry.old-token-refused: the access token to expire; 60 s left · waiting: the refresh token to expire; 90 s left\n');
+  s.note({ key: 'token.expiry.old-refresh-token-refused', what: '', end: true });
   now += 5_000; s.tick();
   assert.equal(out.chunks.length, 1, 'nothing before 10 s of silence');
   now += 5_000; s.tick();
@@ -52,6 +56,7 @@ test('in a log: a wait is said at once with its time left, then a status line ev
   now += 12_000; s.tick();
   assert.equal(out.chunks.at(-1), '… running: webhook.body.valid (12 s)\n');
   s.note({ key: 'webhook', what: 'webhook: 3 of 12 checkouts delivered', untilMs: now + 900_000, bound: true });
+  s.tick();
   assert.equal(out.chunks.at(-1), '… waiting: webhook: 3 of 12 checkouts delivered; at most 900 s left\n');
 });
 
