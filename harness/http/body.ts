@@ -30,6 +30,8 @@ export interface ReadBody {
   whole: boolean;
   /** Set when reading stopped before the body ended: at READ_LIMIT_BYTES, or at the exchange's deadline. */
   cut?: 'limit' | 'deadline';
+  /** The read limit, when the collector was given one other than READ_LIMIT_BYTES. */
+  limit?: number;
 }
 
 /** Collects a body chunk by chunk in bounded memory. */
@@ -59,13 +61,14 @@ export class BodyCollector {
 
   finish(cut?: ReadBody['cut']): ReadBody {
     const whole = !cut && this.read <= this.wholeBytes;
-    return { text: Buffer.concat(this.chunks).toString('utf8'), bytes: this.read, sha256: this.hash.digest('hex'), whole, ...(cut ? { cut } : {}) };
+    return { text: Buffer.concat(this.chunks).toString('utf8'), bytes: this.read, sha256: this.hash.digest('hex'), whole, ...(cut ? { cut } : {}),
+      ...(this.limitBytes !== READ_LIMIT_BYTES ? { limit: this.limitBytes } : {}) };
   }
 }
 
 /** A body in a sentence: "10485760 bytes" or "16777216 bytes before it was cut at the read limit". */
-export function describeBody(b: Pick<ReadBody, 'bytes' | 'cut'>): string {
-  if (b.cut === 'limit') return `${b.bytes} bytes before it was cut at the ${READ_LIMIT_BYTES}-byte read limit`;
+export function describeBody(b: Pick<ReadBody, 'bytes' | 'cut' | 'limit'>): string {
+  if (b.cut === 'limit') return `${b.bytes} bytes before it was cut at the ${b.limit ?? READ_LIMIT_BYTES}-byte read limit`;
   if (b.cut === 'deadline') return `${b.bytes} bytes before the deadline`;
   return `${b.bytes} bytes`;
 }

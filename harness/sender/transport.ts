@@ -1,31 +1,22 @@
-// Sends the deliveries of a certification run and times each one. One undici
-// Agent for the whole run so bursts open parallel connections the way the
-// service's sender does (spec 6.9), and every exchange is kept for
-// receiver.latency. Latency is performance.now() around the complete exchange
-// (request written, answer and its body read).
+// Sends the deliveries of a certification run and times each one the way the
+// service's sender does (spec 6.6): one wait of 5 s (time-scaled, plus the
+// timing tolerance) from the first byte sent to the answer's status line and
+// headers; without them by then the delivery counts as not answered and the
+// connection is dropped. The answer's body is read within the same wait but is
+// not timed: a 10 MB acknowledgement is the receiver's business, not a late
+// answer. What is kept of a body is capped (answer.ts).
+// One undici Agent for the whole run, without a connection limit, so the
+// checkouts of a phase open parallel connections as the service's do (spec 6.9).
+// Every exchange is kept for receiver.latency.
 import { Agent } from 'undici';
-import { exchange } from '../http/exchange.ts';
-import type { HttpEvidence } from '../report/model.ts';
 import type { Redactor } from '../report/redact.ts';
-import { timing, type SenderOptions, type Timing } from './options.ts';
+import { answerJson, describeError, Sent, type Delivery, type DeliveryKind, type What } from './delivery.ts';
+import { headerValue } from './key.ts';
+import { StallMeter } from './stall.ts';
+import { targetOf, WireCall, type Target, type WireRequest } from './wire.ts';
+import { budget, timing, type SenderOptions, type Timing } from './options.ts';
 
-/** What a delivery was for: body kinds are measured separately by receiver.latency. */
-export type DeliveryKind = 'normal' | 'batch' | 'older' | 'burst' | 'auth' | 'garbage' | 'state';
-
-export interface Delivery {
-  kind: DeliveryKind;
-  label: string;
-  /** The answer's status code; undefined when no complete answer came. */
-  status?: number;
-  /** Why no answer came: refused, reset, no answer within the wait. */
-  error?: string;
-  /** No answer came within the sender's wait (three times the service's 5 s). */
-  timedOut: boolean;
-  /** Real ms for the complete exchange. */
-  ms: number;
-  evidence: HttpEvidence;
-  json?: unknown;
-}
+export type { Delivery, DeliveryKind } from './delivery.ts';
 
 export interface PostOptions {
   kind: DeliveryKind;
@@ -35,27 +26,67 @@ export interface PostOptions {
   /** A raw body sent as is (garbage); otherwise `body` is sent as JSON. */
   raw?: string;
   contentType?: string;
+  /** How the curl line writes the api-key when it is derived from the registered one (a shell expression of $PIS_WEBHOOK_API_KEY). */
+  curlKey?: string;
 }
 
-// Bodies and curl lines past this size are cut in the evidence (a 2 MB body
-// would make the report unreadable); the label says how large the body was.
-const MAX_EVIDENCE_CHARS = 4_000;
+// Arbitrary: an answer whose status line came just before the end of the wait
+// still gets this long for its body, so a small acknowledgement is not cut.
+const BODY_GRACE_MS = 250;
 
 export class Transport {
   readonly timing: Timing;
   readonly log: Delivery[] = [];
   private readonly agent: Agent;
+  /** For a request sent again: no connection is kept, so each goes on a new one. */
+  private readonly fresh: Agent;
+  private readonly stalls = new StallMeter();
+  private readonly target: Target;
   private sent = 0;
+  private readonly inFlight = new Set<WireCall>();
+  private stopped?: string;
+  private readonly wake = new Set<() => void>();
   private lastAnswered?: Delivery;
   private down?: { after: Delivery; refused: Delivery };
 
+  /**
+   * `deadline` (performance.now() ms) is the run's time budget: a delivery that
+   * could not be answered before it is not sent, and says so.
+   */
   constructor(private readonly opts: SenderOptions, private readonly redactor: Redactor,
-    private readonly onSent: (sent: number) => void = () => {}) {
+    private readonly onSent: (sent: number) => void = () => {}, readonly deadline = Infinity) {
     this.timing = timing(opts.timeScale);
-    this.agent = new Agent({ connect: { rejectUnauthorized: !opts.insecure }, keepAliveTimeout: 2_000 });
+    this.target = targetOf(opts.url);
+    const options = { connect: { rejectUnauthorized: !opts.insecure }, connections: null, headersTimeout: 0, bodyTimeout: 0 };
+    this.agent = new Agent({ ...options, keepAliveTimeout: 2_000 });
+    this.fresh = new Agent({ ...options, pipelining: 0 });
   }
 
   get count(): number { return this.sent; }
+
+  /** Whether a delivery started now (after `extraMs` more) could still be answered within the budget. */
+  allows(extraMs = 0): boolean { return !this.stopped && performance.now() + extraMs + this.timing.waitMs <= this.deadline; }
+
+  /**
+   * Ends the run's sending now (a stop signal): exchanges in flight are cut,
+   * pauses end, and nothing more is sent; every delivery affected says `why`.
+   */
+  stop(why: string): void {
+    if (this.stopped) return;
+    this.stopped = why;
+    for (const c of this.inFlight) c.cut(new Error(why));
+    for (const w of this.wake) w();
+  }
+
+  /** Waits `ms` (a pause the service would make), or less when the run is stopped. */
+  async pause(ms: number): Promise<void> {
+    if (this.stopped) return;
+    await new Promise<void>(resolve => {
+      const done = () => { clearTimeout(timer); this.wake.delete(done); resolve(); };
+      const timer = setTimeout(done, ms);
+      this.wake.add(done);
+    });
+  }
 
   /**
    * Set when a connection failed (refused, or closed without an answer) after
@@ -66,57 +97,96 @@ export class Transport {
 
   /** POSTs one delivery to the receiver; never throws for HTTP or network failures. */
   async post(body: unknown, o: PostOptions): Promise<Delivery> {
-    const headers: Record<string, string> = {};
-    if (o.contentType) headers['content-type'] = o.contentType;
+    const headers: Record<string, string> = { 'content-type': o.contentType ?? 'application/json' };
     const key = o.apiKey === undefined ? this.opts.apiKey : o.apiKey;
-    if (key !== null) headers['api-key'] = key;
-    return this.send({ method: 'POST', url: this.opts.url, headers, body: o.raw ?? body }, o.kind, o.label, false);
+    if (key !== null) headers['api-key'] = headerValue(key);
+    const text = o.raw ?? JSON.stringify(body);
+    const req = { method: 'POST', url: this.opts.url, headers, body: text };
+    const d = await this.send(req, this.target, { kind: o.kind, label: o.label, curlKey: key === this.opts.apiKey ? '$PIS_WEBHOOK_API_KEY' : o.curlKey });
+    this.log.push(d);
+    this.onSent(++this.sent);
+    return d;
+  }
+
+  /**
+   * A delivery the run chose not to send (`reason` says why, e.g. its verdict
+   * is already settled); logged, so the checks that wanted it are not-run.
+   */
+  skip(kind: DeliveryKind, label: string, reason: string): Delivery {
+    const d = this.unsent({ method: 'POST', url: this.opts.url, headers: {} }, { kind, label }, reason);
+    this.log.push(d);
+    return d;
   }
 
   /** GETs a URL (the state URL); not counted as a delivery. */
   async get(url: string, label: string): Promise<Delivery> {
-    return this.send({ method: 'GET', url, headers: { accept: 'application/json' } }, 'state', label, true);
+    const d = await this.send({ method: 'GET', url, headers: { accept: 'application/json' } }, targetOf(url), { kind: 'state', label });
+    if (d.answer) d.json = answerJson(d.answer);
+    return d;
+  }
+
+  private unsent(req: WireRequest, what: What, reason: string, remedy?: string): Sent {
+    return new Sent(this.redactor, req, what, { ms: 0, startedAt: Date.now(), durationMs: 0, timedOut: false, notSent: reason, remedy, error: `not sent: ${reason}` });
   }
 
   async close(): Promise<void> {
-    await this.agent.close().catch(() => {});
+    this.stalls.stop();
+    await Promise.all([this.agent, this.fresh].map(a => a.destroy().catch(() => {})));
   }
 
-  private async send(req: { method: string; url: string; headers: Record<string, string>; body?: unknown }, kind: DeliveryKind, label: string, aside: boolean): Promise<Delivery> {
-    const started = performance.now();
-    const x = await exchange({ ...req, label, timeoutMs: this.timing.waitMs, dispatcher: this.agent }, this.redactor);
-    const ms = performance.now() - started;
-    const code = (x.error as NodeJS.ErrnoException | undefined)?.code ?? '';
-    const d: Delivery = {
-      kind, label, ms, evidence: trimEvidence(x.evidence), timedOut: !x.response && /TIMEOUT/.test(code),
-      ...(x.response ? { status: x.response.status, json: x.response.json } : { error: describeError(x.error, this.timing.waitMs) }),
-    };
+  private async send(req: WireRequest, target: Target, what: What): Promise<Sent> {
+    if (this.stopped) return this.unsent(req, what, this.stopped);
+    if (!this.allows()) return this.unsent(req, what, `${budget(this.opts).text} would have run out before an answer`, 'raise --max-duration');
+    let d = await this.attempt(req, target, what, this.agent);
+    // A kept-alive connection the receiver closed just as the request went out
+    // (its idle timeout and ours crossing) is no answer from the receiver: the
+    // request goes once more on a connection of its own, as an HTTP client
+    // does. A receiver that is down fails the second time too.
+    if (d.status === undefined && !d.timedOut && !d.notSent && /UND_ERR_SOCKET|ECONNRESET|EPIPE/.test(d.error ?? '') && this.allows())
+      d = await this.attempt(req, target, { ...what, label: `${what.label} (sent again on a new connection after: ${d.error})` }, this.fresh);
     if (d.status !== undefined) { this.lastAnswered = d; this.down = undefined; }
-    else if (this.lastAnswered && !this.down && !d.timedOut) this.down = { after: this.lastAnswered, refused: d };
-    if (!aside) {
-      this.log.push(d);
-      this.onSent(++this.sent);
-    }
+    else if (this.lastAnswered && !this.down && !d.timedOut && !d.notSent) this.down = { after: this.lastAnswered, refused: d };
     return d;
   }
-}
 
-function describeError(e: Error | undefined, waitMs: number): string {
-  const code = (e as NodeJS.ErrnoException | undefined)?.code ?? ((e?.cause as NodeJS.ErrnoException | undefined)?.code) ?? '';
-  if (/TIMEOUT/.test(code)) return `no answer within ${waitMs.toFixed(0)} ms`;
-  if (code === 'ECONNREFUSED') return 'connection refused (the receiver is not listening any more)';
-  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE') return `the receiver closed the connection without an answer (${code})`;
-  return `${code ? code + ': ' : ''}${e?.message ?? 'unknown error'}`;
-}
-
-function trimEvidence(ev: HttpEvidence): HttpEvidence {
-  const body = ev.request.body;
-  const text = typeof body === 'string' ? body : body === undefined ? '' : JSON.stringify(body);
-  if (text.length <= MAX_EVIDENCE_CHARS) return ev;
-  const cut = `${text.slice(0, 200)}… (${text.length} characters in all; cut here)`;
-  return {
-    ...ev,
-    request: { ...ev.request, body: cut },
-    ...(ev.curl ? { curl: ev.curl.slice(0, 600) + ` … (the body is ${text.length} characters; this line is cut)` } : {}),
-  };
+  /** One exchange, timed as the service times it (see the file's head). */
+  private async attempt(req: WireRequest, target: Target, what: What, agent: Agent): Promise<Sent> {
+    const waitMs = this.timing.waitMs;
+    const startedAt = Date.now();
+    const started = performance.now();
+    const call = new WireCall(agent, target, req);
+    let timedOut = false;
+    // One timer serves the whole exchange. Until the status line it is the
+    // wait, extended by this process's own stalls (up to twice its length);
+    // the cut goes through setImmediate so an answer that arrived while the
+    // timer was due is read first (I/O is polled before immediates run). After
+    // the status line the body may use what is left of the wait, at least BODY_GRACE_MS.
+    const due = (): number => call.headed
+      ? Math.max(started + waitMs + this.stalls.stalledMs(started), call.outcome.headersAt! + BODY_GRACE_MS)
+      : started + waitMs + Math.min(waitMs, this.stalls.stalledMs(started));
+    let timer: NodeJS.Timeout;
+    const check = (): void => {
+      const left = due() - performance.now();
+      if (left > 0) { timer = setTimeout(check, left); return; }
+      setImmediate(() => {
+        if (call.headed) call.cut(new Error('the answer body was not complete at the end of the wait'));
+        else { timedOut = true; call.cut(new Error('no answer within the wait')); }
+      });
+    };
+    timer = setTimeout(check, waitMs);
+    this.inFlight.add(call);
+    const o = await call.done;
+    this.inFlight.delete(call);
+    clearTimeout(timer);
+    // Cut by a stop signal: not the receiver's doing, so not judged.
+    if (this.stopped && o.status === undefined && !timedOut) return this.unsent(req, what, this.stopped);
+    const end = performance.now();
+    const at = o.headersAt ?? end;
+    // Taken out of the answer time: the stall this process was just coming out of when it saw the answer.
+    const stallMs = o.status !== undefined ? this.stalls.justEnded(at, started) : 0;
+    const extended = timedOut ? this.stalls.stalledMs(started, end) : 0;
+    const error = o.status !== undefined ? undefined
+      : timedOut ? `no answer within ${waitMs.toFixed(0)} ms${extended >= 1 ? ` (the wait was extended by the ${extended.toFixed(0)} ms this process was stalled)` : ''}` : describeError(o.error);
+    return new Sent(this.redactor, req, what, { ms: at - started - stallMs, stallMs, startedAt, durationMs: end - started, timedOut, error, outcome: o });
+  }
 }
