@@ -11,6 +11,8 @@ import { RECEIVER_CHECKS } from '../sender/checks.ts';
 import { Redactor, shortSecretWarning } from '../report/redact.ts';
 import { defaultReportDir, ReportWriter } from '../report/writer.ts';
 import { certify, makePlan, planLine } from '../sender/certify.ts';
+import { checkKey } from '../sender/key.ts';
+import { INTERRUPTED_EXIT, onStop } from './stop.ts';
 import { DEFAULTS, type SenderOptions } from '../sender/options.ts';
 import { numberFlag, parseFlags, reportDirFlag, type Command } from './command.ts';
 import { redactUrlUserinfo } from '../http/url.ts';
@@ -19,16 +21,23 @@ const HELP = `Usage: pis-conformance certify-receiver --url URL --api-key KEY [o
 
 Acts as the service's webhook sender (spec 4.3, 5.4, 6) and certifies a
 merchant's webhook receiver: every body the service may send, wrong keys,
-duplicates, parallel bursts, latency, garbage. Exit 0 conformant, 1 not conformant or
-incomplete (0 with --allow-incomplete), 2 could not run.
+duplicates, parallel bursts, latency, garbage. Like the service, it waits 5 s
+for an answer's status line and then gives up (spec 6.6), and sends a
+checkout's next event only once the previous one was answered (6.8); once the
+receiver is slow for sure, bodies whose answers cannot change the verdict are
+not sent. Exit 0 conformant, 1 not conformant or incomplete (0 with
+--allow-incomplete), 2 could not run or was stopped (the report keeps what was found).
 
 Options:
-  --url URL             the receiver's URL (http:// or https://)
-  --api-key KEY         the api-key registered for the receiver (env PIS_WEBHOOK_API_KEY); never written to the report
+  --url URL             the receiver's URL (https://, or http:// while building)
+  --api-key KEY         the api-key registered for the receiver, any format (env PIS_WEBHOOK_API_KEY); never written to the report
   --concurrency N       checkouts delivered in parallel in a burst (default ${DEFAULTS.concurrency})
   --max-requests N      refuse to start when the plan needs more requests (default ${DEFAULTS.maxRequests})
+  --max-duration S      stop sending after S spec seconds (time-scaled; default ${DEFAULTS.maxDurationS}, at least 30 s real); checks not
+                        measured by then are not-run and the verdict is Incomplete
   --state-url TEMPLATE  e.g. https://merchant.example/checkouts/{id}: JSON with the checkout's status;
-                        adds checks that the receiver's state is the last status after duplicates and bursts
+                        runs the checks that the receiver's state is the last status after duplicates and
+                        bursts (without it they are not run and the verdict is Incomplete)
   --time-scale F        1 spec second = F real seconds, for a receiver on a compressed clock (env PIS_TIME_SCALE, default 1)
   --insecure            accept a self-signed TLS certificate (test setups)
   --report DIR          report folder (default reports/<timestamp>)
@@ -36,11 +45,15 @@ ${REPORTER_HELP}
   --allow-incomplete    exit 0 when no must check failed even though some could not run (e.g. without --state-url)
   -h, --help            this text
 
-Checks (ids receiver.<prefix>.<name>; a failed should is a warning):
+Checks (ids receiver.<prefix>.<name>; a failed should is a warning; a check whose
+deliveries got no answer fails or is not run, never passes):
   accepts      exactly 200 to every body the service may send, each checkout in the order the service
-               sends its events: normal and batch in every status, each abortReason, both scheduled-date
-               spellings, unknown extra fields, and the older variant (should, spec 2.5)
-  auth         a missing, wrong, same-length or empty api-key never gets a 2xx
+               sends its events: normal and batch in every status, every TransactionStatus, each
+               abortReason, both scheduled-date spellings, card payments, null and absent values, an
+               event 6 days late, unknown extra fields, and the older variant (should, spec 2.5);
+               over-https (should): the certified address serves HTTPS with a certificate that verifies
+  auth         a missing, wrong, same-length, empty, one-character-longer or truncated api-key never
+               gets a 2xx, nor goes unanswered; refused-with-4xx (should): a 4xx, not a 5xx
   idempotency  an event delivered twice, three times, and again after 10 s gets 200 every time
   concurrency  N checkouts in parallel, 3 events each in order: all 200, all within 5 s
   latency      p50/p95/p99/max per kind of delivery; every answer within 5 s, p99 under 1 s (should)
@@ -55,10 +68,10 @@ const OPTIONS = {
   'url': { type: 'string' }, 'api-key': { type: 'string' }, 'concurrency': { type: 'string' },
   'max-requests': { type: 'string' }, 'state-url': { type: 'string' }, 'time-scale': { type: 'string' },
   'insecure': { type: 'boolean' }, 'report': { type: 'string' }, 'allow-incomplete': { type: 'boolean' },
-  'reporter': { type: 'string' },
+  'reporter': { type: 'string' }, 'max-duration': { type: 'string' },
 } as const;
 
-function options(v: Record<string, string | boolean | undefined>): SenderOptions {
+function options(v: Record<string, string | boolean | undefined>): SenderOptions & { keyNote?: string } {
   const str = (k: string) => (typeof v[k] === 'string' ? v[k] as string : undefined);
   const url = str('url');
   if (!url) throw new HarnessError('PIS_MISSING_OPTION', 'No receiver given: pass --url with the address of the webhook receiver.');
@@ -68,10 +81,7 @@ function options(v: Record<string, string | boolean | undefined>): SenderOptions
     throw new HarnessError('PIS_BAD_FLAG', `--url must start with http:// or https://, not '${parsed.protocol}'.`);
   const apiKey = str('api-key') ?? process.env.PIS_WEBHOOK_API_KEY;
   if (!apiKey) throw new HarnessError('PIS_MISSING_OPTION', 'No api-key given: pass --api-key or set PIS_WEBHOOK_API_KEY to the key registered for the receiver.');
-  // The redactor ignores values under 4 characters (they would mangle ordinary text), so such a key could reach a report.
-  if (apiKey.length < 4) throw new HarnessError('PIS_BAD_FLAG', 'The api-key is shorter than 4 characters, too short to keep out of the report: register a longer key for the receiver.');
-  if (!/^[\t\x20-\x7e\x80-\xff]+$/.test(apiKey) || apiKey.trim() !== apiKey)
-    throw new HarnessError('PIS_BAD_FLAG', 'The api-key has characters an HTTP header cannot carry (line breaks, control characters, or spaces at either end): check --api-key.');
+  const keyNote = checkKey(apiKey);
   const stateUrl = str('state-url');
   if (stateUrl !== undefined && !stateUrl.includes('{id}'))
     throw new HarnessError('PIS_BAD_FLAG', `--state-url must contain {id} where the checkout id goes, e.g. https://merchant.example/checkouts/{id}.`);
@@ -81,6 +91,8 @@ function options(v: Record<string, string | boolean | undefined>): SenderOptions
     url, apiKey, timeScale, stateUrl, insecure: v.insecure === true,
     concurrency: numberFlag('concurrency', str('concurrency'), DEFAULTS.concurrency, { min: 1, integer: true }),
     maxRequests: numberFlag('max-requests', str('max-requests'), DEFAULTS.maxRequests, { min: 1, integer: true }),
+    ...(str('max-duration') !== undefined ? { maxDurationS: numberFlag('max-duration', str('max-duration'), DEFAULTS.maxDurationS, { min: 1 }) } : {}),
+    ...(keyNote ? { keyNote } : {}),
   };
 }
 
@@ -107,15 +119,20 @@ export const command: Command = {
     const plan = makePlan(opts);
     const term = new Terminal(reporterFlag(typeof a.values.reporter === 'string' ? a.values.reporter : undefined), process.stdout, process.stderr, process.env, checkLine);
     const human = humanStream(term.mode);
+    if (opts.keyNote) process.stderr.write(`pis-conformance certify-receiver: note: ${opts.keyNote}.\n`);
     human.write(planLine(plan, opts) + '\n');
-    // Created at the first check, so a run that fails its pre-flight leaves no empty report folder.
+    // Created once the pre-flight passed, so a run that cannot reach the receiver leaves no empty report folder;
+    // from then on a stop signal still leaves a report of what was found.
     let writer: ReportWriter | undefined;
     let lastLine = performance.now();
     const allowIncomplete = a.values['allow-incomplete'] === true;
     const selection = { timeScale: opts.timeScale, concurrency: opts.concurrency, stateUrl: opts.stateUrl !== undefined, allowIncomplete };
     const open = () => writer ??= new ReportWriter(dir, { command: 'certify-receiver', target: { receiverUrl: redactUrlUserinfo(opts.url), stateUrl: opts.stateUrl && redactUrlUserinfo(opts.stateUrl) }, timeScale: opts.timeScale, selection },
       redactor, { selected: RECEIVER_CHECKS.map(metaOf) });
+    const stop = new AbortController();
+    let off = () => {};
     await certify(opts, plan, redactor, {
+      ready: () => { open(); off = onStop(() => stop.abort()); },
       check: c => term.check(open().add(c)),
       phase: (name, sent, total) => { lastLine = performance.now(); human.write(`${counter(sent, total)} ${name}\n`); },
       // A phase against a slow receiver can take minutes: a line every few seconds shows the run is alive.
@@ -124,10 +141,11 @@ export const command: Command = {
         lastLine = performance.now();
         human.write(`${counter(sent, total)} sent\n`);
       },
-    });
-    const results = open().finish();
+    }, stop.signal);
+    off();
+    const results = open().finish({ interrupted: stop.signal.aborted });
     term.end(results.checks, `${open().dir}/index.html`);
     human.write(formatSummary(results, `${open().dir}/index.html`) + '\n');
-    return verdictExit(results.summary.verdict, { allowIncomplete });
+    return stop.signal.aborted ? INTERRUPTED_EXIT : verdictExit(results.summary.verdict, { allowIncomplete });
   },
 };

@@ -8,15 +8,16 @@ import type { Redactor } from '../report/redact.ts';
 import { runAccepts } from './accepts.ts';
 import { runAuth } from './auth.ts';
 import { runConcurrency } from './concurrency.ts';
-import { successFrom, type Ctx } from './context.ts';
+import { successFrom, VALID_KINDS, type Ctx } from './context.ts';
 import { runIdempotency } from './idempotency.ts';
 import { runLatency } from './latency.ts';
-import type { SenderOptions } from './options.ts';
+import { budget, type SenderOptions } from './options.ts';
 import { acceptsPlan, Ids, planSize, type PlannedCheckout, type PlanSize } from './plan.ts';
 import { preflight } from './preflight.ts';
 import { runRobustness } from './robustness.ts';
 import { Transport, type Delivery } from './transport.ts';
-import { answerOf, result } from './check.ts';
+import { answerOf, notRun, result } from './check.ts';
+import { overHttps, OVER_HTTPS } from './https.ts';
 import { RECEIVER_REGISTRY } from './checks.ts';
 import { STAYS_UP } from './robustness.ts';
 import type { Judged } from '../report/check.ts';
@@ -41,6 +42,8 @@ export function planLine(plan: Plan, opts: SenderOptions): string {
 }
 
 export interface CertifyHooks {
+  /** The receiver answered the pre-flight: deliveries are about to go out (the CLI opens its report here). */
+  ready?(): void;
   /** Every finished check, in order (the CLI writes it to the report and prints a line). */
   check(c: CheckResult): void;
   /** A phase starts; `sent` of `total` deliveries are done. */
@@ -49,24 +52,37 @@ export interface CertifyHooks {
   sent?(sent: number, total: number): void;
 }
 
-export async function certify(opts: SenderOptions, plan: Plan, redactor: Redactor, hooks: CertifyHooks): Promise<void> {
-  const t = new Transport(opts, redactor, n => hooks.sent?.(n, plan.size.total));
+/**
+ * Runs the phases and hands every finished check to `hooks.check`. `stop`
+ * (a stop signal) ends the run at once: exchanges in flight are cut and no
+ * check is emitted after it; the caller reports the run as interrupted.
+ */
+export async function certify(opts: SenderOptions, plan: Plan, redactor: Redactor, hooks: CertifyHooks, stop?: AbortSignal): Promise<void> {
+  const t = new Transport(opts, redactor, n => hooks.sent?.(n, plan.size.total), performance.now() + budget(opts).ms);
+  const onStop = () => t.stop('the run was stopped by a signal');
+  stop?.addEventListener('abort', onStop, { once: true });
   try {
     await preflight(opts.url, opts.insecure);
-    const ctx: Ctx = { t, ids: plan.ids, opts, success: successFrom([]), emit: c => hooks.check(RECEIVER_REGISTRY.result(c)) };
+    hooks.ready?.();
+    const ctx: Ctx = { t, ids: plan.ids, opts, success: successFrom([]), emit: c => {
+      // A check cut off by a stop signal has no result; the report lists it as not run.
+      if (!stop?.aborted) hooks.check(RECEIVER_REGISTRY.result(c));
+    } };
     const phase = (name: string) => hooks.phase(name, t.count, plan.size.total);
 
-    const alone = () => t.log.filter(d => d.kind === 'normal' || d.kind === 'batch' || d.kind === 'older');
+    ctx.emit(result(OVER_HTTPS, overHttps(opts), 0));
+    const alone = () => t.log.filter(d => VALID_KINDS.has(d.kind));
     const phases: [string, () => Promise<unknown>][] = [
-      ['accepts: every body the service may send, a few checkouts at a time', async () => { ctx.success = successFrom(await runAccepts(ctx, plan.accepts)); }],
+      ['accepts: every body the service may send, a few checkouts at a time', async () => { ctx.success = successFrom(await runAccepts(ctx, plan.accepts), t.timing.limitMs + t.timing.toleranceMs); }],
       ['auth: deliveries without the right api-key', () => runAuth(ctx)],
       ['idempotency: the same event again, and after a pause', () => runIdempotency(ctx)],
-      [`concurrency: ${opts.concurrency} checkouts in parallel`, () => runConcurrency(ctx, alone().filter(d => d.kind === 'normal'))],
+      [`concurrency: ${opts.concurrency} checkouts in parallel`, () => runConcurrency(ctx)],
     ];
     let stopped: { after: Delivery; refused: Delivery } | undefined;
     for (const [name, run] of phases) {
       phase(name);
       await run();
+      if (stop?.aborted) return;
       if ((stopped = await stoppedNow(t, opts))) break;
     }
     phase('latency');
@@ -76,12 +92,15 @@ export async function certify(opts: SenderOptions, plan: Plan, redactor: Redacto
       ctx.emit(stoppedCheck(stopped));
     } else {
       // What garbage does to it is judged by the robustness checks that follow.
-      ctx.emit(result(STAYS_UP, { status: 'passed', message: 'the receiver accepted connections through every phase before the garbage' }, 0));
+      ctx.emit(result(STAYS_UP, t.log.some(d => d.status !== undefined)
+        ? { status: 'passed', message: 'the receiver accepted connections and answered through every phase before the garbage' }
+        : notRun('not judged: the receiver answered no delivery at all, which receiver.latency reports'), 0));
       phase('robustness: garbage, each followed by a valid delivery');
       await runRobustness(ctx);
     }
     hooks.phase('done', t.count, plan.size.total);
   } finally {
+    stop?.removeEventListener('abort', onStop);
     await t.close();
   }
 }

@@ -3,8 +3,9 @@
 // catalog lists these; certify() completes each emitted result from here.
 import { CheckRegistry, must, should, type Registered } from '../report/check.ts';
 import { ACCEPTS } from './accepts.ts';
-import { AUTH_CHECKS } from './auth.ts';
+import { AUTH_CHECKS, REFUSED_WITH_4XX } from './auth.ts';
 import { CONCURRENCY } from './concurrency.ts';
+import { OVER_HTTPS } from './https.ts';
 import { IDEMPOTENCY } from './idempotency.ts';
 import { LATENCY } from './latency.ts';
 import { GARBAGE } from './plan.ts';
@@ -19,8 +20,16 @@ export const RECEIVER_CHECKS: readonly Registered[] = [
   // Spec 2.5: "Receivers should accept it."
   should(ACCEPTS['older-variant']),
   must(ACCEPTS['unknown-fields']),
+  must(ACCEPTS['transaction-statuses']),
+  must(ACCEPTS['card-payment']),
+  must(ACCEPTS['optional-values']),
+  must(ACCEPTS['late-event']),
+  // Spec 4.3 says how the service calls; a certification over plain HTTP is a fair step while building.
+  should(OVER_HTTPS),
 
   ...AUTH_CHECKS.map(k => must(k)),
+  // How a refusal is made: a 5xx or a dropped connection invites a retry, a 4xx does not.
+  should(REFUSED_WITH_4XX),
 
   must(IDEMPOTENCY.twice),
   must(IDEMPOTENCY.threeTimes),

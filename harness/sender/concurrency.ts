@@ -3,8 +3,9 @@
 // Spec 6.9: "Events of different payments are delivered in parallel; the
 // receiver must expect concurrent requests."
 import type { CheckDef } from '../report/check.ts';
-import { answerOf, every, result, timed } from './check.ts';
-import type { Ctx } from './context.ts';
+import { answerOf, every, notRun, result, timed, withinLimit } from './check.ts';
+import { settledSlow, slowDelivery, type Ctx } from './context.ts';
+import { NEEDS_STATE_URL } from './idempotency.ts';
 import { describeLimit, fmtMs, RESPONSE_WAIT_SPEC_MS } from './options.ts';
 import { BURST_SEQUENCE, eventBody } from './plan.ts';
 import { readState } from './state.ts';
@@ -34,20 +35,33 @@ export const CONCURRENCY = {
 // later as SYN retries).
 const RAMP_STEP_MS = 5;
 
-/** One checkout's events, each sent once the previous one was answered. */
+/** One checkout's events, each sent once the previous one was answered; after one without an answer the service would not send the next. */
 async function sequence(ctx: Ctx, id: string, bodies: Record<string, unknown>[], startMs: number): Promise<Delivery[]> {
-  await new Promise(r => setTimeout(r, startMs));
+  await ctx.t.pause(startMs);
   const out: Delivery[] = [];
-  for (const [i, status] of BURST_SEQUENCE.entries()) out.push(await ctx.t.post(bodies[i], { kind: 'burst', label: `burst checkout ${id} ${status}` }));
+  for (const [i, status] of BURST_SEQUENCE.entries()) {
+    const label = `burst checkout ${id} ${status}`;
+    out.push(out.some(d => d.status === undefined) ? ctx.t.skip('burst', label, 'the event before it got no answer (spec 6.8)') : await ctx.t.post(bodies[i], { kind: 'burst', label }));
+  }
   return out;
 }
 
+/** Emits the three burst checks not-run with one reason, nothing sent. */
+function notSent(ctx: Ctx, why: string): void {
+  for (const def of [CONCURRENCY.allSuccess, CONCURRENCY.withinLimit, CONCURRENCY.stateAfterBurst]) ctx.emit(result(def, notRun(why), 0));
+}
+
 /**
- * `alone` are the valid normal deliveries sent before, outside any burst: when they
- * already took longer than the limit, the receiver is slow, not overwhelmed,
- * and receiver.latency reports it.
+ * Sends the burst and judges it. When the receiver is slow for sure without
+ * any burst (settledSlow), a burst could only repeat that: none is sent. When
+ * some valid delivery outside a burst was already too slow, the burst's time
+ * is not judged either: the receiver is slow, not overwhelmed, and
+ * receiver.latency reports it.
  */
-export async function runConcurrency(ctx: Ctx, alone: readonly Delivery[]): Promise<Delivery[]> {
+export async function runConcurrency(ctx: Ctx): Promise<Delivery[]> {
+  const settled = settledSlow(ctx);
+  if (settled) { notSent(ctx, `not sent: ${settled}`); return []; }
+  if (ctx.success.refused) { notSent(ctx, ctx.success.refused); return []; }
   const n = ctx.opts.concurrency;
   const ids = Array.from({ length: n }, () => ctx.ids.next('burst'));
   // Bodies are built before the burst starts so the sender's own work does not count as the receiver's latency.
@@ -58,34 +72,29 @@ export async function runConcurrency(ctx: Ctx, alone: readonly Delivery[]): Prom
   // A receiver that fell behind may still be working through abandoned
   // requests; the service would wait its minimum retry delay (spec 6.5) before
   // sending again, and so does the sender, so later prefixes judge a settled receiver.
-  if (burst.some(d => d.status === undefined)) await new Promise(r => setTimeout(r, ctx.t.timing.pauseMs));
+  if (burst.some(d => d.status === undefined && !d.notSent) && ctx.t.allows(ctx.t.timing.pauseMs)) await ctx.t.pause(ctx.t.timing.pauseMs);
   const { limitMs, toleranceMs, scale } = ctx.t.timing;
-  const what = `${n} checkouts in parallel, ${BURST_SEQUENCE.length} events each in order, ${burst.length} deliveries in ${fmtMs(wallMs)} ms`;
+  const what = `${n} checkouts in parallel, ${BURST_SEQUENCE.length} events each in order, ${burst.filter(d => !d.notSent).length} deliveries in ${fmtMs(wallMs)} ms`;
+  const limit = describeLimit(RESPONSE_WAIT_SPEC_MS, scale);
 
-  // Both burst checks last as long as the burst did.
-  const o = every(burst, ctx.success.ok, `${ctx.success.code} to every delivery of the burst`, ctx.success.note);
+  // Both burst checks last as long as the burst did. Codes here, time below:
+  // a delivery without an answer is within-limit's finding.
+  const o = every(burst, { ok: ctx.success.ok, expected: `${ctx.success.code} to every delivery of the burst`, note: ctx.success.note,
+    unanswered: { notRun: 'which receiver.concurrency.within-limit reports' } });
   ctx.emit(result(CONCURRENCY.allSuccess, { ...o, message: `${what}: ${o.message}` }, wallMs));
 
   // Spec 6.6: "The service waits 5 seconds in total for a response."
-  ctx.emit(result(CONCURRENCY.withinLimit, (() => {
-    const limit = describeLimit(RESPONSE_WAIT_SPEC_MS, scale);
-    const slowAlone = alone.filter(d => d.ms > limitMs + toleranceMs);
-    if (slowAlone.length)
-      return { status: 'skipped' as const, message: `not judged: ${slowAlone.length} deliveries sent outside a burst already took longer than ${limit} (first: ${answerOf(slowAlone[0])}); receiver.latency reports that` };
-    const w = every(burst, d => d.ms <= limitMs + toleranceMs, `answered within ${limit}, tolerance ${fmtMs(toleranceMs)} ms`);
-    return { ...w, message: `${what}: ${w.message}` };
-  })(), wallMs));
+  const slow = slowDelivery(ctx);
+  const w = slow ? notRun(`not judged: a valid delivery outside any burst already took longer than ${limit} (${slow.label}: ${answerOf(slow)}), which receiver.latency reports`) : every(burst.filter(d => d.status !== undefined || d.timedOut || d.notSent), { ok: d => d.ms <= limitMs + toleranceMs,
+    expected: `answered within ${limit}, tolerance ${fmtMs(toleranceMs)} ms`, unanswered: 'fail', unsure: d => withinLimit(d, limitMs + toleranceMs) === 'unsure' });
+  ctx.emit(result(CONCURRENCY.withinLimit, { ...w, message: `${what}: ${w.message}` }, wallMs));
 
-  const stateDef = CONCURRENCY.stateAfterBurst;
-  if (!ctx.opts.stateUrl) {
-    ctx.emit(await timed(stateDef, () => ({ status: 'skipped', message: "needs --state-url to read the receiver's state of a checkout", remedy: 'give --state-url' })));
-    return burst;
-  }
-  const template = ctx.opts.stateUrl;
-  ctx.emit(await timed(stateDef, async () => {
+  ctx.emit(await timed(CONCURRENCY.stateAfterBurst, async () => {
+    const template = ctx.opts.stateUrl;
+    if (!template) return NEEDS_STATE_URL;
     const last = BURST_SEQUENCE[BURST_SEQUENCE.length - 1];
-    if (burst.some(d => d.status !== ctx.success.code))
-      return { status: 'skipped', message: 'not judged: not every delivery of the burst got its success answer, which receiver.concurrency.all-success reports' };
+    if (burst.some(d => !ctx.success.ok(d)))
+      return notRun('not judged: not every delivery of the burst got its success answer, which receiver.concurrency.all-success and within-limit report');
     const reads = await Promise.all(ids.map(id => readState(ctx.t, template, id)));
     const wrong = reads.filter(r => r.status !== last);
     if (!wrong.length) return { status: 'passed', message: `all ${ids.length} checkouts are ${last}` };
@@ -93,9 +102,8 @@ export async function runConcurrency(ctx: Ctx, alone: readonly Delivery[]): Prom
     return {
       status: 'failed', expected: `${last} for all ${ids.length} checkouts`, seen,
       message: `${wrong.length} of ${ids.length} checkouts are not ${last} after the burst: ${seen}`,
-      evidence: wrong.slice(0, 5).map(r => r.read.evidence),
+      evidence: wrong.slice(0, 5).map((r, i) => (i ? r.read.evidence : { ...r.read.evidence, primary: true })),
     };
   }));
   return burst;
 }
-

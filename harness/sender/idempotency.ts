@@ -2,8 +2,9 @@
 // Spec 6.3: "Delivery is at least once. The receiver must expect duplicates."
 // Spec 6.4: "The receiver must answer each request with status code 200."
 import type { CheckDef } from '../report/check.ts';
-import { answerOf, every, timed, type Outcome } from './check.ts';
-import type { Ctx } from './context.ts';
+import { answerOf, every, notRun, notSentOutcome, timed, type Outcome } from './check.ts';
+import { budget, fmtMs } from './options.ts';
+import { silence, type Ctx } from './context.ts';
 import { DUPLICATE_SEQUENCE, eventBody, pathTo, type BodyKind } from './plan.ts';
 import { readState } from './state.ts';
 import type { Delivery } from './transport.ts';
@@ -20,33 +21,53 @@ export const IDEMPOTENCY = {
   stateAfterDuplicates: def('state-after-duplicates', "After duplicated events the receiver's state is the last status"),
 };
 
-async function repeat(ctx: Ctx, body: Record<string, unknown>, kind: BodyKind, label: string, times: number, pauseMs = 0): Promise<Delivery[]> {
+/** A check that reads the receiver's state, without --state-url. */
+export const NEEDS_STATE_URL = notRun("needs --state-url, the receiver's own view of a checkout: an address that answers a checkout's status as JSON, e.g. https://merchant.example/checkouts/{id}", 'give --state-url');
+
+/**
+ * Sends `steps` in order, each once the one before succeeded. Returns the
+ * deliveries, or why the check cannot be judged: a step that did not get the
+ * receiver's success (receiver.accepts or receiver.latency has that finding)
+ * or a pause the time budget does not allow.
+ */
+async function inOrder(ctx: Ctx, kind: BodyKind, steps: { body: Record<string, unknown>; label: string; pauseMs?: number; judged?: boolean; copy?: boolean }[]): Promise<Delivery[] | Outcome> {
+  if (ctx.success.refused) return notRun(ctx.success.refused);
   const out: Delivery[] = [];
-  for (let i = 0; i < times; i++) {
-    if (i && pauseMs) await new Promise(r => setTimeout(r, pauseMs));
-    out.push(await ctx.t.post(body, { kind, label: `${label}, delivery ${i + 1} of ${times}` }));
+  for (const s of steps) {
+    if (s.pauseMs) {
+      if (!ctx.t.allows(s.pauseMs)) return notRun(`not judged: the pause of ${fmtMs(s.pauseMs)} ms before ${s.label} would outlast ${budget(ctx.opts).text}`, 'raise --max-duration');
+      await ctx.t.pause(s.pauseMs);
+    }
+    const d = await ctx.t.post(s.body, { kind, label: s.label });
+    out.push(d);
+    if (s.judged) continue;
+    if (d.notSent) return notSentOutcome(d);
+    const owner = d.status === undefined && d.timedOut ? 'receiver.latency' : s.copy ? 'receiver.idempotency.twice and three-times' : 'receiver.accepts';
+    if (!ctx.success.ok(d)) return notRun(`not judged: ${d.label} got ${answerOf(d)}, which ${owner} reports`);
   }
   return out;
 }
 
 /**
  * A fresh checkout goes through the path to `status` (spec 3.1), whose last
- * event is then delivered `times` times in all. The duplicates are judged
- * only when the original and the events before it succeeded: a body the
- * receiver refuses in the first place is receiver.accepts' finding.
+ * event is then delivered `times` times in all, the copies `pauseMs` apart.
+ * The copies are judged only when the original and the events before it
+ * succeeded: a body the receiver refuses in the first place is
+ * receiver.accepts' finding, a slow one receiver.latency's.
  */
 async function duplicated(ctx: Ctx, kind: 'normal' | 'batch', status: string, times: number, pauseMs = 0): Promise<Outcome> {
   const id = ctx.ids.next(`dup-${times}`);
   const path = pathTo(status);
-  const before: Delivery[] = [];
-  for (const [i, s] of path.slice(0, -1).entries())
-    before.push(await ctx.t.post(eventBody(id, s, kind, i), { kind, label: `${kind} ${id} ${s}` }));
-  const sent = await repeat(ctx, eventBody(id, status, kind, path.length - 1), kind, `${kind} ${id} ${status}`, times, pauseMs);
-  const first = [...before, sent[0]].find(d => !ctx.success.ok(d));
-  if (first) return { status: 'skipped', message: `not judged: ${first.label} got ${answerOf(first)} before any duplicate was sent, which receiver.accepts covers` };
-  const o = every(sent.slice(1), ctx.success.ok, `${ctx.success.code} to every duplicate, as to the original`, ctx.success.note);
+  const body = eventBody(id, status, kind, path.length - 1);
+  const sent = await inOrder(ctx, kind, [
+    ...path.slice(0, -1).map((s, i) => ({ body: eventBody(id, s, kind, i), label: `${kind} ${id} ${s}` })),
+    ...Array.from({ length: times }, (_, i) => ({ body, label: `${kind} ${id} ${status}, delivery ${i + 1} of ${times}`, pauseMs: i ? pauseMs : 0, judged: i > 0 })),
+  ]);
+  if (!Array.isArray(sent)) return sent;
+  const original = sent[path.length - 1];
+  const o = every(sent.slice(path.length), { ok: ctx.success.ok, expected: `${ctx.success.code} to every duplicate, as to the original`, note: ctx.success.note, unanswered: ctx.success.unanswered });
   // The original's exchange beside the refused duplicates shows the same body answered two ways.
-  return o.status === 'failed' ? { ...o, evidence: [sent[0].evidence, ...(o.evidence ?? [])] } : o;
+  return o.status === 'failed' ? { ...o, evidence: [original.evidence, ...(o.evidence ?? [])] } : o;
 }
 
 /**
@@ -55,33 +76,31 @@ async function duplicated(ctx: Ctx, kind: 'normal' | 'batch', status: string, ti
  * check rather than their sum; results are emitted in a fixed order.
  */
 export async function runIdempotency(ctx: Ctx): Promise<void> {
+  const quiet = silence(ctx);
   const checks = await Promise.all([
-    timed(IDEMPOTENCY.twice, () => duplicated(ctx, 'normal', 'PAYMENT_INITIATED', 2)),
-    timed(IDEMPOTENCY.threeTimes, () => duplicated(ctx, 'batch', 'PAYMENT_COMPLETED', 3)),
-    timed(IDEMPOTENCY.afterPause, () => duplicated(ctx, 'normal', 'PAYMENT_COMPLETED', 2, ctx.t.timing.pauseMs)),
-    stateAfterDuplicates(ctx, `${ctx.success.code} to the original and to every duplicate`),
+    timed(IDEMPOTENCY.twice, () => quiet ? notRun(quiet) : duplicated(ctx, 'normal', 'PAYMENT_INITIATED', 2)),
+    timed(IDEMPOTENCY.threeTimes, () => quiet ? notRun(quiet) : duplicated(ctx, 'batch', 'PAYMENT_COMPLETED', 3)),
+    timed(IDEMPOTENCY.afterPause, () => quiet ? notRun(quiet) : duplicated(ctx, 'normal', 'PAYMENT_COMPLETED', 2, ctx.t.timing.pauseMs)),
+    timed(IDEMPOTENCY.stateAfterDuplicates, () => quiet && ctx.opts.stateUrl ? notRun(quiet) : stateAfterDuplicates(ctx)),
   ]);
   for (const c of checks) ctx.emit(c);
 }
 
-function stateAfterDuplicates(ctx: Ctx, expected: string) {
-  const stateDef = IDEMPOTENCY.stateAfterDuplicates;
+async function stateAfterDuplicates(ctx: Ctx): Promise<Outcome> {
   const template = ctx.opts.stateUrl;
-  if (!template) return timed(stateDef, () => ({ status: 'skipped', message: "needs --state-url to read the receiver's state of a checkout", remedy: 'give --state-url' }));
-  return timed(stateDef, async () => {
-    const id = ctx.ids.next('dup-state');
-    const sent: Delivery[] = [];
-    for (const [i, e] of DUPLICATE_SEQUENCE.entries()) sent.push(...await repeat(ctx, eventBody(id, e.status, 'normal', i), 'normal', `normal ${id} ${e.status}`, e.times));
-    const refused = every(sent, d => d.status === ctx.success.code, expected, ctx.success.note);
-    if (refused.status === 'failed') return { ...refused, status: 'skipped' as const, message: `not judged, not every delivery succeeded: ${refused.message}` };
-    const last = DUPLICATE_SEQUENCE[DUPLICATE_SEQUENCE.length - 1].status;
-    const s = await readState(ctx.t, template, id);
-    const seq = DUPLICATE_SEQUENCE.map(e => `${e.status} x${e.times}`).join(', ');
-    if (s.status === last) return { status: 'passed', message: `after ${seq} the state is ${last}` };
-    return {
-      status: 'failed', expected: last, seen: s.status ?? s.problem ?? 'nothing',
-      message: `after ${seq} the receiver's state should be ${last}, seen ${s.status ?? s.problem}`,
-      evidence: [s.read.evidence, ...sent.map(d => d.evidence)],
-    };
-  });
+  if (!template) return NEEDS_STATE_URL;
+  const id = ctx.ids.next('dup-state');
+  const sent = await inOrder(ctx, 'normal', DUPLICATE_SEQUENCE.flatMap((e, i) => Array.from({ length: e.times }, (_, k) => ({
+    body: eventBody(id, e.status, 'normal', i), label: `normal ${id} ${e.status}, delivery ${k + 1} of ${e.times}`, copy: k > 0,
+  }))));
+  if (!Array.isArray(sent)) return sent;
+  const last = DUPLICATE_SEQUENCE[DUPLICATE_SEQUENCE.length - 1].status;
+  const s = await readState(ctx.t, template, id);
+  const seq = DUPLICATE_SEQUENCE.map(e => `${e.status} x${e.times}`).join(', ');
+  if (s.status === last) return { status: 'passed', message: `after ${seq} the state is ${last}` };
+  return {
+    status: 'failed', expected: last, seen: s.status ?? s.problem ?? 'nothing',
+    message: `after ${seq} the receiver's state should be ${last}, seen ${s.status ?? s.problem}`,
+    evidence: [{ ...s.read.evidence, primary: true }, ...sent.map(d => d.evidence)],
+  };
 }

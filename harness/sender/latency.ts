@@ -5,7 +5,7 @@
 // the report's latency picture can be redrawn from results.json alone.
 import type { MeasurementEvidence } from '../report/model.ts';
 import type { CheckDef } from '../report/check.ts';
-import { every, timed } from './check.ts';
+import { every, notRun, timed, withinLimit } from './check.ts';
 import type { Ctx } from './context.ts';
 import { describeLimit, fmtMs, P99_ADVICE_SPEC_MS, RESPONSE_WAIT_SPEC_MS } from './options.ts';
 import { summarizeMs, type Summary } from './stats.ts';
@@ -25,7 +25,7 @@ export function latencyEvidence(log: readonly Delivery[], limitMs: number, advic
   const out: MeasurementEvidence[] = [];
   for (const kind of LATENCY_KINDS) {
     const ms = log.filter(d => d.kind === kind && d.status !== undefined).map(d => d.ms);
-    const unanswered = log.filter(d => d.kind === kind && d.status === undefined).length;
+    const unanswered = log.filter(d => d.kind === kind && d.status === undefined && !d.notSent).length;
     if (!ms.length) continue;
     out.push({ kind: 'measurement', name: `latency ${kind}`, expected: `every answer under ${fmtMs(limitMs)} ms, p99 under ${fmtMs(adviceMs)} ms`,
       seen: line(summarizeMs(ms)) + (unanswered ? `; ${unanswered} more got no answer` : ''), unit: 'ms' });
@@ -54,14 +54,16 @@ export async function runLatency(ctx: Ctx, alone: readonly Delivery[]): Promise<
   const limit = describeLimit(RESPONSE_WAIT_SPEC_MS, scale);
 
   ctx.emit(await timed(LATENCY.underLimit, () => {
-    const o = every(alone.filter(d => d.status !== undefined || d.timedOut),
-      d => d.ms <= limitMs + toleranceMs, `answered within ${limit}, tolerance ${fmtMs(toleranceMs)} ms`);
+    // A connection refused or reset is no answer time: the prefix that sent the delivery judges it.
+    const o = every(alone.filter(d => d.status !== undefined || d.timedOut || d.notSent),
+      { ok: d => d.ms <= limitMs + toleranceMs, expected: `answered within ${limit}, tolerance ${fmtMs(toleranceMs)} ms`, unanswered: 'fail',
+        unsure: d => withinLimit(d, limitMs + toleranceMs) === 'unsure' });
     return { ...o, evidence: [...(o.evidence ?? []), ...evidence] };
   }));
 
   ctx.emit(await timed(LATENCY.p99, () => {
     const ms = alone.filter(d => d.status !== undefined).map(d => d.ms);
-    if (!ms.length) return { status: 'skipped', message: 'no delivery was answered' };
+    if (!ms.length) return notRun('not judged: no valid delivery was answered within the wait, which receiver.latency.under-limit reports');
     const s = summarizeMs(ms);
     const advice = describeLimit(P99_ADVICE_SPEC_MS, scale);
     const ok = s.p99 <= p99AdviceMs + Math.max(25, p99AdviceMs * 0.02);

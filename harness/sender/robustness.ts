@@ -5,8 +5,8 @@
 // with a 4xx is advice (`should`): the spec says nothing about bodies it does
 // not define, but a 200 to garbage means the receiver did not look at the body.
 import type { CheckDef } from '../report/check.ts';
-import { answerOf, timed } from './check.ts';
-import type { Ctx } from './context.ts';
+import { answerOf, notRun, notSentOutcome, result, type Outcome } from './check.ts';
+import { settledSlow, VALID_KINDS, type Ctx } from './context.ts';
 import { freshBody, GARBAGE, type Garbage } from './plan.ts';
 import type { Delivery } from './transport.ts';
 
@@ -40,44 +40,70 @@ export const STAYS_UP: CheckDef = {
   id: 'receiver.robustness.stays-up', requirements: ['R6.4-receiver-answers-200'], title: 'The receiver keeps accepting connections for the whole run', spec: '6.4', quote: ANSWER_200,
 };
 
+/** Emits both checks of one garbage not-run with one reason. */
+function skipBoth(ctx: Ctx, g: Garbage, why: string): void {
+  ctx.emit(result(ROBUSTNESS[g].keeps, notRun(why), 0));
+  ctx.emit(result(ROBUSTNESS[g].refused, notRun(why), 0));
+}
+
+/** Whether the valid delivery after the garbage got the receiver's success (must). */
+function keepsWorking(ctx: Ctx, title: string, garbage: Delivery, next: Delivery): Outcome {
+  if (next.notSent) return notSentOutcome(next);
+  if (ctx.success.ok(next)) return { status: 'passed', message: `after ${title} (${answerOf(garbage)}), the next delivery got ${answerOf(next)}` };
+  if (next.status === undefined && next.timedOut && typeof ctx.success.unanswered === 'object')
+    return notRun(`not judged: the valid delivery after ${title} got no answer within the wait, ${ctx.success.unanswered.notRun}`);
+  return {
+    status: 'failed', expected: `${ctx.success.code} to the valid delivery after ${title}`, seen: answerOf(next),
+    message: `after ${title} (answered: ${answerOf(garbage)}) the next valid delivery got ${answerOf(next)}${ctx.success.note}`,
+    evidence: [garbage.evidence, { ...next.evidence, primary: true }],
+  };
+}
+
+/** Whether the garbage itself was refused with a 4xx (should). */
+function refused(ctx: Ctx, g: Garbage, title: string, garbage: Delivery): Outcome {
+  if (garbage.notSent) return notSentOutcome(garbage);
+  // A receiver that hangs up on an oversized upload refuses it too.
+  const hungUp = g === 'large-body' && garbage.status === undefined && /closed the connection/.test(garbage.error ?? '');
+  if ((garbage.status !== undefined && garbage.status >= 400 && garbage.status < 500) || hungUp)
+    return { status: 'passed', message: `refused: ${answerOf(garbage)}` };
+  if (garbage.status === undefined && garbage.timedOut && typeof ctx.success.unanswered === 'object')
+    return notRun(`not judged: ${title} got no answer within the wait, ${ctx.success.unanswered.notRun}`);
+  return {
+    status: 'failed', expected: 'a 4xx answer (400, 413, 415 or 422 are usual)', seen: answerOf(garbage),
+    message: `${title} got ${answerOf(garbage)} instead of a 4xx`, evidence: [{ ...garbage.evidence, primary: true }],
+  };
+}
+
+/**
+ * Each garbage, then a valid delivery, one after the other so a crash is
+ * blamed on the garbage that caused it. Not sent at all when the receiver
+ * answered no valid delivery within the wait or gave none a 2xx: whether it
+ * "keeps" working could not be told.
+ */
 export async function runRobustness(ctx: Ctx): Promise<Delivery[]> {
+  const answeredOnce = ctx.t.log.some(d => VALID_KINDS.has(d.kind) && ctx.success.ok(d));
+  const skipAll = ctx.success.refused ?? (answeredOnce ? undefined
+    : 'not sent: the receiver answered no valid delivery within the wait, which receiver.latency reports; whether it keeps working after garbage could not be told');
+  // Once the receiver is slow for sure, a valid delivery after the garbage could cost the whole wait and
+  // not change the verdict: the garbage goes out (refused is judged), the delivery after it does not.
+  const settled = settledSlow(ctx);
   const after: Delivery[] = [];
   let downAfter: string | undefined;
   for (const g of GARBAGE) {
     const shape = SHAPES[g];
-    const defs = ROBUSTNESS[g];
-    if (downAfter) {
-      // Blaming this garbage for an earlier crash would mislead; the check that saw the crash failed already.
-      const why = `not judged: the receiver stopped accepting connections after ${downAfter}`;
-      ctx.emit(await timed(defs.keeps, () => ({ status: 'skipped', message: why })));
-      ctx.emit(await timed(defs.refused, () => ({ status: 'skipped', message: why })));
-      continue;
-    }
+    // Blaming this garbage for an earlier crash would mislead; the check that saw the crash failed already.
+    const why = skipAll ?? (downAfter && `not judged: the receiver stopped accepting connections after ${downAfter}`);
+    if (why) { skipBoth(ctx, g, why); continue; }
     const raw = shape.raw();
+    const t0 = performance.now();
     const garbage = await ctx.t.post(undefined, { kind: 'garbage', label: `${shape.title} (${raw.length} bytes, ${shape.contentType})`, raw, contentType: shape.contentType });
-    const next = await ctx.t.post(freshBody(ctx.ids), { kind: 'normal', label: `a valid delivery right after ${shape.title}` });
+    const label = `a valid delivery right after ${shape.title}`;
+    const next = settled ? ctx.t.skip('normal', label, settled) : await ctx.t.post(freshBody(ctx.ids), { kind: 'normal', label });
+    const took = performance.now() - t0;
     after.push(next);
     if (next.status === undefined && /connection refused/.test(next.error ?? '')) downAfter = shape.title;
-
-    ctx.emit(await timed(defs.keeps, () => {
-      if (ctx.success.ok(next)) return { status: 'passed', message: `after ${shape.title} (${answerOf(garbage)}), the next delivery got ${answerOf(next)}` };
-      return {
-        status: 'failed', expected: `${ctx.success.code} to the valid delivery after ${shape.title}`, seen: answerOf(next),
-        message: `after ${shape.title} (answered: ${answerOf(garbage)}) the next valid delivery got ${answerOf(next)}${ctx.success.note}`,
-        evidence: [garbage.evidence, next.evidence],
-      };
-    }));
-
-    ctx.emit(await timed(defs.refused, () => {
-      // A receiver that hangs up on an oversized upload refuses it too.
-      const hungUp = g === 'large-body' && garbage.status === undefined && /closed the connection/.test(garbage.error ?? '');
-      if ((garbage.status !== undefined && garbage.status >= 400 && garbage.status < 500) || hungUp)
-        return { status: 'passed', message: `refused: ${answerOf(garbage)}` };
-      return {
-        status: 'failed', expected: 'a 4xx answer (400, 413, 415 or 422 are usual)', seen: answerOf(garbage),
-        message: `${shape.title} got ${answerOf(garbage)} instead of a 4xx`, evidence: [garbage.evidence],
-      };
-    }));
+    ctx.emit(result(ROBUSTNESS[g].keeps, keepsWorking(ctx, shape.title, garbage, next), took));
+    ctx.emit(result(ROBUSTNESS[g].refused, refused(ctx, g, shape.title, garbage), garbage.ms));
   }
   return after;
 }
