@@ -6,7 +6,11 @@ import { createServer } from 'node:net';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createServer as createHttp } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { runCli } from '../helpers/cli.ts';
+import { startBin } from '../helpers/process.ts';
+import type { RunResults } from '../../harness/report/model.ts';
 import { startReceiver } from '../fixtures/receivers/receiver.ts';
 import { API_KEY } from './certify-helper.ts';
 
@@ -36,7 +40,10 @@ test('the correct receiver without --state-url: plan line first, incomplete (exi
     assert.match(out.stdout, /\[\s*\d+\/\d+\] concurrency/, 'progress lines');
     assert.match(out.stdout, /SKIP receiver\.idempotency\.state-after-duplicates .*--state-url/);
     // The two state checks need --state-url: without it the certification is incomplete, and says what to give.
-    assert.match(out.stdout, /^Incomplete: \d+ passed, 0 failed, 2 skipped \(2 not run\)\.\nNot run: give --state-url to run 2 receiver checks\.$/m);
+    // The one warning: the sample receiver is served over plain HTTP (spec 4.3: the service calls over HTTPS).
+    assert.match(out.stdout, /WARN receiver\.accepts\.over-https /);
+    // (The p99 advice may warn too on a loaded machine: every failure is a warning.)
+    assert.match(out.stdout, /^Incomplete: \d+ passed, (\d+) failed \(\1 of them warnings that do not decide the verdict\), 2 skipped \(2 not run\)\.\nNot run: give --state-url to run 2 receiver checks\.$/m);
     assert.deepEqual(readdirSync(dir).sort(), ['index.html', 'junit.xml', 'plan.json', 'results.json', 'results.jsonl']);
     for (const f of readdirSync(dir)) assert.equal(readFileSync(join(dir, f), 'utf8').includes(API_KEY), false, f);
     assert.equal(out.stdout.includes(API_KEY), false);
@@ -98,9 +105,14 @@ test('missing flags and bad values are exit 2 with a sentence naming the fix', a
   const noKey = await runCli(['certify-receiver', '--url', 'http://127.0.0.1:9/hooks'], { env: { PIS_WEBHOOK_API_KEY: '' } });
   assert.equal(noKey.code, 2);
   assert.match(noKey.stderr, /pass --api-key or set PIS_WEBHOOK_API_KEY/);
-  const shortKey = await runCli(['certify-receiver', '--url', 'http://127.0.0.1:9/hooks', '--api-key', 'abc']);
+  // Spec 5.4, "The key may have any format": a short key is sent, with a warning; one no header can carry is refused.
+  const shortKey = await runCli(['certify-receiver', '--url', `http://127.0.0.1:${await closedPort()}/hooks`, '--api-key', 'abc']);
   assert.equal(shortKey.code, 2);
-  assert.match(shortKey.stderr, /shorter than 4 characters/);
+  assert.match(shortKey.stderr, /warning: the webhook api-key is shorter than 8 characters/);
+  assert.match(shortKey.stderr, /Cannot reach the webhook receiver/);
+  const badKey = await runCli(['certify-receiver', '--url', 'http://127.0.0.1:9/hooks', '--api-key', 'line\nbreak']);
+  assert.equal(badKey.code, 2);
+  assert.match(badKey.stderr, /characters an HTTP header cannot carry/);
   const badState = await runCli(['certify-receiver', '--url', 'http://127.0.0.1:9/hooks', '--api-key', API_KEY, '--state-url', 'http://x/checkouts']);
   assert.equal(badState.code, 2);
   assert.match(badState.stderr, /--state-url must contain \{id\}/);
@@ -127,4 +139,26 @@ test('a wrong --api-key: every accepts check fails and says to check the key', a
     assert.equal(out.code, 1);
     assert.match(out.stdout, /FAIL receiver\.accepts\.normal-statuses .*refused with 401: check that --api-key is the key registered/);
   } finally { await r.close(); rmSync(dir, { recursive: true, force: true }); }
+});
+
+test('Ctrl-C during a certification: exit 2, a report with what was found, the verdict Interrupted', async () => {
+  // A receiver that accepts connections and never answers: at time scale 1 the first deliveries wait 5 s.
+  const silent = createHttp(() => { /* never answers */ });
+  await new Promise<void>(r => silent.listen(0, '127.0.0.1', r));
+  const dir = tmp();
+  try {
+    const run = startBin(['certify-receiver', '--url', `http://127.0.0.1:${(silent.address() as AddressInfo).port}/hooks`, '--api-key', API_KEY, '--report', dir]);
+    await run.waitFor(/\] accepts: /);
+    process.kill(-run.pid, 'SIGINT');
+    const { code, signal } = await run.closed;
+    assert.deepEqual({ code, signal }, { code: 2, signal: null }, run.out() + run.err());
+    assert.match(run.out(), /\nInterrupted: /);
+    const results = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as RunResults;
+    assert.equal(results.summary.verdict, 'interrupted');
+    // What finished before the signal is kept; the deliveries cut off by it fail nothing.
+    assert.equal(results.checks.find(c => c.id === 'receiver.accepts.over-https')?.status, 'failed');
+    assert.deepEqual(results.checks.filter(c => c.status === 'failed' && c.level === 'must').map(c => c.id), []);
+    assert.ok(results.checks.filter(c => c.id.startsWith('receiver.accepts.normal')).every(c => c.skipKind === 'not-run'));
+    for (const f of ['results.jsonl', 'junit.xml', 'index.html']) assert.ok(existsSync(join(dir, f)), f);
+  } finally { silent.closeAllConnections(); silent.close(); rmSync(dir, { recursive: true, force: true }); }
 });

@@ -1,15 +1,17 @@
-// Every sample receiver fault of issue 6 is caught under its prefix, and no
-// check of another prefix fails at level `must`; the correct receiver is certified.
+// Every sample receiver fault is caught under its prefix, fails the checks
+// contracts/proofs.yaml names for it, and no check of another prefix fails at
+// level must; the correct receiver is certified, strict or not.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { RECEIVER_FAULTS } from '../fixtures/receivers/faults.ts';
-import { certifyFixture, failed, ids } from './certify-helper.ts';
+import { assertCaught, certifyJudged, failed, ids, PLAIN_HTTP } from './certify-helper.ts';
 
 // Time scale 0.2 (5 s = 1 s) for the faults. The faults that are about time
-// (slow, hangs, one-at-a-time) run one by one in timing.test.ts: side by side
-// here, they would be judged on a loop that other runs keep busy.
+// run one by one in timing.test.ts, and the 10 MB answers in hostile.test.ts:
+// side by side here, they would be judged on a loop that other runs keep busy.
 const SCALE = 0.2;
-const TIMING_FAULTS = new Set(['slow', 'hangs', 'one-at-a-time']);
+export const TIMING_FAULTS = new Set(['slow', 'hangs', 'one-at-a-time', 'slow-new-event', 'silent']);
+const OWN_FILE = new Set([...TIMING_FAULTS, 'huge-500']);
 const CONCURRENCY = 20;
 // The timing checks measure real time against a compressed limit; with the
 // shared 2-core machine at a load average above 20, bursts of a fast receiver
@@ -17,46 +19,49 @@ const CONCURRENCY = 20;
 // timing check against it; the correct receiver, run at a wider scale (5 s =
 // 2.5 s), proves those checks do not false-alarm.
 const TIMING = new Set(['receiver.concurrency.within-limit', 'receiver.latency.under-limit']);
+
 test('the correct receiver is certified, with the --state-url checks passing', async () => {
-  const r = await certifyFixture(undefined, { timeScale: 0.5, concurrency: 10, state: true });
-  assert.equal(r.sent, r.planned, 'sends exactly the planned number of deliveries');
-  // p99 under 1 s is advice measured on a compressed clock: a busy machine may miss it, and it never decides.
-  assert.deepEqual(failed(r.checks).filter(c => c.id !== 'receiver.latency.p99').map(c => `${c.id}: ${c.message}`), []);
-  assert.equal(r.checks.filter(c => c.status === 'skipped').length, 0, ids(r.checks.filter(c => c.status === 'skipped')));
-  for (const prefix of ['accepts', 'auth', 'idempotency', 'concurrency', 'latency', 'robustness'])
-    assert.ok(r.checks.some(c => c.id.startsWith(`receiver.${prefix}.`)), prefix);
+  await certifyJudged(undefined, { timeScale: 0.5, concurrency: 10, state: true }, r => {
+    assert.equal(r.sent, r.planned, 'sends exactly the planned number of deliveries');
+    // p99 under 1 s is advice measured on a compressed clock: a busy machine may miss it, and it never decides.
+    assert.deepEqual(failed(r.checks).filter(c => c.id !== 'receiver.latency.p99' && c.id !== PLAIN_HTTP).map(c => `${c.id}: ${c.message}`), []);
+    assert.equal(r.checks.filter(c => c.status === 'skipped').length, 0, ids(r.checks.filter(c => c.status === 'skipped')));
+    for (const prefix of ['accepts', 'auth', 'idempotency', 'concurrency', 'latency', 'robustness'])
+      assert.ok(r.checks.some(c => c.id.startsWith(`receiver.${prefix}.`)), prefix);
+  });
 });
 
 test('a receiver that refuses events out of the order the service sends them is certified too', async () => {
-  const r = await certifyFixture(undefined, { timeScale: 0.5, concurrency: 10, strict: true, state: true });
-  assert.deepEqual(failed(r.checks).filter(c => c.id !== 'receiver.latency.p99').map(c => `${c.id}: ${c.message}`), []);
+  await certifyJudged(undefined, { timeScale: 0.5, concurrency: 10, strict: true, state: true }, r => {
+    assert.deepEqual(failed(r.checks).filter(c => c.id !== 'receiver.latency.p99' && c.id !== PLAIN_HTTP).map(c => `${c.id}: ${c.message}`), []);
+  });
 });
 
-// The fault runs wait mostly on pauses and sleeps, so they run side by side;
-// none of their assertions depends on timing that a busier machine could break.
-describe('sample receiver faults', { concurrency: true }, () => {
-  for (const f of RECEIVER_FAULTS.filter(x => !TIMING_FAULTS.has(x.name))) {
+// The fault runs wait mostly on pauses and sleeps, so several run side by
+// side; none of their assertions depends on timing that a busier machine could
+// break. More than a few at once (each with a burst of 20) delayed answers of
+// the in-process receivers past the 1 s limit on the shared 2-core machine.
+describe('sample receiver faults', { concurrency: 5 }, () => {
+  for (const f of RECEIVER_FAULTS.filter(x => !OWN_FILE.has(x.name))) {
     test(`fault ${f.name} (${f.description}) is caught by ${f.prefix} at level ${f.level}`, async () => {
-      const r = await certifyFixture(f.name, { timeScale: SCALE, concurrency: CONCURRENCY, state: f.needsState });
-      const caught = failed(r.checks).filter(c => c.id.startsWith(f.prefix + '.'));
-      assert.ok(caught.some(c => c.level === f.level), `no failed ${f.level} check under ${f.prefix}; failed: ${ids(failed(r.checks))}`);
-      const elsewhere = failed(r.checks, 'must').filter(c => !c.id.startsWith(f.prefix + '.') && !TIMING.has(c.id));
-      assert.deepEqual(elsewhere.map(c => `${c.id}: ${c.message}`), []);
-      if (f.name === 'dies-on-malformed-json') {
-        // The crash is blamed on the garbage that caused it, not on the garbage sent after it.
-        const later = r.checks.find(c => c.id === 'receiver.robustness.empty-body.keeps-working');
-        assert.equal(later?.status, 'skipped');
-        assert.match(later?.message ?? '', /stopped accepting connections after malformed JSON/);
-      }
-      if (f.name === 'dies-on-missing-key') {
-        const up = r.checks.find(c => c.id === 'receiver.robustness.stays-up');
-        assert.match(up?.message ?? '', /stopped accepting connections after .*the run stopped there/);
-        assert.equal(r.checks.some(c => c.id.startsWith('receiver.idempotency.')), false, 'nothing is sent to a dead receiver');
-      }
-      for (const c of caught) {
-        assert.ok(c.message && c.evidence.length, `${c.id} says what it saw and carries evidence`);
-        if (c.expected !== undefined) assert.ok(c.seen, `${c.id} says what it saw`);
-      }
+      await certifyJudged(f.name === 'plain-http' ? undefined : f.name, { timeScale: SCALE, concurrency: CONCURRENCY, state: f.needsState }, r => {
+        assertCaught(f, r, TIMING);
+        if (f.name === 'dies-on-malformed-json') {
+          // The crash is blamed on the garbage that caused it, not on the garbage sent after it.
+          const later = r.checks.find(c => c.id === 'receiver.robustness.empty-body.keeps-working');
+          assert.equal(later?.status, 'skipped');
+          assert.match(later?.message ?? '', /stopped accepting connections after malformed JSON/);
+        }
+        if (f.name === 'dies-on-missing-key') {
+          const up = r.checks.find(c => c.id === 'receiver.robustness.stays-up');
+          assert.match(up?.message ?? '', /stopped accepting connections after .*the run stopped there/);
+          assert.equal(r.checks.some(c => c.id.startsWith('receiver.idempotency.')), false, 'nothing is sent to a dead receiver');
+        }
+        if (f.name === 'auth-500') {
+          // A 5xx is a refusal (the must checks pass) that invites a retry (the should check warns).
+          assert.ok(r.checks.filter(c => c.id.startsWith('receiver.auth.') && c.level === 'must').every(c => c.status === 'passed'));
+        }
+      });
     });
   }
 });
