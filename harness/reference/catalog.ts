@@ -103,6 +103,19 @@ export function resolveFaults(names: Iterable<string> = []): Set<string> {
   return set;
 }
 
+/**
+ * The same switched-on names, recording in `log` every name asked about with
+ * has(), switched on or not. A part of the reference that never asks about a
+ * name cannot behave differently when it is switched on: the proof tests use
+ * this to show which suites a fault or quirk can reach.
+ */
+export function recordingReads(faults: ReadonlySet<string>, log: Set<string>): Set<string> {
+  const view = new Set(faults);
+  const has = view.has.bind(view);
+  view.has = (name: string) => { log.add(name); return has(name); };
+  return view;
+}
+
 /** The catalog as text for --list-faults: one line per entry, grouped. */
 export function describeCatalog(): string {
   const width = Math.max(...[...FAULTS, ...QUIRKS].map(e => e.name.length));

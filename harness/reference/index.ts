@@ -11,7 +11,7 @@ import { PaymentStore } from './api/payment-store.ts';
 import { createApi } from './api/router.ts';
 import { SessionStore } from './api/session-store.ts';
 import { TicketStore } from './api/tickets.ts';
-import { resolveFaults } from './catalog.ts';
+import { recordingReads, resolveFaults } from './catalog.ts';
 import { realClock, type Clock } from './clock.ts';
 import { SHOWN_LIFETIMES, type Lifetimes } from './lifetimes.ts';
 import { createControl, type EventRecord, type ReferenceAttempt } from './control.ts';
@@ -59,6 +59,12 @@ export interface Reference {
   events(): EventRecord[];
   /** Resolves once every event of the checkout (of all checkouts, without an id) was delivered or dropped. */
   settled(checkoutId?: string): Promise<void>;
+  /**
+   * Every catalog name (switched on or not) the token endpoint and the API asked
+   * about while serving: a name never asked about cannot have changed an answer
+   * they gave. The control API and the dispatcher are not counted (see events()).
+   */
+  faultsRead(): string[];
   close(): Promise<void>;
 }
 
@@ -69,13 +75,15 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Re
   const clientId = options.clientId ?? 'demo-client';
   const clientSecret = options.clientSecret ?? 'demo-secret';
   const faults = resolveFaults(options.faults ?? []);
+  const read = new Set<string>();
+  const apiFaults = recordingReads(faults, read);
   const clock = realClock(options.timeScale ?? 1);
 
   const lifetimes: Lifetimes = { ...SHOWN_LIFETIMES, ...options.lifetimes };
-  const tokens = new TokenStore(clock, faults, lifetimes);
+  const tokens = new TokenStore(clock, apiFaults, lifetimes);
   const ctx: ApiContext = {
-    clock, faults, tokens,
-    sessions: new SessionStore(clock, faults, lifetimes.consentS),
+    clock, faults: apiFaults, tokens,
+    sessions: new SessionStore(clock, apiFaults, lifetimes.consentS),
     payments: new PaymentStore(clock),
     tickets: new TicketStore(),
     interactiveConsent: options.interactiveConsent ?? false,
@@ -85,7 +93,7 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Re
   const control = createControl({ clock, faults, defaultWebhook });
   const server = createReferenceServer({
     realm, ctx, control,
-    token: createTokenEndpoint({ clientId, clientSecret, tokens, faults }),
+    token: createTokenEndpoint({ clientId, clientSecret, tokens, faults: apiFaults }),
     api: createApi(ctx),
   });
   // Idle keep-alive sockets stay open longer than any client keeps them (undici: 4 s), so the
@@ -116,6 +124,7 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Re
     attempts: () => control.attempts(),
     events: () => control.events(),
     settled: id => control.settled(id),
+    faultsRead: () => [...read].sort(),
     close() {
       closing ??= (async () => {
         await control.close();

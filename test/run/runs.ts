@@ -4,6 +4,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RunResults } from '../../harness/report/model.ts';
+import type { Reference } from '../../harness/reference/index.ts';
 import { runCli, type CliResult } from '../helpers/cli.ts';
 
 /**
@@ -16,13 +17,23 @@ export const TIME_SCALE = '0.001';
 
 export interface Run { cli: CliResult; results?: RunResults; dir: string }
 
-export async function runReference(names: string[], extra: string[] = []): Promise<Run> {
+async function runInto(args: string[], env?: Record<string, string>): Promise<Run> {
   const dir = mkdtempSync(join(tmpdir(), 'pis-run-'));
-  const cli = await runCli(['run', '--suites', SUITES, '--time-scale', TIME_SCALE, '--workers', '2', '--report', dir,
-    ...(names.length ? ['--fault', names.join(',')] : []), ...extra], { timeoutMs: 300_000 });
+  const cli = await runCli(['run', '--suites', SUITES, '--time-scale', TIME_SCALE, '--workers', '2', '--report', dir, ...args], { env, timeoutMs: 300_000 });
   let results: RunResults | undefined;
   try { results = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as RunResults; } catch { /* asserted by the caller */ }
   return { cli, results, dir };
+}
+
+/** The bundled reference with the named faults or quirks (`run --fault`). */
+export function runReference(names: string[], extra: string[] = []): Promise<Run> {
+  return runInto([...(names.length ? ['--fault', names.join(',')] : []), ...extra]);
+}
+
+/** The same suites against a reference this process started, so the test can ask it afterwards what it saw. */
+export function runTarget(ref: Reference, extra: string[] = []): Promise<Run> {
+  return runInto(['--auth-url', ref.authUrl, '--realm', ref.realm, '--client-id', ref.clientId, '--base-url', ref.baseUrl, ...extra],
+    { PIS_CLIENT_SECRET: ref.clientSecret });
 }
 
 export function cleanup(run: Run): void {
