@@ -49,7 +49,7 @@ export function listProblems(reqs: readonly Requirement[]): string[] {
 export function linkProblems(reqs: readonly Requirement[], checks: readonly CheckMeta[]): string[] {
   const out: string[] = [];
   const byId = new Map(reqs.map(r => [r.id, r]));
-  const checkIds = new Set(checks.map(c => c.id));
+  const byCheck = new Map(checks.map(c => [c.id, c]));
   for (const c of checks) {
     if (!c.requirements?.length) { out.push(`check ${c.id} names no requirement: add the ids of contracts/requirements.yaml it enforces to its definition`); continue; }
     for (const rid of c.requirements) {
@@ -59,9 +59,9 @@ export function linkProblems(reqs: readonly Requirement[], checks: readonly Chec
     }
   }
   for (const r of reqs) for (const id of r.checks ?? []) {
-    const c = checks.find(x => x.id === id);
-    if (!checkIds.has(id)) out.push(`requirement ${r.id} lists check ${id}, which does not exist: remove it or fix the id`);
-    else if (!c!.requirements?.includes(r.id)) out.push(`requirement ${r.id} lists check ${id}, which does not name it: add '${r.id}' to the requirements of ${id}`);
+    const c = byCheck.get(id);
+    if (!c) out.push(`requirement ${r.id} lists check ${id}, which does not exist: remove it or fix the id`);
+    else if (!c.requirements?.includes(r.id)) out.push(`requirement ${r.id} lists check ${id}, which does not name it: add '${r.id}' to the requirements of ${id}`);
   }
   return out;
 }
