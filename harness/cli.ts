@@ -14,6 +14,7 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<{ command:
   'serve-reference': { summary: 'Run the reference implementation alone and print its URLs.', load: () => import('./cli/serve-reference.ts') },
   'validate': { summary: 'Validate JSON or JSON-lines files of webhook bodies or token responses.', load: () => import('./cli/validate.ts') },
   'report': { summary: 'Rebuild the HTML report of a run from its results.json / results.jsonl.', load: () => import('./cli/report.ts') },
+  'coverage': { summary: 'Print every requirement of the spec, the checks that enforce it and the proofs they can fail.', load: () => import('./cli/coverage.ts') },
 };
 
 function usage(): string {
