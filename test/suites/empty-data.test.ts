@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { RunResults } from '../../harness/report/model.ts';
-import { runThroughProxy, type Mutation } from '../helpers/proxy.ts';
+import { jsonAnswer, runThroughProxy, type ProxyMutation } from '../helpers/proxy.ts';
 
 const byId = (r: RunResults, id: string) => r.checks.find(c => c.id === id)!;
 
@@ -18,8 +18,9 @@ function assertNotRun(r: RunResults, ids: string[], why: RegExp, out: string): v
   }
 }
 
-const noAccounts: Mutation = { name: 'no-accounts', response: r => (r.method === 'GET' && r.path === '/api/accounts' ? { status: 200, json: [] } : undefined) };
-const noTransactions: Mutation = { name: 'no-transactions', response: r => (/^\/api\/accounts\/[^/]+\/transactions$/.test(r.path) ? { status: 200, json: [] } : undefined) };
+// Only lists the reference served are emptied: a refusal (an unknown account) stays a refusal.
+const noAccounts: ProxyMutation = { answer: (x, a) => { if (x.method === 'GET' && x.path === '/api/accounts' && a.status === 200) Object.assign(a, jsonAnswer([])); } };
+const noTransactions: ProxyMutation = { answer: (x, a) => { if (/^\/api\/accounts\/[^/]+\/transactions$/.test(x.path) && a.status === 200) Object.assign(a, jsonAnswer([])); } };
 
 test('no account at any bank: the account, transaction and payment checks are not run, and none passes', async () => {
   const { cli, results } = await runThroughProxy([noAccounts], ['--suites', 'data,payments', '--banks', 'all']);
@@ -30,8 +31,9 @@ test('no account at any bank: the account, transaction and payment checks are no
   assertNotRun(results, ['data.transactions.list', 'data.transactions.counterparty-strings', 'data.transactions.bic-length'], /no accounts at any bank/, out);
   assertNotRun(results, ['payments.domestic.initiate', 'payments.sepa.initiate', 'payments.status.by-id', 'payments.confirm-funds.answers'], /no accounts at any bank/, out);
   const passed = results.checks.filter(c => c.status === 'passed' && /^(data\.(accounts|transactions)|payments)\./.test(c.id)).map(c => c.id);
-  // GET /accounts without x-psu-ip-address was answered (with []), which is what that check judges.
-  assert.deepEqual(passed, ['data.accounts.psu-ip-optional'], out);
+  // GET /accounts without x-psu-ip-address was answered (with []), which is what that check judges;
+  // transactions of an unknown account need no account to be refused.
+  assert.deepEqual(passed, ['data.accounts.psu-ip-optional', 'data.transactions.unknown-account'], out);
   assert.match(byId(results, 'data.banks.list').message ?? '', /all 8 listed banks/);
   // Not a silent pass: the run is Incomplete, exit 1, and the verdict line says why once.
   assert.equal(results.summary.verdict, 'incomplete', out);

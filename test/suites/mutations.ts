@@ -5,26 +5,11 @@
 // union of their checks; a mutation that breaks something every check builds
 // on (tokens, sessions, consent, the bank list) gets a run of its own that
 // selects only its checks (--grep), since the others would only skip.
-import { createServer, request, type Server } from 'node:http';
+import { editJson as json, errorAnswer, jsonAnswer, type Answer, type Exchange, type ProxyMutation } from '../helpers/proxy.ts';
 
-export interface Exchange {
-  method: string;
-  /** Path and query as the suites sent them, e.g. /api/banks?name=DNB. */
-  url: string;
-  path: string;
-  query: URLSearchParams;
-  headers: Record<string, string>;
-  body: string;
-}
-export interface Answer { status: number; headers: Record<string, string>; text: string }
-
-export interface Mutation {
+export interface Mutation extends ProxyMutation {
   /** The run of RUNS that proves it. */
   run: RunName;
-  /** Changes the request before the reference sees it, or answers it alone. */
-  request?(x: Exchange): Answer | void;
-  /** Changes the reference's answer. */
-  answer?(x: Exchange, a: Answer, state: ProxyState): void;
 }
 
 export interface MutationRun {
@@ -33,9 +18,19 @@ export interface MutationRun {
   grep?: string;
 }
 
+/**
+ * The banks every run visits: strong customer authentication (dnb-no,
+ * danske-dk) and none (deutsche-de), both scheduled products between them and
+ * one missing at each, Nordic status codes, confirm-funds answered and Not
+ * Implemented (danske-dk), two or more banks for the optional-header checks.
+ */
+export const BANKS = 'dnb-no,danske-dk,deutsche-de';
+
 export const RUNS = {
   shared: { suites: 'token,session,data,payments' },
   alternates: { suites: 'session,data,payments' },
+  // Optional headers made required and error codes renumbered would mask what the shared run's mutations show.
+  optional: { suites: 'session,data,payments' },
   'access-token': { suites: 'token', grep: 'token\\.issue\\.access-token ' },
   'token-use': { suites: 'token', grep: 'token\\.use\\.accepted ' },
   'session-create': { suites: 'session', grep: 'session\\.lifecycle\\.create ' },
@@ -47,27 +42,44 @@ export const RUNS = {
 } satisfies Record<string, MutationRun>;
 export type RunName = keyof typeof RUNS;
 
-/** What the proxy remembers across exchanges: access tokens that came from a refresh. */
-export interface ProxyState { refreshed: Set<string> }
+/** Access tokens that came from a refresh (refreshed-token-refused). */
+const refreshed = new Set<string>();
 
 export const NO_SUCH_BANK = '/api/banks/pis-conformance-no-such-bank';
 const TOKEN = /\/openid-connect\/token$/;
 const isApi = (x: Exchange) => x.path.startsWith('/api/');
 const grant = (x: Exchange) => new URLSearchParams(x.body).get('grant_type');
 const ok = (a: Answer) => a.status >= 200 && a.status < 300;
-const error = (status: number, errorCode: string, message: string): Answer =>
-  ({ status, headers: { 'content-type': 'application/json' }, text: JSON.stringify({ id: 'e-mutation', errorCode, message, source: 'C', type: 'BAD_REQUEST', timestamp: Date.now(), links: [] }) });
-
-/** Edits a JSON answer in place (answers that are not JSON stay as they are). */
-function json(a: Answer, edit: (body: any) => unknown): void {
-  let body: unknown;
-  try { body = JSON.parse(a.text); } catch { return; }
-  const replaced = edit(body);
-  a.text = JSON.stringify(replaced === undefined ? body : replaced);
-}
+const error = errorAnswer;
+const without = (x: Exchange, header: string) => !x.headers[header];
 const each = (body: unknown, edit: (item: Record<string, unknown>) => void) => {
   for (const item of Array.isArray(body) ? body : [body]) if (item && typeof item === 'object') edit(item as Record<string, unknown>);
 };
+/** The request's JSON body, {} when it has none. */
+const body = (x: Exchange): Record<string, unknown> => { try { return JSON.parse(x.body || '{}'); } catch { return {}; } };
+const isCode = (a: Answer, code: string) => { try { return JSON.parse(a.text)?.errorCode === code; } catch { return false; } };
+const created = (paymentId: string, status: string) => jsonAnswer({ paymentId, status, creationDateTime: '2026-11-22T10:00:00.000Z' }, 201);
+
+/**
+ * The name filter lists every bank sharing a word with the name asked for
+ * ("Danske Bank" lists "Deutsche Bank"): the list comes from the last
+ * unfiltered GET /banks the proxy passed on (the suites read it first).
+ */
+function nameFilterLoose(): ProxyMutation {
+  let all: { bankDisplayName?: string; bankOfficialName?: string }[] = [];
+  const words = (t = '') => t.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(w => w.length > 1);
+  return {
+    answer: (x, a) => {
+      if (x.method !== 'GET' || !x.path.startsWith('/api/banks')) return;
+      if (x.path === '/api/banks' && !x.query.size) { json(a, b => { if (Array.isArray(b)) all = b; }); return; }
+      const name = x.query.get('name');
+      if (!name || !all.length) return;
+      const asked = new Set(words(name));
+      Object.assign(a, jsonAnswer(all.filter(b => [...words(b.bankDisplayName), ...words(b.bankOfficialName)].some(w => asked.has(w)))));
+    },
+  };
+}
+
 const hasConsentLink = (body: any) => Array.isArray(body?.links) && body.links.some((l: { rel?: string }) => l?.rel === 'consent');
 const payment = (x: Exchange, product: RegExp) => x.method === 'POST' && new RegExp(`^/api/payments/${product.source}$`).test(x.path);
 
@@ -78,13 +90,13 @@ export const MUTATIONS: Record<string, Mutation> = {
   'token-scope-number': { run: 'shared', answer: (x, a) => { if (TOKEN.test(x.path) && a.status === 200 && grant(x) === 'client_credentials') json(a, b => { b.scope = 42; }); } },
   'token-error-code-other': { run: 'shared', answer: (x, a) => { if (TOKEN.test(x.path) && a.status >= 400) json(a, b => { b.error = 'access_denied'; }); } },
   'no-access-token': { run: 'access-token', answer: (x, a) => { if (TOKEN.test(x.path) && a.status === 200) json(a, b => { delete b.access_token; }); } },
-  'no-token-served': { run: 'shared', request: x => { if (isApi(x) && !x.headers.authorization) return { status: 200, headers: { 'content-type': 'application/json' }, text: '[]' }; } },
+  'no-token-served': { run: 'shared', request: x => { if (isApi(x) && !x.headers.authorization) return jsonAnswer([]); } },
   'api-refuses-tokens': { run: 'token-use', request: x => { if (isApi(x)) return error(401, '1001', 'token refused by the mutation'); } },
   'refreshed-token-refused': {
     run: 'shared',
-    answer: (x, a, state) => {
-      if (TOKEN.test(x.path) && a.status === 200 && grant(x) === 'refresh_token') json(a, b => { state.refreshed.add(String(b.access_token)); });
-      if (isApi(x) && state.refreshed.has((x.headers.authorization ?? '').replace(/^Bearer\s+/i, ''))) Object.assign(a, error(401, '1001', 'refreshed tokens refused by the mutation'));
+    answer: (x, a) => {
+      if (TOKEN.test(x.path) && a.status === 200 && grant(x) === 'refresh_token') json(a, b => { refreshed.add(String(b.access_token)); });
+      if (isApi(x) && refreshed.has((x.headers.authorization ?? '').replace(/^Bearer\s+/i, ''))) Object.assign(a, error(401, '1001', 'refreshed tokens refused by the mutation'));
     },
   },
 
@@ -105,7 +117,7 @@ export const MUTATIONS: Record<string, Mutation> = {
   },
 
   // ---- data ----
-  'unknown-bank-found': { run: 'shared', request: x => { if (x.path === NO_SUCH_BANK) return { status: 200, headers: { 'content-type': 'application/json' }, text: '{}' }; } },
+  'unknown-bank-found': { run: 'shared', request: x => { if (x.path === NO_SUCH_BANK) return jsonAnswer({}); } },
   'bank-by-id-other-bank': { run: 'shared', answer: (x, a) => { if (/^\/api\/banks\/[\w-]+$/.test(x.path) && a.status === 200) json(a, b => { b.id = 'another-bank'; }); } },
   'no-request-id': { run: 'shared', answer: (_, a) => { delete a.headers['x-request-id']; } },
   'device-header-added': { run: 'shared', request: x => { if (isApi(x) && !x.headers['x-device-id']) x.headers['x-device-id'] = 'added-by-proxy'; } },
@@ -136,64 +148,26 @@ export const MUTATIONS: Record<string, Mutation> = {
   },
   'payment-by-id-404': { run: 'shared', request: x => { if (x.method === 'GET' && /^\/api\/payments\/[^/]+\/[^/]+$/.test(x.path)) return error(510, '1003', 'payment unknown to the mutation'); } },
   'payment-status-no-id': { run: 'alternates', answer: (x, a) => { if (x.method === 'GET' && /^\/api\/payments\/[^/]+\/[^/]+$/.test(x.path) && ok(a)) json(a, b => { delete b.paymentId; }); } },
-  // Optional headers made required, and the optional paymentMetadata refused.
-  'consent-needs-redirect-url': { run: 'shared', request: x => { if (x.path.startsWith('/api/consent/') && !x.headers['x-redirect-url']) return error(510, '1005', 'x-redirect-url required by the mutation'); } },
-  'accounts-need-psu-ip': { run: 'shared', request: x => { if (x.path === '/api/accounts' && !x.headers['x-psu-ip-address']) return error(510, '1004', 'x-psu-ip-address required by the mutation'); } },
-  'payments-need-psu-ip': { run: 'shared', request: x => { if (payment(x, /[^/]+/) && !x.headers['x-psu-ip-address']) return error(510, '1004', 'x-psu-ip-address required by the mutation'); } },
-  'payments-need-redirect-url': { run: 'shared', request: x => { if (payment(x, /[^/]+/) && !x.headers['x-redirect-url']) return error(510, '1005', 'x-redirect-url required by the mutation'); } },
-  'metadata-refused': { run: 'shared', request: x => { if (payment(x, /[^/]+/) && x.body.includes('"paymentMetadata"')) return error(510, '1002', 'paymentMetadata refused by the mutation'); } },
   'funds-available-string': { run: 'shared', answer: (x, a) => { if (x.path === '/api/confirm-funds' && a.status === 200) json(a, b => { b.fundsAvailable = 'yes'; }); } },
+  // ---- optional headers and fields, error codes ----
+  'accounts-psu-ip-required': { run: 'optional', request: x => { if (x.method === 'GET' && x.path === '/api/accounts' && without(x, 'x-psu-ip-address')) return error(510, '1001', 'Missing required header x-psu-ip-address'); } },
+  'payments-psu-ip-required': { run: 'optional', request: x => { if (payment(x, /[\w-]+/) && without(x, 'x-psu-ip-address')) return error(510, '1001', 'Missing required header x-psu-ip-address'); } },
+  'domestic-metadata-refused': { run: 'optional', request: x => { if (payment(x, /domestic-transfer/) && body(x).paymentMetadata !== undefined) return error(510, '1002', 'Unknown field paymentMetadata'); } },
+  'sepa-metadata-refused': { run: 'optional', request: x => { if (payment(x, /sepa-credit/) && body(x).paymentMetadata !== undefined) return error(510, '1002', 'Unknown field paymentMetadata'); } },
+  'payments-redirect-url-required': { run: 'optional', request: x => { if (payment(x, /[\w-]+/) && without(x, 'x-redirect-url')) return error(510, '1005', 'Missing x-redirect-url'); } },
+  'consent-redirect-url-required': { run: 'optional', request: x => { if (x.method === 'GET' && x.path.startsWith('/api/consent/') && without(x, 'x-redirect-url')) return error(510, '1005', 'Missing x-redirect-url'); } },
+  'error-codes-renumbered': { run: 'optional', answer: (_, a) => { json(a, b => { if (b && typeof b === 'object' && ['1002', '1003', '1004', '1005', '1428'].includes(String(b.errorCode))) b.errorCode = '1999'; }); } },
+  'name-filter-loose': { run: 'optional', ...nameFilterLoose() },
+  'scheduled-scheme-unchecked': {
+    run: 'optional',
+    request: x => {
+      const account = body(x).creditorAccount as Record<string, unknown> | undefined;
+      if (payment(x, /domestic-scheduled-transfer/) && account && (!account.accountScheme || !account.identifier)) return created('pis-proxy-scheme', 'PDNG');
+    },
+  },
+  'huge-payment-accepted': { run: 'optional', answer: (x, a) => { if (payment(x, /domestic-transfer/) && body(x).instrumentedAmount === '9999999999.00' && isCode(a, '1008')) Object.assign(a, created('pis-proxy-huge', 'ACSP')); } },
+  'unlisted-scheduled-accepted': { run: 'optional', answer: (x, a) => { if (payment(x, /(sepa-scheduled-credit|domestic-scheduled-transfer)/) && isCode(a, '1007')) Object.assign(a, created('pis-proxy-unlisted', 'PDNG')); } },
+  'unlisted-instant-accepted': { run: 'optional', answer: (x, a) => { if (payment(x, /domestic-transfer/) && body(x).instantPayment === true && isCode(a, '1007')) Object.assign(a, created('pis-proxy-instant', 'ACSP')); } },
+  'confirm-funds-unsupported-client-error': { run: 'optional', answer: (x, a) => { if (x.path === '/api/confirm-funds' && a.status === 501) Object.assign(a, error(510, '1002', 'Parameter iban is required')); } },
   'not-implemented-no-code': { run: 'shared', answer: (x, a) => { if (x.path === '/api/confirm-funds' && a.status === 501) json(a, b => { delete b.errorCode; }); } },
 };
-
-export interface MutationProxy { url: string; close(): Promise<void> }
-
-/** One exchange with the reference, host header and all (fetch would replace it). */
-function forward(upstream: string, x: Exchange): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const body = Buffer.from(x.body);
-    const req = request(upstream + x.url, { method: x.method, headers: { ...x.headers, 'content-length': String(body.length) } }, res => {
-      const chunks: Buffer[] = [];
-      res.on('data', c => chunks.push(c as Buffer));
-      res.on('end', () => {
-        const headers: Record<string, string> = {};
-        for (const [k, v] of Object.entries(res.headers)) if (typeof v === 'string' && !['content-length', 'transfer-encoding', 'connection', 'keep-alive'].includes(k)) headers[k] = v;
-        resolve({ status: res.statusCode!, headers, text: Buffer.concat(chunks).toString() });
-      });
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
-
-/** Starts the pass-through to `upstream` (an origin) with the named mutations on. */
-export async function startMutationProxy(upstream: string, names: readonly string[]): Promise<MutationProxy> {
-  const on = names.map(n => {
-    const m = MUTATIONS[n];
-    if (!m) throw new Error(`no mutation ${n} in test/suites/mutations.ts`);
-    return m;
-  });
-  const state: ProxyState = { refreshed: new Set() };
-  const server: Server = createServer(async (req, res) => {
-    const chunks: Buffer[] = [];
-    for await (const c of req) chunks.push(c as Buffer);
-    const headers: Record<string, string> = {};
-    // The host header goes through as the suites sent it: the reference builds its links (consent, authorize) from it, so they lead back here.
-    for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string' && k !== 'content-length') headers[k] = v;
-    const u = new URL(req.url!, 'http://proxy');
-    const x: Exchange = { method: req.method!, url: req.url!, path: u.pathname, query: u.searchParams, headers, body: Buffer.concat(chunks).toString() };
-    let a: Answer | undefined;
-    for (const m of on) if (!a) a = m.request?.(x) ?? undefined;
-    if (!a) {
-      a = await forward(upstream, x);
-      for (const m of on) m.answer?.(x, a, state);
-    }
-    res.writeHead(a.status, a.headers).end(a.text);
-  });
-  await new Promise<void>(r => server.listen(0, '127.0.0.1', r));
-  return {
-    url: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
-    close: () => new Promise<void>(r => { server.closeAllConnections(); server.close(() => r()); }),
-  };
-}
