@@ -2,7 +2,7 @@
 // reference serves, and broken catalogs are refused with a reason.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { FAULTS, QUIRKS, describeCatalog, findEntry, parseCatalog, resolveFaults } from '../../harness/reference/catalog.ts';
+import { FAULTS, QUIRKS, describeCatalog, findEntry, parseCatalog, recordingReads, resolveFaults } from '../../harness/reference/catalog.ts';
 
 describe('fault and quirk catalog', () => {
   it('loads every fault with a prefix and level, and every quirk', () => {
@@ -17,6 +17,15 @@ describe('fault and quirk catalog', () => {
   it('resolves names, ignoring blanks, and refuses unknown ones', () => {
     assert.deepEqual([...resolveFaults(['token-type-mac', ' ', 'extra-fields'])], ['token-type-mac', 'extra-fields']);
     assert.throws(() => resolveFaults(['token-type-mac', 'typo']), /'typo' is not a fault or quirk/);
+  });
+
+  it('records every name asked about, switched on or not, and answers as the set does', () => {
+    const log = new Set<string>();
+    const view = recordingReads(new Set(['token-type-mac']), log);
+    assert.equal(view.has('token-type-mac'), true);
+    assert.equal(view.has('extra-fields'), false);
+    assert.deepEqual([...log], ['token-type-mac', 'extra-fields']);
+    assert.deepEqual([...view], ['token-type-mac']);
   });
 
   it('lists every name in --list-faults', () => {
