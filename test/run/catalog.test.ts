@@ -20,9 +20,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { FAULTS, QUIRKS } from '../../harness/reference/catalog.ts';
-import { startReference } from '../../harness/reference/index.ts';
 import { loadProofs } from '../../harness/requirements/load.ts';
-import { cleanup, failed, runReference, runTarget, SUITES, type Run } from './runs.ts';
+import { cleanup, failed, runReference, runTarget, startLikeBundled, SUITES, type Run } from './runs.ts';
 
 const PROOFS = loadProofs().faults;
 const API_SUITES = SUITES.split(',');
@@ -32,7 +31,8 @@ interface CleanRun { run: Run; read: Set<string>; checkouts: number }
 
 /** The clean reference, one run per suite, each on a reference of its own that records what it was asked. */
 const clean: Record<string, Promise<CleanRun>> = Object.fromEntries(API_SUITES.map(suite => [suite, (async () => {
-  const ref = await startReference({ timeScale: 0.001 });
+  // The same reference `run --fault` bundles, so that what this one is asked stands for those runs.
+  const ref = await startLikeBundled();
   try {
     const run = await runTarget(ref, suite);
     return { run, read: new Set(ref.faultsRead()), checkouts: ref.events().length };

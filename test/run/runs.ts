@@ -4,7 +4,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RunResults } from '../../harness/report/model.ts';
-import type { Reference } from '../../harness/reference/index.ts';
+import { startReference, type Reference } from '../../harness/reference/index.ts';
+import { bundledLifetimes } from '../../harness/runner/bundled.ts';
 import { runCli, type CliResult } from '../helpers/cli.ts';
 
 /**
@@ -31,10 +32,19 @@ export function runReference(names: string[], extra: string[] = [], suites = SUI
   return runInto([...(names.length ? ['--fault', names.join(',')] : []), ...extra], undefined, suites);
 }
 
-/** The suites against a reference this process started, so the test can ask it afterwards what it saw. */
+/**
+ * The suites against a reference this process started, so the test can ask it
+ * afterwards what it saw. It is told what `run` tells the bundled reference:
+ * how long a consent lasts.
+ */
 export function runTarget(ref: Reference, suites = SUITES): Promise<Run> {
-  return runInto(['--auth-url', ref.authUrl, '--realm', ref.realm, '--client-id', ref.clientId, '--base-url', ref.baseUrl],
-    { PIS_CLIENT_SECRET: ref.clientSecret }, suites);
+  return runInto(['--auth-url', ref.authUrl, '--realm', ref.realm, '--client-id', ref.clientId, '--base-url', ref.baseUrl,
+    '--session-lifetime', String(ref.lifetimes.consentS)], { PIS_CLIENT_SECRET: ref.clientSecret }, suites);
+}
+
+/** A reference like the one `run` bundles at TIME_SCALE (same lifetimes), for runTarget. */
+export function startLikeBundled(): Promise<Reference> {
+  return startReference({ timeScale: Number(TIME_SCALE), lifetimes: bundledLifetimes(Number(TIME_SCALE)) });
 }
 
 export function cleanup(run: Run): void {
