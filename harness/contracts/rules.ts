@@ -77,6 +77,19 @@ export function sequenceFinding(statuses: readonly string[]): { rule: RuleInfo; 
   return null;
 }
 
+/**
+ * Spec 3.1 and 6.2: "PAYMENT_CREATED is sent when strong customer authentication
+ * is needed." The statuses a checkout whose payment needs it goes through:
+ * PAYMENT_CREATED comes before the first PAYMENT_INITIATED (or after STARTED when
+ * the checkout never gets there), unless the list has it already.
+ */
+export function statusesWithSca(statuses: readonly string[], sca: boolean | undefined): string[] {
+  if (!sca || statuses.includes('PAYMENT_CREATED')) return [...statuses];
+  const at = statuses.indexOf('PAYMENT_INITIATED');
+  const i = at >= 0 ? at : Math.min(1, statuses.length);
+  return [...statuses.slice(0, i), 'PAYMENT_CREATED', ...statuses.slice(i)];
+}
+
 /** Spec 2.4 (`should`): abortReason only with TIMED_OUT, FAILED or CANCELLED; an absent or null abortReason is always fine. */
 export function abortReasonAllowed(status: unknown, abortReason: unknown): boolean {
   if (abortReason === undefined || abortReason === null) return true;

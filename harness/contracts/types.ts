@@ -73,6 +73,23 @@ export interface WebhookOlderBody extends BodyBase {
   creditor: Party;
 }
 
+/** The control API's checkout request (contracts/control-request.yaml). */
+export interface ControlCheckoutRequest {
+  kind: 'normal' | 'batch';
+  /** Batch only, default 2. */
+  payments?: number;
+  statuses: string[];
+  abortReason?: string;
+  /** YYYY-MM-DD: a scheduled payment (spec 2.2 scheduledDate, 2.3 either spelling). */
+  scheduledDate?: string;
+  /** The payment needs strong customer authentication: PAYMENT_CREATED comes before PAYMENT_INITIATED (spec 3.1, 6.2). */
+  sca?: boolean;
+  /** Returned unchanged in every webhook body (spec 2.2). */
+  endToEndId?: string;
+  referenceId?: string;
+  webhook?: { url: string; apiKey?: string };
+}
+
 /** Contract name -> the type an item has once it conforms (records without a type here are plain objects). */
 export type ContractTypes = { [N in ContractName]: Extra } & {
   'token-response': TokenResponse;
@@ -80,4 +97,5 @@ export type ContractTypes = { [N in ContractName]: Extra } & {
   'webhook-normal': WebhookNormalBody;
   'webhook-batch': WebhookBatchBody;
   'webhook-older': WebhookOlderBody;
+  'control-request': ControlCheckoutRequest;
 };

@@ -1,4 +1,4 @@
-// The reference's control API (CONTRACT.md section 4), mounted by the server at
+// The reference's control API (docs/control-api.md), mounted by the server at
 // /control: POST /checkouts starts a checkout whose statuses become webhooks
 // under spec section 6; GET /health tells the time scale; GET
 // /checkouts/{id}/attempts (an addition) is the reference's own attempt log for

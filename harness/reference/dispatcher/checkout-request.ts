@@ -1,20 +1,14 @@
-// Reads the control API's checkout request (CONTRACT.md section 4) into a
+// Reads the control API's checkout request (docs/control-api.md) into a
 // typed value, or the reason it is refused with 400. Forbidden status sequences
 // are judged by the contracts' one reading of spec 3.1 (sequenceFinding).
 import { ABORT_REASONS, ABORT_REASON_STATUSES } from '../../contracts/enums.ts';
 import { validateContract } from '../../contracts/index.ts';
 import { isCalendarDate, sequenceFinding } from '../../contracts/rules.ts';
+import type { ControlCheckoutRequest } from '../../contracts/types.ts';
 import type { WebhookTarget } from './types.ts';
 
-export interface CheckoutRequest {
-  kind: 'normal' | 'batch';
-  /** Batch only (default 2). */
-  payments?: number;
-  statuses: string[];
-  abortReason?: string;
-  scheduledDate?: string;
-  referenceId?: string;
-  endToEndId?: string;
+/** A checkout request as the reference understood it: the contract's, with the webhook resolved. */
+export interface CheckoutRequest extends Omit<ControlCheckoutRequest, 'webhook'> {
   webhook: WebhookTarget;
 }
 
@@ -65,7 +59,8 @@ export function parseCheckoutRequest(body: unknown, opts: { defaultWebhook?: Web
   const finding = sequenceFinding(statuses);
   if (finding && !(opts.allowForbiddenSequences && finding.rule.id !== 'sequence.known-statuses'))
     return { error: 'forbidden-sequence', reason: finding.reason, spec: finding.rule.spec, rule: finding.rule.id };
-  const { abortReason, scheduledDate, referenceId, endToEndId } = body;
+  const { abortReason, scheduledDate, referenceId, endToEndId, sca } = body;
+  if (sca !== undefined && typeof sca !== 'boolean') return { error: 'invalid-request', reason: '"sca" must be true or false' };
   if (abortReason !== undefined) {
     if (typeof abortReason !== 'string' || !ABORT_REASONS.includes(abortReason))
       return { error: 'invalid-request', reason: `"abortReason" must be one of ${ABORT_REASONS.join(', ')} (spec 2.4)` };
@@ -82,10 +77,11 @@ export function parseCheckoutRequest(body: unknown, opts: { defaultWebhook?: Web
   if ('error' in webhook) return webhook;
   return {
     kind, statuses: statuses as string[], webhook,
-    // CONTRACT.md 4 says "batch only": on a normal checkout it is ignored, not refused.
+    // docs/control-api.md says "batch only": on a normal checkout it is ignored, not refused.
     ...(kind === 'batch' ? { payments: payments as number } : {}),
     ...(abortReason !== undefined ? { abortReason: abortReason as string } : {}),
     ...(scheduledDate !== undefined ? { scheduledDate: scheduledDate as string } : {}),
+    ...(sca === true ? { sca: true } : {}),
     ...(referenceId !== undefined ? { referenceId: referenceId as string } : {}),
     ...(endToEndId !== undefined ? { endToEndId: endToEndId as string } : {}),
   };

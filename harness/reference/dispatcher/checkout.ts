@@ -5,6 +5,7 @@
 // status change's planned time (creation + i spec seconds), not the moment a
 // possibly late timer fired, so a checkout's dates are always distinct and increasing.
 import { randomUUID } from 'node:crypto';
+import { statusesWithSca } from '../../contracts/rules.ts';
 import { buildWebhookBody } from '../../webhook/bodies.ts';
 import type { Clock, Timer } from '../clock.ts';
 import type { CheckoutRequest } from './checkout-request.ts';
@@ -34,8 +35,11 @@ function amountsAsStrings(body: Record<string, unknown>): Record<string, unknown
   return body;
 }
 
-export function startCheckout(request: CheckoutRequest, deps: { clock: Clock; dispatcher: Dispatcher; faults: ReadonlySet<string> }): RunningCheckout {
+export function startCheckout(asked: CheckoutRequest, deps: { clock: Clock; dispatcher: Dispatcher; faults: ReadonlySet<string> }): RunningCheckout {
   const { clock, dispatcher, faults } = deps;
+  // Spec 3.1, 6.2: a payment that needs strong customer authentication passes through
+  // PAYMENT_CREATED (`webhook-no-sca-event`: the reference ignores the need).
+  const request = { ...asked, statuses: statusesWithSca(asked.statuses, asked.sca && !faults.has('webhook-no-sca-event')) };
   const id = randomUUID();
   const createdAtMs = clock.now();
   const createdAt = clock.date();
@@ -53,6 +57,8 @@ export function startCheckout(request: CheckoutRequest, deps: { clock: Clock; di
       ...(request.scheduledDate ? { scheduledDate: request.scheduledDate } : {}),
       ...(request.referenceId ? { referenceId: request.referenceId } : {}),
       ...(request.endToEndId ? { endToEndId: request.endToEndId } : {}),
+      // `webhook-transaction-status-stale`: the payment's status stays STARTED whatever the checkout's (spec 3.2).
+      ...(faults.has('webhook-transaction-status-stale') ? { transactionStatus: 'STARTED' } : {}),
       extraFields: faults.has('extra-fields'),
       createdDate,
       lastModifiedDate: new Date(createdAt.getTime() + event * STATUS_STEP_MS).toISOString(),

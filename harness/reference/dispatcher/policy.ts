@@ -13,6 +13,8 @@ export const MAX_EVENT_AGE_MS = 7 * 24 * 3600 * 1000;
 const EARLY_FIRST_DELAY_MS = 2_000;
 /** `webhook-short-timeout`: gives up after 3 s (the catalog's figure). */
 const SHORT_RESPONSE_WAIT_MS = 3_000;
+/** `webhook-timeout-4500ms`: gives up half a second early, the narrowest miss the timeout check must catch. */
+const EARLY_RESPONSE_WAIT_MS = 4_500;
 /** `webhook-jitter`: up to 25 % upward, so a delay never drops below the spec's minimum. */
 const JITTER_FRACTION = 0.25;
 
@@ -52,7 +54,8 @@ export function deliveryPolicy(faults: ReadonlySet<string>, random: () => number
     retryDelay = n => base(n) * (1 + JITTER_FRACTION * random());
   }
   const responseWaitMs = faults.has('webhook-no-timeout') ? Infinity
-    : faults.has('webhook-short-timeout') ? SHORT_RESPONSE_WAIT_MS : RESPONSE_WAIT_MS;
+    : faults.has('webhook-short-timeout') ? SHORT_RESPONSE_WAIT_MS
+    : faults.has('webhook-timeout-4500ms') ? EARLY_RESPONSE_WAIT_MS : RESPONSE_WAIT_MS;
   const anyTwoHundred = faults.has('webhook-2xx-success');
   const keyOnRetries = !faults.has('webhook-retry-no-api-key');
   return {

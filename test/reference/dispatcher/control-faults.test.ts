@@ -1,5 +1,7 @@
 // The faults and quirks that live in the control API and the bodies:
-// webhook-forbidden-sequence, webhook-amount-string and extra-fields.
+// webhook-forbidden-sequence, webhook-amount-string, webhook-no-sca-event,
+// webhook-transaction-status-stale and extra-fields; and what a checkout
+// request's sca, endToEndId, referenceId and scheduledDate do without them.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startReceiver } from './receiver.ts';
@@ -50,4 +52,35 @@ test('quirk extra-fields: bodies carry fields no spec names; without it they do 
     assert.ok(extra(a.body.id).length > 0, 'no extra field under the quirk');
     assert.deepEqual(extra(b.body.id), []);
   } finally { await withExtra.close(); await plain.close(); await rx.close(); }
+});
+
+test('sca: PAYMENT_CREATED comes before PAYMENT_INITIATED; the request\'s endToEndId, referenceId and date come back unchanged', async () => {
+  const rx = await startReceiver();
+  const c = await startControl();
+  const faulty = await startControl({ faults: ['webhook-no-sca-event'] });
+  try {
+    const asked = { kind: 'normal', statuses: ['STARTED', 'PAYMENT_INITIATED', 'PAYMENT_COMPLETED'], sca: true, endToEndId: 'E2E/ünïcode+1', referenceId: 'order 42', scheduledDate: '2026-12-01', webhook: { url: rx.url, apiKey: KEY } };
+    const r = await c.post('/checkouts', asked);
+    const f = await faulty.post('/checkouts', asked);
+    assert.deepEqual([r.status, f.status], [201, 201]);
+    await c.control.settled(); await faulty.control.settled();
+    const of = (id: string) => distinct(rx.arrivals.filter(a => a.body.id === id));
+    assert.deepEqual(of(r.body.id).map(a => a.body.status), ['STARTED', 'PAYMENT_CREATED', 'PAYMENT_INITIATED', 'PAYMENT_COMPLETED']);
+    assert.deepEqual(of(f.body.id).map(a => a.body.status), ['STARTED', 'PAYMENT_INITIATED', 'PAYMENT_COMPLETED']);
+    for (const a of of(r.body.id)) {
+      const b = a.body as any;
+      assert.deepEqual([b.endToEndId, b.referenceId, b.payment.scheduledDate], ['E2E/ünïcode+1', 'order 42', '2026-12-01']);
+    }
+    assert.equal((await c.post('/checkouts', { ...asked, sca: 'yes' })).status, 400);
+  } finally { await c.close(); await faulty.close(); await rx.close(); }
+});
+
+test('webhook-transaction-status-stale: transactionStatus stays STARTED once authorised; without it, it follows the status', async () => {
+  const rx = await startReceiver();
+  const stale = await startControl({ faults: ['webhook-transaction-status-stale'] });
+  try {
+    const r = await stale.post('/checkouts', { kind: 'normal', statuses: ['STARTED', 'PAYMENT_INITIATED', 'PAYMENT_COMPLETED'], webhook: { url: rx.url, apiKey: KEY } });
+    await stale.control.settled();
+    assert.deepEqual(distinct(rx.arrivals.filter(a => a.body.id === r.body.id)).map(a => (a.body.payment as any).transactionStatus), ['STARTED', 'STARTED', 'STARTED']);
+  } finally { await stale.close(); await rx.close(); }
 });

@@ -44,6 +44,8 @@ test('each fault switches its own rule only', () => {
   assert.deepEqual(diff('webhook-2xx-success'), ['delivers']);
   assert.deepEqual(diff('webhook-no-timeout'), ['responseWaitMs']);
   assert.deepEqual(diff('webhook-short-timeout'), ['responseWaitMs']);
+  assert.deepEqual(diff('webhook-timeout-4500ms'), ['responseWaitMs']);
+  assert.equal(deliveryPolicy(new Set(['webhook-timeout-4500ms'])).responseWaitMs, 4_500);
   assert.deepEqual(diff('webhook-no-ack-gating'), ['ackGating']);
   assert.deepEqual(diff('webhook-global-queue'), ['globalQueue']);
   assert.deepEqual(diff('webhook-retry-no-api-key'), ['sendsApiKey']);
