@@ -28,6 +28,12 @@ test('run with no target runs every suite against the bundled reference and is c
     for (const id of ['token.use.until-expires-in', 'token.refresh.until-refresh-expires-in', 'token.expiry.old-token-refused',
       'token.expiry.old-refresh-token-refused', 'session.consent-link.expired-session'])
       assert.equal(results.checks.find(c => c.id === id)?.status, 'passed', `${id}: ${out}`);
+    // The waits ran beside the other checks: each waiting check's first exchange (its watch's) was made
+    // before a check registered ahead of it began (an order, not a wall time).
+    const firstAt = (id: string) => results.checks.find(c => c.id === id)?.evidence.find(e => e.kind === 'http')?.startedAt ?? '';
+    for (const [waiting, earlier] of [['token.expiry.old-token-refused', 'token.use.refreshed-token-accepted'],
+      ['token.expiry.old-refresh-token-refused', 'token.use.refreshed-token-accepted'], ['session.consent-link.expired-session', 'session.consent-link.per-session']])
+      assert.ok(firstAt(waiting) < firstAt(earlier), `${waiting} began its wait at ${firstAt(waiting)}, after ${earlier} began at ${firstAt(earlier)}`);
     assert.deepEqual([...new Set(results.checks.map(c => c.suite))].sort(), availableSuites(SUITES).sort());
   } finally { rmSync(dir, { recursive: true, force: true }); }
 });
