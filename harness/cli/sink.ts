@@ -44,8 +44,8 @@ Options:
   --tls-cert FILE         serve HTTPS with this PEM certificate (with --tls-key)
   --tls-key FILE
   --tls-self-signed       serve HTTPS with a generated self-signed certificate
-  --timing-tolerance MS   floor of every timing tolerance in real ms (default 25, CONTRACT.md
-                          section 3: max(25 ms, 2 %)); raise it for a sender behind a slow tunnel
+  --timing-tolerance MS   floor of every timing tolerance in real ms (default 25: a
+                          tolerance is max(25 ms, 2 %)); raise it for a sender behind a slow tunnel
   --report DIR            where to write the report (default reports/<timestamp>)
 ${REPORTER_HELP.replace(/^ {2}--reporter R {10}/, '  --reporter R            ').replace(/\n {24}/g, '\n                          ')}
   --max-connections N     open connections at most (default 2000); past it the oldest

@@ -1,5 +1,5 @@
 // Drives a target's webhook sending for the `webhook` suite: creates one
-// checkout per probe plan through the control API (CONTRACT.md section 4), all
+// checkout per probe plan through the control API (docs/control-api.md), all
 // at once so the probes run concurrently, creates the `late` checkout once the
 // `held` one is in backoff, and waits until every chain is done. It talks to the
 // target over HTTP only, like to any target.
@@ -17,6 +17,11 @@ export interface DriveOptions {
   controlUrl: string;
   /** The api-key the target is asked to send (given in each checkout's webhook registration). */
   apiKey: string;
+  /**
+   * Keys of other shapes (spec 5.4: "any format"), handed out to the checkouts in
+   * turn instead of `apiKey`; when absent every checkout gets `apiKey`.
+   */
+  keys?: readonly string[];
   plans?: readonly CheckoutPlan[];
   late?: CheckoutPlan;
   /** Upper bound of the whole drive in spec ms (default 15 spec minutes: a sender with one global queue serialises every chain). */
@@ -59,28 +64,38 @@ const GRACE_MS = 2_000;
 export async function driveCheckouts(o: DriveOptions): Promise<DriveResult> {
   const { sink } = o;
   const scale = sink.timeScale;
-  const redactor = o.redactor ?? new Redactor([o.apiKey]);
-  const run = randomBytes(3).toString('hex');
+  const redactor = o.redactor ?? new Redactor([o.apiKey, ...(o.keys ?? [])]);
+  // 64 random bits in every path slot: a stranger cannot guess one and pass for the sender.
+  const run = randomBytes(8).toString('hex');
   const plans = o.plans ?? SUITE_PLANS;
   const control: HttpEvidence[] = [];
   const keys = new Map<string, CheckoutPlan>();
+  const scheduledFor = new Date(Date.now() + 30 * 24 * 3600_000).toISOString().slice(0, 10);
 
-  const create = async (plan: CheckoutPlan) => {
-    const key = `${run}-${plan.name}`;
+  const create = async (given: CheckoutPlan) => {
+    const key = `${run}-${given.name}`;
+    const apiKey = o.keys?.length ? o.keys[keys.size % o.keys.length] : o.apiKey;
+    // What spec 2.2 says comes back in every body: this checkout's endToEndId and referenceId.
+    const request = given.request && {
+      ...given.request,
+      endToEndId: `E2E-${run.slice(0, 8)}-${keys.size}`, referenceId: `order-${run.slice(0, 8)}-${given.name}`,
+      ...(given.scheduled ? { scheduledDate: scheduledFor } : {}),
+    };
+    const plan: CheckoutPlan = { ...given, ...(request ? { request } : {}) };
     keys.set(key, plan);
-    sink.expect(key, plan, o.apiKey);
+    sink.expect(key, plan, apiKey);
     const ex = await exchange({
       method: 'POST', url: `${o.controlUrl.replace(/\/+$/, '')}/checkouts`, label: `create checkout '${plan.name}'`,
-      body: { ...plan.request, webhook: { url: sink.hookUrl(key), apiKey: o.apiKey } },
+      body: { ...plan.request, webhook: { url: sink.hookUrl(key), apiKey } },
     }, redactor);
     control.push(ex.evidence);
     if (!ex.response) throw unreachableError(ex.error, 'control API', o.controlUrl);
     const { status, json } = ex.response;
     const body = json as { id?: unknown; reason?: unknown; error?: unknown } | undefined;
     if (status >= 200 && status < 300 && typeof body?.id !== 'string')
-      throw new HarnessError('PIS_BAD_CONFIG', `The control API at ${o.controlUrl} answered ${status} without an "id" to POST /checkouts: it must answer 201 {"id": ...} (CONTRACT.md section 4).`);
+      throw new HarnessError('PIS_BAD_CONFIG', `The control API at ${o.controlUrl} answered ${status} without an "id" to POST /checkouts: it must answer 201 {"id": ...} (docs/control-api.md).`);
     if (!plan.forbidden && (status < 200 || status >= 300))
-      throw new HarnessError('PIS_BAD_CONFIG', `The control API at ${o.controlUrl} refused the allowed checkout '${plan.name}' with ${status}: it must accept ${plan.request?.statuses.join(', ')} (CONTRACT.md section 4).`);
+      throw new HarnessError('PIS_BAD_CONFIG', `The control API at ${o.controlUrl} refused the allowed checkout '${plan.name}' with ${status}: it must accept ${plan.request?.statuses.join(', ')} (docs/control-api.md).`);
     sink.created(key, {
       status, createdMs: sink.nowMs(),
       ...(typeof body?.id === 'string' ? { id: body.id } : {}),

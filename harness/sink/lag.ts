@@ -42,19 +42,21 @@ export function startLagMonitor(now: () => number): LagMonitor {
 
   return {
     around(t) {
-      // A late tick at `end` stands for a loop blocked over [end - late - RESOLUTION_MS, end];
-      // an event that came during that time was stamped when the block ended (in the same
-      // turn of the loop as the tick, before or after it), up to `late` after it happened.
-      // Ticks end in order: a binary search finds the first that can cover t, and none
-      // whose window would have to start after t can.
-      const from = t - RESOLUTION_MS;
+      // A late tick at `end` stands for a loop blocked over [end - late - RESOLUTION_MS, end].
+      // An event that came during that time waited in the backlog and was stamped when the
+      // loop got to it: at the earliest when the block ended, at the latest once the backlog
+      // (as long again, at most) was worked off. So a stamp in
+      // [end - late - RESOLUTION_MS, end + late + RESOLUTION_MS] may be up to `late` late.
+      // Ticks end in order: a binary search finds the first that can cover t (its end is at
+      // most `worst` + RESOLUTION_MS before t), and none whose block starts after t can.
+      const from = t - worst - RESOLUTION_MS;
       let lo = 0, hi = count;
       while (lo < hi) { const m = (lo + hi) >> 1; if (ends[at(m)] < from) lo = m + 1; else hi = m; }
       let out = 0;
       for (let k = lo; k < count; k++) {
         const end = ends[at(k)], late = lates[at(k)];
         if (end - worst - RESOLUTION_MS > t) break;
-        if (end - late - RESOLUTION_MS <= t && late > out) out = late;
+        if (end - late - RESOLUTION_MS <= t && t <= end + late + RESOLUTION_MS && late > out) out = late;
       }
       return out;
     },

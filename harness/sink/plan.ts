@@ -1,7 +1,8 @@
 // The probe plan: which answers each checkout's attempts get. The `webhook`
 // suite creates one checkout per entry of SUITE_PLANS through the target's
-// control API (CONTRACT.md section 4); the `sink` command hands PASSIVE_CYCLE
+// control API (docs/control-api.md); the `sink` command hands PASSIVE_CYCLE
 // out to checkouts in the order they first appear.
+import type { ControlCheckoutRequest } from '../contracts/types.ts';
 import type { Probe } from './probes.ts';
 
 export interface CheckoutPlan {
@@ -10,7 +11,7 @@ export interface CheckoutPlan {
   /** Answers to the checkout's attempts 1, 2, ... in arrival order; every later attempt gets 'ok'. */
   answers: Probe[];
   /** What the suite asks the control API for (absent for checkouts the sink only saw). */
-  request?: { kind: 'normal' | 'batch'; payments?: number; statuses: string[]; abortReason?: string };
+  request?: CheckoutRequest;
   /**
    * 'held': the checkout kept in backoff for the parallel check; 'late': created
    * while the held one waits in backoff, it must not wait for it (spec 6.9).
@@ -18,6 +19,8 @@ export interface CheckoutPlan {
   role?: 'held' | 'late';
   /** The request breaks spec 3.1 on purpose: a conforming target refuses it. */
   forbidden?: boolean;
+  /** The drive asks for a scheduled payment (a date a month ahead) in the request. */
+  scheduled?: boolean;
   /**
    * 2: created once the first wave's first attempts were answered. The slow
    * probes measure the sender's 5 s window from the sink's side, and a sender
@@ -26,11 +29,23 @@ export interface CheckoutPlan {
   wave?: 2;
 }
 
+/**
+ * What the suite asks the control API for (without the webhook, which the drive
+ * adds). endToEndId and referenceId are filled in per run by the drive: the
+ * bodies must return them unchanged (spec 2.2).
+ */
+export type CheckoutRequest = Omit<ControlCheckoutRequest, 'webhook'>;
+
 /** What the target's control API answered for a checkout the suite asked for. */
 export interface ControlOutcome { status: number; id?: string; reason?: string; createdMs?: number }
 
 /** A checkout the analysis knows about: the plan and, in the suite, what the control API said. */
-export interface PlannedCheckout { plan: CheckoutPlan; control?: ControlOutcome }
+export interface PlannedCheckout {
+  plan: CheckoutPlan;
+  control?: ControlOutcome;
+  /** The api-key registered for this checkout when it has its own (spec 5.4: any format). */
+  apiKey?: string;
+}
 
 /** Checkout id (as the attempts carry it) -> what was planned for it. */
 export type SinkPlan = Map<string, PlannedCheckout>;
@@ -41,6 +56,9 @@ const CANCELLED = ['STARTED', 'CANCELLED'];
 
 /**
  * One checkout per probe, all created at once so they run concurrently; the
+ * request details of spec 2.2 ride along (every checkout's endToEndId and
+ * referenceId, a scheduled normal and batch payment, a payment that needs strong
+ * customer authentication); the
  * longest mandated chain is `held`: three failures, so three backoff delays
  * (10, 20, 40 s), which is what the growth rule needs (analysis/backoff.ts).
  * Failures sit on the first event of checkouts with later events, so a sender
@@ -48,7 +66,9 @@ const CANCELLED = ['STARTED', 'CANCELLED'];
  */
 export const SUITE_PLANS: readonly CheckoutPlan[] = [
   { name: 'clean-normal', answers: [], request: { kind: 'normal', statuses: FULL } },
-  { name: 'clean-batch', answers: [], request: { kind: 'batch', payments: 3, statuses: SHORT } },
+  { name: 'clean-batch', scheduled: true, answers: [], request: { kind: 'batch', payments: 3, statuses: SHORT } },
+  { name: 'scheduled', scheduled: true, answers: [], request: { kind: 'normal', statuses: SHORT } },
+  { name: 'sca', answers: [], request: { kind: 'normal', statuses: SHORT, sca: true } },
   { name: 'aborted', answers: [], request: { kind: 'normal', statuses: ['STARTED', 'PAYMENT_CREATED', 'FAILED'], abortReason: 'INSUFFICIENT_FUNDS' } },
   { name: 'answer-500', answers: ['status-500'], request: { kind: 'normal', statuses: SHORT } },
   { name: 'answer-201', answers: ['status-201'], request: { kind: 'normal', statuses: CANCELLED } },

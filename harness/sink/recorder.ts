@@ -103,19 +103,27 @@ export class Recorder {
   delivery(a: RawAttempt, checkoutOf: (route: string) => string = r => r, lagAround: (ms: number) => number = () => 0): DeliveryAttempt {
     const id = checkoutOf(a.route);
     // A finished attempt never changes again but its checkout's name may: convert it once per name.
-    if (a.done?.checkoutId === id) return a.done;
-    const d = toDelivery(a, id, lagAround);
+    // Its lag is read anew each time: a stall around its stamps is known only once the loop
+    // has run again, which may be after the attempt was first converted.
+    const d = a.done?.checkoutId === id ? a.done : toDelivery(a, id);
     if (a.answer !== undefined && a.kept) a.done = d;
+    const lag = lagOf(a, lagAround);
+    if (lag > 0) d.lagMs = lag; else delete d.lagMs;
     return d;
   }
 }
 
 const ms = (ns: bigint | undefined) => ns === undefined ? undefined : Number(ns) / 1e6;
 
-function toDelivery(a: RawAttempt, checkoutId: string, lagAround: (ms: number) => number): DeliveryAttempt {
+/** Real ms up to which the attempt's arrival or end may have been stamped late, to 0.1 ms. */
+function lagOf(a: RawAttempt, lagAround: (ms: number) => number): number {
+  const end = ms(a.closedNs ?? a.answeredNs);
+  const lag = Math.max(lagAround(ms(a.arrivedNs)!), end === undefined ? 0 : lagAround(end));
+  return Math.round(lag * 10) / 10;
+}
+
+function toDelivery(a: RawAttempt, checkoutId: string): DeliveryAttempt {
   const arrivedMs = ms(a.arrivedNs)!, answeredMs = ms(a.answeredNs), closedMs = ms(a.closedNs);
-  const endMs = closedMs ?? answeredMs;
-  const lag = Math.max(lagAround(arrivedMs), endMs === undefined ? 0 : lagAround(endMs));
   const d: DeliveryAttempt = {
     seq: a.seq,
     checkoutId,
@@ -132,7 +140,6 @@ function toDelivery(a: RawAttempt, checkoutId: string, lagAround: (ms: number) =
     answer: a.answer ?? 'none',
     ...(answeredMs !== undefined ? { answeredMs } : {}),
     ...(closedMs !== undefined ? { closedMs } : {}),
-    ...(lag > 0 ? { lagMs: Math.round(lag * 10) / 10 } : {}),
   };
   return a.facts ? attachFacts(d, a.facts) : d;
 }

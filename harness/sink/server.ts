@@ -6,9 +6,11 @@
 import { createServer as createHttp, type IncomingMessage, type ServerResponse, type Server } from 'node:http';
 import { createServer as createHttps } from 'node:https';
 import type { Socket } from 'node:net';
+import { contracts } from '../contracts/load.ts';
 import { HarnessError, listenError } from '../errors.ts';
 import type { DeliveryAttempt } from '../report/model.ts';
 import { readBody, unreadableBody } from './analysis/facts.ts';
+import { NO_CHECKOUT_ID as NO_ID } from './analysis/view.ts';
 import { BodyReader, MAX_BODY_BYTES } from './body.ts';
 import { ConnectionGuard } from './connections.ts';
 import { startLagMonitor } from './lag.ts';
@@ -79,7 +81,6 @@ const HOOK_PATH = /\/hooks\/([A-Za-z0-9._-]{1,100})(?:[/?]|$)/;
 // else "referenceId" for the older variant of 2.5, which has no id.
 const BODY_ID = /"id"\s*:\s*"([^"\\]{1,200})"/;
 const BODY_REF = /"referenceId"\s*:\s*"([^"\\]{1,200})"/;
-const NO_ID = '(no id)';
 /** Spec ms a body may take: twice the 5 s a sender waits for an answer (spec 6.6), by when a conforming one has hung up. */
 const BODY_DEADLINE_SPEC_MS = 10_000;
 
@@ -88,6 +89,9 @@ export async function startSink(opts: SinkOptions = {}): Promise<Sink> {
   const scale = opts.timeScale ?? 1;
   if (!(scale > 0)) throw new HarnessError('PIS_BAD_FLAG', `the time scale must be a positive number, not ${scale}.`);
   const passive = opts.passive ?? PASSIVE_CYCLE;
+  // The contracts are compiled now, not on the first body: that takes a second or
+  // more, and the sink would stamp every attempt that came meanwhile that much late.
+  contracts();
   const rec = new Recorder();
   const lag = startLagMonitor(() => rec.nowMs());
   const routes = new Map<string, Route>();

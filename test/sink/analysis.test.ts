@@ -69,22 +69,46 @@ test('a failed check says expected and seen and carries the attempts that show i
   assert.ok(ev && ev.kind === 'delivery' && ev.attempts.length === 2 && ev.attempts.every(x => x.checkoutId === 'e500'));
 });
 
-test("the sink's own scheduling delay widens the timing tolerance, and past the timeout check's allowance it is not judged", () => {
+test("the sink's own lateness widens a timing tolerance up to the tolerance itself; beyond, the check is not run, with the figure", () => {
   const { attempts, plan } = conforming();
-  // Retry of e500 stamped 9.7 s after the failure: beyond the tolerance of max(25 ms, 2 % of 10 s)...
-  attempts.find(x => x.checkoutId === 'e500' && x.answer === 200 && JSON.parse(x.body).status === 'STARTED')!.arrivedMs = 9.7 * S;
-  const minDelay = (delay?: number) => analyze(attempts, plan, { timeScale: 1, apiKey: KEY, observedUntilMs: 300 * S, toleranceFloorMs: 25, schedulingDelayMs: delay })
-    .find(c => c.id === 'webhook.backoff.min-delay')!;
-  assert.equal(minDelay().status, 'failed');
-  // ...but within it once the sink says it ran up to 150 ms late.
-  assert.equal(minDelay(150).status, 'passed');
-  // A real fault is still caught with that allowance.
-  attempts.find(x => x.checkoutId === 'e500' && x.answer === 200 && JSON.parse(x.body).status === 'STARTED')!.arrivedMs = 2 * S;
-  assert.equal(minDelay(150).status, 'failed');
-  const waits = analyze(attempts, plan, { timeScale: 1, apiKey: KEY, observedUntilMs: 300 * S, schedulingDelayMs: 2_000 })
-    .find(c => c.id === 'webhook.timeout.waits-5s')!;
+  const retry = attempts.find(x => x.checkoutId === 'e500' && x.answer === 200 && JSON.parse(x.body).status === 'STARTED')!;
+  // Retry of e500 stamped 9.7 s after the failure: beyond the tolerance of max(25 ms, 2 % of 10 s) = 0.2 s...
+  retry.arrivedMs = 9.7 * S;
+  const check = (id: string, lag?: number) => analyze(attempts, plan, { timeScale: 1, apiKey: KEY, observedUntilMs: 300 * S, toleranceFloorMs: 25, schedulingDelayMs: lag })
+    .find(c => c.id === id)!;
+  assert.equal(check('webhook.backoff.min-delay').status, 'failed');
+  // ...within it once the sink says it ran up to 150 ms late (the widening may reach 0.4 s)...
+  assert.equal(check('webhook.backoff.min-delay', 150).status, 'passed');
+  // ...and at 500 ms late the sink cannot tell: not run, with the measured lag, never a pass.
+  const blurred = check('webhook.backoff.min-delay', 500);
+  assert.equal(blurred.status, 'skipped');
+  assert.equal(blurred.skipKind, undefined, 'a skip without a kind is not-run');
+  assert.match(blurred.message!, /could not be judged: the sink itself ran up to 0\.50 s late around them \(measured lag\), more than the 0\.40 s/);
+  // A real fault is caught whatever the lateness.
+  retry.arrivedMs = 2 * S;
+  assert.equal(check('webhook.backoff.min-delay', 150).status, 'failed');
+  assert.equal(check('webhook.backoff.min-delay', 2_000).status, 'failed');
+  // A hang-up at 5 s measured by a sink up to 2 s late could have been at 3 s: not judged.
+  const waits = check('webhook.timeout.waits-5s', 2_000);
   assert.equal(waits.status, 'skipped');
-  assert.match(waits.message!, /the sink itself ran up to 2(\.00)? s late/);
+  assert.match(waits.message!, /1 of 1 hang-ups could not be judged: the sender gave up after 5\.00 s.*lateness around the attempt \(2\.00 s, measured\)/);
+});
+
+test('waits-5s: a sender that gives up at 4.5 s fails, one that gives up at 5.0 s passes, with up to 100 ms of its own lateness and the sink\'s', () => {
+  const hangUpAt = (s: number, lag = 0) => {
+    const { attempts, plan } = conforming();
+    const slow = attempts.find(x => x.checkoutId === 'slow6' && x.probe === 'slow-6s')!;
+    slow.closedMs = slow.arrivedMs + s * S;
+    if (lag) for (const x of attempts) x.lagMs = lag;
+    return analyze(attempts, plan, { timeScale: 1, apiKey: KEY, observedUntilMs: 300 * S }).find(c => c.id === 'webhook.timeout.waits-5s')!;
+  };
+  assert.equal(hangUpAt(4.5).status, 'failed');
+  assert.equal(hangUpAt(4.5, 100).status, 'failed');
+  assert.equal(hangUpAt(5.0).status, 'passed');
+  // The sink stamped the arrival 100 ms late: 4.9 s measured for a sender that waited 5 s.
+  assert.equal(hangUpAt(4.9, 100).status, 'passed');
+  // 3 s is short however late the sink was.
+  assert.equal(hangUpAt(3.0, 1_000).status, 'failed');
 });
 
 test('a failed check marks its delivery evidence and names the attempt that broke the rule, not the one before it', () => {

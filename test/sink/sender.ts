@@ -1,9 +1,9 @@
 // A small webhook sender for the sink's tests, with a control API of the shape
-// of CONTRACT.md section 4. It is correct by default; each flag breaks one rule
+// of docs/control-api.md. It is correct by default; each flag breaks one rule
 // of spec section 6 the way an independent sender might.
 import { createServer, type Server } from 'node:http';
 import { Agent, request } from 'undici';
-import { sequenceViolation } from '../../harness/contracts/rules.ts';
+import { sequenceViolation, statusesWithSca } from '../../harness/contracts/rules.ts';
 import { buildWebhookBody } from '../../harness/webhook/bodies.ts';
 
 export interface SenderFlags {
@@ -20,6 +20,8 @@ export interface SenderFlags {
   noAckGating?: boolean;
   globalQueue?: boolean;
   noKeyOnRetries?: boolean;
+  /** Never sends the api-key. */
+  noKey?: boolean;
   amountString?: boolean;
   acceptForbidden?: boolean;
   duplicates?: boolean;
@@ -29,7 +31,10 @@ export interface SenderFlags {
 
 export interface TestSender { controlUrl: string; sent: number; close(): Promise<void> }
 
-interface Req { kind: 'normal' | 'batch'; payments?: number; statuses: string[]; abortReason?: string; webhook: { url: string; apiKey: string } }
+interface Req {
+  kind: 'normal' | 'batch'; payments?: number; statuses: string[]; abortReason?: string;
+  scheduledDate?: string; sca?: boolean; endToEndId?: string; referenceId?: string; webhook: { url: string; apiKey: string };
+}
 
 export async function startSender(scale: number, f: SenderFlags = {}): Promise<TestSender> {
   const agent = new Agent({ connections: null, headersTimeout: 0, bodyTimeout: 0 });
@@ -51,12 +56,13 @@ export async function startSender(scale: number, f: SenderFlags = {}): Promise<T
   };
 
   const deliverEvent = async (r: Req, id: string, status: string) => {
-    const body = buildWebhookBody({ kind: f.older ? 'older' : r.kind, id, status, payments: r.payments, abortReason: r.abortReason, extraFields: f.extraFields });
+    const body = buildWebhookBody({ kind: f.older ? 'older' : r.kind, id, status, payments: r.payments, abortReason: r.abortReason, extraFields: f.extraFields,
+      scheduledDate: r.scheduledDate, endToEndId: r.endToEndId, referenceId: r.referenceId, createdDate: created.get(id) });
     if (f.amountString) (body.payment as Record<string, unknown> | undefined ?? {}).amount = '10.00';
     const text = JSON.stringify(body);
     for (let k = 1; !closed; k++) {
       const headers: Record<string, string> = { 'content-type': 'application/json' };
-      if (k === 1 || !f.noKeyOnRetries) headers['api-key'] = r.webhook.apiKey;
+      if (!f.noKey && (k === 1 || !f.noKeyOnRetries)) headers['api-key'] = r.webhook.apiKey;
       const code = await attempt(r.webhook.url, headers, text);
       if (code === 200 || (f.anyTwoHundred && code !== undefined && code >= 200 && code < 300)) return;
       if (f.noRetry) return;
@@ -71,7 +77,11 @@ export async function startSender(scale: number, f: SenderFlags = {}): Promise<T
     queue = mine.catch(() => {});
     return mine;
   };
+  // One creation date per checkout (spec 2.2 createdDate), as a real service keeps it.
+  const created = new Map<string, string>();
   const run = async (r: Req, id: string) => {
+    created.set(id, new Date().toISOString());
+    r = { ...r, statuses: statusesWithSca(r.statuses, r.sca) };
     if (f.noAckGating) { await Promise.all(r.statuses.map((s, i) => sleep(i).then(() => oneEvent(r, id, s)))); return; }
     for (const s of r.statuses) await oneEvent(r, id, s);
   };

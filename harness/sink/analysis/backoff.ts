@@ -1,9 +1,9 @@
 // webhook.backoff: the delay before each retry, and its growth over
 // consecutive failures of one event.
 import type { Evidence } from '../../report/model.ts';
-import { deliveries, skipped, verdict, type Finding } from './result.ts';
+import { deliveries, listed, skipped, verdict, type Finding } from './result.ts';
 import type { CheckDef, Judged } from '../../report/check.ts';
-import { MIN_RETRY_DELAY_MS, sec, type AttemptView, type RunView } from './view.ts';
+import { MIN_RETRY_DELAY_MS, judgeAtLeast, minOf, sec, tooLate, type AttemptView, type RunView, type Timing } from './view.ts';
 
 // Spec 6.5: "Retries use exponential backoff with a minimum delay of 10 seconds."
 // Spec 8: "Minimum retry delay: 10 seconds, growing exponentially."
@@ -39,57 +39,78 @@ const MIN_CHAIN = 3;
 
 interface Delay { failed: AttemptView; retry: AttemptView; ms: number }
 
-/** For every event, the delays from each failed attempt's end to the next attempt of the same event. */
-function chains(view: RunView): Delay[][] {
-  const out: Delay[][] = [];
+/**
+ * For every event, the runs of consecutive failures and the delay from each
+ * failed attempt's end to the next attempt of the same event. An attempt that
+ * came while the previous one was still open is no retry after a failure but a
+ * copy sent alongside (at least once, spec 6.3): it ends the run, and is counted.
+ */
+function chains(view: RunView): { runs: Delay[][]; overlapping: number } {
+  const runs: Delay[][] = [];
+  let overlapping = 0;
   for (const c of view.checkouts) for (const e of c.events) {
     let run: Delay[] = [];
+    const close = () => { if (run.length) runs.push(run); run = []; };
     for (let i = 0; i + 1 < e.attempts.length; i++) {
       const a = e.attempts[i], b = e.attempts[i + 1];
-      if (a.delivered) { if (run.length) out.push(run); run = []; continue; }
+      if (a.delivered) { close(); continue; }
+      if (b.arrived < a.end) { overlapping++; close(); continue; }
       run.push({ failed: a, retry: b, ms: b.arrived - a.end });
     }
-    if (run.length) out.push(run);
+    close();
   }
-  return out;
+  return { runs, overlapping };
 }
 
 const label = (d: Delay) => `event ${d.retry.event} (${d.retry.status ?? 'unreadable'}) of checkout ${d.retry.d.checkoutId}`;
+const overlapNote = (n: number): Evidence[] => n ? [{ kind: 'note', text: `${n} attempts came while the previous attempt of their event was still open: copies sent alongside, not retries after a failure, so not measured` }] : [];
 
 export function checkMinDelay(view: RunView): Judged {
-  const delays = chains(view).flat();
+  const { runs, overlapping } = chains(view);
+  const delays = runs.flat();
   if (!delays.length) return skipped(MIN_DELAY, 'no failed attempt was retried, so there was no delay to measure');
-  const floor = MIN_RETRY_DELAY_MS - view.tol(MIN_RETRY_DELAY_MS);
-  const findings: Finding[] = delays.filter(d => d.ms < floor).map(d => ({
-    message: `retry ${d.retry.attempt - 1} of ${label(d)} came ${sec(d.ms)} after the failed attempt ended`,
-    attempts: [d.failed, d.retry],
-  }));
-  const shortest = Math.min(...delays.map(d => d.ms));
+  const findings: Finding[] = [];
+  let unsure = 0, worst: Timing | undefined;
+  for (const d of delays) {
+    const t = view.timing(MIN_RETRY_DELAY_MS, [d.failed, d.retry]);
+    const j = judgeAtLeast(d.ms, MIN_RETRY_DELAY_MS, t);
+    if (j === 'short') findings.push({ message: `retry ${d.retry.attempt - 1} of ${label(d)} came ${sec(d.ms)} after the failed attempt ended`, attempts: [d.failed, d.retry] });
+    else if (j === 'unsure') { unsure++; if (!worst || t.lag > worst.lag) worst = t; }
+  }
+  const shortest = minOf(delays.map(d => d.ms));
   const measured: Evidence = { kind: 'measurement', name: 'shortest retry delay', expected: `≥ ${sec(MIN_RETRY_DELAY_MS)} (tolerance ${sec(view.tol(MIN_RETRY_DELAY_MS))})`, seen: sec(shortest) };
+  if (!findings.length && unsure) return skipped(MIN_DELAY, tooLate(unsure, delays.length, worst!, 'retry delays'));
   return verdict(MIN_DELAY, `every retry ≥ ${sec(MIN_RETRY_DELAY_MS)} after the failed attempt ended`, findings,
-    `${delays.length} retries, the shortest ${sec(shortest)} after its failed attempt`, [measured]);
+    `${delays.length} retries, the shortest ${sec(shortest)} after its failed attempt`, [measured, ...overlapNote(overlapping)]);
 }
 
+/** Delays of a chain for a message: the first ten, and how many more. */
+const shown = (ch: readonly Delay[]) => listed(ch.map(d => sec(d.ms)));
+
 export function checkGrowth(view: RunView): Judged {
-  const long = chains(view).filter(ch => ch.length >= MIN_CHAIN);
+  const long = chains(view).runs.filter(ch => ch.length >= MIN_CHAIN);
   if (!long.length) return skipped(GROWTH, `no event failed ${MIN_CHAIN} times in a row with retries, so growth cannot be told from jitter`);
   const findings: Finding[] = [];
+  let unsure = 0, worst: Timing | undefined;
   for (const ch of long) {
     const ms = ch.map(d => d.ms);
-    const list = ms.map(sec).join(', ');
     const attempts = ch.flatMap(d => [d.failed, d.retry]);
+    // One finding per chain at most: the first step that shrank beyond what jitter explains.
     for (let i = 1; i < ch.length; i++) {
-      const floor = ms[i - 1] / MAX_JITTER - view.tol(ms[i - 1]);
-      if (ms[i] < floor) findings.push({ message: `the retry delays of ${label(ch[i])} shrank from ${sec(ms[i - 1])} to ${sec(ms[i])} (delays ${list})`, attempts });
+      const t = view.timing(ms[i - 1], [ch[i - 1].failed, ch[i - 1].retry, ch[i].failed, ch[i].retry]);
+      const j = judgeAtLeast(ms[i], ms[i - 1] / MAX_JITTER, t);
+      if (j === 'short') { findings.push({ message: `the retry delays of ${label(ch[i])} shrank from ${sec(ms[i - 1])} to ${sec(ms[i])} (delays ${shown(ch)})`, attempts }); break; }
+      if (j === 'unsure') { unsure++; if (!worst || t.lag > worst.lag) worst = t; }
     }
     const growth = ms[ms.length - 1] / ms[0];
     if (growth < MIN_OVERALL_GROWTH) findings.push({
-      message: `the retry delays of ${label(ch[0])} did not grow: ${list}, last/first = ${growth.toFixed(2)}`,
+      message: `the retry delays of ${label(ch[0])} did not grow: ${shown(ch)}, last/first = ${growth.toFixed(2)}`,
       attempts,
     });
   }
-  const evidence: Evidence[] = long.map(ch => ({ kind: 'measurement', name: `retry delays of ${label(ch[0])}`, expected: `growing: last/first ≥ ${MIN_OVERALL_GROWTH}, no step shrinking below 1/${MAX_JITTER}`, seen: ch.map(d => sec(d.ms)).join(', ') }));
+  if (!findings.length && unsure) return skipped(GROWTH, tooLate(unsure, long.length, worst!, 'steps between retry delays'));
+  const evidence: Evidence[] = long.slice(0, 10).map(ch => ({ kind: 'measurement', name: `retry delays of ${label(ch[0])}`, expected: `growing: last/first ≥ ${MIN_OVERALL_GROWTH}, no step shrinking below 1/${MAX_JITTER}`, seen: shown(ch) }));
   return verdict(GROWTH, `delays growing by last/first ≥ ${MIN_OVERALL_GROWTH} over ${MIN_CHAIN}+ consecutive failures`, findings,
-    `${long.length} chains of consecutive failures, delays ${long.map(ch => ch.map(d => sec(d.ms)).join(' → ')).join('; ')}`,
+    `${long.length} chains of consecutive failures, delays ${listed(long.map(ch => ch.map(d => sec(d.ms)).slice(0, 10).join(' → ')), 5)}`,
     findings.length ? evidence : [...evidence, deliveries(long.flat().flatMap(d => [d.failed, d.retry]))]);
 }

@@ -7,7 +7,10 @@ import type { CheckResult, DeliveryAttempt } from '../../report/model.ts';
 import type { SinkPlan } from '../plan.ts';
 import { API_KEY, checkApiKey } from './auth.ts';
 import { GROWTH, MIN_DELAY, checkGrowth, checkMinDelay } from './backoff.ts';
-import { ADVICE, CURRENT, MATCHES, VALID, checkAdvice, checkCurrentVariant, checkMatches, checkValid } from './body.ts';
+import { ADVICE, CURRENT, MATCHES, METHOD, VALID, checkAdvice, checkCurrentVariant, checkMatches, checkMethod, checkValid } from './body.ts';
+import { EVERY_STATUS, SCA, checkEveryStatus, checkSca } from './delivered.ts';
+import { END_TO_END_ID, REFERENCE_ID, SCHEDULED_DATE, STABLE, checkEndToEndId, checkReferenceId, checkScheduledDate, checkStableFields } from './fields.ts';
+import { TRANSACTION_STATUS, checkTransactionStatus } from './transaction.ts';
 import { DUPLICATES, checkDuplicates } from './duplicates.ts';
 import { ACK_GATED, checkOrder } from './order.ts';
 import { CONCURRENT, NOT_HELD, checkConcurrent, checkNotHeld } from './parallel.ts';
@@ -20,9 +23,10 @@ export type { AnalysisOptions } from './view.ts';
 
 /** Every webhook check with its level, in report order; analyze() returns one result for each, in this order. */
 export const WEBHOOK_CHECKS: readonly Registered[] = [
-  must(VALID), should(CURRENT), should(ADVICE), must(MATCHES),
+  must(VALID), should(CURRENT), should(ADVICE), must(MATCHES), must(METHOD),
+  must(END_TO_END_ID), must(REFERENCE_ID), must(SCHEDULED_DATE), must(STABLE), must(TRANSACTION_STATUS),
   must(API_KEY),
-  must(SEQUENCE), should(ABORT_REASON), must(FORBIDDEN),
+  must(SEQUENCE), should(ABORT_REASON), must(FORBIDDEN), must(EVERY_STATUS), must(SCA),
   ...RETRY_CHECKS.map(k => must(k)),
   must(WAITS_5S), must(LATE_NOT_TAKEN),
   must(MIN_DELAY), must(GROWTH),
@@ -42,9 +46,10 @@ export interface Analysis {
 export function analyzeRun(attempts: readonly DeliveryAttempt[], plan: SinkPlan, opts: AnalysisOptions): Analysis {
   const view = buildView(attempts, plan, opts);
   const judged = [
-    checkValid(view), checkCurrentVariant(view), checkAdvice(view), checkMatches(view),
+    checkValid(view), checkCurrentVariant(view), checkAdvice(view), checkMatches(view), checkMethod(view),
+    checkEndToEndId(view), checkReferenceId(view), checkScheduledDate(view), checkStableFields(view), checkTransactionStatus(view),
     checkApiKey(view),
-    checkSequence(view), checkAbortReason(view), checkForbiddenRefused(view),
+    checkSequence(view), checkAbortReason(view), checkForbiddenRefused(view), checkEveryStatus(view), checkSca(view),
     ...checkRetries(view),
     checkWaits5s(view), checkLateNotTaken(view),
     checkMinDelay(view), checkGrowth(view),

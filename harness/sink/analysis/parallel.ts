@@ -16,14 +16,43 @@ export const NOT_HELD: CheckDef = {
 
 const finish = (a: AttemptView) => a.answered ?? a.closed ?? Infinity;
 
-/** Two attempts of different checkouts open at the same instant, if any (a sweep over arrivals). */
+/**
+ * Two attempts of different checkouts open at the same instant, if any: a sweep
+ * over arrivals with the open attempts in a heap by when they end, and a count
+ * of open attempts per checkout (n log n, whatever the traffic).
+ */
 function overlap(view: RunView): [AttemptView, AttemptView] | undefined {
-  const open: AttemptView[] = [];
+  const heap: AttemptView[] = [];
+  const openOf = new Map<string, number>();
+  const less = (i: number, j: number) => finish(heap[i]) < finish(heap[j]);
+  const swap = (i: number, j: number) => { const t = heap[i]; heap[i] = heap[j]; heap[j] = t; };
+  const pop = () => {
+    const top = heap[0], last = heap.pop()!;
+    if (heap.length) {
+      heap[0] = last;
+      for (let i = 0; ;) {
+        const l = 2 * i + 1, r = l + 1;
+        let m = i;
+        if (l < heap.length && less(l, m)) m = l;
+        if (r < heap.length && less(r, m)) m = r;
+        if (m === i) break;
+        swap(i, m); i = m;
+      }
+    }
+    return top;
+  };
+  const push = (a: AttemptView) => {
+    heap.push(a);
+    for (let i = heap.length - 1; i > 0;) { const p = (i - 1) >> 1; if (!less(i, p)) break; swap(i, p); i = p; }
+  };
   for (const a of view.all) {
-    for (let i = open.length - 1; i >= 0; i--) if (finish(open[i]) <= a.arrived) open.splice(i, 1);
-    const other = open.find(o => o.d.checkoutId !== a.d.checkoutId);
-    if (other) return [other, a];
-    open.push(a);
+    while (heap.length && finish(heap[0]) <= a.arrived) {
+      const done = pop();
+      openOf.set(done.d.checkoutId, openOf.get(done.d.checkoutId)! - 1);
+    }
+    if (heap.length > (openOf.get(a.d.checkoutId) ?? 0)) return [heap.find(o => o.d.checkoutId !== a.d.checkoutId)!, a];
+    push(a);
+    openOf.set(a.d.checkoutId, (openOf.get(a.d.checkoutId) ?? 0) + 1);
   }
   return undefined;
 }
@@ -79,7 +108,17 @@ function generic(view: RunView): Judged {
   const gaps = view.checkouts.flatMap(c => c.events.flatMap(e => e.attempts.slice(0, -1).flatMap((a, i) =>
     a.delivered ? [] : [{ c, from: a.end, to: e.attempts[i + 1].arrived, a }])));
   if (view.checkouts.length < 2 || !gaps.length) return skipped(NOT_HELD, 'no checkout was in backoff while another one had events to send');
-  const inside = gaps.find(g => view.all.some(x => x.d.checkoutId !== g.c.id && x.arrived > g.from && x.arrived < g.to));
+  // view.all is in arrival order; nextOther[i] is the first attempt from i on of another checkout than i's.
+  const all = view.all;
+  const nextOther = new Int32Array(all.length + 1).fill(all.length);
+  for (let i = all.length - 2; i >= 0; i--)
+    nextOther[i] = all[i + 1].d.checkoutId !== all[i].d.checkoutId ? i + 1 : nextOther[i + 1];
+  const inside = gaps.find(g => {
+    let lo = 0, hi = all.length;
+    while (lo < hi) { const m = (lo + hi) >> 1; if (all[m].arrived <= g.from) lo = m + 1; else hi = m; }
+    const k = lo < all.length && all[lo].d.checkoutId === g.c.id ? nextOther[lo] : lo;
+    return k < all.length && all[k].arrived < g.to;
+  });
   if (inside) return passed(NOT_HELD, `another checkout delivered while ${inside.c.id} was in backoff`);
   return skipped(NOT_HELD, 'no other checkout sent anything during a backoff, which a hand-driven run cannot tell from having nothing to send');
 }

@@ -2,9 +2,11 @@
 import { CHECKOUT_STATUSES, FINAL_CHECKOUT_STATUSES, POLLER_STATUSES } from '../../contracts/enums.ts';
 import { abortReasonAllowed, sequenceFinding } from '../../contracts/rules.ts';
 import type { Evidence } from '../../report/model.ts';
-import { failed, passed, skipped, verdict, type Finding } from './result.ts';
+import { failed, passed, skipped, verdict, type Finding, withoutRequests } from './result.ts';
 import type { CheckDef, Judged } from '../../report/check.ts';
 import { disorderedCheckouts } from './order.ts';
+import { showFact } from './facts.ts';
+import { listed } from './result.ts';
 import type { CheckoutView, RunView } from './view.ts';
 
 // Spec 3.1: "STARTED: Always sent." "PAYMENT_COMPLETED, PAYMENT_FAILED,
@@ -19,7 +21,7 @@ export const ABORT_REASON: CheckDef = {
   id: 'webhook.states.abort-reason', requirements: ['R2.4-abort-reason-when'], title: 'abortReason appears only with TIMED_OUT, FAILED or CANCELLED', spec: '2.4',
   quote: 'May be populated when status is TIMED_OUT, FAILED or CANCELLED and the end user attempted a payment but did not finish the checkout.',
 };
-// Spec 3.1 (rule above) and CONTRACT.md section 4: "a conforming target refuses
+// Spec 3.1 (rule above) and docs/control-api.md: "a conforming target refuses
 // a forbidden sequence with 400 and a reason, and delivers every accepted one".
 export const FORBIDDEN: CheckDef = {
   id: 'webhook.states.forbidden-refused', requirements: ['R3.1-poller-after-initiated'], title: 'A status sequence that spec 3.1 forbids is refused by the control API, not delivered', spec: '3.1',
@@ -27,7 +29,7 @@ export const FORBIDDEN: CheckDef = {
 };
 
 /** Distinct statuses of a checkout in order of first arrival (repeats are retries or duplicates). */
-function sequence(c: CheckoutView): string[] {
+export function sequence(c: CheckoutView): string[] {
   const out: string[] = [];
   for (const a of c.attempts) if (a.status && CHECKOUT_STATUSES.includes(a.status) && !out.includes(a.status)) out.push(a.status);
   return out;
@@ -50,9 +52,9 @@ export function checkSequence(view: RunView): Judged {
   const findings: Finding[] = [];
   // A body without a readable status hides which status it carried: its checkout's
   // sequence cannot be judged, and webhook.body.valid already fails it.
-  const unreadable = judged.filter(c => c.attempts.some(a => a.status === undefined && a.d.probe !== 'too-large'));
+  const unreadable = new Set(judged.filter(c => c.attempts.some(a => a.status === undefined && a.d.probe !== 'too-large')));
   for (const c of judged) {
-    if (unreadable.includes(c)) continue;
+    if (unreadable.has(c)) continue;
     const seq = sequence(c);
     // Where events overtook each other, their arrival order is webhook.order's
     // fault; judging it again here would fail two checks for one fault.
@@ -60,27 +62,24 @@ export function checkSequence(view: RunView): Judged {
     if (why) findings.push({ message: `checkout ${c.id} sent ${seq.join(' → ')}: ${why}`, attempts: c.attempts });
   }
   const notes: Evidence[] = [
-    ...(disordered.size ? [{ kind: 'note' as const, text: `arrival order not judged for ${[...disordered].join(', ')}: see webhook.order` }] : []),
-    ...(unreadable.length ? [{ kind: 'note' as const, text: `not judged, a body without a readable status: ${unreadable.map(c => c.id).join(', ')} (see webhook.body.valid)` }] : []),
+    ...(disordered.size ? [{ kind: 'note' as const, text: `arrival order not judged for ${listed([...disordered])}: see webhook.order` }] : []),
+    ...(unreadable.size ? [{ kind: 'note' as const, text: `not judged, a body without a readable status: ${listed([...unreadable].map(c => c.id))} (see webhook.body.valid)` }] : []),
   ];
   return verdict(SEQUENCE, 'every checkout\'s statuses follow spec 3.1', findings, `${judged.length} checkouts, every status sequence allowed by spec 3.1`, notes);
 }
 
 export function checkAbortReason(view: RunView): Judged {
-  const withReason = view.all.filter(a => {
-    const r = (a.json as { abortReason?: unknown } | undefined)?.abortReason;
-    return r !== undefined && r !== null;
-  });
+  const withReason = view.all.filter(a => a.facts.abortReason !== undefined && a.facts.abortReason !== null);
   if (!withReason.length) return skipped(ABORT_REASON, 'no webhook carried an abortReason');
   const findings: Finding[] = withReason
-    .filter(a => !abortReasonAllowed(a.status, (a.json as { abortReason?: unknown }).abortReason))
-    .map(a => ({ message: `checkout ${a.d.checkoutId} sent abortReason ${JSON.stringify((a.json as { abortReason?: unknown }).abortReason)} with status ${a.status ?? '(none)'}`, attempts: [a] }));
+    .filter(a => !abortReasonAllowed(a.status, a.facts.abortReason))
+    .map(a => ({ message: `checkout ${a.d.checkoutId} sent abortReason ${showFact(a.facts.abortReason)} with status ${a.status ?? '(none)'}`, attempts: [a] }));
   return verdict(ABORT_REASON, 'abortReason only with TIMED_OUT, FAILED or CANCELLED', findings, `${withReason.length} webhooks carried an abortReason, each with an allowed status`);
 }
 
 export function checkForbiddenRefused(view: RunView): Judged {
   const forbidden = [...view.plan.values()].filter(p => p.plan.forbidden && p.control);
-  if (!forbidden.length) return skipped(FORBIDDEN, 'no forbidden sequence was asked for (only the webhook suite drives the control API)');
+  if (!forbidden.length) return withoutRequests(view, FORBIDDEN, 'no forbidden sequence was asked for');
   const findings: Finding[] = [];
   for (const p of forbidden) {
     const asked = p.plan.request?.statuses.join(' → ') ?? '';
@@ -92,6 +91,6 @@ export function checkForbiddenRefused(view: RunView): Judged {
       attempts: c?.attempts ?? [],
     });
   }
-  if (findings.length) return failed(FORBIDDEN, 'a 4xx refusal with a reason (CONTRACT.md section 4)', findings);
+  if (findings.length) return failed(FORBIDDEN, 'a 4xx refusal with a reason (docs/control-api.md)', findings);
   return passed(FORBIDDEN, `the control API refused ${forbidden.map(p => p.plan.request?.statuses.join(' → ')).join('; ')} with ${forbidden.map(p => `${p.control!.status}${p.control!.reason ? ` (${p.control!.reason})` : ''}`).join(', ')}`);
 }

@@ -1,8 +1,13 @@
 // What every webhook check reads: the recorded attempts grouped by checkout and
 // event, with times in spec ms (recorded real ms / time scale). Pure: built
 // from DeliveryAttempt[] and the plan alone, so `run` and `sink` judge alike.
+// Attempts that cannot be told to come from the sender under test (neither the
+// registered api-key nor a planned checkout) are kept apart and never judged.
+// Every step is linear or n log n in the number of attempts.
+import { statusesWithSca } from '../../contracts/rules.ts';
 import type { DeliveryAttempt } from '../../report/model.ts';
 import type { PlannedCheckout, SinkPlan } from '../plan.ts';
+import { factsOf, type BodyFacts } from './facts.ts';
 
 /** Spec 6.6 and 8: "The service waits 5 seconds in total for a response." */
 export const RESPONSE_WAIT_MS = 5_000;
@@ -17,28 +22,25 @@ export const MIN_RETRY_DELAY_MS = 10_000;
 export const RETRY_WAIT_BOUND_MS = 100_000;
 
 export interface AnalysisOptions {
-  /** Real seconds per spec second of the run (CONTRACT.md section 3). */
+  /** Real seconds per spec second of the run (docs/contract.md, time scale). */
   timeScale: number;
-  /** The api-key the sender must present (spec 5.4). */
+  /** The api-key the sender must present (spec 5.4); a planned checkout may have its own. */
   apiKey?: string;
   /** Real ms (sink time) up to which the sink watched; what could still come later is not judged. */
   observedUntilMs: number;
-  /** Floor of the timing tolerance in real ms; CONTRACT.md section 3 says 25. */
+  /** Floor of the timing tolerance in real ms; the contract says 25. */
   toleranceFloorMs?: number;
   /**
-   * The sink's own worst scheduling delay during the run (real ms, see
-   * Sink.schedulingDelayMs): its timestamps may be that late, so it is added to
-   * every tolerance. On a quiet machine it is a few ms; on a starved one it
-   * widens the tolerance instead of raising a false alarm (a miss is the lesser
-   * evil), and the checks say the tolerance they used.
+   * The sink's own lateness (real ms) for attempts that do not carry their own
+   * (`lagMs`, the lag around their stamps): hand-made records, older reports.
    */
   schedulingDelayMs?: number;
 }
 
 export interface AttemptView {
   d: DeliveryAttempt;
-  json?: unknown;
-  jsonError?: string;
+  facts: BodyFacts;
+  /** The body's status when it is a string. */
   status?: string;
   event: number;
   /** 1-based number of the attempt within its event. */
@@ -55,87 +57,159 @@ export interface AttemptView {
   end: number;
   /** The sink answered 200 and the sender was still there to read it. */
   delivered: boolean;
+  /** Spec ms up to which the sink may have stamped this attempt's times late (its own lag around them). */
+  lag: number;
 }
 
 export interface EventView { index: number; status: string; attempts: AttemptView[]; ackAt?: number }
 
 export interface CheckoutView { id: string; planned?: PlannedCheckout; attempts: AttemptView[]; events: EventView[] }
 
+/** An attempt not counted as the sender's, and why. */
+export interface Stranger { d: DeliveryAttempt; why: string }
+
+/** A timing tolerance and whether the sink's own lateness lets it be used (see RunView.timing). */
+export interface Timing {
+  /** The tolerance to use: the contract's, widened by the lateness up to the cap. */
+  tol: number;
+  /** The sink's own lateness around the stamps (spec ms). */
+  lag: number;
+  /** The most lateness the tolerance may be widened by. */
+  cap: number;
+  /** The contract's tolerance alone. */
+  base: number;
+  judgeable: boolean;
+}
+
 export interface RunView {
   opts: AnalysisOptions;
   checkouts: CheckoutView[];
+  byId: Map<string, CheckoutView>;
+  /** Every attempt of the sender under test, in arrival order. */
   all: AttemptView[];
+  /** Attempts that cannot be told to be the sender's: reported apart, never judged. */
+  strangers: Stranger[];
   /** Spec ms up to which the sink watched. */
   until: number;
   plan: SinkPlan;
-  /** Timing tolerance in spec ms for an expected spec duration (CONTRACT.md section 3). */
+  /** The contract's timing tolerance in spec ms for an expected spec duration: max(25 ms, 2 %). */
   tol(expectedMs: number): number;
+  /**
+   * The tolerance for a measurement between the stamps of `attempts`: the
+   * contract's, widened by the sink's own lateness around those stamps (so a
+   * busy sink is not taken for a late sender). The widening is capped at twice
+   * the contract's tolerance (arbitrary: a retry 6 % early still fails, while a
+   * machine that stalls for a moment does not make a conforming sender fail);
+   * beyond the cap the measurement is not judgeable.
+   */
+  timing(expectedMs: number, attempts: readonly AttemptView[]): Timing;
 }
 
 const UNREADABLE = '(unreadable body)';
+/** The checkout id of an attempt whose body named none (the sink's name for it). */
+export const NO_CHECKOUT_ID = '(no id)';
 
-// The sink hands out the same object for a finished attempt, so a body is parsed once per run.
-const parsed = new WeakMap<DeliveryAttempt, { json?: unknown; error?: string }>();
-
-function parse(d: DeliveryAttempt): { json?: unknown; error?: string } {
-  let p = parsed.get(d);
-  if (!p) {
-    try { p = { json: JSON.parse(d.body) }; } catch (e) { p = { error: (e as Error).message }; }
-    parsed.set(d, p);
-  }
-  return p;
+/** Why an attempt is not the sender's, or undefined when it is (see the file's head). */
+function strangerWhy(d: DeliveryAttempt, plan: SinkPlan, apiKey: string | undefined): string | undefined {
+  if (plan.has(d.checkoutId)) return undefined;
+  const k = d.apiKeyCheck;
+  const verdict = k ? k.verdict : d.headers['api-key'] === undefined ? 'missing' : d.headers['api-key'] === apiKey ? 'registered' : 'other';
+  if (verdict === 'registered') return undefined;
+  const key = verdict === 'missing' ? 'no api-key' : `another api-key${k?.length !== undefined ? ` (${k.length} characters, sha256 ${k.sha256}…)` : ''}`;
+  return `${key}, and not for a checkout the sender was asked for or used the key with`;
 }
 
 export function buildView(deliveries: readonly DeliveryAttempt[], plan: SinkPlan, opts: AnalysisOptions): RunView {
   const s = (ms: number | undefined) => ms === undefined ? undefined : ms / opts.timeScale;
-  const byCheckout = new Map<string, CheckoutView>();
+  const byId = new Map<string, CheckoutView>();
+  const eventsOf = new Map<CheckoutView, Map<string, EventView>>();
   const all: AttemptView[] = [];
-  for (const d of [...deliveries].sort((a, b) => a.arrivedMs - b.arrivedMs || a.seq - b.seq)) {
-    let c = byCheckout.get(d.checkoutId);
-    if (!c) { c = { id: d.checkoutId, planned: plan.get(d.checkoutId), attempts: [], events: [] }; byCheckout.set(d.checkoutId, c); }
-    const { json, error } = parse(d);
-    const raw = (json as { status?: unknown } | undefined)?.status;
-    const status = typeof raw === 'string' ? raw : UNREADABLE;
+  const strangers: Stranger[] = [];
+  const sorted = [...deliveries].sort((a, b) => a.arrivedMs - b.arrivedMs || a.seq - b.seq);
+  // A checkout is the sender's when the plan names it or any of its attempts carried the registered key
+  // (a sender that leaves the key out of its retries is still judged on them).
+  const keyed = new Set<string>();
+  // Attempts without any id share no checkout, so each of them is judged on its own key.
+  for (const d of sorted) if (d.checkoutId !== NO_CHECKOUT_ID && !strangerWhy(d, plan, opts.apiKey)) keyed.add(d.checkoutId);
+  for (const d of sorted) {
+    const why = keyed.has(d.checkoutId) ? undefined : strangerWhy(d, plan, opts.apiKey);
+    if (why) { strangers.push({ d, why }); continue; }
+    let c = byId.get(d.checkoutId);
+    if (!c) { c = { id: d.checkoutId, planned: plan.get(d.checkoutId), attempts: [], events: [] }; byId.set(d.checkoutId, c); eventsOf.set(c, new Map()); }
+    const facts = factsOf(d);
+    const status = typeof facts.status === 'string' ? facts.status : undefined;
     const arrived = s(d.arrivedMs)!, answered = s(d.answeredMs), closed = s(d.closedMs);
     // A hang-up reaches the sink as late as the sender's next request will, so
     // measuring from it cancels the one-way delay; the 5 s cap only applies when
     // the sender stayed (it may count the attempt failed without hanging up).
     const end = d.answer === 'none' && closed !== undefined ? closed : Math.min(answered ?? Infinity, arrived + RESPONSE_WAIT_MS);
     const v: AttemptView = {
-      d, json, jsonError: error, status: typeof raw === 'string' ? raw : undefined, event: 0, attempt: 0,
+      d, facts, status, event: 0, attempt: 0,
       arrived, answered, closed, end, delivered: d.answer === 200,
+      lag: (d.lagMs ?? opts.schedulingDelayMs ?? 0) / opts.timeScale,
     };
-    let ev = c.events.find(e => e.status === status);
-    if (!ev) { ev = { index: -1, status, attempts: [] }; c.events.push(ev); }
+    const events = eventsOf.get(c)!;
+    const key = status ?? UNREADABLE;
+    let ev = events.get(key);
+    if (!ev) { ev = { index: -1, status: key, attempts: [] }; events.set(key, ev); c.events.push(ev); }
     ev.attempts.push(v);
     v.attempt = ev.attempts.length;
     if (v.delivered && ev.ackAt === undefined) ev.ackAt = answered;
     c.attempts.push(v);
     all.push(v);
   }
-  for (const c of byCheckout.values()) numberEvents(c);
+  for (const c of byId.values()) numberEvents(c);
   const floor = opts.toleranceFloorMs ?? 25;
+  const tol = (expected: number) => Math.max(floor / opts.timeScale, 0.02 * expected);
   return {
-    opts, plan, all, checkouts: [...byCheckout.values()],
+    opts, plan, all, strangers, byId, checkouts: [...byId.values()],
     until: opts.observedUntilMs / opts.timeScale,
-    tol: expected => Math.max(floor / opts.timeScale, 0.02 * expected) + (opts.schedulingDelayMs ?? 0) / opts.timeScale,
+    tol,
+    timing(expected, attempts) {
+      let lag = 0;
+      for (const a of attempts) if (a.lag > lag) lag = a.lag;
+      const base = tol(expected), cap = 2 * base;
+      return { tol: base + Math.min(lag, cap), lag, cap, base, judgeable: lag <= cap };
+    },
   };
 }
 
 /** Events are numbered in the order the control API was asked for, else in order of first arrival. */
 function numberEvents(c: CheckoutView): void {
-  const asked = c.planned?.plan.request?.statuses ?? [];
-  const order = (e: EventView) => { const i = asked.indexOf(e.status); return i >= 0 ? i : asked.length + c.events.indexOf(e); };
+  const r = c.planned?.plan.request;
+  const asked = r ? statusesWithSca(r.statuses, r.sca) : [];
+  const rank = new Map<string, number>();
+  asked.forEach((s, i) => { if (!rank.has(s)) rank.set(s, i); });
+  const first = new Map(c.events.map((e, i) => [e, i]));
+  const order = (e: EventView) => rank.get(e.status) ?? asked.length + first.get(e)!;
   c.events.sort((a, b) => order(a) - order(b));
   c.events.forEach((e, i) => { e.index = i; for (const a of e.attempts) a.event = i; });
 }
 
-/** The attempts as results.json keeps them: with event, status and attempt number filled in. */
+/**
+ * A measured duration against a minimum, given its timing: 'short' when it is
+ * below even with the sink's lateness granted, 'ok' when it is not below once
+ * the lateness (up to its cap) is granted, 'unsure' when only more lateness
+ * than the cap would make it pass (the sink was too late to tell).
+ */
+export function judgeAtLeast(value: number, min: number, t: Timing): 'ok' | 'short' | 'unsure' {
+  if (value + t.lag < min - t.base) return 'short';
+  if (value - t.lag >= min - t.base || t.judgeable) return 'ok';
+  return 'unsure';
+}
+
+/** The skip message of a timing check whose measurements the sink's own lateness made unjudgeable. */
+export function tooLate(n: number, of: number, t: Timing, what: string): string {
+  return `${n} of ${of} ${what} could not be judged: the sink itself ran up to ${sec(t.lag)} late around them (measured lag), more than the ${sec(t.cap)} this check can allow; run on a quieter machine or with a larger --time-scale`;
+}
+
+/** The attempts as results.json keeps them: with event, status and attempt number filled in; strangers marked. */
 export function annotated(view: RunView): DeliveryAttempt[] {
-  return view.all.map(v => {
+  const mine = view.all.map(v => {
     const plan = view.plan.get(v.d.checkoutId)?.plan.name;
     return { ...annotate(v), ...(plan ? { plan } : {}) };
-  }).sort((a, b) => a.seq - b.seq);
+  });
+  return [...mine, ...view.strangers.map(x => ({ ...x.d, unattributed: x.why }))].sort((a, b) => a.seq - b.seq);
 }
 
 export function annotate(v: AttemptView): DeliveryAttempt {
@@ -149,6 +223,18 @@ export function sec(specMs: number): string {
 
 /** The next attempt of the same event after v, if any. */
 export function nextOfEvent(c: CheckoutView, v: AttemptView): AttemptView | undefined {
-  const ev = c.events[v.event];
-  return ev.attempts[ev.attempts.indexOf(v) + 1];
+  return c.events[v.event].attempts[v.attempt];
+}
+
+/** The largest of many numbers (Math.max(...xs) overflows the stack past about 100,000 arguments). */
+export function maxOf(xs: Iterable<number>, empty = 0): number {
+  let m = -Infinity;
+  for (const x of xs) if (x > m) m = x;
+  return m === -Infinity ? empty : m;
+}
+
+export function minOf(xs: Iterable<number>, empty = 0): number {
+  let m = Infinity;
+  for (const x of xs) if (x < m) m = x;
+  return m === Infinity ? empty : m;
 }

@@ -2,10 +2,10 @@
 // checkouts through its control API (harness/sink/drive.ts), then judge
 // everything the sink recorded with the same pure analysis the `sink` command
 // uses. Run once per worker; every webhook check reads its result from here.
-import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { driveCheckouts, type DriveProgress, type DriveResult } from '../../../harness/sink/drive.ts';
+import { keyForms, webhookKeys } from '../../../harness/sink/keys.ts';
 import { analyzeRun, type Analysis } from '../../../harness/sink/analysis/index.ts';
 import { startSink, type SinkOptions } from '../../../harness/sink/server.ts';
 import { HarnessError } from '../../../harness/errors.ts';
@@ -88,12 +88,14 @@ async function run(): Promise<WebhookRun> {
   const t = target();
   seedRedactor();
   // We are the merchant registering the webhook: without a configured key we pick one.
-  const apiKey = t.webhookApiKey || `pis-${randomBytes(12).toString('hex')}`;
-  redactor.add(apiKey, 'PIS_WEBHOOK_API_KEY');
+  // A configured key is the one the target knows; else each checkout gets a key of another shape (spec 5.4).
+  const keys = t.webhookApiKey ? [t.webhookApiKey] : webhookKeys();
+  const apiKey = keys[0];
+  for (const k of keys) for (const form of keyForms(k)) redactor.add(form, 'PIS_WEBHOOK_API_KEY');
   const started = performance.now();
   const sink = await startSink({ host: t.sinkHost, port: t.sinkPort, timeScale: t.timeScale, publicUrl: t.publicSinkUrl, tls: sinkTls(), apiKey });
   try {
-    const drive = await driveCheckouts({ sink, controlUrl: t.controlUrl!, apiKey, capMs: DRIVE_CAP_MS, redactor, onProgress: showDrive })
+    const drive = await driveCheckouts({ sink, controlUrl: t.controlUrl!, apiKey, keys, capMs: DRIVE_CAP_MS, redactor, onProgress: showDrive })
       .finally(() => announceWait({ key: 'webhook', what: '', end: true }));
     const analysis = analyzeRun(sink.attempts(), drive.plan, { timeScale: t.timeScale, apiKey, observedUntilMs: drive.observedUntilMs, schedulingDelayMs: sink.schedulingDelayMs() });
     return { ...analysis, drive, realMs: performance.now() - started };

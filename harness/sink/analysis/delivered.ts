@@ -1,0 +1,74 @@
+// webhook.states: which statuses a checkout's webhooks carried, against what its
+// checkout request asked for: every status became an event (spec 6.1), and a
+// payment that needs strong customer authentication passes through
+// PAYMENT_CREATED (spec 3.1, 6.2).
+import type { CheckDef, Judged } from '../../report/check.ts';
+import { listed, skipped, verdict, type Finding, withoutRequests } from './result.ts';
+import { RETRY_WAIT_BOUND_MS, type CheckoutView, type RunView } from './view.ts';
+
+// Spec 6.1: "An event is delivered every time a status update of a checkout is detected."
+export const EVERY_STATUS: CheckDef = {
+  id: 'webhook.states.every-status-sent', requirements: ['R6.1-event-per-update'], title: 'Every status the control API accepted is sent as a webhook', spec: '6.1',
+  quote: 'An event is delivered every time a status update of a checkout is detected.',
+};
+// Spec 3.1: "PAYMENT_CREATED | End user started the payment but has not authorized
+// it. | Sent when strong customer authentication is needed." Spec 6.2: "PAYMENT_CREATED
+// is sent when strong customer authentication is needed."
+export const SCA: CheckDef = {
+  id: 'webhook.states.sca-payment-created', requirements: ['R3.1-payment-created-when-sca'], title: 'A checkout whose payment needs strong customer authentication sends PAYMENT_CREATED before PAYMENT_INITIATED', spec: '6.2',
+  quote: 'PAYMENT_CREATED is sent when strong customer authentication is needed.',
+};
+
+/** Planned checkouts the control API accepted, with what the sink saw of them (undefined: nothing arrived). */
+function accepted(view: RunView): Array<{ name: string; id: string; statuses: string[]; sca: boolean; c?: CheckoutView }> {
+  const out: Array<{ name: string; id: string; statuses: string[]; sca: boolean; c?: CheckoutView }> = [];
+  for (const p of view.plan.values()) {
+    const id = p.control?.id, r = p.plan.request;
+    if (!id || !r || p.control!.status >= 300) continue;
+    out.push({ name: p.plan.name, id, statuses: r.statuses, sca: r.sca === true, c: view.byId.get(id) });
+  }
+  return out;
+}
+
+/**
+ * A status asked for but never attempted, while the sender went on to a later one
+ * or was watched long enough: lost. A status still in its retries is not lost
+ * (webhook.retry judges those), and a run that ended early says nothing of what
+ * was still to come.
+ */
+export function checkEveryStatus(view: RunView): Judged {
+  const list = accepted(view);
+  if (!list.length) return withoutRequests(view, EVERY_STATUS, 'no checkout was created through the control API, so there is no list of statuses to compare with');
+  const findings: Finding[] = [];
+  let judged = 0;
+  for (const x of list) {
+    if (!x.c) continue; // nothing at all arrived: webhook.states.sequence has no STARTED to judge either; the drive says so
+    judged++;
+    const seen = new Set(x.c.events.map(e => e.status));
+    const lastSeen = x.statuses.reduce((m, s, i) => seen.has(s) ? i : m, -1);
+    // After the last status seen was acknowledged, the next one is due at once; watched for
+    // RETRY_WAIT_BOUND_MS more without it, it is lost too.
+    const lastAck = x.c.events.find(e => e.status === x.statuses[lastSeen])?.ackAt;
+    const watchedOn = lastAck !== undefined && view.until - lastAck >= RETRY_WAIT_BOUND_MS;
+    const missing = x.statuses.filter((s, i) => !seen.has(s) && (i < lastSeen || watchedOn));
+    if (missing.length) findings.push({ message: `checkout ${x.id} ('${x.name}'): ${listed(missing)} never arrived, though ${x.statuses[lastSeen] ?? 'nothing asked for'} did (asked for ${x.statuses.join(' → ')})`, attempts: x.c.attempts });
+  }
+  const silent = list.filter(x => !x.c);
+  if (!judged) return skipped(EVERY_STATUS, `none of the ${list.length} checkouts created through the control API sent a webhook`);
+  return verdict(EVERY_STATUS, 'every accepted status sent as an event', findings,
+    `${judged} checkouts: every status up to the last one seen arrived${silent.length ? `; ${silent.length} sent nothing (${listed(silent.map(x => x.id))})` : ''}`);
+}
+
+export function checkSca(view: RunView): Judged {
+  const list = accepted(view).filter(x => x.sca && x.c);
+  if (!list.length) return withoutRequests(view, SCA, 'no checkout asked for strong customer authentication sent a webhook');
+  const findings: Finding[] = [];
+  for (const x of list) {
+    const order = x.c!.attempts.map(a => a.status);
+    const created = order.indexOf('PAYMENT_CREATED'), initiated = order.indexOf('PAYMENT_INITIATED');
+    if (created < 0) findings.push({ message: `checkout ${x.id} ('${x.name}') needed strong customer authentication but sent no PAYMENT_CREATED (it sent ${[...new Set(order)].join(' → ')})`, attempts: x.c!.attempts });
+    else if (initiated >= 0 && initiated < created) findings.push({ message: `checkout ${x.id} ('${x.name}') sent PAYMENT_CREATED only after PAYMENT_INITIATED`, attempts: x.c!.attempts });
+  }
+  return verdict(SCA, 'PAYMENT_CREATED before PAYMENT_INITIATED on a checkout that needs strong customer authentication', findings,
+    `${list.length} checkouts needing strong customer authentication sent PAYMENT_CREATED first`);
+}

@@ -1,0 +1,56 @@
+// The analysis on 100,000 recorded attempts, in the shapes that used to make it
+// quadratic: one event retried 100,000 times (backoff chains and their
+// findings), one checkout whose events overtake each other all the time (order),
+// 100,000 attempts open at once (overlap), and 20,000 checkouts of 5 events.
+// It must grow like n log n: 10 times the attempts may take at most 30 times as
+// long (quadratic would be 100 times), and the memory it holds stays bounded.
+// The bodies' facts are attached as the sink attaches them on arrival, so what
+// is measured is the analysis, not JSON parsing.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { DeliveryAttempt } from '../../harness/report/model.ts';
+import { analyzeRun } from '../../harness/sink/analysis/index.ts';
+import { attachFacts, readBody, type BodyFacts } from '../../harness/sink/analysis/facts.ts';
+import { buildWebhookBody } from '../../harness/webhook/bodies.ts';
+
+const KEY = 'scale-key-1';
+const facts = new Map<string, BodyFacts>();
+function attempt(seq: number, checkoutId: string, status: string, at: number, took: number, answer: DeliveryAttempt['answer'] = 200): DeliveryAttempt {
+  let f = facts.get(status);
+  if (!f) facts.set(status, f = readBody(JSON.stringify(buildWebhookBody({ kind: 'normal', id: 'shared', status, createdDate: '2026-11-22T10:00:00.000Z' }))));
+  const d: DeliveryAttempt = {
+    seq, checkoutId, arrivedMs: at, headers: { 'api-key': '[redacted]' }, apiKeyCheck: { verdict: 'registered' }, body: '(kept by the sink)',
+    probe: answer === 200 ? 'ok' : 'status-500', answer, answeredMs: at + took,
+  };
+  return attachFacts(d, f);
+}
+
+const SHAPES: Record<string, (n: number) => DeliveryAttempt[]> = {
+  'one event retried n times': n => Array.from({ length: n }, (_, i) => attempt(i + 1, 'c', 'STARTED', i * 10_000, 5, i === n - 1 ? 200 : 500)),
+  'one checkout, events overtaking each other': n => Array.from({ length: n }, (_, i) => attempt(i + 1, 'c', i % 2 ? 'PAYMENT_INITIATED' : 'STARTED', i * 10, 1_000, i % 3 ? 200 : 500)),
+  'n attempts open at once': n => Array.from({ length: n }, (_, i) => attempt(i + 1, i % 2 ? 'a' : 'b', 'STARTED', i, 10 * n)),
+  'n / 5 checkouts of 5 events': n => Array.from({ length: n }, (_, i) => attempt(i + 1, `c${Math.floor(i / 5)}`,
+    ['STARTED', 'PAYMENT_CREATED', 'PAYMENT_INITIATED', 'PAYMENT_COMPLETED', 'PAYMENT_COMPLETED'][i % 5], i * 3, 1)),
+};
+
+function analyse(list: DeliveryAttempt[]): { ms: number; checks: number } {
+  const t = performance.now();
+  const { checks } = analyzeRun(list, new Map(), { timeScale: 1, apiKey: KEY, observedUntilMs: 2e9 });
+  return { ms: performance.now() - t, checks: checks.length };
+}
+
+test('100,000 attempts: every analysis grows like n log n and holds bounded memory', async t => {
+  for (const [name, make] of Object.entries(SHAPES)) {
+    const small = make(10_000), large = make(100_000);
+    analyse(small); // warm up the code paths once
+    const heap0 = process.memoryUsage().heapUsed;
+    const a = analyse(small);
+    const b = analyse(large);
+    const heapMb = (process.memoryUsage().heapUsed - heap0) / 1e6;
+    // Arbitrary bound: 30 sits between n log n (about 12 for 10 times the data) and n² (100),
+    // wide enough that a machine busy with other tests cannot push a linear analysis past it.
+    assert.ok(b.ms / Math.max(a.ms, 1) < 30, `${name}: ${a.ms.toFixed(0)} ms for 10,000, ${b.ms.toFixed(0)} ms for 100,000`);
+    assert.ok(heapMb < 400, `${name}: heap grew ${heapMb.toFixed(0)} MB`);
+    t.diagnostic(`${name}: 10,000 in ${a.ms.toFixed(0)} ms, 100,000 in ${b.ms.toFixed(0)} ms (${b.checks} checks); heap +${heapMb.toFixed(0)} MB with both records held`);
+  }
+});
