@@ -28,18 +28,20 @@ async function runSink(flags: SenderFlags, seconds: number, scale: number) {
     '--duration', String(seconds), '--time-scale', String(scale), '--report', dir,
     // Wider than the default 25 ms: the sender here shares two cores with child processes starting up.
     '--timing-tolerance', '150'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  // Listened for at once: the sink may end (its --duration) before the sender is done.
+  const exited = new Promise<number | null>(resolve => child.on('close', resolve));
   let stdout = '', stderr = '';
   child.stderr.on('data', d => { stderr += d; });
   const url = await new Promise<string>((resolve, reject) => {
     child.stdout.on('data', d => { stdout += d; const m = /listening at (\S+)/.exec(stdout); if (m) resolve(m[1]); });
-    child.on('close', () => reject(new Error(`sink exited early:\n${stdout}\n${stderr}`)));
+    void exited.then(() => reject(new Error(`sink exited early:\n${stdout}\n${stderr}`)));
   });
   const sender = await startSender(scale, flags);
   const statuses = [['STARTED', 'PAYMENT_INITIATED', 'PAYMENT_COMPLETED'], ['STARTED', 'CANCELLED']];
   for (let i = 0; i < 7; i++) {
     await request(`${sender.controlUrl}/checkouts`, { method: 'POST', body: JSON.stringify({ kind: 'normal', statuses: statuses[i % 2], webhook: { url: `${url}/webhook`, apiKey: KEY } }) }).then(r => r.body.text());
   }
-  const code = await new Promise<number | null>(resolve => child.on('close', resolve));
+  const code = await exited;
   await sender.close();
   return { code, stdout, stderr, dir };
 }
