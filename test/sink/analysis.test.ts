@@ -121,3 +121,14 @@ test('a failed check marks its delivery evidence and names the attempt that brok
   assert.deepEqual(ev.violating, [retry.seq], 'the early retry, not the failed attempt before it');
   assert.ok(ev.attempts.length >= 2);
 });
+
+test('a sender that echoes its api-key into a body does not get it into a message', () => {
+  const { attempts, plan } = conforming();
+  const b = JSON.parse(attempts[0].body);
+  b.id = `id-${KEY}`;
+  attempts[0].body = JSON.stringify(b);
+  const c = judge(attempts, plan).find(x => x.id === 'webhook.body.matches-checkout')!;
+  assert.equal(c.status, 'failed');
+  assert.ok(!`${c.message} ${c.seen}`.includes(KEY), c.message);
+  assert.match(c.message!, /id is "id-\[redacted\]"/);
+});

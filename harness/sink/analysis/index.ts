@@ -4,6 +4,8 @@
 // file per concern; their levels are given here, where they are registered.
 import { CheckRegistry, must, should, type Registered } from '../../report/check.ts';
 import type { CheckResult, DeliveryAttempt } from '../../report/model.ts';
+import { REDACTED } from '../../report/redact.ts';
+import type { Judged } from '../../report/check.ts';
 import type { SinkPlan } from '../plan.ts';
 import { API_KEY, checkApiKey } from './auth.ts';
 import { GROWTH, MIN_DELAY, checkGrowth, checkMinDelay } from './backoff.ts';
@@ -57,7 +59,24 @@ export function analyzeRun(attempts: readonly DeliveryAttempt[], plan: SinkPlan,
     checkConcurrent(view), checkNotHeld(view),
     checkDuplicates(view),
   ];
-  return { checks: judged.map(j => REGISTRY.result(j)), deliveries: annotated(view) };
+  return { checks: judged.map(j => REGISTRY.result(withoutKeys(j, keysOf(opts, plan)))), deliveries: annotated(view) };
+}
+
+/** Keys long enough to be told from ordinary words (8 characters: the length below which a secret is warned about). */
+function keysOf(opts: AnalysisOptions, plan: SinkPlan): string[] {
+  return [opts.apiKey, ...[...plan.values()].map(p => p.apiKey)].filter((k): k is string => k !== undefined && k.length >= 8);
+}
+
+/**
+ * A sender knows the key it was given and may echo it into a body (as an id, a
+ * reference, a status): a message that quotes the body would then carry it.
+ * Messages are not redacted later (they are the harness's own words), so the
+ * registered keys are taken out here.
+ */
+function withoutKeys(j: Judged, keys: readonly string[]): Judged {
+  if (!keys.length) return j;
+  const clean = (s: string | undefined) => s === undefined ? s : keys.reduce((t, k) => t.split(k).join(REDACTED), s);
+  return { ...j, message: clean(j.message), ...(j.expected !== undefined ? { expected: clean(j.expected) } : {}), ...(j.seen !== undefined ? { seen: clean(j.seen) } : {}) };
 }
 
 /** The agreed entry point: one CheckResult per webhook check id. */
