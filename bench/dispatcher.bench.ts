@@ -26,7 +26,7 @@ const STATUSES = ['STARTED', 'PAYMENT_CREATED', 'PAYMENT_CREATED', 'PAYMENT_INIT
 /** 1 spec s = 0.1 real s: statuses 100 ms apart, the 5 s limit 500 ms, so a burst of 1,000 requests is not timed out. */
 const SCALE = 0.1;
 
-interface PhaseResult { phase: string; checkouts: number; events: number; wallMs: number; eventsPerSec: number; peakRssMb: number;
+export interface PhaseResult { phase: string; checkouts: number; events: number; wallMs: number; eventsPerSec: number; peakRssMb: number;
   requests: number; lost: number; reordered: number; duplicates: number; retries: number; timeouts: number }
 
 /**
@@ -161,16 +161,13 @@ async function runPhase(phase: string, origin: string): Promise<PhaseResult> {
   return JSON.parse(c.line);
 }
 
-function table(results: PhaseResult[]): string {
+export function table(results: PhaseResult[]): string {
   const rows = results.map(r => `| ${r.phase} | ${r.events} | ${(r.wallMs / 1000).toFixed(2)} | ${r.eventsPerSec.toFixed(0)} | ${r.peakRssMb.toFixed(0)} | ${r.lost} | ${r.reordered} | ${r.duplicates} | ${r.retries} (${r.timeouts} after a timeout) |`);
   return ['| phase | events | wall s | events/s | peak RSS MB | lost | reordered checkouts | duplicates | retries |', '|---|---|---|---|---|---|---|---|---|', ...rows].join('\n');
 }
 
-async function main(): Promise<void> {
-  const arg = (name: string) => { const i = process.argv.indexOf(name); return i >= 0 ? process.argv[i + 1] : undefined; };
-  if (process.argv.includes('--receiver')) return void console.log(await receiver());
-  const phase = arg('--phase');
-  if (phase) return child(phase, arg('--receiver-url')!);
+/** The three phases, each in a process of its own, against one receiver; returns their figures. */
+export async function dispatcherBench(): Promise<PhaseResult[]> {
   const rx = await spawnSelf(['--receiver']);
   const results: PhaseResult[] = [];
   try {
@@ -182,6 +179,15 @@ async function main(): Promise<void> {
   } finally {
     rx.kill();
   }
+  return results;
+}
+
+async function main(): Promise<void> {
+  const arg = (name: string) => { const i = process.argv.indexOf(name); return i >= 0 ? process.argv[i + 1] : undefined; };
+  if (process.argv.includes('--receiver')) return void console.log(await receiver());
+  const phase = arg('--phase');
+  if (phase) return child(phase, arg('--receiver-url')!);
+  const results = await dispatcherBench();
   const text = table(results);
   console.log(text);
   const main = results[2];
@@ -203,4 +209,4 @@ function writeResults(text: string): void {
   writeFileSync(file, next);
 }
 
-await main();
+if (process.argv[1] === fileURLToPath(import.meta.url)) await main();

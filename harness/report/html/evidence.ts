@@ -39,11 +39,18 @@ function http(e: HttpEvidence, mark?: string): string {
 ${res}${e.curl ? `<div class="curl"><small>reproduce:</small><pre>${esc(e.curl)}</pre></div>` : ''}</div>`;
 }
 
+/** The sink's judgement of an attempt's api-key: a wrong one by its length and a short hash, so it can be told from the right one. */
+function keyShown(a: DeliveryEvidence['attempts'][number]): string {
+  const k = a.apiKeyCheck;
+  if (!k) return a.headers?.['api-key'] ?? '(none)';
+  return k.verdict === 'other' ? `other (${k.length} characters, sha256 ${k.sha256}…)` : k.verdict;
+}
+
 function deliveries(e: DeliveryEvidence): string {
   const bad = new Set(Array.isArray(e.violating) ? e.violating : []);
   const rows = (Array.isArray(e.attempts) ? e.attempts : []).map(a => `<tr${bad.has(a.seq) ? ' class="violating"' : ''}><td>${esc(a.seq)}</td>
 <td>${a.plan ? `${esc(a.plan)} <small>${esc(String(a.checkoutId).slice(0, 8))}</small>` : esc(a.checkoutId)}</td><td>${esc(a.event ?? '')}</td><td>${esc(a.bodyStatus ?? '')}</td>
-<td>${fixed(a.arrivedMs, 1)}</td><td>${esc(a.probe)}</td><td>${esc(a.answer)}</td><td>${esc(a.apiKeyCheck?.verdict ?? a.headers?.['api-key'] ?? '(none)')}</td></tr>`).join('');
+<td>${fixed(a.arrivedMs, 1)}</td><td>${esc(a.probe)}</td><td>${esc(a.answer)}</td><td>${esc(keyShown(a))}</td></tr>`).join('');
   return `<table class="attempts"><tr><th>#</th><th>checkout</th><th>event</th><th>status</th><th>arrived (ms)</th><th>probe</th><th>answer</th><th>api-key</th></tr>${rows}</table>`;
 }
 
