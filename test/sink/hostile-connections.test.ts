@@ -13,8 +13,8 @@ import { ROOT } from '../helpers/cli.ts';
 const KEY = 'hostile-conn-key-7';
 const ATTACKER = fileURLToPath(new URL('./attacker.ts', import.meta.url));
 /**
- * 20,000 connections in all, 4,000 at a time: twice the sink's default cap, so
- * the cap and the deadline both act. This machine allows 20,000 file
+ * 20,000 connections in all, 4,000 at a time: eight times the cap below, so the
+ * cap and the deadline both act. This machine allows 20,000 file
  * descriptors per process, so one attacker could hold 19,000 at once; run that
  * way the sink behaves the same (never above its cap, the sender answered) but
  * the kernel's accept queue makes the flood take over a minute, too long here.
@@ -32,20 +32,23 @@ function attack(url: string): Promise<Record<string, number>> {
 }
 
 test('20,000 stalled connections: the sink stays under its cap and answers the sender throughout', async t => {
-  const maxConnections = 2_000; // the default
-  const sink = await startSink({ timeScale: 0.1, apiKey: KEY, passive: [{ name: 'clean', answers: [] }] });
+  // A cap of 500 (the default is 2,000), so that the flood reaches it on a slow machine too and
+  // every new connection past it has to make room: the path that keeps the sender in.
+  const maxConnections = 500;
+  const sink = await startSink({ timeScale: 0.1, apiKey: KEY, maxConnections, passive: [{ name: 'clean', answers: [] }] });
   const agent = new Agent({ connections: 4 });
   const rss0 = process.memoryUsage().rss;
   let maxOpen = 0;
   const watch = setInterval(() => { maxOpen = Math.max(maxOpen, sink.stats().connections); }, 20);
   try {
     const flood = attack(sink.url);
-    // The sender posts whole bodies, four at a time, for as long as the flood lasts.
+    // The sender posts whole bodies, one every 20 ms, for as long as the flood lasts.
     const codes: Array<number | string> = [];
     let flooding = true;
     void flood.finally(() => { flooding = false; });
     let i = 0;
     while (flooding || i < 50) {
+      if (i) await new Promise(r => setTimeout(r, 20));
       const r = await request(`${sink.url}/hook`, { method: 'POST', dispatcher: agent, headers: { 'api-key': KEY, 'content-type': 'application/json' },
         body: JSON.stringify({ id: `real-${i % 5}`, status: 'STARTED' }) }).then(async x => { await x.body.text(); return x.statusCode; }, (e: Error & { code?: string }) => e.code ?? e.message);
       codes.push(r);
@@ -83,8 +86,9 @@ test('an endless chunked body is cut at the deadline, answered 408 and recorded 
       const s = connect(port, '127.0.0.1');
       const t0 = performance.now();
       let head = '';
-      s.on('connect', () => s.write(`POST ${path} HTTP/1.1\r\nhost: x\r\napi-key: ${KEY}\r\ntransfer-encoding: chunked\r\n\r\n`));
-      const t = setInterval(() => s.write('1\r\n \r\n'), 50);
+      let t: NodeJS.Timeout | undefined;
+      // The chunks start once the headers are written: on a busy machine the connection may take longer than a chunk's 50 ms.
+      s.on('connect', () => { s.write(`POST ${path} HTTP/1.1\r\nhost: x\r\napi-key: ${KEY}\r\ntransfer-encoding: chunked\r\n\r\n`); t = setInterval(() => s.write('1\r\n \r\n'), 50); });
       s.on('data', d => { head += d.toString('latin1'); });
       s.on('close', () => { clearInterval(t); resolve({ head, ms: performance.now() - t0 }); });
       s.on('error', () => {});

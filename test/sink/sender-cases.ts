@@ -40,8 +40,11 @@ function strangers(sinkUrl: string): { stop(): Promise<number> } {
   }, 50);
   const endless = connect(Number(new URL(sinkUrl).port), '127.0.0.1');
   endless.on('error', () => {});
-  endless.write('POST /hooks/endless HTTP/1.1\r\nhost: x\r\ntransfer-encoding: chunked\r\n\r\n');
-  const drip = setInterval(() => endless.write('1\r\n \r\n'), 100);
+  let drip: NodeJS.Timeout | undefined;
+  endless.on('connect', () => {
+    endless.write('POST /hooks/endless HTTP/1.1\r\nhost: x\r\ntransfer-encoding: chunked\r\n\r\n');
+    drip = setInterval(() => endless.write('1\r\n \r\n'), 100);
+  });
   return { async stop() { clearInterval(t); clearInterval(drip); endless.destroy(); await Promise.all(sent); return n; } };
 }
 
