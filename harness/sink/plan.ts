@@ -96,6 +96,8 @@ export const PASSIVE_CYCLE: readonly CheckoutPlan[] = [
   { name: 'backoff', answers: ['status-500', 'status-500', 'status-500'] },
   { name: 'reset', answers: ['reset'] },
   { name: 'answer-201', answers: ['status-201'] },
+  { name: 'answer-302', answers: ['status-302'] },
+  { name: 'answer-400', answers: ['status-400'] },
   { name: 'clean', answers: [] },
 ];
 
