@@ -12,15 +12,29 @@ import type { RunResults } from '../../harness/report/model.ts';
 import { availableSuites } from '../../harness/runner/playwright.ts';
 import { SUITES } from '../../harness/target/config.ts';
 import { runCli } from '../helpers/cli.ts';
+import { judgeable } from '../sink/stall.ts';
+
+/** Stalls of this process stand for the machine's load (the run's reference and suites are child processes). */
+const STALL_LIMIT_MS = 150;
 
 test('run with no target runs every suite against the bundled reference and is conformant and complete', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'pis-default-'));
-  try {
+  // A run whose timing the machine blurred (the sink reports its own lateness: a check "could not be
+  // judged") is made again, up to three times; the last one is asserted on, and its failure names the stalls.
+  const dirs: string[] = [];
+  const once = async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pis-default-'));
+    dirs.push(dir);
     const r = await runCli(['run', '--report', dir], { timeoutMs: 240_000 });
+    let results: RunResults | undefined;
+    try { results = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as RunResults; } catch { /* asserted below */ }
+    return { r, dir, results, checks: results?.checks ?? [] };
+  };
+  const { result: { r, dir }, blurred } = await judgeable(once, STALL_LIMIT_MS, x => x.r.code === 0);
+  try {
     assert.match(r.stdout, /Started the bundled reference implementation at http:\/\/127\.0\.0\.1:\d+\/api \(time scale 0\.1\)/);
     assert.ok(existsSync(join(dir, 'index.html')));
     const results = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as RunResults;
-    const out = r.stdout + r.stderr;
+    const out = r.stdout + r.stderr + blurred;
     assert.deepEqual(results.checks.filter(c => c.status !== 'passed' && c.level === 'must').map(c => `${c.id}: ${c.message}`), [], out);
     assert.equal(results.summary.verdict, 'conformant', out);
     assert.equal(r.code, 0, out);
@@ -35,5 +49,5 @@ test('run with no target runs every suite against the bundled reference and is c
       ['token.expiry.old-refresh-token-refused', 'token.use.refreshed-token-accepted'], ['session.consent-link.expired-session', 'session.consent-link.per-session']])
       assert.ok(firstAt(waiting) < firstAt(earlier), `${waiting} began its wait at ${firstAt(waiting)}, after ${earlier} began at ${firstAt(earlier)}`);
     assert.deepEqual([...new Set(results.checks.map(c => c.suite))].sort(), availableSuites(SUITES).sort());
-  } finally { rmSync(dir, { recursive: true, force: true }); }
+  } finally { for (const d of dirs) rmSync(d, { recursive: true, force: true }); }
 });

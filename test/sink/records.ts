@@ -108,6 +108,7 @@ export const RECORDS: Record<string, Change> = {
   'older-variant': a => { a[0].body = JSON.stringify(buildWebhookBody({ kind: 'older', id: 'clean', status: 'STARTED', createdDate: CREATED, referenceId: ref('clean') })); },
   'not-a-post': a => { a[1].method = 'PUT'; },
   'end-to-end-id-changed': a => editBody(a.find(x => x.checkoutId === 'clean' && status(x) === 'PAYMENT_COMPLETED')!, b => { b.endToEndId = 'E2E-made-up'; }),
+  'end-to-end-id-missing': a => editBody(a.find(x => x.checkoutId === 'clean' && status(x) === 'PAYMENT_COMPLETED')!, b => { delete b.endToEndId; }),
   'reference-id-ignored': a => { for (const x of a.filter(y => y.checkoutId === 'late')) editBody(x, b => { b.referenceId = 'order-123'; }); },
   'scheduled-date-missing': a => editBody(a.find(x => x.checkoutId === 'sched' && status(x) === 'PAYMENT_INITIATED')!, b => { delete b.payment.scheduledDate; }),
   'scheduled-date-on-unscheduled-payment': a => editBody(a.find(x => x.checkoutId === 'clean')!, b => { b.payment.scheduledDate = SCHEDULED; }),

@@ -12,7 +12,7 @@ import { startReference } from '../../harness/reference/index.ts';
 import type { RunResults } from '../../harness/report/model.ts';
 import { WEBHOOK_CHECKS } from '../../harness/sink/analysis/index.ts';
 import { runCli } from '../helpers/cli.ts';
-import { watchStalls } from '../sink/stall.ts';
+import { judgeable } from '../sink/stall.ts';
 
 /** Stalls of this process stand for the machine's load (the run's reference and sink are child processes). */
 const STALL_LIMIT_MS = 150;
@@ -46,13 +46,18 @@ function watchKeptDrive(temp: string) {
 
 test('the webhook suite through run', { concurrency: true }, async t => {
   await Promise.all([
-    t.test('bundled reference: conformant, deliveries and timeline written, no api-key anywhere, no body left in the temp folder', async tc => {
-      const watch = watchStalls();
-      const temp = mkdtempSync(join(tmpdir(), 'pis-webhook-tmp-'));
-      const kept = watchKeptDrive(temp);
-      const r = await run([], { TMPDIR: temp });
-      const stall = watch.stop();
-      const seen = kept.stop();
+    t.test('bundled reference: conformant, deliveries and timeline written, no api-key anywhere, no body left in the temp folder', async () => {
+      // A run whose timing the machine blurred (the sink reports its own lateness, or this process stalled)
+      // is made again, up to three times; the last one is asserted on, and its failure names the stalls.
+      const made: Array<{ dir: string; temp: string }> = [];
+      const once = async () => {
+        const temp = mkdtempSync(join(tmpdir(), 'pis-webhook-tmp-'));
+        const kept = watchKeptDrive(temp);
+        const r = await run([], { TMPDIR: temp });
+        made.push({ dir: r.dir, temp });
+        return { r, temp, seen: kept.stop(), checks: r.results?.checks ?? [] };
+      };
+      const { result: { r, temp, seen }, blurred } = await judgeable(once, STALL_LIMIT_MS, x => x.r.code === 0);
       try {
         // The kept drive holds every body: only in the run's private folder, only while the run lasts.
         assert.ok(seen.length, 'the kept drive was seen during the run');
@@ -62,14 +67,12 @@ test('the webhook suite through run', { concurrency: true }, async t => {
         assert.match(r.stdout, /^… waiting: webhook: \d+ of \d+ checkouts delivered/m);
         const webhook = r.results!.checks.filter(c => c.suite === 'webhook');
         assert.equal(webhook.length, WEBHOOK_CHECKS.length);
-        const timing = webhook.filter(c => c.status !== 'passed').map(c => c.id);
-        if (timing.length && stall > STALL_LIMIT_MS) return tc.skip(`this process stalled ${stall.toFixed(0)} ms: the machine is too busy to judge timing (${timing.join(', ')})`);
-        assert.deepEqual(timing, []);
-        assert.equal(r.code, 0, `${r.stdout}\n${r.stderr}`);
+        assert.deepEqual(webhook.filter(c => c.status !== 'passed').map(c => `${c.id}: ${c.message}`), [], blurred);
+        assert.equal(r.code, 0, `${r.stdout}\n${r.stderr}${blurred}`);
         assert.ok((r.results!.deliveries ?? []).length >= 40, 'every attempt in results.json');
         assert.match(r.read('index.html'), /<svg class="timeline" data-attempts="\d+"/);
         for (const f of r.files()) if (!f.endsWith('.png')) assert.ok(!r.read(f).includes(KEY), `${f} holds the api-key`);
-      } finally { rmSync(r.dir, { recursive: true, force: true }); rmSync(temp, { recursive: true, force: true }); }
+      } finally { for (const m of made) { rmSync(m.dir, { recursive: true, force: true }); rmSync(m.temp, { recursive: true, force: true }); } }
     }),
     t.test('a target without a control URL: incomplete, exit 1 (0 with --allow-incomplete), and the verdict line says what to give', async () => {
       const ref = await startReference({ timeScale: 0.1 });
