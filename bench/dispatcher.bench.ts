@@ -1,4 +1,4 @@
-// Benchmark of the reference's webhook dispatcher (issue 3): 1,000 checkouts of
+// Benchmark of the reference's webhook dispatcher: 1,000 checkouts of
 // 5 events each, created over the control API, delivered to one local receiver.
 // Every event must arrive, none out of order within its checkout. Not part of
 // `npm test`: run `npx tsx bench/dispatcher.bench.ts [--write]` (--write updates

@@ -1,4 +1,4 @@
-// Benchmark of the webhook sink (issues 5 and 14): its recording path against a
+// Benchmark of the webhook sink: its recording path against a
 // bare server, and the sink at scale. A sender in a child process fires webhook
 // POSTs at C at a time over keep-alive; the sink records and answers each.
 // 1. Recording path: N posts to a bare node:http server that only answers 200

@@ -1,4 +1,4 @@
-// Benchmark of the sink's timing precision (issue 14, item 1). The reference
+// Benchmark of the sink's timing precision. The reference
 // implementation, in a process of its own, retries failed deliveries on its
 // known schedule (10, 20, 40, 80 spec s) and logs when it sent each attempt and
 // when each one ended; the sink answers the first four attempts of every

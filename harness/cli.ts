@@ -1,6 +1,6 @@
 // The command line: picks the command and hands over to its file in cli/.
 // Harness errors (bad flags, unreachable target, port in use) end here: one
-// sentence on stderr, exit status 2 (CONTRACT.md section 1).
+// sentence on stderr, exit status 2 (docs/cli.md).
 import { errorLine, isHarnessError } from './errors.ts';
 import type { Command } from './cli/command.ts';
 import { installStopSignals } from './cli/stop.ts';

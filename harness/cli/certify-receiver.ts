@@ -1,5 +1,5 @@
 // certify-receiver: plays the service's webhook sender against a merchant's
-// receiver and writes the usual report folder (issue 6, CONTRACT.md sections 1-2).
+// receiver and writes the usual report folder (docs/cli.md, docs/report.md).
 import { palette } from '../report/colour.ts';
 import { humanStream, REPORTER_HELP, reporterFlag, Terminal } from '../report/terminal.ts';
 import { HarnessError } from '../errors.ts';

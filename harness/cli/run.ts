@@ -57,13 +57,13 @@ Target (flag, or environment variable, or key in the --config file; flags win ov
 What to run:
   --suites LIST           comma list of ${SUITES.join(',')} (default: all that exist)
   --grep PATTERN          only the checks whose id or title matches (e.g. token.refresh.renews-tokens)
-  --no-profile            leave out the checks of profile.md's decisions (level profile)
+  --no-profile            leave out the checks of docs/profile.md's decisions (level profile)
   --max-wait S            how long a check may wait for something to happen, e.g. token expiry (default 60)
   --session-lifetime S    spec seconds a consented session lasts on the target (the spec does not say);
                           with it, and a --max-wait that fits, a check sees a session expire
   --consent-driver D      follow (GET the link and its redirects, default), browser, or manual
   --consent-script FILE   YAML list of steps for the browser driver: {click: SEL}, {fill: SEL, value: TEXT}, ...
-  --config FILE           YAML file with any of the keys above, plus paths: and headers: overrides of profile.md
+  --config FILE           YAML file with any of the keys above, plus paths: and headers: overrides of docs/profile.md
   --report DIR            where to write the report (default reports/<timestamp>; reports/latest points at it)
   --workers N             suites run side by side (default 5)
   --fault LIST            bundled reference only: switch on faults or quirks of its catalog, to see checks fail
@@ -209,7 +209,7 @@ function givenTimeScale(flags: PartialConfig, env: PartialConfig, file: PartialC
 }
 
 /**
- * The control API's /health may say the target's clock (CONTRACT section 4).
+ * The control API's /health may say the target's clock (docs/control-api.md).
  * Without a given time scale the run takes it, and says so; a given one that
  * differs would judge every timing check on the wrong clock, so the run stops.
  * Returns where the run's time scale came from when it was the control API.

@@ -1,5 +1,5 @@
-// `serve-reference`: runs the bundled reference implementation alone (issue 3)
-// and prints what a merchant needs to develop against it in five minutes: the
+// `serve-reference`: runs the bundled reference implementation alone and
+// prints what a merchant needs to develop against it in five minutes: the
 // URLs, the demo credentials, a curl for a token, and a curl that creates a
 // checkout whose webhooks go to their own receiver. Runs until Ctrl-C/SIGTERM.
 import { HarnessError } from '../errors.ts';
@@ -78,7 +78,7 @@ export function banner(ref: Reference, opts: { webhookUrl?: string; webhookApiKe
     `  TOKEN=$(${token} | node -pe 'JSON.parse(require("fs").readFileSync(0)).access_token')`,
     `  curl -s ${q(`${ref.baseUrl}/banks?countryCode=NO`)} -H "Authorization: Bearer $TOKEN" -H 'x-device-id: my-laptop'`,
     '  Then POST /session {"bankId": "sparebank1-no"}, GET /consent/<sessionId> and open its link (a plain GET gives',
-    '  consent), and call /accounts or /payments/<product> with x-session-id (paths and bodies: the profile, profile.md).',
+    '  consent), and call /accounts or /payments/<product> with x-session-id (paths and bodies: the profile, docs/profile.md).',
     '',
     `Create a checkout whose webhooks go to your receiver${opts.webhookUrl ? ' (the registered one)' : ' (change url and apiKey)'}:`,
     `  curl -s -X POST ${q(`${ref.controlUrl}/checkouts`)} -H 'content-type: application/json' -d ${q(JSON.stringify(checkout))}`,

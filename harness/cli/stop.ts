@@ -22,7 +22,7 @@ const handlers = new Set<(signal: StopSignal) => void>();
 let first: { signal: StopSignal; at: number } | undefined;
 let command = '';
 
-/** Exit status of a stop that could not be orderly (CONTRACT: a signal is exit 2). */
+/** Exit status of a stop that could not be orderly (docs/cli.md: a signal is exit 2). */
 export const INTERRUPTED_EXIT = 2;
 
 function now(why: string): never {

@@ -34,7 +34,7 @@ Options:
   --as KIND      validate every item as KIND: webhook (any webhook body kind),
                  normal, batch, older, token, or a contract name:
                  ${CONTRACT_NAMES.join(', ')}
-  --no-profile   do not print findings of level profile (profile.md decisions)
+  --no-profile   do not print findings of level profile (docs/profile.md decisions)
   --json         print one JSON object per item instead (file, line, kind,
                  verdict valid|invalid|unknown|unreadable, violations), and no summary
   -h, --help     this help

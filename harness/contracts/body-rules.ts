@@ -36,7 +36,7 @@ function webhookRules(body: Item, payments: Array<[string, unknown]>): Violation
 function dateRules(body: Item): Violation[] {
   return (['createdDate', 'lastModifiedDate'] as const)
     .filter(k => typeof body[k] === 'string' && !isIsoDateTime(body[k] as string))
-    .map(k => violation(RULES['date.iso-8601'], `/${k}`, 'an ISO 8601 date-time (profile.md)', body[k]));
+    .map(k => violation(RULES['date.iso-8601'], `/${k}`, 'an ISO 8601 date-time (docs/profile.md)', body[k]));
 }
 
 function transactionRules(t: Item): Violation[] {
@@ -54,7 +54,7 @@ function resultsRules(r: Item): Violation[] {
   if (!Array.isArray(r.checks) || !isObject(r.summary)) return [];
   const checks = [...r.checks, ...(Array.isArray(r.notSelected) ? r.notSelected : [])].filter(isObject) as unknown as CheckResult[];
   const expected = summarize(checks, { interrupted: r.interrupted === true });
-  const rule: RuleInfo = { id: 'results.summary', spec: 'docs/contract.md', level: 'must', quote: 'conformant: every selected must check ran and passed' };
+  const rule: RuleInfo = { id: 'results.summary', spec: 'docs/report.md', level: 'must', quote: 'conformant: every selected must check ran and passed' };
   const out: Violation[] = [];
   for (const k of ['passed', 'failed', 'skipped', 'conformant', 'verdict', 'warnings', 'notRun', 'notApplicable', 'notSelected'] as const) {
     const seen = r.summary[k];

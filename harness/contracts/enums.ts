@@ -1,7 +1,7 @@
 // The enumerations of the spec, loaded from contracts/enums/*.yaml so that the
 // schemas and the code read one list (the YAML files are the source of truth).
 // Currency is the exception: ISO 4217 comes from the maintained currency-codes
-// package rather than a typed list (issue 2).
+// package rather than a typed list.
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import currencyCodes from 'currency-codes';

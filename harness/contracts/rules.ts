@@ -1,6 +1,6 @@
 // Rules of the spec that a JSON Schema cannot state, each with its spec section
-// and level (CONTRACT.md section 2: `must` is stated by the spec, `should` is
-// advice or implied, `profile` is a decision of profile.md). The webhook-body
+// and level (docs/checks.md: `must` is stated by the spec, `should` is
+// advice or implied, `profile` is a decision of docs/profile.md). The webhook-body
 // checker (body-rules.ts), the reference's control API and the webhook suite all
 // ask these functions, so one reading of the spec is used everywhere.
 import {
@@ -39,7 +39,7 @@ export const RULES = {
   'payment-status.nordic': { id: 'payment-status.nordic', spec: '3.3', level: 'must',
     quote: 'Banks in Norway, Sweden, Finland and Denmark return only: RCVD, ACCP, ACSP, ACSC, RJCT, CANC, PDNG, NAUT, PRSY.' },
   'date.iso-8601': { id: 'date.iso-8601', spec: '2.2', level: 'profile',
-    quote: 'profile.md: Dates are ISO 8601 strings (the spec says only "string").' },
+    quote: 'docs/profile.md: Dates are ISO 8601 strings (the spec says only "string").' },
 } as const satisfies Record<string, RuleInfo>;
 
 export type RuleId = keyof typeof RULES;
@@ -125,7 +125,7 @@ const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 /**
- * `profile`: an ISO 8601 date or date-time (profile.md; the spec says only
+ * `profile`: an ISO 8601 date or date-time (docs/profile.md; the spec says only
  * "string", so this never makes a body invalid). A zone is not demanded.
  */
 export function isIsoDateTime(s: string): boolean {

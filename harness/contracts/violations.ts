@@ -10,7 +10,7 @@ export interface Violation {
   pointer: string;
   expected: string;
   found: string;
-  /** Section of the service spec (or CONTRACT.md / profile.md) that states the rule. */
+  /** Section of the service spec (or a page of docs/, e.g. docs/profile.md) that states the rule. */
   spec: string;
   level: Level;
   /** Stable name of the rule: `schema.<keyword>` or a rule id of rules.ts. */

@@ -13,7 +13,7 @@ export interface Fault {
   description: string;
   /** The section of the service spec the fault breaks. */
   spec: string;
-  /** The check-id prefix (CONTRACT.md section 2) that must catch it. */
+  /** The check-id prefix (docs/checks.md) that must catch it. */
   prefix: string;
   /** The level of the checks that catch it (a fault is never of level profile). */
   level: Exclude<Level, 'profile'>;

@@ -1,5 +1,5 @@
-// The reference implementation's only source of time (issue 3): every spec
-// duration d lasts d x scale real seconds (CONTRACT.md section 3). Nothing else
+// The reference implementation's only source of time: every spec
+// duration d lasts d x scale real seconds (docs/report.md, time scale). Nothing else
 // under harness/reference reads Date.now(), performance.now() or setTimeout directly.
 
 export interface Timer { cancel(): void }

@@ -1,8 +1,8 @@
-// startReference(): the bundled reference implementation of issue 3 in one
-// call (common.md interface 2). One HTTP server on one port serves the token
-// endpoint, the banking API under /api, the simulated bank's pages under /bank
-// and the control API under /control, all on one compressed clock and with the
-// faults and quirks of catalog.yaml that were asked for.
+// startReference(): the bundled reference implementation in one call. One
+// HTTP server on one port serves the token endpoint, the banking API under
+// /api, the simulated bank's pages under /bank and the control API under
+// /control, all on one compressed clock and with the faults and quirks of
+// catalog.yaml that were asked for.
 import type { AddressInfo } from 'node:net';
 import { TokenStore } from './auth/token-store.ts';
 import { createTokenEndpoint } from './auth/token-endpoint.ts';
@@ -23,7 +23,7 @@ export type { ReferenceAttempt } from './control.ts';
 export interface ReferenceOptions {
   host?: string;
   port?: number;
-  /** Real seconds per spec second (CONTRACT.md section 3). */
+  /** Real seconds per spec second (docs/report.md, time scale). */
   timeScale?: number;
   /** Fault and quirk names of catalog.yaml; an unknown name is a HarnessError. */
   faults?: string[];
@@ -32,7 +32,7 @@ export interface ReferenceOptions {
   clientSecret?: string;
   /** The api-key of the organisation's registered webhook (spec 5.4). */
   webhookApiKey?: string;
-  /** The organisation's registered webhook URL, used by checkouts that name none (an addition to the agreed interface). */
+  /** The organisation's registered webhook URL, used by checkouts that name none (not part of docs/control-api.md: a reference-only addition). */
   webhookUrl?: string;
   /** Consent and authorize links open a page with an Approve button (id "approve") instead of granting on a plain GET. */
   interactiveConsent?: boolean;

@@ -8,7 +8,7 @@
 import type { CheckResult, Level, Suite } from './model.ts';
 
 export interface CheckDef {
-  /** Stable dotted id, suite.area.name; the first two segments are the fixed prefixes of docs/contract.md. */
+  /** Stable dotted id, suite.area.name; the first two segments are the fixed prefixes of docs/checks.md. */
   id: string;
   title: string;
   /** Section of the service spec the check enforces (e.g. "6.5"), or `profile` for a decision of docs/profile.md. */

@@ -1,4 +1,4 @@
-// junit.xml: one testcase per check (CONTRACT.md section 2). A failed `should`
+// junit.xml: one testcase per check (docs/report.md). A failed `should`
 // or `profile` check is not a JUnit failure (it does not decide the verdict);
 // it is reported in system-out so a CI view still shows it. A skipped check's
 // message starts with its kind (not-run, not-applicable); checks the selection

@@ -1,5 +1,5 @@
 // The results model shared by every command that writes a report folder
-// (CONTRACT.md section 2). Checks and reporters meet here and nowhere else.
+// (docs/report.md). Checks and reporters meet here and nowhere else.
 
 /** The one level type: `must` decides the verdict, `should` warns, `profile` reports a decision of docs/profile.md. */
 export type Level = 'must' | 'should' | 'profile';
@@ -86,7 +86,7 @@ export interface DeliveryEvidence extends EvidenceMark {
 export type Evidence = HttpEvidence | NoteEvidence | MeasurementEvidence | DeliveryEvidence;
 
 export interface CheckResult {
-  /** Stable dotted id, suite.area.name; the first two segments are the prefixes of CONTRACT.md section 2. */
+  /** Stable dotted id, suite.area.name; the first two segments are the fixed prefixes of docs/checks.md. */
   id: string;
   suite: Suite;
   title: string;

@@ -1,6 +1,6 @@
 // What a certification run is told and the durations it derives from it. Every
 // spec duration passes through here so that --time-scale compresses them all
-// (CONTRACT.md section 3).
+// (docs/report.md, time scale).
 
 export interface SenderOptions {
   /** The receiver's URL, http:// or https://. */
@@ -72,7 +72,7 @@ export interface Timing {
   scale: number;
   /** The 5 s response limit in real ms. */
   limitMs: number;
-  /** CONTRACT.md section 3: max(25 ms, 2 % of the expected value). */
+  /** docs/report.md, time scale: max(25 ms, 2 % of the expected value). */
   toleranceMs: number;
   /** Real ms the sender waits for an answer's status line: the 5 s limit plus its tolerance, then it gives up as the service does. */
   waitMs: number;

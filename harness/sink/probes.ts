@@ -2,7 +2,7 @@
 // the checkout's plan (plan.ts); the analysis reads the probe back from the
 // recorded attempt to know what the sender was asked to cope with.
 
-/** Every answer the sink can give (issue 5: 200 at once, 500, other codes, 4 s, 6 s, a reset). */
+/** Every answer the sink can give (200 at once, 500, other codes, 4 s, 6 s, a reset). */
 export type Probe =
   | 'ok'
   | 'status-500' | 'status-201' | 'status-204' | 'status-302' | 'status-400'

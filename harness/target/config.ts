@@ -1,4 +1,4 @@
-// The target of a run and how the suites should treat it (CONTRACT.md section 1):
+// The target of a run and how the suites should treat it (docs/cli.md):
 // every value comes from a flag, else an environment variable, else the YAML
 // config file, else a default. Secrets are kept here and passed on only through
 // the environment (never argv, which `ps` shows) and never into a report.
@@ -32,7 +32,7 @@ export interface TargetConfig {
   sinkHost: string;
   sinkPort: number;
   publicSinkUrl?: string;
-  /** Real seconds per spec second (CONTRACT.md section 3). */
+  /** Real seconds per spec second (docs/report.md, time scale). */
   timeScale: number;
   /** Real seconds a check may wait for something to happen (token expiry), compressed clock counted. */
   maxWaitS: number;
@@ -44,7 +44,7 @@ export interface TargetConfig {
   consentScript?: ConsentStep[];
   /** Chromium for the browser driver; default Debian's /usr/bin/chromium when it exists. */
   browserPath?: string;
-  /** Sent in `x-device-id` (profile.md); any stable string. */
+  /** Sent in `x-device-id` (docs/profile.md); any stable string. */
   deviceId: string;
   /** Sent in `x-psu-ip-address` where the suites exercise that header. */
   psuIpAddress: string;
@@ -77,7 +77,7 @@ export const DEFAULTS = {
   redirectUrl: 'http://127.0.0.1/pis-conformance/callback',
 };
 
-/** Environment variables of CONTRACT.md section 1. */
+/** Environment variables of docs/cli.md. */
 export const ENV_NAMES = {
   authUrl: 'PIS_AUTH_URL',
   realm: 'PIS_REALM',

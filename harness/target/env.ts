@@ -1,5 +1,5 @@
 // How the resolved target reaches the Playwright workers: the non-secret part as
-// one JSON variable, the secrets in their own variables of CONTRACT.md section 1
+// one JSON variable, the secrets in their own variables of docs/cli.md
 // (a child's environment is not shown by `ps`, its argv is).
 import { HarnessError } from '../errors.ts';
 import type { TargetConfig } from './config.ts';

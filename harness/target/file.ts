@@ -1,6 +1,6 @@
 // The YAML config file of `run --config FILE` and the consent script of
 // `--consent-script FILE`. Keys are the flag names in kebab-case or camelCase
-// (`base-url` or `baseUrl`); `paths:` and `headers:` override profile.md's
+// (`base-url` or `baseUrl`); `paths:` and `headers:` override docs/profile.md's
 // defaults. An unknown key is an error, so a typo never silently tests the
 // wrong thing.
 import { closeSync, openSync, readSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// The target flags of `run` (CONTRACT.md section 1) as a config source.
+// The target flags of `run` (docs/cli.md) as a config source.
 import { HarnessError } from '../errors.ts';
 import { numberFlag, PORT } from '../cli/command.ts';
 import { CONSENT_DRIVERS, positive, type ConsentDriverName, type PartialConfig } from './config.ts';

@@ -1,5 +1,5 @@
-// Paths and header names of spec/profile.md: defaults that a target's YAML
-// config overrides one by one (profile.md: "Every path and header name below is
+// Paths and header names of docs/profile.md: defaults that a target's YAML
+// config overrides one by one (docs/profile.md: "Every path and header name below is
 // a default that a target's config can override").
 
 /** Paths relative to {base_url} (the token path is relative to {auth_url}); `{name}` is filled in by `fillPath`. */
@@ -21,7 +21,7 @@ export const DEFAULT_PATHS = {
 export type PathName = keyof typeof DEFAULT_PATHS;
 export type Paths = Record<PathName, string>;
 
-/** Header names of profile.md; `authScheme` is the word before the token in Authorization. */
+/** Header names of docs/profile.md; `authScheme` is the word before the token in Authorization. */
 export const DEFAULT_HEADERS = {
   authScheme: 'Bearer',
   device: 'x-device-id',

@@ -1,5 +1,5 @@
-// How the suites call a target: URLs from profile.md's paths (or the config's
-// overrides), the headers profile.md names, the access token. A call made for a
+// How the suites call a target: URLs from docs/profile.md's paths (or the config's
+// overrides), the headers docs/profile.md names, the access token. A call made for a
 // check is recorded as its evidence; a call made to set something up (c = null)
 // that gets no answer is a Prerequisite, so the checks that depend on it skip.
 import type { ExchangeRequest, ExchangeResponse } from '../../harness/http/exchange.ts';
@@ -36,7 +36,7 @@ export async function send(c: CheckContext | null, req: ExchangeRequest): Promis
   return ex.response;
 }
 
-/** Calls an API operation of profile.md with the device, session and authorization headers. */
+/** Calls an API operation of docs/profile.md with the device, session and authorization headers. */
 export function call(c: CheckContext | null, method: string, path: PathName, params: Record<string, string> = {}, opts: CallOptions = {}): Promise<ExchangeResponse> {
   return callUrl(c, method, apiUrl(path, params, opts.query), opts);
 }
@@ -69,7 +69,7 @@ export async function callUrl(c: CheckContext | null, method: string, url: strin
 
 /** 2xx. */
 export const ok = (r: ExchangeResponse) => r.status >= 200 && r.status < 300;
-/** Any 4xx or 5xx: profile.md lets a `must` check accept every error status. */
+/** Any 4xx or 5xx: docs/profile.md lets a `must` check accept every error status. */
 export const isError = (r: ExchangeResponse) => r.status >= 400 && r.status < 600;
 
 /** A JSON object body, or undefined. */
@@ -77,7 +77,7 @@ export function obj(r: ExchangeResponse): Record<string, unknown> | undefined {
   return r.json && typeof r.json === 'object' && !Array.isArray(r.json) ? r.json as Record<string, unknown> : undefined;
 }
 
-/** The `links` of a body (profile.md's error and consent bodies): every {rel, href} found. */
+/** The `links` of a body (docs/profile.md's error and consent bodies): every {rel, href} found. */
 export function links(body: unknown): { rel?: string; href?: string }[] {
   const l = (body as { links?: unknown } | undefined)?.links;
   return Array.isArray(l) ? l.filter(x => x && typeof x === 'object') as { rel?: string; href?: string }[] : [];

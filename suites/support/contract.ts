@@ -1,4 +1,4 @@
-// Records checked against the project's contracts (contracts/, engineer A's
+// Records checked against the project's contracts (contracts/, compiled by
 // harness/contracts): each violation carries its own level, so one check per
 // level takes the violations of that level only (the caller registers it at
 // the same level).

@@ -1,4 +1,4 @@
-// Payments as the payments suite makes them (spec 4.4, profile.md "payment
+// Payments as the payments suite makes them (spec 4.4, docs/profile.md "payment
 // request"): a valid request per product from the end user's own accounts,
 // the two answers a payment may get (created, or the strong-customer-
 // authentication error whose link leads to authorize), and the authorisation.
@@ -97,7 +97,7 @@ export type Answer =
   | { kind: 'refused'; res: ExchangeResponse }
   | { kind: 'other'; res: ExchangeResponse };
 
-/** The authorize link of a strong-customer-authentication answer (profile.md: error 1428, link rel authorize). */
+/** The authorize link of a strong-customer-authentication answer (docs/profile.md: error 1428, link rel authorize). */
 function authorizeLink(res: ExchangeResponse): { href: string; id?: string } | undefined {
   const l = links(res.json).find(x => x.rel === 'authorize' || (typeof x.href === 'string' && /authori[sz]e/i.test(x.href)));
   if (!l || !isAbsoluteUrl(l.href)) return undefined;

@@ -29,7 +29,7 @@ export async function requestConsent(c: CheckContext | null, sessionId: string, 
   return { res, href: ok(res) ? consentHref(res.json) : undefined };
 }
 
-/** The consent link of a consent answer: profile.md's links[rel=consent], else the first absolute link. */
+/** The consent link of a consent answer: docs/profile.md's links[rel=consent], else the first absolute link. */
 export function consentHref(body: unknown): string | undefined {
   const l = links(body);
   const href = (l.find(x => x.rel === 'consent') ?? l.find(x => isAbsoluteUrl(x.href)))?.href;

@@ -20,7 +20,7 @@ test('a violation names pointer, expected, found, spec section and level', () =>
   assert.deepEqual(v, { pointer: '/token_type', expected: 'bearer, in any letter case', found: '"mac" (a string)', spec: '2.1', level: 'must', rule: 'schema.pattern' });
 });
 
-test('profile.md decisions never reach must: records, error body, dates', () => {
+test('docs/profile.md decisions never reach must: records, error body, dates', () => {
   const bank = validateContract('bank', { supportedServices: [] });
   assert.ok(bank.length > 0 && isConformant(bank), JSON.stringify(bank));
   const err = validateContract('error-body', { errorCode: 'E1426', message: 'x', type: 'OTHER' });

@@ -1,4 +1,4 @@
-// The control API of CONTRACT.md section 4 over real HTTP: checkouts become one
+// The control API of docs/control-api.md over real HTTP: checkouts become one
 // webhook per status at a real receiver; forbidden sequences are refused with
 // 400 and a reason (spec 3.1); the attempt log matches what the receiver saw.
 import { test } from 'node:test';

@@ -1,4 +1,4 @@
-// The report folder of a real `run` (issue 4): every file written, no secret
+// The report folder of a real `run`: every file written, no secret
 // value anywhere in it (client secret, api-key, every token the target
 // issued), and index.html, opened in Debian's Chromium, shows the verdict and
 // a failed check's evidence with a reproducing curl line. The screenshot is

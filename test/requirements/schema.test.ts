@@ -43,7 +43,7 @@ test('ids, levels and sources have their fixed shape', () => {
     ENTRY.replace('R6.5-min-delay', 'R6.5_min_delay'),
     ENTRY.replace('level: must', 'level: may'),
     ENTRY.replace('binds: sender', 'binds: merchant'),
-    ENTRY.replace("section: '6.5'", "source: 'spec/profile.md#webhook'"),
+    ENTRY.replace("section: '6.5'", "source: 'profile#webhook'"),
   ];
   for (const text of bad) assert.throws(() => loadRequirements(text + '    checks: [a.b.c]\n'), /does not match/, text);
 });

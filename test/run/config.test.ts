@@ -1,5 +1,5 @@
-// The target config of `run` (CONTRACT.md section 1): flags win over env, env
-// over the YAML file; paths and headers of profile.md are overridable one by one;
+// The target config of `run` (docs/cli.md): flags win over env, env
+// over the YAML file; paths and headers of docs/profile.md are overridable one by one;
 // secrets reach the workers through the environment only.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -34,7 +34,7 @@ test('flags win over env, env over the file; defaults fill the rest', () => {
   });
 });
 
-test('paths and headers of profile.md are overridden one by one', () => {
+test('paths and headers of docs/profile.md are overridden one by one', () => {
   withFile(`paths:\n  banks: /v3/bank-list\nheaders:\n  session: x-consent-session\n`, file => {
     const cfg = resolveTarget({ authUrl: 'http://a', baseUrl: 'http://a/api', clientId: 'c', clientSecret: 's' }, loadConfigFile(file).config);
     assert.equal(cfg.paths.banks, '/v3/bank-list');

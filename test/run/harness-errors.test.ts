@@ -1,5 +1,5 @@
 // A run that cannot be made ends with exit 2 and one sentence that names the
-// fix, within 10 s, before Playwright starts (issue 4, CONTRACT.md section 1).
+// fix, within 10 s, before Playwright starts (docs/cli.md).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:net';

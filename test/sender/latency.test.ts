@@ -17,7 +17,7 @@ test('nearest-rank percentiles report latencies that were measured', () => {
   assert.ok(Number.isNaN(percentile([], 50)));
 });
 
-test('timing scales the 5 s limit and the pause, with the CONTRACT tolerance', () => {
+test('timing scales the 5 s limit and the pause, with the tolerance of docs/report.md', () => {
   const t = timing(0.02);
   assert.equal(t.limitMs, 100);
   assert.equal(t.toleranceMs, 25);

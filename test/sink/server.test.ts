@@ -1,4 +1,4 @@
-// The sink's robustness (issue 5): bad input never stops it and every attempt
+// The sink's robustness: bad input never stops it and every attempt
 // is recorded; each probe answers as planned; TLS; a port in use is a harness error.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

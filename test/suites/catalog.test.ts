@@ -7,7 +7,7 @@ import { CATALOG, SUITE_CHECKS } from '../../suites/catalog/index.ts';
 import { WEBHOOK_CHECKS } from '../../harness/sink/analysis/index.ts';
 import { TARGET_ENV } from '../../harness/target/env.ts';
 
-// The fixed id prefixes of the report contract (docs/contract.md), by suite.
+// The fixed id prefixes of the check ids (docs/checks.md), by suite.
 const PREFIXES: Record<string, string[]> = {
   token: ['issue', 'refresh', 'errors', 'expiry', 'use'],
   session: ['lifecycle', 'consent-link'],

@@ -1,5 +1,5 @@
 // GET /accounts and GET /accounts/{accountId}/transactions (spec 4.4, 2.6;
-// profile.md "Records"): session-bound, so a session without valid consent
+// docs/profile.md "Records"): session-bound, so a session without valid consent
 // answers the consent-link error first.
 import { accountsOf, findAccount, type AccountRecord } from '../data/accounts.ts';
 import { transactionsOf } from '../data/transactions.ts';
@@ -30,7 +30,7 @@ function transactionsFor(call: Call, accountId: string | undefined): Answer {
   return ok(list.map(t => withExtras(call.ctx.faults, t, { entryReference: `E2E-${t.id}`, bankTransactionCode: 'PMNT-RCDT-ESCT' })));
 }
 
-/** GET /accounts/{accountId}/transactions (profile.md). */
+/** GET /accounts/{accountId}/transactions (docs/profile.md). */
 export function listTransactions(call: Call): Answer {
   return transactionsFor(call, call.params.accountId);
 }

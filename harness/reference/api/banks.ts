@@ -1,5 +1,5 @@
 // GET /banks (filters countryCode and name, spec 4.4 and 9 2.0.0) and GET
-// /banks/{bankId} ("Get bank by id"). Records per profile.md; supportedServices
+// /banks/{bankId} ("Get bank by id"). Records per docs/profile.md; supportedServices
 // is an array of strings (spec 2.6).
 import { BANKS, findBank, type BankRecord } from '../data/banks.ts';
 import { ok, withExtras, type Answer, type Call } from './context.ts';

@@ -1,8 +1,8 @@
-// The API's error answers, per profile.md "Error body": one shape for every
+// The API's error answers, per docs/profile.md "Error body": one shape for every
 // error, four-digit string codes, and the production service's HTTP statuses
 // (510 for client errors) unless the `api-errors-4xx` quirk asks for the
 // 400/404/409 a careless suite might insist on. 401 (bad access token) and 501
-// (confirm-funds unsupported) are fixed by profile.md and spec 7 under both.
+// (confirm-funds unsupported) are fixed by docs/profile.md and spec 7 under both.
 
 export type ErrorType = 'FATAL' | 'NETWORK' | 'BAD_REQUEST' | 'AUTH' | 'CONSENT';
 
@@ -13,7 +13,7 @@ export interface ErrorLink {
   meta?: Record<string, string>;
 }
 
-/** The status the production service uses for client errors (profile.md). */
+/** The status the production service uses for client errors (docs/profile.md). */
 export const PRODUCTION_CLIENT_ERROR = 510;
 
 export class ApiError extends Error {
@@ -41,7 +41,7 @@ export class ApiError extends Error {
   }
 }
 
-// The codes profile.md names. Codes it does not name (1007, 1008, 1401, 1501) are
+// The codes docs/profile.md names. Codes it does not name (1007, 1008, 1401, 1501) are
 // this reference's own choice; no check may assert them.
 
 export const missingHeader = (name: string) =>
@@ -76,7 +76,7 @@ export const scaRequired = (paymentId: string, href: string) =>
   new ApiError('1428', 'Payment requires strong customer authentication', 'AUTH', 409,
     [{ type: 'POST', rel: 'authorize', href, meta: { id: paymentId } }]);
 
-/** profile.md: an expired or wrong access token is 401 (RFC 6750 3.1 for the header). */
+/** docs/profile.md: an expired or wrong access token is 401 (RFC 6750 3.1 for the header). */
 export const unauthorized = (why: string) =>
   new ApiError('1401', `Unauthorized: ${why}`, 'AUTH', 400, [], 401,
     { 'www-authenticate': `Bearer realm="pis", error="invalid_token", error_description="${why}"` });
@@ -91,6 +91,6 @@ export const notFound = (method: string, path: string) =>
 export const methodNotAllowed = (method: string, path: string, allowed: string[]) =>
   new ApiError('1405', `${method} is not allowed on ${path}: use ${allowed.join(' or ')}`, 'BAD_REQUEST', 400, [], 405, { allow: allowed.join(', ') });
 
-/** profile.md: the production service answers 520 for its own errors. */
+/** docs/profile.md: the production service answers 520 for its own errors. */
 export const internalError = (why: string) =>
   new ApiError('1500', `Internal error: ${why}`, 'FATAL', 400, [], 520);

@@ -1,6 +1,6 @@
 // Checks that several operations share: the session-bound call with its
 // consent-link error (spec 4.4, 7), and the optional headers x-psu-ip-address
-// and x-redirect-url (spec 4.4, profile.md codes 1004 and 1005).
+// and x-redirect-url (spec 4.4, docs/profile.md codes 1004 and 1005).
 import { isIP } from 'node:net';
 import { findBank, type SeedBank } from '../data/banks.ts';
 import type { Call } from './context.ts';
@@ -8,7 +8,7 @@ import { consentRequired, invalidPsuIp, invalidRedirect, missingHeader } from '.
 import { header } from './http.ts';
 import type { Session } from './session-store.ts';
 
-/** The consent-link error's href: absolute per profile.md, relative under the session-consent-link-relative fault. */
+/** The consent-link error's href: absolute per docs/profile.md, relative under the session-consent-link-relative fault. */
 export function consentHref(call: Call, sessionId: string): string {
   const path = `/consent/${encodeURIComponent(sessionId)}`;
   return call.ctx.faults.has('session-consent-link-relative') ? path : `${call.baseUrl}${path}`;

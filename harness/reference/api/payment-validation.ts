@@ -1,5 +1,5 @@
 // Required fields of a payment request, per product (spec 4.4 and 9 3.0.0,
-// 3.1.0, 3.2.0; profile.md "payment request"). The first missing or malformed
+// 3.1.0, 3.2.0; docs/profile.md "payment request"). The first missing or malformed
 // field is refused with error 1002, an amount above the account's limit with
 // 1008. Two faults switch single rules off.
 import type { Product } from './payment-store.ts';
@@ -11,7 +11,7 @@ export const PAYMENT_LIMIT = 1_000_000;
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const nonEmpty = (v: unknown): v is string => typeof v === 'string' && v.trim() !== '';
 
-/** A positive amount with at most two decimals; profile.md shows a string ("10.00"), a number is tolerated. */
+/** A positive amount with at most two decimals; docs/profile.md shows a string ("10.00"), a number is tolerated. */
 function amountOk(v: unknown): boolean {
   const s = typeof v === 'number' ? String(v) : v;
   return typeof s === 'string' && /^\d{1,13}(\.\d{1,2})?$/.test(s) && Number(s) > 0;

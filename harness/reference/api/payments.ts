@@ -1,4 +1,4 @@
-// Payment initiation (spec 4.4; profile.md "Operations"): POST
+// Payment initiation (spec 4.4; docs/profile.md "Operations"): POST
 // /payments/{product}; the strong-customer-authentication path (spec 9 1.0.1:
 // "payment initiation responses differ by whether authentication is required"),
 // POST .../{paymentId}/authorize and GET /payments/{product}/{paymentId}.
@@ -9,7 +9,7 @@ import { isProduct, type Payment, type Product } from './payment-store.ts';
 import { validatePayment } from './payment-validation.ts';
 import { NORDIC, type SeedBank } from '../data/banks.ts';
 
-/** The products that need a supportedServices entry (profile.md); the other two every bank serves. */
+/** The products that need a supportedServices entry (docs/profile.md); the other two every bank serves. */
 const NEEDS_SERVICE: Partial<Record<Product, string>> = {
   'domestic-scheduled-transfer': 'domestic-scheduled-transfer',
   'sepa-scheduled-credit': 'sepa-scheduled-credit',

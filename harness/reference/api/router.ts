@@ -1,4 +1,4 @@
-// The banking API under {base_url} = http://host:port/api (profile.md
+// The banking API under {base_url} = http://host:port/api (docs/profile.md
 // "Operations"). Every call needs a bearer access token (401 otherwise) and
 // x-device-id (1001); answers are JSON and carry x-request-id; errors use the
 // profile's error body. Handlers live one concern per file beside this one.
@@ -55,7 +55,7 @@ function match(method: string, path: string): { route: Route; params: Record<str
   throw notFound(method, path);
 }
 
-/** profile.md: `Authorization: Bearer <access_token>`; an expired or wrong token is 401. */
+/** docs/profile.md: `Authorization: Bearer <access_token>`; an expired or wrong token is 401. */
 function authenticate(ctx: ApiContext, req: IncomingMessage): void {
   const auth = header(req, 'authorization');
   const m = auth && /^Bearer\s+(\S+)\s*$/i.exec(auth);

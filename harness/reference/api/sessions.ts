@@ -26,7 +26,7 @@ function namedSession(call: Call): { id: string; session?: Session } {
   return { id, session: call.ctx.sessions.get(id) };
 }
 
-/** Later use of a deleted (or unknown) session answers the consent-link error (profile.md). */
+/** Later use of a deleted (or unknown) session answers the consent-link error (docs/profile.md). */
 function liveSession(call: Call): Session {
   const { id, session } = namedSession(call);
   if (!session || session.deleted)

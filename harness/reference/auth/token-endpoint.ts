@@ -1,6 +1,6 @@
 // The token endpoint: POST {auth_url}/auth/realms/<realm>/protocol/openid-connect/token
 // with the client_credentials (spec 4.1) and refresh_token (spec 4.2) grants in
-// form bodies. Errors follow profile.md's table (RFC 6749 5.2); every answer
+// form bodies. Errors follow docs/profile.md's table (RFC 6749 5.2); every answer
 // carries Cache-Control: no-store (RFC 6749 5.1) unless the token-cacheable fault is on.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomBytes } from 'node:crypto';

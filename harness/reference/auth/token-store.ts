@@ -58,7 +58,7 @@ export class TokenStore {
     // Fault token-refresh-no-expiry: an expired refresh token is still exchanged.
     if (now >= rec.expiresAtMs && !this.faults.has('token-refresh-no-expiry')) return { ok: false, why: 'refresh token has expired' };
     if (this.faults.has('token-refresh-early-expiry') && now >= early(rec)) return { ok: false, why: 'refresh token has expired' };
-    // profile.md: reuse after an exchange may be allowed or refused; refused unless the quirk says otherwise.
+    // docs/profile.md: reuse after an exchange may be allowed or refused; refused unless the quirk says otherwise.
     if (rec.used && !this.faults.has('token-refresh-reusable')) return { ok: false, why: 'refresh token was already used' };
     rec.used = true;
     // Fault token-refresh-no-reset: the new pair inherits the first pair's expiry times.

@@ -26,7 +26,7 @@ const LOCAL: Record<string, { bbans: [string, string]; owner: string; display: s
   DE: { bbans: ['370400440532013000', '500105175407324931'], owner: 'Erika Mustermann', display: 'Girokonto', name: 'Girokonto', savings: 'Sparkonto' },
 };
 
-/** Balances as decimal strings, like the payment request's instrumentedAmount (profile.md). */
+/** Balances as decimal strings, like the payment request's instrumentedAmount (docs/profile.md). */
 const BALANCES: [string, string] = ['15230.50', '310.00'];
 
 export const ACCOUNTS: readonly SeedAccount[] = BANKS.flatMap(({ record: bank, behaviour }) => {

@@ -1,13 +1,13 @@
 // Seed banks: the four Nordic countries and one SEPA country (DE), with
 // different supportedServices (spec 2.6) and behaviours, so every branch of
-// profile.md can be reached: strong customer authentication or not,
+// docs/profile.md can be reached: strong customer authentication or not,
 // confirm-funds supported or not (spec 7), x-psu-ip-address required or not
 // (spec 4.4: "required for Swedish banks and one Norwegian bank"). The second
 // DE bank behaves like the first and lists no service at all: a suite that
 // samples banks by behaviour needs no payment at it, and a bank without any
 // supportedServices entry is a case of its own.
 
-/** The bank record of profile.md "Records". */
+/** The bank record of docs/profile.md "Records". */
 export interface BankRecord {
   id: string;
   countryCode: string;

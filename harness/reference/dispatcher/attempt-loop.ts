@@ -81,7 +81,7 @@ export async function deliver(ctx: LoopContext, ev: OutgoingEvent, record: Event
   }
 }
 
-/** The log never holds the api-key value: it may end up in a report (docs/contract.md). */
+/** The log never holds the api-key value: it may end up in a report (docs/report.md#secrets). */
 function redactKey(headers: Record<string, string>): Record<string, string> {
   return 'api-key' in headers ? { ...headers, 'api-key': '[redacted]' } : { ...headers };
 }

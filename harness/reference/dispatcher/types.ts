@@ -1,5 +1,5 @@
 // Types shared by the reference's webhook dispatcher and its control API
-// (common.md interface 2). Times are spec milliseconds of the reference clock,
+// (docs/control-api.md). Times are spec milliseconds of the reference clock,
 // so a test can compare them with what its receiver saw after dividing by the scale.
 
 /** Where a checkout's webhooks go: the URL and the api-key the receiver expects (spec 4.3, 5.4). */

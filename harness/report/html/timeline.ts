@@ -1,4 +1,4 @@
-// The delivery timeline of a webhook run (issue 5): one row per checkout, each
+// The delivery timeline of a webhook run: one row per checkout, each
 // attempt a bar from its arrival to its answer (or the sender's hang-up),
 // coloured by the answer it got, the 5 s response window of spec 6.6 outlined
 // behind it, the 10 s minimum of spec 6.5 shaded after each failed attempt, the

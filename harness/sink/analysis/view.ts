@@ -22,7 +22,7 @@ export const MIN_RETRY_DELAY_MS = 10_000;
 export const RETRY_WAIT_BOUND_MS = 100_000;
 
 export interface AnalysisOptions {
-  /** Real seconds per spec second of the run (docs/contract.md, time scale). */
+  /** Real seconds per spec second of the run (docs/report.md, time scale). */
   timeScale: number;
   /** The api-key the sender must present (spec 5.4); a planned checkout may have its own. */
   apiKey?: string;

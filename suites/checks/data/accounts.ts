@@ -40,8 +40,8 @@ export const names: Check = {
 
 export const contract = (level: 'must' | 'profile'): Check => ({
   id: level === 'must' ? 'data.accounts.contract' : 'data.accounts.profile-fields', requirements: level === 'must' ? ['R2.6-account-names'] : ['P-records-account'], spec: level === 'must' ? '2.6' : '4.4',
-  title: level === 'must' ? "Accounts follow the spec's rules for account records" : "Accounts carry profile.md's account fields",
-  quote: level === 'must' ? 'account (GET /accounts) | ownerName | displayName (spec 2.6)' : 'profile.md: account: id, iban, bban, accountName, accountType, ownerName, displayName, balances',
+  title: level === 'must' ? "Accounts follow the spec's rules for account records" : "Accounts carry docs/profile.md's account fields",
+  quote: level === 'must' ? 'account (GET /accounts) | ownerName | displayName (spec 2.6)' : 'docs/profile.md: account: id, iban, bban, accountName, accountType, ownerName, displayName, balances',
   async run(c) {
     const all = await allAccounts(c);
     expectContract(c, 'account', all.map(a => ({ label: `account ${show(a.account.id)} at ${a.bankId}`, value: a.account })), level);

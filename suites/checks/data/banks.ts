@@ -68,7 +68,7 @@ export const filterCountry: Check = {
 };
 
 const nameOf = (b: Bank) => String(b.bankDisplayName ?? b.name ?? b.bankOfficialName ?? '');
-/** Every name a bank carries (the bank record's name fields are not shown; these are profile.md's and a plain name). */
+/** Every name a bank carries (the bank record's name fields are not shown; these are docs/profile.md's and a plain name). */
 const namesOf = (b: Bank) => [b.bankDisplayName, b.bankOfficialName, b.name, b.bankingGroupName].filter((x): x is string => typeof x === 'string');
 const words = (s: string) => s.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(w => w.length > 1);
 
@@ -131,7 +131,7 @@ export const byId: Check = {
 export const unknownId: Check = {
   id: 'data.banks.unknown-id', requirements: ['R4.4-bank-by-id', 'P-ops-bank-unknown-id'], spec: '4.4',
   title: 'An unknown bank id is answered with an error',
-  quote: 'Get bank by id | Returns one bank. (profile.md: unknown id -> error; a must check accepts any 4xx or 5xx.)',
+  quote: 'Get bank by id | Returns one bank. (docs/profile.md: unknown id -> error; a must check accepts any 4xx or 5xx.)',
   async run(c) {
     const res = await call(c, 'GET', 'bank', { bankId: 'pis-conformance-no-such-bank' }, { label: 'an unknown bank id' });
     c.expect(isError(res), 'an unknown bank id was answered as if it existed', 'a 4xx or 5xx answer', `${res.status} ${show(res.json ?? res.text)}`);
@@ -140,8 +140,8 @@ export const unknownId: Check = {
 
 export const errorBody: Check = {
   id: 'data.banks.error-body', requirements: ['P-error-body-shape'], spec: '7',
-  title: 'API errors use the error body of profile.md (errorCode, type, links)',
-  quote: 'profile.md: Error body (every API error): { "id", "errorCode": "1426", "message", "source", "type", "timestamp", "links" }',
+  title: 'API errors use the error body of docs/profile.md (errorCode, type, links)',
+  quote: 'docs/profile.md: Error body (every API error): { "id", "errorCode": "1426", "message", "source", "type", "timestamp", "links" }',
   async run(c) {
     const res = await call(c, 'GET', 'bank', { bankId: 'pis-conformance-no-such-bank' }, { label: 'an unknown bank id' });
     if (!isError(res)) c.skip('not checked: the unknown id was not refused (see data.banks.unknown-id)');
@@ -151,8 +151,8 @@ export const errorBody: Check = {
 
 export const contract = (level: 'must' | 'profile'): Check => ({
   id: level === 'must' ? 'data.banks.contract' : 'data.banks.profile-fields', requirements: level === 'must' ? ['R2.6-supported-services'] : ['P-records-bank'], spec: level === 'must' ? '2.6' : '4.4',
-  title: level === 'must' ? "Banks follow the spec's rules for bank records" : "Banks carry profile.md's bank fields",
-  quote: level === 'must' ? 'supportedServices | Array of strings.' : 'profile.md: bank: id, countryCode, bankDisplayName, bankOfficialName, bankingGroupName, bic, status, personalIdentificationRequired, supportedServices',
+  title: level === 'must' ? "Banks follow the spec's rules for bank records" : "Banks carry docs/profile.md's bank fields",
+  quote: level === 'must' ? 'supportedServices | Array of strings.' : 'docs/profile.md: bank: id, countryCode, bankDisplayName, bankOfficialName, bankingGroupName, bic, status, personalIdentificationRequired, supportedServices',
   async run(c) {
     const banks = await allOrSkip(c);
     expectContract(c, 'bank', banks.map(b => ({ label: `bank ${b.id}`, value: b })), level);
@@ -162,7 +162,7 @@ export const contract = (level: 'must' | 'profile'): Check => ({
 export const requestId: Check = {
   id: 'data.banks.request-id', requirements: ['P-call-request-id'], spec: '4.4',
   title: 'API answers carry x-request-id',
-  quote: 'profile.md: correlation | responses carry x-request-id',
+  quote: 'docs/profile.md: correlation | responses carry x-request-id',
   async run(c) {
     const res = await call(c, 'GET', 'banks', {}, { label: 'all banks' });
     const name = target().headers.requestId.toLowerCase();
@@ -173,7 +173,7 @@ export const requestId: Check = {
 export const deviceHeader: Check = {
   id: 'data.banks.device-header', requirements: ['P-call-device-header', 'P-error-codes-known'], spec: '4.4',
   title: 'A call without the device header is refused with error 1001',
-  quote: 'profile.md: device header | x-device-id: <any stable string> on every API call; missing -> error 1001',
+  quote: 'docs/profile.md: device header | x-device-id: <any stable string> on every API call; missing -> error 1001',
   async run(c) {
     const t = target();
     const res = await call(c, 'GET', 'banks', {}, { label: `all banks, without ${t.headers.device}`, headers: { [t.headers.device]: '' } });

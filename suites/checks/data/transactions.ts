@@ -58,8 +58,8 @@ export const bic: Check = {
 
 export const contract = (level: 'must' | 'profile'): Check => ({
   id: level === 'must' ? 'data.transactions.contract' : 'data.transactions.profile-fields', requirements: level === 'must' ? ['R2.6-transaction-counterparty', 'R2.6-counterparty-agent-bic'] : ['P-records-transaction'], spec: level === 'must' ? '2.6' : '4.4',
-  title: level === 'must' ? "Transactions follow the spec's rules for transaction records" : "Transactions carry profile.md's transaction fields",
-  quote: level === 'must' ? 'transaction | counterpartyAccount | counterpartyName | counterpartyAgent (spec 2.6)' : 'profile.md: transaction: id, transactionReference, transactionAmount {value, currency}, creditDebitIndicator, bookingDate, valueDate, ...',
+  title: level === 'must' ? "Transactions follow the spec's rules for transaction records" : "Transactions carry docs/profile.md's transaction fields",
+  quote: level === 'must' ? 'transaction | counterpartyAccount | counterpartyName | counterpartyAgent (spec 2.6)' : 'docs/profile.md: transaction: id, transactionReference, transactionAmount {value, currency}, creditDebitIndicator, bookingDate, valueDate, ...',
   async run(c) {
     const all = await allTransactions(c);
     expectContract(c, 'transaction', all.map(t => ({ label: t.where, value: t.tx, at: t.res })), level);

@@ -72,8 +72,8 @@ export const notImplemented: Check = {
 
 export const errorBody: Check = {
   id: 'payments.confirm-funds.error-body', requirements: ['P-error-body-shape', 'P-ops-confirm-funds-501'], spec: '7',
-  title: 'The Not Implemented answer is 501 with the error body of profile.md',
-  quote: 'profile.md: confirm funds | unsupported bank -> 501 with an error body',
+  title: 'The Not Implemented answer is 501 with the error body of docs/profile.md',
+  quote: 'docs/profile.md: confirm funds | unsupported bank -> 501 with an error body',
   async run(c) {
     const items = [];
     for (const bank of await banksUnderTest()) {

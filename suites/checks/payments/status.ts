@@ -58,8 +58,8 @@ export const nordicCodes: Check = {
 
 export const contract: Check = {
   id: 'payments.status.profile-fields', requirements: ['P-ops-payment-answer'], spec: '3.3',
-  title: "Payment answers carry profile.md's payment status fields",
-  quote: 'profile.md: payment by id | GET /payments/{product}/{paymentId} | 200 {"paymentId", "status", ...}',
+  title: "Payment answers carry docs/profile.md's payment status fields",
+  quote: 'docs/profile.md: payment by id | GET /payments/{product}/{paymentId} | 200 {"paymentId", "status", ...}',
   async run(c) {
     const items = [];
     for (const p of await payments(c)) {

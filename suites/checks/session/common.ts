@@ -28,7 +28,7 @@ export async function consentedNewSession(c: CheckContext): Promise<string> {
   return id;
 }
 
-/** The payment product used in the payment probes: every bank serves domestic transfers (profile.md "Operations"). */
+/** The payment product used in the payment probes: every bank serves domestic transfers (docs/profile.md "Operations"). */
 export const PROBE_PRODUCT = 'domestic-transfer';
 
 /** A payment call in a given session, with the optional headers of spec 4.4. */

@@ -60,7 +60,7 @@ export const newLink: Check = {
 export const deletedLink: Check = {
   id: 'session.consent-link.deleted-session-link', requirements: ['P-ops-deleted-session'], spec: '4.4',
   title: 'The refusal of a deleted session links to the consent request by an absolute URL',
-  quote: 'profile.md: delete session | 200 or 204; later use of the session -> consent-link error.',
+  quote: 'docs/profile.md: delete session | 200 or 204; later use of the session -> consent-link error.',
   async run(c) {
     const id = await consentedNewSession(c);
     await call(c, 'DELETE', 'session', { sessionId: id }, { session: id, label: 'delete the session' });
@@ -73,7 +73,7 @@ export const deletedLink: Check = {
 export const errorCode: Check = {
   id: 'session.consent-link.error-code', requirements: ['P-error-code-1426'], spec: '7',
   title: 'The consent-link error has errorCode 1426',
-  quote: 'profile.md: 1426 consent required (the consent-link error of spec section 4.4).',
+  quote: 'docs/profile.md: 1426 consent required (the consent-link error of spec section 4.4).',
   async run(c) {
     const res = await newSessionAnswer(c);
     if (!isError(res)) c.skip('not checked: the new session was served (see session.consent-link.new-session-refused)');
@@ -84,7 +84,7 @@ export const errorCode: Check = {
 export const linkLeadsToConsent: Check = {
   id: 'session.consent-link.link-leads-to-consent', requirements: ['P-ops-consent-link'], spec: '4.4',
   title: 'The link of the consent-link error answers a consent URL',
-  quote: 'profile.md: links: [ { "type": "GET", "rel": "consent", "href": "{base_url}/consent/{sessionId}" } ]',
+  quote: 'docs/profile.md: links: [ { "type": "GET", "rel": "consent", "href": "{base_url}/consent/{sessionId}" } ]',
   async run(c) {
     const id = await newSession(c);
     const res = await probeConsent(c, id, 'accounts with a new session, before consent');
@@ -97,13 +97,13 @@ export const linkLeadsToConsent: Check = {
   },
 };
 
-/** A payment's authorize link (the strong-customer-authentication error, profile.md 1428) is no link to the consent request. */
+/** A payment's authorize link (the strong-customer-authentication error, docs/profile.md 1428) is no link to the consent request. */
 const isAuthorizeLink = (l: { rel?: string; href?: string }) => l.rel === 'authorize' || /authori[sz]e/i.test(String(l.href ?? ''));
 
 /**
  * The consent-link error at `must`: an error answer (not 401: the token is
  * fine) carrying an absolute link that is not a payment's authorize link.
- * That the link is rel "consent" with errorCode 1426 is profile.md's, checked
+ * That the link is rel "consent" with errorCode 1426 is docs/profile.md's, checked
  * by the profile checks.
  */
 export function expectConsentLinkError(c: CheckContext, res: ExchangeResponse, when: string): void {

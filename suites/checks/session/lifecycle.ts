@@ -31,7 +31,7 @@ export const status: Check = {
 export const statusFields: Check = {
   id: 'session.lifecycle.status-fields', requirements: ['P-ops-session-status-fields'], spec: '4.4',
   title: 'The consent status names the bank and the consentStatus',
-  quote: 'profile.md: consent status | GET /session/{sessionId} | 200 {"bankId", "bankName", "createdAt", "consentStatus"}',
+  quote: 'docs/profile.md: consent status | GET /session/{sessionId} | 200 {"bankId", "bankName", "createdAt", "consentStatus"}',
   async run(c) {
     const id = await newSession(c);
     const res = await call(c, 'GET', 'session', { sessionId: id }, { session: id, label: 'consent status' });

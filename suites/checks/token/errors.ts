@@ -1,6 +1,6 @@
 // token.errors: what the token endpoint answers to bad requests. That a bad
 // request gets no token is the spec's (4.1, 5); how the refusal looks (status,
-// `error`) is profile.md's reading of RFC 6749 5.2, so those checks are `profile`.
+// `error`) is docs/profile.md's reading of RFC 6749 5.2, so those checks are `profile`.
 import type { Check } from '../../support/register.ts';
 import type { CheckContext } from '../../support/check.ts';
 import { obj } from '../../support/api.ts';
@@ -72,7 +72,7 @@ function answer(key: string, spec: string): Check {
   const k = CASES[key]!;
   return {
     id: `token.errors.${key}-answer`, requirements: k.requirements.answer, spec, title: `The refusal of ${k.name} is ${k.statuses.join(' or ')} with error ${k.errors.join(' or ')}`,
-    quote: `profile.md (RFC 6749 5.2): ${k.name}: ${k.statuses.join(' or ')}; error is ${k.errors.join(' or ')}.`,
+    quote: `docs/profile.md (RFC 6749 5.2): ${k.name}: ${k.statuses.join(' or ')}; error is ${k.errors.join(' or ')}.`,
     async run(c) {
       const { res, body } = await ask(c, key);
       c.expect(k.statuses.includes(res.status), `the refusal of ${k.name} has another status`, k.statuses.join(' or '), String(res.status));

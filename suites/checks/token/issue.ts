@@ -78,7 +78,7 @@ export const optionalFields: Check = {
 export const noStore: Check = {
   id: 'token.issue.no-store', requirements: ['P-token-no-store'], spec: '4.1',
   title: 'Token answers are not cacheable (Cache-Control: no-store)',
-  quote: 'profile.md, after RFC 6749 5.1: the token answer carries Cache-Control: no-store (the spec says nothing; a cached token is a leaked token).',
+  quote: 'docs/profile.md, after RFC 6749 5.1: the token answer carries Cache-Control: no-store (the spec says nothing; a cached token is a leaked token).',
   async run(c) {
     const { res } = await issue(c);
     const cc = res.headers['cache-control'];

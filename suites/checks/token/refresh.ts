@@ -80,7 +80,7 @@ export const resetsLifetimes: Check = {
 export const reuse: Check = {
   id: 'token.refresh.reuse-after-exchange', requirements: ['P-token-refresh-reuse'], spec: '4.2',
   title: 'Reusing a refresh token after a refresh: reported, allowed or refused',
-  quote: 'profile.md: reuse of a refresh token after it was exchanged: allowed or refused (invalid_grant); the spec is silent, report which.',
+  quote: 'docs/profile.md: reuse of a refresh token after it was exchanged: allowed or refused (invalid_grant); the spec is silent, report which.',
   async run(c) {
     const { first, res } = await refreshOnce(c);
     if (res.status !== 200) throw new Prerequisite(`the refresh grant answered ${res.status} (see token.refresh.answers-tokens)`);

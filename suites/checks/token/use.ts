@@ -1,6 +1,6 @@
 // token.use: the API takes the tokens the endpoint issues, for as long as they
 // are said to live, and nothing else (spec 2.1, 5). How the token is presented
-// is "not shown" (spec 5); profile.md's `Authorization: Bearer` is the
+// is "not shown" (spec 5); docs/profile.md's `Authorization: Bearer` is the
 // default, overridable in the config.
 import type { Check } from '../../support/register.ts';
 import { Prerequisite } from '../../support/check.ts';
@@ -52,7 +52,7 @@ export const missingRefused: Check = {
 export const wrong401: Check = {
   id: 'token.use.wrong-token-401', requirements: ['P-call-wrong-token-401'], spec: '5',
   title: 'A wrong access token is answered 401',
-  quote: 'profile.md: expired or wrong access token -> 401.',
+  quote: 'docs/profile.md: expired or wrong access token -> 401.',
   async run(c) {
     requireApi(c, 'using a token');
     const res = await probeApi(c, 'pis-conformance-made-up-token', 'API call with a made-up token');

@@ -1,4 +1,4 @@
-// The shape every API error must have (profile.md "Error body"), asserted in one place.
+// The shape every API error must have (docs/profile.md "Error body"), asserted in one place.
 import assert from 'node:assert/strict';
 import type { Reply } from './client.ts';
 

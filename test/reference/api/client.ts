@@ -79,7 +79,7 @@ export async function withReference(opts: ReferenceOptions = {}): Promise<{ ref:
   return { ref, client };
 }
 
-/** A valid payment body per product (profile.md "payment request"). */
+/** A valid payment body per product (docs/profile.md "payment request"). */
 export function paymentBody(product: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
   const scheduled = product.includes('scheduled');
   return {

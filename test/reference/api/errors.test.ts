@@ -1,4 +1,4 @@
-// Every API error path of profile.md on a clean reference: statuses (510 for
+// Every API error path of docs/profile.md on a clean reference: statuses (510 for
 // client errors, 401, 501), codes, the error body, the consent-link error for
 // new, deleted, expired and unknown sessions, and the api-errors-4xx quirk.
 import assert from 'node:assert/strict';

@@ -1,6 +1,6 @@
 // The token endpoint on a clean reference: both grants (spec 4.1, 4.2), the
 // answer's fields (2.1), Cache-Control: no-store, and every error of
-// profile.md's table (RFC 6749 5.2).
+// docs/profile.md's table (RFC 6749 5.2).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { validateContract } from '../../../harness/contracts/index.ts';

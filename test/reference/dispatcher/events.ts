@@ -29,7 +29,7 @@ export function distinct<T extends { body: Record<string, unknown> }>(arrivals: 
  * Asserts a measured real-ms delay against the expected one. Never early beyond
  * `early` (default 5 ms: the dispatcher's timers never fire early, so this is only
  * measurement noise), and late by at most max(250 ms, 20 %). Arbitrary, and wider
- * than CONTRACT.md's max(25 ms, 2 %) on the late side only: these tests share 2
+ * than the max(25 ms, 2 %) of docs/report.md on the late side only: these tests share 2
  * cores with the whole suite, and a busy event loop makes any timer late (seen:
  * 200 ms at a load average of 26). Callers pick time scales where the values to
  * tell apart (10 s against 20 s, 5 s against 6 s) differ by more than that.
