@@ -107,8 +107,9 @@ export class Recorder {
     // has run again, which may be after the attempt was first converted.
     const d = a.done?.checkoutId === id ? a.done : toDelivery(a, id);
     if (a.answer !== undefined && a.kept) a.done = d;
-    const lag = lagOf(a, lagAround);
-    if (lag > 0) d.lagMs = lag; else delete d.lagMs;
+    // Always set, 0 included: an attempt without lagMs is judged by the run's worst lateness
+    // (analysis/view.ts), which would blur an attempt the sink stamped on time.
+    d.lagMs = lagOf(a, lagAround);
     return d;
   }
 }

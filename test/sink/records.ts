@@ -67,7 +67,7 @@ export type Change = (a: DeliveryAttempt[], plan: SinkPlan) => void;
 
 const status = (x: DeliveryAttempt) => (JSON.parse(x.body) as { status?: string }).status;
 const editBody = (x: DeliveryAttempt, edit: (b: Record<string, any>) => void) => { const b = JSON.parse(x.body); edit(b); x.body = JSON.stringify(b); };
-const moveTo = (x: DeliveryAttempt, t: number) => { x.arrivedMs = t * S; x.answeredMs = (t + 0.01) * S; };
+export const moveTo = (x: DeliveryAttempt, t: number) => { x.arrivedMs = t * S; x.answeredMs = (t + 0.01) * S; };
 const drop = (a: DeliveryAttempt[], ok: (x: DeliveryAttempt) => boolean) => { a.splice(a.findIndex(ok), 1); };
 
 /** Each change breaks one rule; proofs.yaml names the checks it must fail. */

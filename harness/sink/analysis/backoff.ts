@@ -65,34 +65,77 @@ function chains(view: RunView): { runs: Delay[][]; overlapping: number } {
 const label = (d: Delay) => `event ${d.retry.event} (${d.retry.status ?? 'unreadable'}) of checkout ${d.retry.d.checkoutId}`;
 const overlapNote = (n: number): Evidence[] => n ? [{ kind: 'note', text: `${n} attempts came while the previous attempt of their event was still open: copies sent alongside, not retries after a failure, so not measured` }] : [];
 
-export function checkMinDelay(view: RunView): Judged {
+interface MinDelays {
+  delays: Delay[]; overlapping: number; findings: Finding[];
+  /** Delays the sink's own lateness kept from being judged, and the worst timing among them. */
+  unsure: number; worst?: Timing;
+  /** The largest position (1: first retry of a run of failures) with delays not judged and none judged; 0 when none. */
+  uncovered: number;
+}
+
+/**
+ * Every retry delay against the 10 s minimum. A delay is measured at its place
+ * in its run of failures (first retry, second, ...): a delay the sink's
+ * lateness blurred stands in for nothing, but another delay at the same place,
+ * judged, measures the same rule of the sender's backoff, so only places where
+ * no delay could be judged leave the check unjudged.
+ */
+function judgeMinDelays(view: RunView): MinDelays {
   const { runs, overlapping } = chains(view);
-  const delays = runs.flat();
-  if (!delays.length) return skipped(MIN_DELAY, 'no failed attempt was retried, so there was no delay to measure');
   const findings: Finding[] = [];
   let unsure = 0, worst: Timing | undefined;
-  for (const d of delays) {
+  const judgedAt = new Set<number>(), unsureAt = new Set<number>();
+  for (const run of runs) run.forEach((d, i) => {
     const t = view.timing(MIN_RETRY_DELAY_MS, [d.failed, d.retry]);
     const j = judgeAtLeast(d.ms, MIN_RETRY_DELAY_MS, t);
     if (j === 'short') findings.push({ message: `retry ${d.retry.attempt - 1} of ${label(d)} came ${sec(d.ms)} after the failed attempt ended`, attempts: [d.failed, d.retry] });
-    else if (j === 'unsure') { unsure++; if (!worst || t.lag > worst.lag) worst = t; }
-  }
+    if (j === 'unsure') { unsure++; unsureAt.add(i + 1); if (!worst || t.lag > worst.lag) worst = t; } else judgedAt.add(i + 1);
+  });
+  const uncovered = Math.max(0, ...[...unsureAt].filter(p => !judgedAt.has(p)));
+  return { delays: runs.flat(), overlapping, findings, unsure, ...(worst ? { worst } : {}), uncovered };
+}
+
+/**
+ * The failures a new checkout must get so that min-delay and growth can be
+ * judged where the sink's lateness blurred every measurement of a kind: 0 when
+ * nothing is missing, else the length of the run of failures to provoke (the
+ * drive sends one, drive.ts). A run of three failures serves growth and every
+ * place of min-delay at once.
+ */
+export function backoffUnjudged(view: RunView): number {
+  const m = judgeMinDelays(view);
+  const g = judgeGrowth(view);
+  return Math.max(m.findings.length ? 0 : m.uncovered, !g.findings.length && g.unsure && !g.judged ? MIN_CHAIN : 0);
+}
+
+export function checkMinDelay(view: RunView): Judged {
+  const { delays, overlapping, findings, unsure, worst, uncovered } = judgeMinDelays(view);
+  if (!delays.length) return skipped(MIN_DELAY, 'no failed attempt was retried, so there was no delay to measure');
   const shortest = minOf(delays.map(d => d.ms));
   const measured: Evidence = { kind: 'measurement', name: 'shortest retry delay', expected: `≥ ${sec(MIN_RETRY_DELAY_MS)} (tolerance ${sec(view.tol(MIN_RETRY_DELAY_MS))})`, seen: sec(shortest) };
-  if (!findings.length && unsure) return skipped(MIN_DELAY, tooLate(unsure, delays.length, worst!, 'retry delays'));
+  if (!findings.length && uncovered) return skipped(MIN_DELAY, tooLate(unsure, delays.length, worst!, 'retry delays'));
+  const leftOut: Evidence[] = !findings.length && unsure ? [{ kind: 'note', text: `${tooLate(unsure, delays.length, worst!, 'retry delays', false)}, so they were left out; each was at the place in its run of failures (first retry, second, ...) of a delay judged in time` }] : [];
   return verdict(MIN_DELAY, `every retry ≥ ${sec(MIN_RETRY_DELAY_MS)} after the failed attempt ended`, findings,
-    `${delays.length} retries, the shortest ${sec(shortest)} after its failed attempt`, [measured, ...overlapNote(overlapping)]);
+    `${delays.length} retries, the shortest ${sec(shortest)} after its failed attempt${leftOut.length ? ` (${unsure} blurred by the sink's own lateness left out)` : ''}`, [measured, ...leftOut, ...overlapNote(overlapping)]);
 }
 
 /** Delays of a chain for a message: the first ten, and how many more. */
 const shown = (ch: readonly Delay[]) => listed(ch.map(d => sec(d.ms)));
 
-export function checkGrowth(view: RunView): Judged {
+interface Growths {
+  long: Delay[][]; findings: Finding[];
+  /** Steps and chains the sink's lateness kept from being judged, and the worst timing among them. */
+  unsure: number; worst?: Timing;
+  /** Chains judged in every step and overall. */
+  judged: number;
+}
+
+function judgeGrowth(view: RunView): Growths {
   const long = chains(view).runs.filter(ch => ch.length >= MIN_CHAIN);
-  if (!long.length) return skipped(GROWTH, `no event failed ${MIN_CHAIN} times in a row with retries, so growth cannot be told from jitter`);
   const findings: Finding[] = [];
-  let unsure = 0, worst: Timing | undefined;
+  let unsure = 0, worst: Timing | undefined, judged = 0;
   for (const ch of long) {
+    const before = unsure;
     const ms = ch.map(d => d.ms);
     const attempts = ch.flatMap(d => [d.failed, d.retry]);
     // One finding per chain at most: the first step that shrank beyond what jitter explains.
@@ -112,10 +155,23 @@ export function checkGrowth(view: RunView): Judged {
       if (best < MIN_OVERALL_GROWTH) findings.push({ message: `the retry delays of ${label(ch[0])} did not grow: ${shown(ch)}, last/first = ${growth.toFixed(2)}`, attempts });
       else if (!a.judgeable || !z.judgeable) { unsure++; const t = a.lag > z.lag ? a : z; if (!worst || t.lag > worst.lag) worst = t; }
     }
+    if (unsure === before) judged++;
   }
-  if (!findings.length && unsure) return skipped(GROWTH, tooLate(unsure, long.length, worst!, 'steps between retry delays'));
+  return { long, findings, unsure, ...(worst ? { worst } : {}), judged };
+}
+
+/**
+ * Growth over each chain of at least three consecutive failures. A chain the
+ * sink's lateness blurred is left out when another chain was judged in full;
+ * when none was, the check is not run, with the figures.
+ */
+export function checkGrowth(view: RunView): Judged {
+  const { long, findings, unsure, worst, judged } = judgeGrowth(view);
+  if (!long.length) return skipped(GROWTH, `no event failed ${MIN_CHAIN} times in a row with retries, so growth cannot be told from jitter`);
+  if (!findings.length && unsure && !judged) return skipped(GROWTH, tooLate(unsure, long.length, worst!, 'steps between retry delays'));
+  const leftOut: Evidence[] = !findings.length && unsure ? [{ kind: 'note', text: `${tooLate(unsure, long.length, worst!, 'steps between retry delays', false)}, so their chains were left out; judged on the ${judged} chains measured in time` }] : [];
   const evidence: Evidence[] = long.slice(0, 10).map(ch => ({ kind: 'measurement', name: `retry delays of ${label(ch[0])}`, expected: `growing: last/first ≥ ${MIN_OVERALL_GROWTH}, no step shrinking below 1/${MAX_JITTER}`, seen: shown(ch) }));
   return verdict(GROWTH, `delays growing by last/first ≥ ${MIN_OVERALL_GROWTH} over ${MIN_CHAIN}+ consecutive failures`, findings,
     `${long.length} chains of consecutive failures, delays ${listed(long.map(ch => ch.map(d => sec(d.ms)).slice(0, 10).join(' → ')), 5)}`,
-    findings.length ? evidence : [...evidence, deliveries(long.flat().flatMap(d => [d.failed, d.retry]))]);
+    findings.length ? evidence : [...evidence, ...leftOut, deliveries(long.flat().flatMap(d => [d.failed, d.retry]))]);
 }

@@ -1,0 +1,124 @@
+// Timing checks on hand-made records where the sink's own lateness (lagMs)
+// blurred some measurements: a check judges on the measurements of the same
+// kind the sink took in time, is not run when none of a kind could be judged,
+// and never passes on a blurred one alone. The drive reads the same judgement
+// to know which probe to send again (backoffUnjudged, waits5sUnjudged).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { DeliveryAttempt } from '../../harness/report/model.ts';
+import { analyze } from '../../harness/sink/analysis/index.ts';
+import { backoffUnjudged } from '../../harness/sink/analysis/backoff.ts';
+import { waits5sUnjudged } from '../../harness/sink/analysis/timeout.ts';
+import { buildView } from '../../harness/sink/analysis/view.ts';
+import type { SinkPlan } from '../../harness/sink/plan.ts';
+import { KEY, S, att, conforming, moveTo } from './records.ts';
+
+const OPTS = { timeScale: 1, apiKey: KEY, observedUntilMs: 300 * S, toleranceFloorMs: 25 };
+const check = (attempts: DeliveryAttempt[], plan: SinkPlan, id: string) => analyze(attempts, plan, OPTS).find(c => c.id === id)!;
+const view = (attempts: DeliveryAttempt[], plan: SinkPlan) => buildView(attempts, plan, OPTS);
+const status = (x: DeliveryAttempt) => (JSON.parse(x.body) as { status?: string }).status;
+/** Far beyond every cap (the widening stops at twice the tolerance: 0.4 s for a 10 s delay, 0.5 s at 5 s). */
+const BLUR = 2_000;
+
+/** The conforming record with a second slow-6s checkout whose hang-up came `hangUpS` after sending. */
+function withSecondSlowProbe(hangUpS: number) {
+  const { attempts, plan } = conforming();
+  attempts.push(att({ id: 'slow6b', status: 'STARTED', at: 30, probe: 'slow-6s', answer: 'none', took: hangUpS }),
+    att({ id: 'slow6b', status: 'STARTED', at: 30 + hangUpS + 10.1 }));
+  plan.set('slow6b', { plan: { name: 'slow6b', answers: ['slow-6s'], request: { kind: 'normal', statuses: [] } }, control: { status: 201, id: 'slow6b' } });
+  return { attempts, plan, first: attempts.find(x => x.checkoutId === 'slow6' && x.probe === 'slow-6s')! };
+}
+
+test('waits-5s judges on the hang-ups the sink stamped in time; not run when it stamped none in time', () => {
+  const { attempts, plan, first } = withSecondSlowProbe(5);
+  first.lagMs = BLUR;
+  const c = check(attempts, plan, 'webhook.timeout.waits-5s');
+  assert.equal(c.status, 'passed', c.message);
+  assert.match(c.message!, /1 blurred by the sink's own lateness left out/);
+  assert.ok(c.evidence.some(e => e.kind === 'note' && /1 of 2 hang-ups could not be judged.*left out; judged on the 1/.test(e.text)));
+  assert.equal(waits5sUnjudged(view(attempts, plan)), false);
+
+  // Every hang-up blurred: not run, with the figures, and the drive is told to send another.
+  const all = withSecondSlowProbe(5);
+  for (const a of all.attempts) if (a.probe === 'slow-6s') a.lagMs = BLUR;
+  const blurred = check(all.attempts, all.plan, 'webhook.timeout.waits-5s');
+  assert.equal(blurred.status, 'skipped');
+  assert.match(blurred.message!, /2 of 2 hang-ups could not be judged/);
+  assert.equal(waits5sUnjudged(view(all.attempts, all.plan)), true);
+
+  // A sender that gives up at 4.5 s fails on the hang-up judged in time, whatever the blurred one showed.
+  const early = withSecondSlowProbe(4.5);
+  early.first.lagMs = BLUR;
+  early.first.closedMs = early.first.arrivedMs + 4.5 * S;
+  const fails = check(early.attempts, early.plan, 'webhook.timeout.waits-5s');
+  assert.equal(fails.status, 'failed');
+  assert.match(fails.message!, /hung up 4\.50 s after sending event 0 \(STARTED\) of checkout slow6b/);
+  assert.equal(waits5sUnjudged(view(early.attempts, early.plan)), false, 'a finding needs no other probe');
+});
+
+test('min-delay judges each place in a run of failures on the delays stamped in time; a place with none judged is not run', () => {
+  // e500's first retry blurred: the other first retries (e201, e302, rst, held, slow6) were stamped in time.
+  const one = conforming();
+  one.attempts.find(x => x.checkoutId === 'e500' && x.answer === 500)!.lagMs = 500;
+  const c = check(one.attempts, one.plan, 'webhook.backoff.min-delay');
+  assert.equal(c.status, 'passed', c.message);
+  assert.ok(c.evidence.some(e => e.kind === 'note' && /1 of \d+ retry delays could not be judged.*left out/.test(e.text)));
+  assert.equal(backoffUnjudged(view(one.attempts, one.plan)), 0);
+
+  // Held's second delay (10.09 s: near the minimum, where lateness matters) is the only second retry:
+  // blurred, that place is not judged, and a run of two failures is asked for.
+  const second = conforming();
+  const held = second.attempts.filter(x => x.checkoutId === 'held');
+  [0, 10.1, 20.2, 60.3, 60.4].forEach((t, i) => moveTo(held[i], t));
+  held[1].lagMs = 500;
+  held[2].lagMs = 500;
+  const m = check(second.attempts, second.plan, 'webhook.backoff.min-delay');
+  assert.equal(m.status, 'skipped');
+  assert.match(m.message!, /retry delays could not be judged: the sink itself ran up to 0\.50 s late/);
+  assert.equal(backoffUnjudged(view(second.attempts, second.plan)), 2);
+
+  // Every first retry blurred: not run.
+  const first = conforming();
+  for (const x of first.attempts) if (x.answer !== 200 && !(x.checkoutId === 'held' && x.arrivedMs > 0)) x.lagMs = 500;
+  assert.equal(check(first.attempts, first.plan, 'webhook.backoff.min-delay').status, 'skipped');
+
+  // A retry 2 s after the failure fails even when the other delays were blurred.
+  const early = conforming();
+  for (const x of early.attempts) if (x.checkoutId !== 'e500') x.lagMs = 500;
+  early.attempts.find(x => x.checkoutId === 'e500' && x.answer === 200 && status(x) === 'STARTED')!.arrivedMs = 2 * S;
+  assert.equal(check(early.attempts, early.plan, 'webhook.backoff.min-delay').status, 'failed');
+  assert.equal(backoffUnjudged(view(early.attempts, early.plan)), 0, 'a finding needs no other probe');
+});
+
+test('growth judges on the chains stamped in time; with every chain blurred it is not run', () => {
+  const { attempts, plan } = conforming();
+  // Held's delays 12.4 s then 10 s: a step down that jitter allows, which a blurred stamp could turn either way.
+  const held = attempts.filter(x => x.checkoutId === 'held');
+  [0, 12.41, 22.42, 62.43, 62.5].forEach((t, i) => moveTo(held[i], t));
+  for (const x of held) x.lagMs = BLUR;
+  const blurred = check(attempts, plan, 'webhook.backoff.growth');
+  assert.equal(blurred.status, 'skipped');
+  assert.equal(backoffUnjudged(view(attempts, plan)), 3);
+  // A second chain of three failures, stamped in time: judged on it.
+  [0, 10.1, 30.2].forEach(t => attempts.push(att({ id: 'again', status: 'STARTED', at: 100 + t, answer: 500 })));
+  attempts.push(att({ id: 'again', status: 'STARTED', at: 170.3 }));
+  plan.set('again', { plan: { name: 'again', answers: ['status-500', 'status-500', 'status-500'], request: { kind: 'normal', statuses: [] } }, control: { status: 201, id: 'again' } });
+  const c = check(attempts, plan, 'webhook.backoff.growth');
+  assert.equal(c.status, 'passed', c.message);
+  assert.ok(c.evidence.some(e => e.kind === 'note' && /left out; judged on the 1 chains/.test(e.text)));
+  assert.equal(backoffUnjudged(view(attempts, plan)), 0);
+  // The same second chain not growing fails, blurred first chain or not.
+  const flat = attempts.filter(x => x.checkoutId === 'again');
+  [0, 10.1, 20.2, 30.3].forEach((t, i) => { flat[i].arrivedMs = (100 + t) * S; flat[i].answeredMs = (100 + t + 0.01) * S; });
+  assert.equal(check(attempts, plan, 'webhook.backoff.growth').status, 'failed');
+});
+
+test("an attempt the sink stamped on time (lagMs 0) is not judged by the run's worst lateness", () => {
+  const { attempts, plan } = conforming();
+  for (const x of attempts) x.lagMs = 0;
+  const checks = analyze(attempts, plan, { ...OPTS, schedulingDelayMs: BLUR });
+  assert.deepEqual(checks.filter(c => c.status !== 'passed').map(c => `${c.id}: ${c.message}`), []);
+  // Without lagMs (a hand-made record, an older report) the run's worst applies.
+  for (const x of attempts) delete x.lagMs;
+  assert.equal(analyze(attempts, plan, { ...OPTS, schedulingDelayMs: BLUR }).find(c => c.id === 'webhook.timeout.waits-5s')!.status, 'skipped');
+});
