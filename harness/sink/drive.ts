@@ -8,8 +8,10 @@ import { exchange } from '../http/exchange.ts';
 import { HarnessError, unreachableError } from '../errors.ts';
 import type { HttpEvidence } from '../report/model.ts';
 import { Redactor } from '../report/redact.ts';
-import { buildView, RETRY_WAIT_BOUND_MS } from './analysis/view.ts';
-import { LATE_PLAN, SUITE_PLANS, type CheckoutPlan, type SinkPlan } from './plan.ts';
+import { backoffUnjudged } from './analysis/backoff.ts';
+import { MAX_EXTRA_MS, waits5sUnjudged } from './analysis/timeout.ts';
+import { buildView, RETRY_WAIT_BOUND_MS, type RunView } from './analysis/view.ts';
+import { LATE_PLAN, SUITE_PLANS, againPlan, type CheckoutPlan, type SinkPlan } from './plan.ts';
 import type { Sink } from './server.ts';
 
 export interface DriveOptions {
@@ -27,6 +29,14 @@ export interface DriveOptions {
   /** Upper bound of the whole drive in spec ms (default 15 spec minutes: a sender with one global queue serialises every chain). */
   capMs?: number;
   redactor?: Redactor;
+  /**
+   * How many more probes of one kind (a slow answer, a backoff chain) the drive
+   * sends when the sink's own lateness blurred every measurement of a timing
+   * check (default 2; 0 sends none).
+   */
+  again?: number;
+  /** Floor of the timing tolerance in real ms the run is judged with (default 25, the contract's): the drive judges alike to know what to send again. */
+  toleranceFloorMs?: number;
   /** Called at each poll (1 spec second): what the drive still waits for. */
   onProgress?: (p: DriveProgress) => void;
 }
@@ -60,6 +70,69 @@ function firstAttempts(sink: Sink, n: number, realMs: number): Promise<void> {
 
 /** Spec ms to keep watching after every chain is complete, for trailing duplicates (spec 6.3). */
 const GRACE_MS = 2_000;
+
+/**
+ * When the sink counts as running on time: no lateness over CALM_LAG_MS in the
+ * last CALM_WINDOW_MS (spec ms). A quarter of the allowance of waits-5s
+ * (timeout.ts): a hang-up stamped then can be judged. Arbitrary window: two
+ * polls' worth, long enough to see a burst of work has passed.
+ */
+const CALM_LAG_MS = MAX_EXTRA_MS / 4;
+const CALM_WINDOW_MS = 2_000;
+/**
+ * Spec ms a timing probe waits at most for the sink to be calm; then it is sent
+ * anyway (a busy machine may never be calm, and then the check says so). 10 s
+ * fits before the `held` chain's 70 s of backoff ends, so waiting costs no time.
+ */
+const CALM_WAIT_MS = 10_000;
+
+const isCalm = (sink: Sink) => sink.recentDelayMs(CALM_WINDOW_MS * sink.timeScale) <= CALM_LAG_MS * sink.timeScale;
+
+/** Resolves once the sink is calm, or after CALM_WAIT_MS. */
+async function calm(sink: Sink): Promise<void> {
+  const until = sink.nowMs() + CALM_WAIT_MS * sink.timeScale;
+  const step = Math.max(5, 100 * sink.timeScale);
+  while (!isCalm(sink) && sink.nowMs() < until) await new Promise(r => setTimeout(r, step));
+}
+
+type AgainKind = 'hang-up' | 'backoff';
+
+/**
+ * Timing probes sent again: when every measurement of a kind (hang-ups on a
+ * slow answer, retry delays at one place in a run of failures, growth) was
+ * blurred by the sink's own lateness, another probe of that kind, up to `max`
+ * per kind, sent once the sink is calm (or after CALM_WAIT_MS). One at a time:
+ * the next only once the last one was measured (the attempt after its planned
+ * answers came, or its chain ended).
+ */
+class Again {
+  private readonly state = new Map<AgainKind, { sent: number; inFlight?: CheckoutPlan; wantedSince?: number }>();
+  constructor(private readonly max: number) {}
+
+  next(view: RunView, sink: Sink, pending: readonly string[]): CheckoutPlan[] {
+    if (!this.max) return [];
+    const out: CheckoutPlan[] = [];
+    const need: Record<AgainKind, number> = { 'hang-up': waits5sUnjudged(view) ? 1 : 0, 'backoff': backoffUnjudged(view) };
+    const now = sink.nowMs();
+    for (const kind of ['hang-up', 'backoff'] as const) {
+      const s = this.state.get(kind) ?? { sent: 0 };
+      this.state.set(kind, s);
+      if (s.inFlight) {
+        const p = s.inFlight;
+        const c = view.checkouts.find(x => x.planned?.plan.name === p.name);
+        if ((c?.attempts.length ?? 0) <= p.answers.length && pending.includes(p.name)) continue;
+        delete s.inFlight;
+      }
+      if (!need[kind] || s.sent >= this.max) { delete s.wantedSince; continue; }
+      s.wantedSince ??= now;
+      if (!isCalm(sink) && now - s.wantedSince < CALM_WAIT_MS * sink.timeScale) continue;
+      s.inFlight = againPlan(kind, ++s.sent, need[kind]);
+      delete s.wantedSince;
+      out.push(s.inFlight);
+    }
+    return out;
+  }
+}
 
 export async function driveCheckouts(o: DriveOptions): Promise<DriveResult> {
   const { sink } = o;
@@ -109,7 +182,9 @@ export async function driveCheckouts(o: DriveOptions): Promise<DriveResult> {
   try {
     await Promise.all(plans.filter(p => !p.wave).map(create));
     await firstAttempts(sink, [...keys.values()].filter(p => !p.forbidden).length, WAVE_WAIT_MS * scale);
+    await calm(sink);
     await Promise.all(plans.filter(p => p.wave === 2).map(create));
+    const again = new Again(o.again ?? 2);
     const held = [...keys].find(([, p]) => p.role === 'held')?.[0];
     let lateCreated = !held || !(o.late ?? LATE_PLAN);
     const cap = o.capMs ?? 15 * 60_000;
@@ -119,7 +194,7 @@ export async function driveCheckouts(o: DriveOptions): Promise<DriveResult> {
       await new Promise(r => setTimeout(r, Math.max(50, 1_000 * scale)));
       const now = sink.nowMs();
       const plan = sink.plan();
-      const view = buildView(sink.attempts(), plan, { timeScale: scale, observedUntilMs: now });
+      const view = buildView(sink.attempts(), plan, { timeScale: scale, observedUntilMs: now, ...(o.toleranceFloorMs !== undefined ? { toleranceFloorMs: o.toleranceFloorMs } : {}) });
       if (!lateCreated) {
         const h = view.checkouts.find(c => c.planned?.plan.role === 'held');
         if (h?.attempts.some(a => !a.delivered && a.d.answer !== 'none')) { lateCreated = true; await create(o.late ?? LATE_PLAN); }
@@ -132,6 +207,8 @@ export async function driveCheckouts(o: DriveOptions): Promise<DriveResult> {
         return !c || !(p.plan.request?.statuses ?? []).every(s => c.events.some(e => e.status === s && e.attempts.some(a => a.delivered && a.d.probe !== 'slow-6s')));
       }).map(p => p.plan.name);
       if (!lateCreated) pending.push((o.late ?? LATE_PLAN).name);
+      const more = again.next(view, sink, pending);
+      if (more.length) { await Promise.all(more.map(create)); continue; }
       const complete = !pending.length && sink.stats().open === 0;
       o.onProgress?.({ attempts: sink.stats().attempts, chains: chains.length + (lateCreated ? 0 : 1), pending, elapsedMs: now - startedMs, capMs: cap * scale });
       if (complete) {

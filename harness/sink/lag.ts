@@ -18,6 +18,8 @@ export interface LagMonitor {
   around(t: number): number;
   /** The worst lateness seen (real ms). */
   max(): number;
+  /** The worst lateness (real ms) of the ticks that came at or after `t` (ms on the monitor's clock). */
+  worstSince(t: number): number;
   stop(): void;
 }
 
@@ -61,6 +63,13 @@ export function startLagMonitor(now: () => number): LagMonitor {
       return out;
     },
     max: () => worst,
+    worstSince(t) {
+      let lo = 0, hi = count;
+      while (lo < hi) { const m = (lo + hi) >> 1; if (ends[at(m)] < t) lo = m + 1; else hi = m; }
+      let out = 0;
+      for (let k = lo; k < count; k++) if (lates[at(k)] > out) out = lates[at(k)];
+      return out;
+    },
     stop: () => clearInterval(timer),
   };
 }

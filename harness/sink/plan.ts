@@ -22,9 +22,11 @@ export interface CheckoutPlan {
   /** The drive asks for a scheduled payment (a date a month ahead) in the request. */
   scheduled?: boolean;
   /**
-   * 2: created once the first wave's first attempts were answered. The slow
-   * probes measure the sender's 5 s window from the sink's side, and a sender
-   * busy with a burst of new checkouts sends late after starting its clock.
+   * 2: created once the first wave's first attempts were answered and the sink
+   * has run on time for a moment (drive.ts). The slow probes measure the
+   * sender's 5 s window and `answer-500` a first backoff from the sink's side:
+   * a sender busy with a burst of new checkouts sends late after starting its
+   * clock, and a sink busy with it stamps late.
    */
   wave?: 2;
 }
@@ -70,7 +72,7 @@ export const SUITE_PLANS: readonly CheckoutPlan[] = [
   { name: 'scheduled', scheduled: true, answers: [], request: { kind: 'normal', statuses: SHORT } },
   { name: 'sca', answers: [], request: { kind: 'normal', statuses: SHORT, sca: true } },
   { name: 'aborted', answers: [], request: { kind: 'normal', statuses: ['STARTED', 'PAYMENT_CREATED', 'FAILED'], abortReason: 'INSUFFICIENT_FUNDS' } },
-  { name: 'answer-500', answers: ['status-500'], request: { kind: 'normal', statuses: SHORT } },
+  { name: 'answer-500', wave: 2, answers: ['status-500'], request: { kind: 'normal', statuses: SHORT } },
   { name: 'answer-201', answers: ['status-201'], request: { kind: 'normal', statuses: CANCELLED } },
   { name: 'answer-204', answers: ['status-204'], request: { kind: 'batch', statuses: CANCELLED } },
   { name: 'answer-302', answers: ['status-302'], request: { kind: 'normal', statuses: CANCELLED } },
@@ -84,6 +86,18 @@ export const SUITE_PLANS: readonly CheckoutPlan[] = [
 
 /** Created by the suite once `held` has had its first failure, not at the start. */
 export const LATE_PLAN: CheckoutPlan = { name: 'late', role: 'late', answers: [], request: { kind: 'normal', statuses: CANCELLED } };
+
+/**
+ * Sent again by the drive when the sink's own lateness blurred every
+ * measurement of a timing check (drive.ts): another answer after 6 s (one more
+ * 5 s window), or another run of `failures` failures on a checkout's first
+ * event (one more backoff chain).
+ */
+export function againPlan(kind: 'hang-up' | 'backoff', n: number, failures = 1): CheckoutPlan {
+  return kind === 'hang-up'
+    ? { name: `answer-after-6s-again-${n}`, answers: ['slow-6s'], request: { kind: 'normal', statuses: SHORT } }
+    : { name: `backoff-again-${n}`, answers: Array<Probe>(failures).fill('status-500'), request: { kind: 'normal', statuses: SHORT } };
+}
 
 /**
  * For the passive sink: the n-th checkout seen gets entry n mod length. The

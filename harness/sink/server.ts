@@ -70,6 +70,8 @@ export interface Sink {
   nowMs(): number;
   /** The longest this process was late to run its own code since the sink started (real ms; see lag.ts). */
   schedulingDelayMs(): number;
+  /** The longest this process was late to run its own code in the last `realMs` (real ms; see lag.ts). */
+  recentDelayMs(realMs: number): number;
   /** Calls fn once each attempt is over (answered, or the sender hung up) and its body was read; returns an unsubscribe. */
   onAttempt(fn: (a: DeliveryAttempt) => void): () => void;
   close(): Promise<void>;
@@ -288,6 +290,7 @@ export async function startSink(opts: SinkOptions = {}): Promise<Sink> {
     },
     nowMs: () => rec.nowMs(),
     schedulingDelayMs: () => lag.max(),
+    recentDelayMs: realMs => lag.worstSince(rec.nowMs() - realMs),
     onAttempt(fn) { listeners.add(fn); return () => listeners.delete(fn); },
     async close() {
       lag.stop();

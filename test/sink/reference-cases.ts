@@ -36,7 +36,7 @@ async function judge(faults: string[], setup: CaseSetup) {
   const sink = await startSink({ timeScale: setup.scale, apiKey: KEY });
   try {
     // A key of another shape for each checkout (spec 5.4: any format).
-    const d = await driveCheckouts({ sink, controlUrl: ref.controlUrl, apiKey: KEY, keys: webhookKeys(), ...(setup.plans ? { plans: setup.plans } : {}) });
+    const d = await driveCheckouts({ sink, controlUrl: ref.controlUrl, apiKey: KEY, keys: webhookKeys(), toleranceFloorMs: setup.floorMs, ...(setup.plans ? { plans: setup.plans } : {}) });
     const { checks } = analyzeRun(sink.attempts(), d.plan, { timeScale: setup.scale, apiKey: KEY, observedUntilMs: d.observedUntilMs, toleranceFloorMs: setup.floorMs });
     return { checks, drive: d, recorded: sink.attempts(), logged: ref.attempts(), plan: d.plan };
   } finally {
