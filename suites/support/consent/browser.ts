@@ -4,7 +4,7 @@
 // x-redirect-url (answered here, so no server is needed there) or the target
 // says so.
 import { existsSync } from 'node:fs';
-import { chromium, type Browser, type Page } from '@playwright/test';
+import type { Browser, Page } from '@playwright/test';
 import type { ConsentStep } from '../../../harness/target/config.ts';
 import { Prerequisite } from '../check.ts';
 import { target } from '../target.ts';
@@ -18,7 +18,9 @@ let shared: Promise<Browser> | undefined;
 
 function launch(): Promise<Browser> {
   const path = target().browserPath ?? (existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined);
-  shared ??= chromium.launch({ executablePath: path, args: ARGS });
+  // Loaded on first use: the check catalog imports this file, and `run` reads
+  // that catalog in a process that never opens a browser.
+  shared ??= import('@playwright/test').then(({ chromium }) => chromium.launch({ executablePath: path, args: ARGS }));
   return shared;
 }
 
