@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { RunStatus } from '../report/playwright-reporter.ts';
 import { onStop } from '../cli/stop.ts';
@@ -44,9 +44,12 @@ export async function runPlaywright(opts: PlaywrightRun): Promise<PlaywrightOutc
   const statusFile = join(scratch, 'status.json');
   // Anchored file filters: Playwright reads positional arguments as regular expressions over the path.
   const files = opts.suites.map(s => `${s}\\.spec\\.ts`);
-  // tsx's loader too: Playwright compiles TypeScript only outside node_modules,
-  // and an installed package's suites sit inside it.
-  const args = ['--import', TSX, '--import', GUARD, cli, 'test', '-c', CONFIG, '--workers', String(opts.workers), ...(opts.grep ? ['--grep', opts.grep] : []), ...files];
+  // tsx's loader only for an installed package: Playwright compiles TypeScript
+  // only outside node_modules, where an installed package's suites sit. In a
+  // checkout Playwright's own compiler does the job, and a second loader on
+  // every import cost the runner and each worker about a second of CPU.
+  const installed = SUITES_DIR.split(sep).includes('node_modules');
+  const args = [...(installed ? ['--import', TSX] : []), '--import', GUARD, cli, 'test', '-c', CONFIG, '--workers', String(opts.workers), ...(opts.grep ? ['--grep', opts.grep] : []), ...files];
   const env: NodeJS.ProcessEnv = {
     ...process.env, ...opts.env,
     PIS_RUN_STATUS_FILE: statusFile,
