@@ -21,6 +21,7 @@ export const DATA_CHECKS: readonly Registered<Check>[] = [
   profile(banks.contract('profile')),
   profile(banks.errorBody),
   profile(banks.requestId),
+  profile(banks.jsonContentType),
   profile(banks.deviceHeader),
 
   must(accounts.list),

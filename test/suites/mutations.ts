@@ -119,6 +119,7 @@ export const MUTATIONS: Record<string, Mutation> = {
   // ---- data ----
   'unknown-bank-found': { run: 'shared', request: x => { if (x.path === NO_SUCH_BANK) return jsonAnswer({}); } },
   'bank-by-id-other-bank': { run: 'shared', answer: (x, a) => { if (/^\/api\/banks\/[\w-]+$/.test(x.path) && a.status === 200) json(a, b => { b.id = 'another-bank'; }); } },
+  'bank-type-text-plain': { run: 'shared', answer: (x, a) => { if (/^\/api\/banks\/[\w-]+$/.test(x.path) && x.path !== NO_SUCH_BANK && ok(a)) a.headers['content-type'] = 'text/plain'; } },
   'no-request-id': { run: 'shared', answer: (_, a) => { delete a.headers['x-request-id']; } },
   'device-header-added': { run: 'shared', request: x => { if (isApi(x) && !x.headers['x-device-id']) x.headers['x-device-id'] = 'added-by-proxy'; } },
   'banks-without-id': { run: 'banks-list', answer: (x, a) => { if (x.path === '/api/banks' && ok(a)) json(a, b => each(b, bank => { delete bank.id; })); } },

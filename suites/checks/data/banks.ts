@@ -170,6 +170,27 @@ export const requestId: Check = {
   },
 };
 
+/** application/json, with parameters (charset) or without; a structured suffix (+json) is another type. */
+const JSON_TYPE = /^application\/json\s*(;|$)/i;
+
+export const jsonContentType: Check = {
+  id: 'data.banks.json-content-type', requirements: ['P-call-json'], spec: '4.4',
+  title: 'API answers with a body say content-type application/json, errors included',
+  quote: 'docs/profile.md: bodies | JSON, content-type: application/json',
+  async run(c) {
+    const [first] = await allOrSkip(c);
+    const answers = [
+      { label: 'the bank list', res: await call(c, 'GET', 'banks', {}, { label: 'all banks' }) },
+      { label: `bank ${first!.id} by id`, res: await call(c, 'GET', 'bank', { bankId: String(first!.id) }, { label: `bank ${first!.id} by id` }) },
+      { label: 'the error answer to an unknown bank id', res: await call(c, 'GET', 'bank', { bankId: 'pis-conformance-no-such-bank' }, { label: 'an unknown bank id' }) },
+    ].filter(a => a.res.text.length);
+    const off = answers.filter(a => !JSON_TYPE.test(a.res.headers['content-type'] ?? ''));
+    c.expect(!off.length, `${off[0]?.label} says content-type ${off[0]?.res.headers['content-type'] ?? '(none)'}`,
+      'content-type: application/json on every answer with a body', off.map(a => `${a.label}: ${a.res.headers['content-type'] ?? '(none)'}`).join('; '));
+    c.summary = `${answers.length} answers, each application/json`;
+  },
+};
+
 export const deviceHeader: Check = {
   id: 'data.banks.device-header', requirements: ['P-call-device-header', 'P-error-codes-known'], spec: '4.4',
   title: 'A call without the device header is refused with error 1001',
