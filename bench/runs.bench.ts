@@ -1,0 +1,133 @@
+// Full-run ratios: whole commands as users start them, each wall time divided
+// by the longest wait the spec forces in that run (a run can never be shorter).
+// - `npm start` (`run`, bundled reference, time scale 0.1): the longest wait is
+//   the webhook backoff chain 10 + 20 + 40 spec s = 7 s; target at most 1.6x.
+//   Its seconds are split at the lines the run prints (reference started,
+//   Playwright starting, checks collected, first and last check): the profile
+//   of where start-up goes.
+// - `run --time-scale 1`: the same chain, 70 s; the bundled lifetimes
+//   (harness/runner/bundled.ts: 25 and 50 s) end inside it, so this run is also
+//   the complete one with every token and consent expiry; target at most 1.05x.
+// - `certify-receiver` against sample receivers (test/fixtures/receivers):
+//   correct, 6 s per new event, never answering; target at most 60 s each.
+// Baseline in the same run: `pis-conformance --version`, the cost of starting
+// the command at all. Not part of `npm test`: `npx tsx bench/runs.bench.ts
+// [--write] [--quick]` (--quick leaves out the time-scale-1 run).
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { RunResults } from '../harness/report/model.ts';
+import { startReceiver } from '../test/fixtures/receivers/receiver.ts';
+import { writeResultsSection } from './results.ts';
+
+const BIN = fileURLToPath(new URL('../bin/pis-conformance.mjs', import.meta.url));
+const API_KEY = 'runs-bench-key-0123456789';
+
+interface Timed { wallS: number; code: number | null; lines: { atS: number; text: string }[]; results?: RunResults }
+
+/** Runs the binary as a user does and stamps each line it prints with the seconds since the start. */
+function timed(args: string[], env: Record<string, string> = {}): Promise<Timed> {
+  const dir = mkdtempSync(join(tmpdir(), 'pis-runs-bench-'));
+  const t0 = performance.now();
+  const lines: Timed['lines'] = [];
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args, ...(args[0] === '--version' ? [] : ['--report', dir])],
+      { env: { ...process.env, ...env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    for (const s of [child.stdout, child.stderr]) {
+      let rest = '';
+      s.on('data', (d: Buffer) => {
+        const parts = (rest + d.toString()).split('\n');
+        rest = parts.pop()!;
+        for (const text of parts) lines.push({ atS: (performance.now() - t0) / 1000, text });
+      });
+    }
+    child.on('error', reject);
+    child.on('close', code => {
+      const wallS = (performance.now() - t0) / 1000;
+      let results: RunResults | undefined;
+      try { results = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as RunResults; } catch { /* --version writes none */ }
+      rmSync(dir, { recursive: true, force: true });
+      resolve({ wallS, code, lines, results });
+    });
+  });
+}
+
+interface Row { what: string; wallS: number; waitS?: number; target: string; met: boolean; outcome: string }
+
+/** Seconds at which `run` printed the first line matching each step. */
+function steps(t: Timed): { step: string; atS: number }[] {
+  const at = (re: RegExp) => t.lines.find(l => re.test(l.text))?.atS;
+  const checks = t.lines.filter(l => /^(ok|FAIL|skip|warn) /.test(l.text));
+  const marks: [string, number | undefined][] = [
+    ['bundled reference started', at(/^Started the bundled reference/)],
+    ['target checked, Playwright starting', at(/^Starting the suites/)],
+    ['checks collected', at(/^Running \d+ checks/)],
+    ['first check ended', checks[0]?.atS],
+    ['last check ended', checks.at(-1)?.atS],
+    ['command ended', t.wallS],
+  ];
+  return marks.filter((m): m is [string, number] => m[1] !== undefined).map(([step, atS]) => ({ step, atS }));
+}
+
+function outcome(t: Timed): string {
+  const s = t.results?.summary;
+  if (!s) return `exit ${t.code}, no results.json`;
+  const failed = t.results!.checks.filter(c => c.status === 'failed').map(c => c.id);
+  return `${s.verdict}, ${s.passed} passed, ${s.failed} failed${failed.length ? ` (${failed.join(', ')})` : ''}, ${s.notRun} not run (exit ${t.code})`;
+}
+
+export async function runsBench(quick = false): Promise<{ baselineS: number; rows: Row[]; startSteps: { step: string; atS: number }[] }> {
+  const versions = [await timed(['--version']), await timed(['--version']), await timed(['--version'])];
+  const baselineS = versions.map(v => v.wallS).sort((a, b) => a - b)[1]!;
+  const rows: Row[] = [];
+
+  const start = await timed(['run']);
+  rows.push({ what: '`npm start` (run, bundled reference, time scale 0.1)', wallS: start.wallS, waitS: 7, target: 'at most 1.6x', met: start.wallS / 7 <= 1.6, outcome: outcome(start) });
+  if (!quick) {
+    const one = await timed(['run', '--time-scale', '1']);
+    rows.push({ what: 'run at time scale 1 (every token and consent expiry included)', wallS: one.wallS, waitS: 70, target: 'at most 1.05x', met: one.wallS / 70 <= 1.05, outcome: outcome(one) });
+  }
+  for (const [what, fault] of [['correct receiver', undefined], ['receiver taking 6 s per new event', 'slow-new-event'], ['receiver that never answers', 'silent']] as const) {
+    const r = await startReceiver({ apiKey: API_KEY, ...(fault ? { fault } : {}) });
+    try {
+      const t = await timed(['certify-receiver', '--url', r.url, '--allow-incomplete'], { PIS_WEBHOOK_API_KEY: API_KEY });
+      rows.push({ what: `certify-receiver, ${what}`, wallS: t.wallS, target: 'at most 60 s', met: t.wallS <= 60, outcome: outcome(t) });
+    } finally { await r.close(); }
+  }
+  return { baselineS, rows, startSteps: steps(start) };
+}
+
+function markdown(f: Awaited<ReturnType<typeof runsBench>>): string {
+  let prev = 0;
+  const stepRows = f.startSteps.map(s => { const row = `| ${s.step} | ${s.atS.toFixed(2)} | ${(s.atS - prev).toFixed(2)} |`; prev = s.atS; return row; });
+  return [
+    '<!-- runs.bench -->',
+    '## Full-run ratios (`npx tsx bench/runs.bench.ts --write`)',
+    '',
+    `Run ${new Date().toISOString().slice(0, 16)}Z, Node ${process.version}, on the shared 2-core machine (load average ${loadavg()[0].toFixed(1)} at the end). ` +
+    'Each command is started as a user starts it (`node bin/pis-conformance.mjs ...`, a fresh report folder) and timed from spawn to exit. ' +
+    'Ratio: wall time divided by the longest wait the spec forces in that run. ' +
+    `Baseline in the same run: \`pis-conformance --version\` takes ${f.baselineS.toFixed(2)} s (median of 3), the floor of any command.`,
+    '',
+    '| run | wall s | longest spec wait s | ratio | target | met | outcome |',
+    '|---|---|---|---|---|---|---|',
+    ...f.rows.map(r => `| ${r.what} | ${r.wallS.toFixed(1)} | ${r.waitS ?? '-'} | ${r.waitS ? (r.wallS / r.waitS).toFixed(2) : '-'} | ${r.target} | ${r.met ? 'yes' : 'no'} | ${r.outcome} |`),
+    '',
+    'Where `npm start`\'s seconds go (at each line it prints):',
+    '',
+    '| step | at s | since the step before s |',
+    '|---|---|---|',
+    ...stepRows,
+    '<!-- /runs.bench -->',
+  ].join('\n');
+}
+
+async function main(): Promise<void> {
+  const text = markdown(await runsBench(process.argv.includes('--quick')));
+  process.stdout.write(text + '\n');
+  if (process.argv.includes('--write')) writeResultsSection('runs.bench', text);
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) await main();
