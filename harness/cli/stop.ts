@@ -12,7 +12,7 @@
 // exit 2 at once, saying the report may be incomplete. Children started by
 // the command end with it (see harness/runner/guard.mjs).
 
-export const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 export type StopSignal = typeof STOP_SIGNALS[number];
 
 /** Signals this soon after the first are copies of it (arbitrary: longer than any fan-out, shorter than a person's second Ctrl-C). */

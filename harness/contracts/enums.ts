@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import currencyCodes from 'currency-codes';
 
-export const ENUMS_DIR = new URL('../../contracts/enums/', import.meta.url);
+const ENUMS_DIR = new URL('../../contracts/enums/', import.meta.url);
 
 interface EnumFile { enum?: string[]; examples?: string[]; $defs?: Record<string, { enum?: string[] }> }
 
@@ -42,6 +42,3 @@ export const KNOWN_SUPPORTED_SERVICES = list('supported-service.yaml', 'known');
 /** ISO 4217 alphabetic codes, from the currency-codes package. */
 export const CURRENCIES: readonly string[] = Object.freeze([...currencyCodes.codes()]);
 
-export const isCheckoutStatus = (s: unknown): s is string => typeof s === 'string' && CHECKOUT_STATUSES.includes(s);
-export const isFinalStatus = (s: unknown): boolean => typeof s === 'string' && FINAL_CHECKOUT_STATUSES.includes(s);
-export const isPollerStatus = (s: unknown): boolean => typeof s === 'string' && POLLER_STATUSES.includes(s);

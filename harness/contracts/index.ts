@@ -7,10 +7,10 @@ import { codeRules } from './body-rules.ts';
 import { classifyWebhook, type WebhookKind } from './classify.ts';
 import type { ContractTypes } from './types.ts';
 
-export { CONTRACT_NAMES, CONTRACT_FILES, type ContractName } from './load.ts';
+export { CONTRACT_NAMES,  type ContractName } from './load.ts';
 export type { Violation } from './violations.ts';
 export type * from './types.ts';
-export { classifyWebhook, classifyItem, type WebhookKind, type ItemKind } from './classify.ts';
+export { classifyWebhook, classifyItem, type WebhookKind,  } from './classify.ts';
 
 const LEVEL_ORDER = { must: 0, should: 1, profile: 2 } as const;
 

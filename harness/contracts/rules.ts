@@ -42,8 +42,6 @@ export const RULES = {
     quote: 'docs/profile.md: Dates are ISO 8601 strings (the spec says only "string").' },
 } as const satisfies Record<string, RuleInfo>;
 
-export type RuleId = keyof typeof RULES;
-
 /**
  * Why a checkout's status sequence is forbidden by spec 3.1, or null when it is
  * allowed. Consecutive repeats of one status are read as duplicates of one event

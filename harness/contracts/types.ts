@@ -6,7 +6,7 @@ import type { ContractName } from './load.ts';
 
 type Extra = { [field: string]: unknown };
 
-export interface TokenResponse extends Extra {
+interface TokenResponse extends Extra {
   access_token: string;
   expires_in: number;
   refresh_token: string;
@@ -17,12 +17,12 @@ export interface TokenResponse extends Extra {
   scope?: string | null;
 }
 
-export interface TokenError extends Extra {
+interface TokenError extends Extra {
   error: string;
   error_description?: string | null;
 }
 
-export interface Party extends Extra { name: string | null; iban: string | null }
+interface Party extends Extra { name: string | null; iban: string | null }
 
 interface BodyBase extends Extra {
   referenceId: string;
@@ -32,7 +32,7 @@ interface BodyBase extends Extra {
   lastModifiedDate: string;
 }
 
-export interface NormalPayment extends Extra {
+interface NormalPayment extends Extra {
   amount?: number | null;
   originalAmount: number;
   currency: string;
@@ -42,7 +42,7 @@ export interface NormalPayment extends Extra {
   transactionStatus?: string | null;
 }
 
-export interface WebhookNormalBody extends BodyBase {
+interface WebhookNormalBody extends BodyBase {
   id: string;
   payment: NormalPayment;
   creditor: Party;
@@ -50,7 +50,7 @@ export interface WebhookNormalBody extends BodyBase {
   endToEndId?: string | null;
 }
 
-export interface BatchPayment extends Extra {
+interface BatchPayment extends Extra {
   amount?: number | null;
   originalAmount: number;
   currency: string;
@@ -61,14 +61,14 @@ export interface BatchPayment extends Extra {
   creditorData: Extra & { creditor: Party };
 }
 
-export interface WebhookBatchBody extends BodyBase {
+interface WebhookBatchBody extends BodyBase {
   id: string;
   payments: BatchPayment[];
   abortReason?: string | null;
   endToEndId?: string | null;
 }
 
-export interface WebhookOlderBody extends BodyBase {
+interface WebhookOlderBody extends BodyBase {
   payment: Extra & { amount?: number | null; currency: string; remittanceInfo?: string | null };
   creditor: Party;
 }

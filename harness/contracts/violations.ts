@@ -92,7 +92,7 @@ function child(node: SchemaNode, seg: string): SchemaNode | undefined {
  * The spec section and level that govern a pointer: the innermost x-spec and
  * x-level on the way from the contract's root schema down the instance path.
  */
-export function annotationsAt(root: SchemaNode, rootId: string, segments: string[], documents: Map<string, SchemaNode>): { spec: string; level: Level } {
+function annotationsAt(root: SchemaNode, rootId: string, segments: string[], documents: Map<string, SchemaNode>): { spec: string; level: Level } {
   let spec = String(root['x-spec'] ?? '');
   let level = (root['x-level'] as Level | undefined) ?? 'must';
   let cur: { node: SchemaNode; base: string } = { node: root, base: rootId };

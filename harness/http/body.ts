@@ -15,7 +15,7 @@ export const WHOLE_BODY_BYTES = 1024 * 1024;
  */
 export const READ_LIMIT_BYTES = 16 * 1024 * 1024;
 /** Evidence keeps a body whole up to this size (64 KiB, arbitrary: every body a check quotes fits). */
-export const EVIDENCE_WHOLE_BYTES = 64 * 1024;
+const EVIDENCE_WHOLE_BYTES = 64 * 1024;
 /** Of a longer body, evidence keeps this many first bytes (arbitrary: enough to see what it is). */
 export const EVIDENCE_HEAD_BYTES = 2 * 1024;
 

@@ -15,7 +15,7 @@ import { redactUrlUserinfo, splitUserinfo } from './url.ts';
 export { curlLine } from './curl.ts';
 
 /** Default wait for an answer's headers (arbitrary: far above any answer a check waits for, far below a CI timeout). */
-export const DEFAULT_TIMEOUT_MS = 30_000;
+const DEFAULT_TIMEOUT_MS = 30_000;
 
 export interface ExchangeRequest {
   method: string;

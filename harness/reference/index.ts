@@ -18,7 +18,7 @@ import { createControl, type EventRecord, type ReferenceAttempt } from './contro
 import { createReferenceServer } from './server.ts';
 import { listenError } from '../errors.ts';
 
-export type { ReferenceAttempt } from './control.ts';
+;
 
 export interface ReferenceOptions {
   host?: string;

@@ -30,7 +30,7 @@ export const CHECK_ATTACHMENT = 'pis-check';
 /** Name of the Playwright annotation carrying a check's registration (CheckMeta) for a test that ended without a result. */
 export const CHECK_ANNOTATION = 'pis-check';
 
-export const suiteOf = (id: string) => id.split('.')[0] as Suite;
+const suiteOf = (id: string) => id.split('.')[0] as Suite;
 
 function register<D extends CheckDef>(def: D, level: Level): Registered<D> {
   return { ...def, level, suite: suiteOf(def.id), requirements: def.requirements ?? [] };
@@ -48,7 +48,7 @@ export function metaOf(r: Registered): CheckMeta {
 }
 
 /** Gives a judged outcome the level and suite of its registration. */
-export function registeredResult(r: Registered, j: Judged): CheckResult {
+function registeredResult(r: Registered, j: Judged): CheckResult {
   return { ...j, ...metaOf(r) };
 }
 

@@ -8,7 +8,7 @@ import { PLAN_FILE } from './assemble.ts';
 export const REPORT_FILES = ['results.json', 'results.jsonl', PLAN_FILE, 'junit.xml', 'index.html'] as const;
 
 /** Whether `dir` is a folder a run wrote (it holds results.jsonl or plan.json). */
-export function isReportFolder(dir: string): boolean {
+function isReportFolder(dir: string): boolean {
   return existsSync(join(dir, 'results.jsonl')) || existsSync(join(dir, PLAN_FILE));
 }
 

@@ -14,7 +14,7 @@ import { skipKindOf } from './verdict.ts';
  * surrogate without its pair (a body cut in the middle of a character) become
  * U+FFFD, so a target's body can never make junit.xml ill-formed.
  */
-export function xmlEscape(s: unknown): string {
+function xmlEscape(s: unknown): string {
   return String(s ?? '').replace(/[<>&'"]/g, c => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' }[c]!))
     .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F]/g, '')
     .replace(/[\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');

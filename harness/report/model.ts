@@ -18,7 +18,7 @@ export type Suite = 'token' | 'session' | 'data' | 'payments' | 'webhook' | 'rec
  * rule (the exchange, measurement or attempts a failed check points at); the
  * report shows it first and open, the rest collapsed.
  */
-export interface EvidenceMark { primary?: boolean }
+interface EvidenceMark { primary?: boolean }
 
 /** One HTTP exchange, already redacted. Bodies are parsed JSON where they were JSON, else text. */
 export interface HttpEvidence extends EvidenceMark {

@@ -20,7 +20,7 @@ export const REDACTED = '[redacted]';
  * value in evidence, but text of the same spelling is hidden with it
  * (arbitrary: 8 characters is where a random token stops looking like a word).
  */
-export const SHORT_SECRET = 8;
+const SHORT_SECRET = 8;
 
 const SECRET_KEYS = new Set([
   'authorization', 'proxy-authorization', 'api-key', 'x-api-key', 'cookie', 'set-cookie',

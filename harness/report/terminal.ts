@@ -14,7 +14,7 @@ import { palette, type Palette } from './colour.ts';
 import { formatCheckLine, formatRecap, reproduceLine } from './progress.ts';
 import { LiveStatus, type WaitNote } from './wait.ts';
 
-export const STDOUT_REPORTERS = ['line', 'json', 'github'] as const;
+const STDOUT_REPORTERS = ['line', 'json', 'github'] as const;
 export type StdoutReporter = typeof STDOUT_REPORTERS[number];
 
 /** How `run` tells the Playwright reporter which form to print. */

@@ -19,7 +19,7 @@ export const VERDICT_LABEL: Record<Verdict, string> = {
   'interrupted': 'Interrupted',
 };
 
-export interface VerdictCounts {
+interface VerdictCounts {
   passed: number;
   /** Every failed check, must or not. */
   failed: number;
@@ -94,7 +94,7 @@ export function summarize(checks: readonly CheckResult[], opts: { interrupted?: 
 }
 
 /** Checks that did not run and share one remedy (none: each says why in its message). */
-export interface NotRunGroup { remedy?: string; checks: CheckResult[] }
+interface NotRunGroup { remedy?: string; checks: CheckResult[] }
 
 /**
  * The checks that did not run, grouped by what the user can do about them, in
@@ -102,7 +102,7 @@ export interface NotRunGroup { remedy?: string; checks: CheckResult[] }
  * run from a verdict). A group lists its should and profile checks too, since
  * the same remedy runs them.
  */
-export function notRunGroups(checks: readonly CheckResult[]): NotRunGroup[] {
+function notRunGroups(checks: readonly CheckResult[]): NotRunGroup[] {
   const groups = new Map<string | undefined, CheckResult[]>();
   for (const c of checks) if (skipKindOf(c) === 'not-run') groups.set(c.remedy, [...(groups.get(c.remedy) ?? []), c]);
   return [...groups].filter(([, cs]) => cs.some(c => c.level === 'must')).map(([remedy, cs]) => ({ ...(remedy ? { remedy } : {}), checks: cs }));

@@ -5,7 +5,7 @@ import type { Level } from '../report/model.ts';
 import { PROOF_KINDS, proofsOf, type Proofs, type Requirement } from './load.ts';
 import type { CheckMeta } from './rules.ts';
 
-export type CoverageStatus = 'covered' | 'partial' | 'uncovered' | 'untestable';
+type CoverageStatus = 'covered' | 'partial' | 'uncovered' | 'untestable';
 
 export interface CheckCoverage {
   id: string;
@@ -50,7 +50,7 @@ export interface Coverage { rows: CoverageRow[]; figures: CoverageFigures }
 
 const SINGULAR: Record<typeof PROOF_KINDS[number], string> = { faults: 'fault', mutations: 'mutation', records: 'record', receivers: 'receiver' };
 
-export function statusOf(r: Requirement): CoverageStatus {
+function statusOf(r: Requirement): CoverageStatus {
   if (r.untestable) return 'untestable';
   if (r.uncovered) return 'uncovered';
   return r.coverage === 'partial' ? 'partial' : 'covered';

@@ -9,7 +9,7 @@ import { HarnessError } from '../errors.ts';
 import { contracts, CONTRACTS_DIR, ID_BASE } from '../contracts/load.ts';
 import type { Level } from '../report/model.ts';
 
-export type Binds = 'service' | 'sender' | 'receiver';
+type Binds = 'service' | 'sender' | 'receiver';
 
 export interface Requirement {
   /** R<section>-<slug> for the spec, P-<area>-<slug> for the profile. */
@@ -33,7 +33,7 @@ export interface Requirement {
   note?: string;
 }
 
-export interface ProofEntry { fails: string[]; note?: string }
+interface ProofEntry { fails: string[]; note?: string }
 
 /** The four ways to make a check fail, as proofs.yaml names them. */
 export const PROOF_KINDS = ['faults', 'mutations', 'records', 'receivers'] as const;
@@ -45,7 +45,6 @@ export interface Proofs extends Record<ProofKind, Record<string, ProofEntry>> {
 }
 
 export const REQUIREMENTS_FILE = join(CONTRACTS_DIR, 'requirements.yaml');
-export const PROOFS_FILE = join(CONTRACTS_DIR, 'proofs.yaml');
 
 function validated<T>(file: string, schema: string, text?: string): T {
   const name = `contracts/${file}`;

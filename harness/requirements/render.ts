@@ -6,7 +6,7 @@ import type { CheckCoverage, Coverage, CoverageFigures, CoverageRow } from './co
 const pct = (n: number, of: number) => (of ? `${Math.round((100 * n) / of)} %` : '-');
 
 /** The figures the README quotes, one line each. */
-export function figuresText(f: CoverageFigures): string[] {
+function figuresText(f: CoverageFigures): string[] {
   const s = f.byStatus;
   return [
     `Requirements: ${f.requirements} (must ${f.byLevel.must}, should ${f.byLevel.should}, profile ${f.byLevel.profile})`,

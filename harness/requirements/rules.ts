@@ -10,7 +10,7 @@ import { PROOF_KINDS, type Proofs, type Requirement } from './load.ts';
 export interface CheckMeta { id: string; level: Level; requirements?: readonly string[] }
 
 /** A named way to break something, with the check-id prefix that must catch it. */
-export interface Breaker { name: string; prefix: string; level: Level }
+interface Breaker { name: string; prefix: string; level: Level }
 
 const VERSION = (v: string) => v.split('.').map(Number);
 function before(a: string, b: string): boolean {

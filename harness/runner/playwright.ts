@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import type { RunStatus } from '../report/playwright-reporter.ts';
 import { onStop } from '../cli/stop.ts';
 
-export const SUITES_DIR = fileURLToPath(new URL('../../suites/', import.meta.url));
+const SUITES_DIR = fileURLToPath(new URL('../../suites/', import.meta.url));
 const CONFIG = join(SUITES_DIR, 'playwright.config.ts');
 const GUARD = fileURLToPath(new URL('./guard.mjs', import.meta.url));
 const TSX = import.meta.resolve('tsx');

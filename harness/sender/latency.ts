@@ -14,7 +14,7 @@ import type { Delivery, DeliveryKind } from './transport.ts';
 /** Measurement names the latency figure reads; keep in step with harness/report/html/latency.ts. */
 export const SAMPLES_PREFIX = 'latency samples: ';
 export const LIMITS_NAME = 'latency limits';
-export const LATENCY_KINDS: DeliveryKind[] = ['normal', 'batch', 'older', 'burst'];
+const LATENCY_KINDS: DeliveryKind[] = ['normal', 'batch', 'older', 'burst'];
 
 function line(s: Summary): string {
   return `p50 ${fmtMs(s.p50)}, p95 ${fmtMs(s.p95)}, p99 ${fmtMs(s.p99)}, max ${fmtMs(s.max)} (n=${s.n})`;

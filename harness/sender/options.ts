@@ -54,7 +54,7 @@ export function budget(o: Pick<SenderOptions, 'maxDurationS' | 'timeScale'>): { 
 /** Spec 6.6 and 8: "The service waits 5 seconds in total for a response." */
 export const RESPONSE_WAIT_SPEC_MS = 5_000;
 /** Spec 6.5 and 8: retries come at the earliest 10 s after a failure; a duplicate typically arrives this late. */
-export const RETRY_PAUSE_SPEC_MS = 10_000;
+const RETRY_PAUSE_SPEC_MS = 10_000;
 /**
  * Arbitrary advice threshold for receiver.latency (`should`): a receiver whose
  * p99 is under a fifth of the service's wait keeps a margin for bad days.

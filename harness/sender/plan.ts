@@ -190,9 +190,9 @@ export interface PlanSize {
   stateReads: number;
 }
 
-export const AUTH_PROBES = 6;
+const AUTH_PROBES = 6;
 /** twice: STARTED + 2; three-times: STARTED, PAYMENT_INITIATED + 3; after-pause: STARTED, PAYMENT_INITIATED + 2. */
-export const IDEMPOTENCY_DELIVERIES = 3 + 5 + 4;
+const IDEMPOTENCY_DELIVERIES = 3 + 5 + 4;
 
 export function planSize(accepts: Record<string, PlannedCheckout[]>, concurrency: number, withState: boolean): PlanSize {
   const a = Object.values(accepts).flat().reduce((n, c) => n + c.events.length, 0);

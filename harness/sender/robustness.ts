@@ -12,7 +12,7 @@ import type { Delivery } from './transport.ts';
 
 // Arbitrary size for the large body: twice the 1 MB most frameworks default
 // to (express.json, fastify), so a receiver with a default limit refuses it.
-export const LARGE_BODY_BYTES = 2 * 1024 * 1024;
+const LARGE_BODY_BYTES = 2 * 1024 * 1024;
 
 const SHAPES: Record<Garbage, { title: string; raw: () => string; contentType: string }> = {
   'malformed-json': { title: 'malformed JSON', raw: () => '{"id": "cr-broken", "status": "STARTED",', contentType: 'application/json' },

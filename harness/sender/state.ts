@@ -10,7 +10,7 @@ export interface StateRead { status?: string; read: Delivery; problem?: string }
 
 const NAMES = ['status', 'checkoutStatus', 'lastStatus', 'state'];
 
-export function stateUrlFor(template: string, id: string): string {
+function stateUrlFor(template: string, id: string): string {
   return template.split('{id}').join(encodeURIComponent(id));
 }
 

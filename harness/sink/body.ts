@@ -11,7 +11,7 @@ export const MAX_BODY_BYTES = 1024 * 1024;
  * Bytes of a body the record keeps. Arbitrary: a batch body of spec 2.3 with
  * five payments is about 2 KiB, so every body a sender means is kept whole.
  */
-export const KEPT_BODY_BYTES = 4096;
+const KEPT_BODY_BYTES = 4096;
 
 export interface FinishedBody {
   /** The whole body as text, when it was at most MAX_BODY_BYTES (to be judged once, then dropped). */

@@ -7,7 +7,7 @@
 // timing check.
 
 /** Tick period (real ms). Arbitrary: fine against the 25 ms tolerance floor, cheap for the loop. */
-export const RESOLUTION_MS = 10;
+const RESOLUTION_MS = 10;
 /** Lateness below this (real ms) is timer noise, not kept. */
 const NOTABLE_MS = 2;
 /** Kept late ticks at most (16 bytes each); the oldest go first. An hour of constant lateness is 360,000. */

@@ -7,8 +7,7 @@ import type { DeliveryAttempt } from '../report/model.ts';
 import { factsOf, type Fact } from './analysis/facts.ts';
 
 /** Printable text only (no terminal escapes from a hostile body), at most `max` characters. */
-export function printable(s: string, max: number): string {
-  // eslint-disable-next-line no-control-regex
+function printable(s: string, max: number): string {
   const clean = s.replace(/[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2066-\u2069]/g, '?');
   return clean.length > max ? `${clean.slice(0, max - 1)}…` : clean;
 }

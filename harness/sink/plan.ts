@@ -36,7 +36,7 @@ export interface CheckoutPlan {
  * adds). endToEndId and referenceId are filled in per run by the drive: the
  * bodies must return them unchanged (spec 2.2).
  */
-export type CheckoutRequest = Omit<ControlCheckoutRequest, 'webhook'>;
+type CheckoutRequest = Omit<ControlCheckoutRequest, 'webhook'>;
 
 /** What the target's control API answered for a checkout the suite asked for. */
 export interface ControlOutcome { status: number; id?: string; reason?: string; createdMs?: number }

@@ -13,8 +13,6 @@ export type Probe =
   /** Not planned: a body that never finished by the sink's deadline, or on a connection closed to make room (408). */
   | 'incomplete';
 
-export const PROBES: readonly Probe[] = ['ok', 'status-500', 'status-201', 'status-204', 'status-302', 'status-400', 'slow-4s', 'slow-6s', 'reset', 'too-large', 'incomplete'];
-
 /**
  * Spec ms the sink holds a slow answer. 4 s sits 1 s inside the 5 s window of
  * spec 6.6 (must count as delivered) and 6 s 1 s outside it (must count as
@@ -32,13 +30,4 @@ export function probeAnswer(p: Probe): number | 'reset' {
     case 'incomplete': return 408;
     default: return Number(p.slice('status-'.length));
   }
-}
-
-/** Probes that answer at once with something other than 200: spec 6.4 demands a retry after each. */
-export function isImmediateFailure(p: string): boolean {
-  return p.startsWith('status-') || p === 'reset' || p === 'too-large';
-}
-
-export function isProbe(s: string): s is Probe {
-  return (PROBES as readonly string[]).includes(s);
 }

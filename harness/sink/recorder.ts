@@ -10,7 +10,7 @@ import { attachFacts, type BodyFacts } from './analysis/facts.ts';
 import type { BodyReader } from './body.ts';
 import type { Probe } from './probes.ts';
 
-export { MAX_BODY_BYTES, KEPT_BODY_BYTES } from './body.ts';
+export { MAX_BODY_BYTES,  } from './body.ts';
 
 /** Arbitrary bounds on the headers kept per attempt: a sender's are a few hundred bytes; Node accepts 16 KiB. */
 const MAX_HEADER_VALUE = 512;
@@ -53,7 +53,7 @@ export function judgeKey(value: string | undefined, registered: Iterable<string 
 }
 
 /** Node's headers with repeated ones joined, names lower case, values and total size bounded, the api-key taken out. */
-export function boundedHeaders(raw: Record<string, string | string[] | undefined>): { headers: Record<string, string>; omitted: number; key?: string } {
+function boundedHeaders(raw: Record<string, string | string[] | undefined>): { headers: Record<string, string>; omitted: number; key?: string } {
   const headers: Record<string, string> = {};
   let size = 0, omitted = 0, key: string | undefined;
   for (const [k, v] of Object.entries(raw)) {

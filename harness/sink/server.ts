@@ -43,7 +43,7 @@ export interface SinkOptions {
   bodyDeadlineMs?: number;
 }
 
-export interface SinkStats {
+interface SinkStats {
   checkouts: number; attempts: number; failuresProvoked: number; retriesSeen: number; open: number;
   /** Attempts that carried neither a registered api-key nor a planned path or checkout id. */
   unattributed: number;

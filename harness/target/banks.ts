@@ -11,7 +11,7 @@ export type BankChoice =
   | { kind: 'ids'; ids: string[] };
 
 /** Arbitrary: enough banks to meet every country and service set of a sandbox, few enough to keep a run to minutes. */
-export const DEFAULT_BANK_CAP = 20;
+const DEFAULT_BANK_CAP = 20;
 
 export const DEFAULT_BANKS: BankChoice = { kind: 'max', n: DEFAULT_BANK_CAP };
 

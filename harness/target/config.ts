@@ -7,7 +7,7 @@ import { DEFAULT_HEADERS, DEFAULT_PATHS, type Headers, type Paths } from './prof
 import type { BankChoice } from './banks.ts';
 
 export const SUITES = ['token', 'session', 'data', 'payments', 'webhook'] as const;
-export type SuiteName = typeof SUITES[number];
+type SuiteName = typeof SUITES[number];
 export const CONSENT_DRIVERS = ['follow', 'browser', 'manual'] as const;
 export type ConsentDriverName = typeof CONSENT_DRIVERS[number];
 
@@ -64,7 +64,7 @@ export type PartialConfig = Partial<Omit<TargetConfig, 'paths' | 'headers'>> & {
   headers?: Partial<Headers>;
 };
 
-export const DEFAULTS = {
+const DEFAULTS = {
   realm: 'pis',
   sinkHost: '127.0.0.1',
   sinkPort: 0,
@@ -78,7 +78,7 @@ export const DEFAULTS = {
 };
 
 /** Environment variables of docs/cli.md. */
-export const ENV_NAMES = {
+const ENV_NAMES = {
   authUrl: 'PIS_AUTH_URL',
   realm: 'PIS_REALM',
   clientId: 'PIS_CLIENT_ID',
@@ -150,7 +150,7 @@ export function resolveTarget(...sources: PartialConfig[]): TargetConfig {
  * need the API (they skip without it); the webhook suite needs the control
  * API. So an auth-server-only target (a Keycloak realm) runs `--suites token`.
  */
-export const API_SUITES: readonly SuiteName[] = ['session', 'data', 'payments'];
+const API_SUITES: readonly SuiteName[] = ['session', 'data', 'payments'];
 
 /** A base URL is required only when a selected suite needs the API. */
 export function requireBaseUrl(cfg: TargetConfig, suites: readonly string[]): void {

@@ -28,7 +28,7 @@ function bad(file: string, why: string): HarnessError {
  * dozen keys fill a kilobyte). The YAML parser takes seconds and gigabytes on
  * tens of megabytes (30 MB: 21 s and 2.1 GB before its error).
  */
-export const MAX_YAML_BYTES = 1024 * 1024;
+const MAX_YAML_BYTES = 1024 * 1024;
 
 /** Reads at most MAX_YAML_BYTES + 1 bytes, so a huge file, a device or a pipe that never ends costs no more. */
 function readCapped(file: string): { text: string; over: boolean } {

@@ -31,7 +31,7 @@ export const DEFAULT_HEADERS = {
   requestId: 'x-request-id',
 } as const;
 
-export type HeaderName = keyof typeof DEFAULT_HEADERS;
+type HeaderName = keyof typeof DEFAULT_HEADERS;
 export type Headers = Record<HeaderName, string>;
 
 /** Replaces `{name}` placeholders with URL-encoded values; a missing value is a bug of the caller. */

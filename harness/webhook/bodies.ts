@@ -18,7 +18,7 @@
 import { createHash } from 'node:crypto';
 import { abortReasonAllowed, transactionStatusExpected } from '../contracts/rules.ts';
 
-export type WebhookKind = 'normal' | 'batch' | 'older';
+type WebhookKind = 'normal' | 'batch' | 'older';
 
 export interface BuildWebhookOptions {
   kind: WebhookKind;

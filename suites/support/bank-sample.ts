@@ -53,7 +53,7 @@ export interface Behaviour {
   funds?: boolean;
 }
 
-export const behaviourKey = (b: Bank, x: Behaviour) =>
+const behaviourKey = (b: Bank, x: Behaviour) =>
   `${String(b.countryCode ?? '?')}, ${x.sca === undefined ? 'authentication unknown' : x.sca ? 'strong customer authentication' : 'no strong customer authentication'}, ${x.funds === undefined ? 'confirm-funds unknown' : x.funds ? 'confirm-funds' : 'no confirm-funds'}`;
 
 /**

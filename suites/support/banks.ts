@@ -13,7 +13,7 @@ import { target } from './target.ts';
 
 export type { Bank } from './bank-sample.ts';
 
-export const NORDIC = ['NO', 'SE', 'FI', 'DK'];
+const NORDIC = ['NO', 'SE', 'FI', 'DK'];
 
 /** Why the record and payment checks could not run on a target without data, and what to do: one remedy, so the verdict line says it once. */
 export const NO_ACCOUNTS = 'the target listed no accounts at any bank';
@@ -31,7 +31,7 @@ export interface BankSelection {
 let list: Promise<Bank[]> | undefined;
 
 /** GET /banks, once per worker. */
-export function allBanks(): Promise<Bank[]> {
+function allBanks(): Promise<Bank[]> {
   list ??= (async () => {
     const res = await call(null, 'GET', 'banks', {}, { label: 'bank list' });
     if (!ok(res) || !Array.isArray(res.json)) throw new Prerequisite(`GET /banks answered ${res.status} without a list (see data.banks.list)`);

@@ -17,7 +17,7 @@ export interface Check extends CheckDef {
 }
 
 /** Expected vs seen: the check found the target breaking the rule. */
-export class CheckFailed extends Error {
+class CheckFailed extends Error {
   constructor(message: string, readonly expected?: string, readonly seen?: string) { super(message); }
 }
 /**
@@ -26,7 +26,7 @@ export class CheckFailed extends Error {
  * complete). `remedy` says what the user can do so that it runs, e.g.
  * "give --base-url"; the verdict line groups the checks that did not run by it.
  */
-export class CheckSkipped extends Error {
+class CheckSkipped extends Error {
   constructor(message: string, readonly kind: Exclude<SkipKind, 'not-selected'> = 'not-run', readonly remedy?: string) { super(message); }
 }
 /** Something the check builds on (a token, a consented session) could not be had; its own check reports that. The check did not run. */
@@ -124,6 +124,11 @@ export function show(v: unknown): string {
   const clean = redactor.value(v);
   const s = clean === undefined ? 'nothing' : JSON.stringify(clean) ?? String(clean);
   return s.length > 160 ? s.slice(0, 157) + '...' : s;
+}
+
+/** An answer in a few words for a message: its status and the short view of its body. */
+export function describeAnswer(res: ExchangeResponse): string {
+  return `${res.status} ${show(res.json ?? res.text)}`;
 }
 
 export interface Outcome { status: CheckStatus; message?: string; expected?: string; seen?: string; skipKind?: SkipKind; remedy?: string }

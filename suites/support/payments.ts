@@ -106,7 +106,7 @@ function authorizeLink(res: ExchangeResponse): { href: string; id?: string } | u
   return { href: l.href!, id: typeof meta?.id === 'string' ? meta.id : fromHref && decodeURIComponent(fromHref) };
 }
 
-export function classify(res: ExchangeResponse): Answer {
+function classify(res: ExchangeResponse): Answer {
   if (ok(res)) {
     const b = obj(res);
     return { kind: 'created', res, paymentId: typeof b?.paymentId === 'string' && b.paymentId ? b.paymentId : undefined, status: b?.status };

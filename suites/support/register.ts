@@ -24,7 +24,7 @@ export function checkTest(r: Registered, body: (testInfo: TestInfo, meta: CheckM
  * says: attached (redacted: the worker knows the tokens), then skipped with the
  * check's own reason, failed with its message, or passed.
  */
-export async function endCheck(testInfo: TestInfo, result: CheckResult): Promise<void> {
+async function endCheck(testInfo: TestInfo, result: CheckResult): Promise<void> {
   const clean = redactor.result(result);
   await testInfo.attach(CHECK_ATTACHMENT, { body: JSON.stringify(clean), contentType: 'application/json' });
   if (clean.status === 'skipped') test.skip(true, clean.message);

@@ -30,7 +30,7 @@ export async function requestConsent(c: CheckContext | null, sessionId: string, 
 }
 
 /** The consent link of a consent answer: docs/profile.md's links[rel=consent], else the first absolute link. */
-export function consentHref(body: unknown): string | undefined {
+function consentHref(body: unknown): string | undefined {
   const l = links(body);
   const href = (l.find(x => x.rel === 'consent') ?? l.find(x => isAbsoluteUrl(x.href)))?.href;
   return typeof href === 'string' ? href : undefined;
@@ -57,7 +57,7 @@ export async function giveConsent(c: CheckContext | null, sessionId: string, sco
 const consented = new Map<string, Promise<string>>();
 
 /** A session at `bankId` with consent for `scope`, shared by the checks of this worker. */
-export function consentedSession(bankId: string, scope: Scope): Promise<string> {
+function consentedSession(bankId: string, scope: Scope): Promise<string> {
   const key = `${bankId} ${scope}`;
   let p = consented.get(key);
   if (!p) {
@@ -73,7 +73,7 @@ export function consentedSession(bankId: string, scope: Scope): Promise<string> 
 }
 
 /** True for the consent-link error (spec 4.4, 7): an error answer with a link to the consent request, not the SCA error's authorize link. */
-export function isConsentError(res: ExchangeResponse): boolean {
+function isConsentError(res: ExchangeResponse): boolean {
   return isError(res) && res.status !== 401
     && links(res.json).some(l => l.rel === 'consent' || (typeof l.href === 'string' && /consent/i.test(l.href)));
 }

@@ -7,7 +7,7 @@ import { Prerequisite, type CheckContext } from './check.ts';
 import { registerTokens, target } from './target.ts';
 import { send } from './api.ts';
 
-export function tokenUrl(): string {
+function tokenUrl(): string {
   const t = target();
   return joinUrl(t.authUrl, fillPath(t.paths.token, { realm: t.realm }));
 }

@@ -6,7 +6,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from './cli.ts';
 
-export const BIN = join(ROOT, 'bin', 'pis-conformance.mjs');
+const BIN = join(ROOT, 'bin', 'pis-conformance.mjs');
 
 export interface Started {
   child: ChildProcess;
@@ -75,7 +75,7 @@ export function descendants(root: number): Proc[] {
 }
 
 /** The processes of `procs` still running (a zombie waiting for its reaper counts as gone). */
-export function stillAlive(procs: Proc[]): Proc[] {
+function stillAlive(procs: Proc[]): Proc[] {
   return procs.filter(p => { const s = stat(p.pid); return s !== undefined && s.start === p.start && s.state !== 'Z'; });
 }
 

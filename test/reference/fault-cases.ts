@@ -7,7 +7,7 @@ import type { Reference } from '../../harness/reference/index.ts';
 import { RefClient, withReference } from './api/client.ts';
 
 /** What a client sees at one reference; the test compares clean and faulty. */
-export type Probe = (c: RefClient, ref: Reference) => Promise<unknown>;
+type Probe = (c: RefClient, ref: Reference) => Promise<unknown>;
 
 export interface FaultCase { name: string; probe: Probe; clean: unknown; faulty: unknown }
 

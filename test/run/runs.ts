@@ -14,7 +14,7 @@ import { runCli, type CliResult } from '../helpers/cli.ts';
  * out. A consent then lasts 3.6 s too; the suites renew it when asked.
  */
 export const SUITES = 'token,session,data,payments';
-export const TIME_SCALE = '0.001';
+const TIME_SCALE = '0.001';
 
 export interface Run { cli: CliResult; results?: RunResults; dir: string }
 

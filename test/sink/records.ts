@@ -14,9 +14,9 @@ interface Spec { id: string; status: string; at: number; answer?: DeliveryAttemp
 let seq = 0;
 /** What every checkout's request gives and its bodies return (spec 2.2): one creation date, its endToEndId and referenceId. */
 const CREATED = '2026-11-22T10:00:00.000Z';
-export const e2e = (id: string) => `E2E-${id}`;
-export const ref = (id: string) => `ref-${id}`;
-export function body(id: string, status: string, more: Partial<Parameters<typeof buildWebhookBody>[0]> = {}): string {
+const e2e = (id: string) => `E2E-${id}`;
+const ref = (id: string) => `ref-${id}`;
+function body(id: string, status: string, more: Partial<Parameters<typeof buildWebhookBody>[0]> = {}): string {
   return JSON.stringify(buildWebhookBody({ kind: 'normal', id, status, createdDate: CREATED, endToEndId: e2e(id), referenceId: ref(id), ...more }));
 }
 export function att(s: Spec): DeliveryAttempt {

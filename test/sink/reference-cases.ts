@@ -29,7 +29,7 @@ export interface CaseSetup {
   plans?: readonly CheckoutPlan[];
   judges?: RegExp;
 }
-export const USUAL: CaseSetup = { scale: SCALE, floorMs: FLOOR_MS };
+const USUAL: CaseSetup = { scale: SCALE, floorMs: FLOOR_MS };
 
 async function judge(faults: string[], setup: CaseSetup) {
   const ref = await startReference({ timeScale: setup.scale, faults, webhookApiKey: KEY });

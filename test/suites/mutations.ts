@@ -45,7 +45,7 @@ export type RunName = keyof typeof RUNS;
 /** Access tokens that came from a refresh (refreshed-token-refused). */
 const refreshed = new Set<string>();
 
-export const NO_SUCH_BANK = '/api/banks/pis-conformance-no-such-bank';
+const NO_SUCH_BANK = '/api/banks/pis-conformance-no-such-bank';
 const TOKEN = /\/openid-connect\/token$/;
 const isApi = (x: Exchange) => x.path.startsWith('/api/');
 const grant = (x: Exchange) => new URLSearchParams(x.body).get('grant_type');

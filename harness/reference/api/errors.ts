@@ -14,7 +14,7 @@ export interface ErrorLink {
 }
 
 /** The status the production service uses for client errors (docs/profile.md). */
-export const PRODUCTION_CLIENT_ERROR = 510;
+const PRODUCTION_CLIENT_ERROR = 510;
 
 export class ApiError extends Error {
   constructor(

@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../clock.ts';
 
-export const PRODUCTS = ['domestic-transfer', 'domestic-scheduled-transfer', 'sepa-credit', 'sepa-scheduled-credit'] as const;
+const PRODUCTS = ['domestic-transfer', 'domestic-scheduled-transfer', 'sepa-credit', 'sepa-scheduled-credit'] as const;
 export type Product = typeof PRODUCTS[number];
 
 export function isProduct(s: string): s is Product {
@@ -16,7 +16,7 @@ export function isProduct(s: string): s is Product {
 }
 
 /** Arbitrary: long enough that a suite sees ACSP, short enough that it sees ACSC within a minute at scale 1. */
-export const SETTLE_S = 30;
+const SETTLE_S = 30;
 
 export interface Payment {
   id: string;

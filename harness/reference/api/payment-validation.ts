@@ -6,7 +6,7 @@ import type { Product } from './payment-store.ts';
 import { limitExceeded, missingParameter } from './errors.ts';
 
 /** The payment amount limit of every seed account (spec 8 names one, not its size): arbitrary, far above any test payment. */
-export const PAYMENT_LIMIT = 1_000_000;
+const PAYMENT_LIMIT = 1_000_000;
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const nonEmpty = (v: unknown): v is string => typeof v === 'string' && v.trim() !== '';
@@ -18,7 +18,7 @@ function amountOk(v: unknown): boolean {
 }
 
 /** YYYY-MM-DD naming a real calendar day. */
-export function dateOk(v: unknown): boolean {
+function dateOk(v: unknown): boolean {
   if (typeof v !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(v)) return false;
   const d = new Date(`${v}T00:00:00Z`);
   return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === v;

@@ -29,7 +29,7 @@ const LOCAL: Record<string, { bbans: [string, string]; owner: string; display: s
 /** Balances as decimal strings, like the payment request's instrumentedAmount (docs/profile.md). */
 const BALANCES: [string, string] = ['15230.50', '310.00'];
 
-export const ACCOUNTS: readonly SeedAccount[] = BANKS.flatMap(({ record: bank, behaviour }) => {
+const ACCOUNTS: readonly SeedAccount[] = BANKS.flatMap(({ record: bank, behaviour }) => {
   const local = LOCAL[bank.countryCode];
   return local.bbans.map((bban, i): SeedAccount => ({
     bankId: bank.id,

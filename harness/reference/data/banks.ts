@@ -21,7 +21,7 @@ export interface BankRecord {
 }
 
 /** How the bank behaves; never sent to clients. */
-export interface BankBehaviour {
+interface BankBehaviour {
   /** Payments answer the 1428 error and wait for authorize (spec 9, 1.0.1). */
   sca: boolean;
   /** POST /confirm-funds works; otherwise 501 (spec 7). */

@@ -44,7 +44,7 @@ const TEMPLATES: Template[] = [
 ];
 
 /** Fault data-bic-9 corrupts this template's 8-character BIC into a 9-character one. */
-export const BIC_FAULT_TEMPLATE = 0;
+const BIC_FAULT_TEMPLATE = 0;
 
 function isoDate(d: Date): string {
   return d.toISOString().slice(0, 10);

@@ -12,7 +12,7 @@ import type { CheckoutRequest } from './checkout-request.ts';
 import type { Dispatcher } from './index.ts';
 
 /** Arbitrary but realistic: a status change is detected one spec second after the previous one. */
-export const STATUS_STEP_MS = 1_000;
+const STATUS_STEP_MS = 1_000;
 
 export interface RunningCheckout {
   id: string;

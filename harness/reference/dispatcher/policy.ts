@@ -5,7 +5,7 @@
 /** Spec 6.6 and 8: "The service waits 5 seconds in total for a response." */
 export const RESPONSE_WAIT_MS = 5_000;
 /** Spec 6.5 and 8: "Retries use exponential backoff with a minimum delay of 10 seconds." */
-export const MIN_RETRY_DELAY_MS = 10_000;
+const MIN_RETRY_DELAY_MS = 10_000;
 /** Spec 6.7 and 8: "An event not delivered within 7 days is lost." */
 export const MAX_EVENT_AGE_MS = 7 * 24 * 3600 * 1000;
 

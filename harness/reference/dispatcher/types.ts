@@ -31,7 +31,7 @@ export interface ReferenceAttempt {
 }
 
 /** Where an event stands: waiting or retrying, delivered, or given up (7 days old, or never retried under `webhook-no-retry`). */
-export type EventState = 'pending' | 'delivered' | 'dropped';
+type EventState = 'pending' | 'delivered' | 'dropped';
 
 /** One event (one status of one checkout) as the dispatcher tracks it. */
 export interface EventRecord {

@@ -20,7 +20,7 @@ function body(b: unknown, mark?: string): string {
 }
 
 /** The first JSON string in what a check saw ("DNBANOKKX" of '"DNBANOKKX" (9)'): found as it is in a pretty-printed body. */
-export function seenValue(seen: string | undefined): string | undefined {
+function seenValue(seen: string | undefined): string | undefined {
   const m = typeof seen === 'string' ? /"(?:[^"\\]|\\.)+"/.exec(seen) : null;
   return m && m[0].length >= 4 ? m[0] : undefined;
 }
@@ -65,7 +65,7 @@ export function renderEvidence(e: Evidence, mark?: string): string {
 }
 
 /** The item a failed check points at: the one it marked, else its last exchange; -1 when it has neither. */
-export function primaryIndex(c: Pick<CheckResult, 'status' | 'evidence'>): number {
+function primaryIndex(c: Pick<CheckResult, 'status' | 'evidence'>): number {
   if (c.status !== 'failed') return -1;
   const marked = c.evidence.findIndex(e => e.primary === true);
   if (marked >= 0) return marked;

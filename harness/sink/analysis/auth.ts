@@ -5,14 +5,14 @@ import type { CheckDef, Judged } from '../../report/check.ts';
 import type { AttemptView, RunView } from './view.ts';
 
 /** The sink judged the header on arrival (and kept no value); a hand-made record still has it. */
-export function keyVerdict(a: AttemptView, apiKey: string | undefined): 'registered' | 'missing' | 'other' {
+function keyVerdict(a: AttemptView, apiKey: string | undefined): 'registered' | 'missing' | 'other' {
   if (a.d.apiKeyCheck) return a.d.apiKeyCheck.verdict;
   const v = a.d.headers['api-key'];
   return v === undefined ? 'missing' : v === apiKey ? 'registered' : 'other';
 }
 
 /** The traffic the analysis did not count as the sender's, in one line of counts; undefined when there was none. */
-export function strangersNote(view: RunView): Evidence | undefined {
+function strangersNote(view: RunView): Evidence | undefined {
   if (!view.strangers.length) return undefined;
   const noKey = view.strangers.filter(x => x.why.startsWith('no api-key')).length;
   return { kind: 'note', text: `${view.strangers.length} attempts were not counted as the sender's and not judged (${noKey} without an api-key, ${view.strangers.length - noKey} with another one), none for a checkout the sender was asked for or used the registered key with: anyone who knows the sink's address can post to it` };

@@ -33,8 +33,8 @@ export const GROWTH: CheckDef = {
  * chain shorter than three delays is not judged (the suite's `held` checkout
  * fails three times for this reason).
  */
-export const MAX_JITTER = 1.25;
-export const MIN_OVERALL_GROWTH = 1.5;
+const MAX_JITTER = 1.25;
+const MIN_OVERALL_GROWTH = 1.5;
 const MIN_CHAIN = 3;
 
 interface Delay { failed: AttemptView; retry: AttemptView; ms: number }

@@ -44,7 +44,7 @@ export const MATCHES: CheckDef = {
 const JUDGED_ELSEWHERE = new Set(['abort-reason.status', 'transaction-status.once-authorised']);
 
 /** Bodies the sink could judge: not cut off by the sink itself for being too large. */
-export const judged = (view: RunView) => view.all.filter(a => a.d.probe !== 'too-large');
+const judged = (view: RunView) => view.all.filter(a => a.d.probe !== 'too-large');
 /** Bodies that were JSON. */
 export const readable = (view: RunView) => judged(view).filter(a => a.facts.unreadable === undefined);
 export const where = (a: AttemptView) => `attempt ${a.d.seq} (checkout ${a.d.checkoutId}, ${a.status ?? 'no status'})`;

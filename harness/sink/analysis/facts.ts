@@ -10,7 +10,7 @@ import type { DeliveryAttempt } from '../../report/model.ts';
 /** A field's value as the checks compare it: a scalar (strings cut at MAX_TEXT), or a description of an object or array. */
 export type Fact = string | number | boolean | null | { described: string };
 
-export interface PaymentFacts { transactionStatus?: Fact; scheduledDate?: Fact; paymentScheduledDate?: Fact; originalAmount?: Fact }
+interface PaymentFacts { transactionStatus?: Fact; scheduledDate?: Fact; paymentScheduledDate?: Fact; originalAmount?: Fact }
 
 export interface BodyFacts {
   /** Why the body could not be judged as JSON: not JSON (the parser's words), or never finished. */
@@ -38,7 +38,7 @@ const MAX_PAYMENTS = 100;
 const MAX_VIOLATIONS = 20;
 const NONE: Violation[] = [];
 
-export function fact(v: unknown): Fact | undefined {
+function fact(v: unknown): Fact | undefined {
   if (v === undefined) return undefined;
   if (v === null || typeof v === 'number' || typeof v === 'boolean') return v;
   if (typeof v === 'string') return v.length > MAX_TEXT ? `${v.slice(0, MAX_TEXT)}…` : v;

@@ -13,7 +13,7 @@ export const ACK_GATED: CheckDef = {
   quote: 'Events of a single payment are delivered in order: an event is not delivered until the previous one is acknowledged.',
 };
 
-export type OrderBreak = 'overtake' | 'regression';
+type OrderBreak = 'overtake' | 'regression';
 
 /**
  * Each attempt of event m is compared with every earlier event n of its checkout
@@ -25,7 +25,7 @@ export type OrderBreak = 'overtake' | 'regression';
  *   reported here, so one fault fails one check.
  * Deliveries of an event after its 200 are duplicates (spec 6.3), never a break.
  */
-export function orderBreaks(c: CheckoutView): Array<{ kind: OrderBreak | 'skip'; n: number; x: AttemptView; with: AttemptView[] }> {
+function orderBreaks(c: CheckoutView): Array<{ kind: OrderBreak | 'skip'; n: number; x: AttemptView; with: AttemptView[] }> {
   const out: Array<{ kind: OrderBreak | 'skip'; n: number; x: AttemptView; with: AttemptView[] }> = [];
   const seen = new Set<string>();
   // Only events of a status of spec 3.1 are ordered (at most ten); a body with another

@@ -29,7 +29,7 @@ export const FORBIDDEN: CheckDef = {
 };
 
 /** Distinct statuses of a checkout in order of first arrival (repeats are retries or duplicates). */
-export function sequence(c: CheckoutView): string[] {
+function sequence(c: CheckoutView): string[] {
   const out: string[] = [];
   for (const a of c.attempts) if (a.status && CHECKOUT_STATUSES.includes(a.status) && !out.includes(a.status)) out.push(a.status);
   return out;

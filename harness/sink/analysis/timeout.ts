@@ -42,7 +42,7 @@ export const LATE_NOT_TAKEN: CheckDef = {
 export const MAX_EXTRA_MS = 300;
 
 /** The sender's quickest turnaround (spec ms) from an acknowledgement to its checkout's next event; 0 when none was seen. */
-export function turnaround(view: RunView): number {
+function turnaround(view: RunView): number {
   let quickest = Infinity;
   for (const c of view.checkouts) for (let i = 1; i < c.events.length; i++) {
     const ack = c.events[i - 1].ackAt, next = c.events[i].attempts[0]?.arrived;

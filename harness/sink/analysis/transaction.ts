@@ -37,7 +37,7 @@ const CLAIMS_AUTHORISED = new Set(['PAYMENT_INITIATED', 'PAYMENT_COMPLETED', 'PA
  * - before authorisation (STARTED, PAYMENT_CREATED) it may be absent, and it
  *   does not claim the payment was authorised.
  */
-export function transactionStatusFinding(status: string | undefined, kind: 'normal' | 'batch', tx: Fact | undefined): string | null {
+function transactionStatusFinding(status: string | undefined, kind: 'normal' | 'batch', tx: Fact | undefined): string | null {
   const given = tx !== undefined && tx !== null;
   if (transactionStatusExpected(status)) {
     if (!given) return `no transactionStatus, though status ${status} means the end user has authorised (spec 6.1)`;

@@ -61,12 +61,12 @@ export interface AttemptView {
   lag: number;
 }
 
-export interface EventView { index: number; status: string; attempts: AttemptView[]; ackAt?: number }
+interface EventView { index: number; status: string; attempts: AttemptView[]; ackAt?: number }
 
 export interface CheckoutView { id: string; planned?: PlannedCheckout; attempts: AttemptView[]; events: EventView[] }
 
 /** An attempt not counted as the sender's, and why. */
-export interface Stranger { d: DeliveryAttempt; why: string }
+interface Stranger { d: DeliveryAttempt; why: string }
 
 /** A timing tolerance and whether the sink's own lateness lets it be used (see RunView.timing). */
 export interface Timing {
@@ -224,13 +224,6 @@ export function sec(specMs: number): string {
 /** The next attempt of the same event after v, if any. */
 export function nextOfEvent(c: CheckoutView, v: AttemptView): AttemptView | undefined {
   return c.events[v.event].attempts[v.attempt];
-}
-
-/** The largest of many numbers (Math.max(...xs) overflows the stack past about 100,000 arguments). */
-export function maxOf(xs: Iterable<number>, empty = 0): number {
-  let m = -Infinity;
-  for (const x of xs) if (x > m) m = x;
-  return m === -Infinity ? empty : m;
 }
 
 export function minOf(xs: Iterable<number>, empty = 0): number {

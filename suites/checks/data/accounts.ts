@@ -1,6 +1,6 @@
 // data.accounts: GET /accounts at every bank under test and the names of spec 2.6.
 import type { Check } from '../../support/register.ts';
-import { show } from '../../support/check.ts';
+import { describeAnswer, show } from '../../support/check.ts';
 import { banksUnderTest } from '../../support/banks.ts';
 import { expectContract } from '../../support/contract.ts';
 import { NO_ACCOUNTS, NO_ACCOUNTS_REMEDY } from '../../support/banks.ts';
@@ -15,7 +15,7 @@ export const list: Check = {
     let total = 0;
     for (const bank of await banksUnderTest()) {
       const { res, accounts } = await accountsOf(c, bank.id);
-      c.expect(accounts, `the accounts at ${bank.id} were not answered`, 'a 2xx answer with a JSON array', `${res.status} ${show(res.json ?? res.text)}`);
+      c.expect(accounts, `the accounts at ${bank.id} were not answered`, 'a 2xx answer with a JSON array', `${describeAnswer(res)}`);
       counts.push(`${bank.id} ${accounts!.length}`);
       total += accounts!.length;
     }

@@ -2,7 +2,7 @@
 // "get bank by id; bank list filters countryCode and name").
 import type { Check } from '../../support/register.ts';
 import { call, isError, obj, ok } from '../../support/api.ts';
-import { Prerequisite, show, type CheckContext } from '../../support/check.ts';
+import { type CheckContext, describeAnswer, Prerequisite, show } from '../../support/check.ts';
 import { expectContract } from '../../support/contract.ts';
 import { target } from '../../support/target.ts';
 import { bankSelection, banksUnderTest, type Bank } from '../../support/banks.ts';
@@ -73,7 +73,7 @@ const namesOf = (b: Bank) => [b.bankDisplayName, b.bankOfficialName, b.name, b.b
 const words = (s: string) => s.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(w => w.length > 1);
 
 /** True when a listed bank has something in common with the name asked for: a word, or one name inside the other. */
-export function sharesName(query: string, b: Bank): boolean {
+function sharesName(query: string, b: Bank): boolean {
   const q = query.toLowerCase(), qw = new Set(words(query));
   return namesOf(b).some(n => n.toLowerCase().includes(q) || q.includes(n.toLowerCase()) || words(n).some(w => qw.has(w)));
 }
@@ -122,7 +122,7 @@ export const byId: Check = {
   async run(c) {
     for (const bank of await banksUnderTest()) {
       const res = await call(c, 'GET', 'bank', { bankId: bank.id }, { label: `bank ${bank.id} by id` });
-      c.expect(ok(res) && obj(res), `the bank ${bank.id} was not answered`, 'a 2xx answer with a bank object', `${res.status} ${show(res.json ?? res.text)}`);
+      c.expect(ok(res) && obj(res), `the bank ${bank.id} was not answered`, 'a 2xx answer with a bank object', `${describeAnswer(res)}`);
       c.expect(obj(res)!.id === bank.id, `asked for ${bank.id}, another bank came back`, `id ${bank.id}`, show(obj(res)!.id));
     }
   },
@@ -134,7 +134,7 @@ export const unknownId: Check = {
   quote: 'Get bank by id | Returns one bank. (docs/profile.md: unknown id -> error; a must check accepts any 4xx or 5xx.)',
   async run(c) {
     const res = await call(c, 'GET', 'bank', { bankId: 'pis-conformance-no-such-bank' }, { label: 'an unknown bank id' });
-    c.expect(isError(res), 'an unknown bank id was answered as if it existed', 'a 4xx or 5xx answer', `${res.status} ${show(res.json ?? res.text)}`);
+    c.expect(isError(res), 'an unknown bank id was answered as if it existed', 'a 4xx or 5xx answer', `${describeAnswer(res)}`);
   },
 };
 
@@ -199,6 +199,6 @@ export const deviceHeader: Check = {
     const t = target();
     const res = await call(c, 'GET', 'banks', {}, { label: `all banks, without ${t.headers.device}`, headers: { [t.headers.device]: '' } });
     c.expect(isError(res) && obj(res)?.errorCode === '1001', `a call without ${t.headers.device} was not refused with 1001`,
-      'an error answer with errorCode "1001"', `${res.status} ${show(res.json ?? res.text)}`);
+      'an error answer with errorCode "1001"', `${describeAnswer(res)}`);
   },
 };

@@ -2,7 +2,7 @@
 // some banks" (spec 4.4). A bank that refuses a call without it may be one of
 // those; a target where every bank under test refuses it has made it required.
 import type { Check } from '../../support/register.ts';
-import { show, type CheckContext } from '../../support/check.ts';
+import { type CheckContext, describeAnswer } from '../../support/check.ts';
 import { target } from '../../support/target.ts';
 import { banksUnderTest } from '../../support/banks.ts';
 import { accountsOf } from './records.ts';
@@ -33,7 +33,7 @@ export const psuIpOptional: Check = {
     const answers: HeaderAnswer[] = [];
     for (const bank of await banksUnderTest()) {
       const { res, accounts } = await accountsOf(c, bank.id, { [name]: '' }, `accounts at ${bank.id}, without ${name}`);
-      answers.push({ bankId: bank.id, served: !!accounts, seen: `${res.status} ${show(res.json ?? res.text)}` });
+      answers.push({ bankId: bank.id, served: !!accounts, seen: `${describeAnswer(res)}` });
     }
     psuIpVerdict(c, name, 'GET /accounts', answers);
   },

@@ -1,6 +1,6 @@
 // data.transactions: GET transactions and the counterparty fields of spec 2.6.
 import type { Check } from '../../support/register.ts';
-import { show } from '../../support/check.ts';
+import { describeAnswer, show } from '../../support/check.ts';
 import { bicLengthOk } from '../../../harness/contracts/rules.ts';
 import { expectContract } from '../../support/contract.ts';
 import { banksUnderTest, NO_TRANSACTIONS, NO_TRANSACTIONS_REMEDY } from '../../support/banks.ts';
@@ -16,7 +16,7 @@ export const list: Check = {
     for (const { bankId, account } of await allAccounts(c)) {
       if (typeof account.id !== 'string') continue;
       const { res, list } = await transactionsOf(c, bankId, account.id);
-      c.expect(list, `the transactions of ${account.id} at ${bankId} were not answered`, 'a 2xx answer with a JSON array', `${res.status} ${show(res.json ?? res.text)}`);
+      c.expect(list, `the transactions of ${account.id} at ${bankId} were not answered`, 'a 2xx answer with a JSON array', `${describeAnswer(res)}`);
       total += list!.length;
       accounts++;
     }
@@ -74,6 +74,6 @@ export const unknownAccount: Check = {
     const bank = (await banksUnderTest())[0]!;
     const { res } = await transactionsOf(c, bank.id, 'pis-conformance-no-such-account');
     c.expect(isError(res) && obj(res)?.errorCode === '1003', `transactions of an unknown account at ${bank.id} were not refused with 1003`,
-      'an error answer with errorCode "1003"', `${res.status} ${show(res.json ?? res.text)}`, res);
+      'an error answer with errorCode "1003"', `${describeAnswer(res)}`, res);
   },
 };

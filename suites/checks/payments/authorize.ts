@@ -5,10 +5,10 @@
 // 9 1.0.1 "Payment strong customer authentication with redirect").
 import type { Check } from '../../support/register.ts';
 import { isAbsoluteUrl, links, ok } from '../../support/api.ts';
-import { show } from '../../support/check.ts';
+import { describeAnswer, show } from '../../support/check.ts';
 import { target } from '../../support/target.ts';
 import { accepted, authorize, paymentBody, postPayment, settledPayment, type Product } from '../../support/payments.ts';
-import { cases, describe, flowBanks } from './common.ts';
+import { cases, flowBanks } from './common.ts';
 
 function authorizeCheck(area: string, products: Product[]): Check {
   return {
@@ -21,7 +21,7 @@ function authorizeCheck(area: string, products: Product[]): Check {
         const { answer, auth } = await settledPayment(c, bankId, product);
         if (answer.kind !== 'sca' || !auth) continue;
         tried++;
-        c.expect(ok(auth.res), `authorize of the ${product} payment at ${bankId} was refused`, 'a 2xx answer', `${auth.res.status} ${show(auth.res.json ?? auth.res.text)}`, auth.res);
+        c.expect(ok(auth.res), `authorize of the ${product} payment at ${bankId} was refused`, 'a 2xx answer', `${describeAnswer(auth.res)}`, auth.res);
         c.expect(links(auth.res.json).some(l => isAbsoluteUrl(l.href)), `authorize of the ${product} payment at ${bankId} gives no link`,
           'links[].href: the bank\'s authentication URL', show(auth.res.json ?? auth.res.text), auth.res);
       }
@@ -63,11 +63,11 @@ export const withoutRedirect: Check = {
       const body = await paymentBody(bank.id, 'domestic-transfer');
       const a = await postPayment(c, bank.id, 'domestic-transfer', body, `domestic-transfer without ${name}`, { [name]: '' });
       c.expect(accepted(a), `a domestic payment at ${bank.id} without ${name} was not accepted`,
-        'a 2xx answer with paymentId, or the strong-customer-authentication error', describe(a), a.res);
+        'a 2xx answer with paymentId, or the strong-customer-authentication error', describeAnswer(a.res), a.res);
       if (a.kind !== 'sca') continue;
       const { res } = await authorize(c, bank.id, 'domestic-transfer', a, false);
       c.expect(ok(res) && links(res.json).some(l => isAbsoluteUrl(l.href)), `authorize at ${bank.id} without ${name} gave no authentication link`,
-        'a 2xx answer with links[].href', `${res.status} ${show(res.json ?? res.text)}`, res);
+        'a 2xx answer with links[].href', `${describeAnswer(res)}`, res);
     }
   },
 };

@@ -1,9 +1,9 @@
 // What the payment checks share: the banks the flows run at with the products
 // they offer, and the words for an answer.
-import { Prerequisite, show, type CheckContext } from '../../support/check.ts';
+import { Prerequisite, type CheckContext } from '../../support/check.ts';
 import { NO_ACCOUNTS, NO_ACCOUNTS_REMEDY, type Bank } from '../../support/banks.ts';
 import { paymentBanks } from '../../support/payment-banks.ts';
-import { NoAccounts, supports, type Answer, type Product } from '../../support/payments.ts';
+import { NoAccounts, supports, type Product } from '../../support/payments.ts';
 
 
 /** The payment banks (one per behaviour), named in the check's evidence. */
@@ -20,10 +20,6 @@ export async function cases(c: CheckContext, products: Product[]): Promise<{ ban
   for (const product of products) for (const b of banks) if (supports(b, product)) out.push({ bankId: b.id, product });
   if (!out.length) c.notApplicable(`no bank under test lists ${products.join(' or ')} in supportedServices`);
   return out;
-}
-
-export function describe(a: Answer): string {
-  return `${a.res.status} ${show(a.res.json ?? a.res.text)}`;
 }
 
 /** Runs `each` per bank; a bank whose setup cannot be made (no account to pay from) is noted and left out; none left is a Prerequisite. */

@@ -6,14 +6,15 @@
 // whose answers do not follow the balance is not confirming funds, and such a
 // bank must say Not Implemented.
 import type { Check } from '../../support/register.ts';
-import { show, type CheckContext } from '../../support/check.ts';
+import type { ExchangeResponse } from '../../../harness/http/exchange.ts';
+import { describeAnswer, type CheckContext } from '../../support/check.ts';
 import { banksUnderTest } from '../../support/banks.ts';
 import { expectContract } from '../../support/contract.ts';
 import { confirmFunds, fundsAnswer, isNotImplemented } from '../../support/payment-banks.ts';
 import { atEachBank } from './common.ts';
 import { HUGE } from './optional.ts';
 
-const seen = (r: { res: { status: number; json?: unknown; text?: string } }) => `${r.res.status} ${show(r.res.json ?? r.res.text)}`;
+const seen = (r: { res: ExchangeResponse }) => describeAnswer(r.res);
 
 export const answers: Check = {
   id: 'payments.confirm-funds.answers', requirements: ['R4.4-confirm-funds', 'P-ops-confirm-funds-501'], spec: '4.4',

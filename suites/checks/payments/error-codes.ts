@@ -6,7 +6,7 @@
 import type { Check } from '../../support/register.ts';
 import type { ExchangeResponse } from '../../../harness/http/exchange.ts';
 import { isError, obj } from '../../support/api.ts';
-import { show } from '../../support/check.ts';
+import { describeAnswer } from '../../support/check.ts';
 import { target } from '../../support/target.ts';
 import { getPayment, initiate, paymentBody, postPayment } from '../../support/payments.ts';
 import { flowBanks } from './common.ts';
@@ -21,7 +21,7 @@ export const errorCodes: Check = {
     const bank = banks[0]!;
     const expectCode = (res: ExchangeResponse, code: string, what: string) =>
       c.expect(isError(res) && obj(res)?.errorCode === code, `${what} at ${bank.id} was not refused with ${code}`,
-        `an error answer with errorCode "${code}"`, `${res.status} ${show(res.json ?? res.text)}`, res);
+        `an error answer with errorCode "${code}"`, `${describeAnswer(res)}`, res);
     const body = await paymentBody(bank.id, 'domestic-transfer');
     expectCode((await postPayment(c, bank.id, 'domestic-transfer', await paymentBody(bank.id, 'domestic-transfer', { omit: ['endToEndIdentification'] }), 'domestic-transfer without endToEndIdentification')).res,
       '1002', 'a payment without endToEndIdentification');
@@ -33,7 +33,7 @@ export const errorCodes: Check = {
     for (const b of banks) {
       const a = await initiate(c, b.id, 'domestic-transfer');
       if (a.kind === 'sca') c.expect(obj(a.res)?.errorCode === '1428', `the strong-customer-authentication answer at ${b.id} is not 1428`,
-        'errorCode "1428"', `${a.res.status} ${show(a.res.json ?? a.res.text)}`, a.res);
+        'errorCode "1428"', `${describeAnswer(a.res)}`, a.res);
     }
   },
 };

@@ -6,12 +6,13 @@ import type { Check } from '../../support/register.ts';
 import type { CheckContext } from '../../support/check.ts';
 import { bankSelection } from '../../support/banks.ts';
 import { accepted, initiate, paymentBody, postPayment, SCHEDULED, type BodyOptions, type Product } from '../../support/payments.ts';
-import { atEachBank, cases, describe } from './common.ts';
+import { atEachBank, cases} from './common.ts';
+import { describeAnswer } from '../../support/check.ts';
 
 function expectInitiated(c: CheckContext, a: Awaited<ReturnType<typeof initiate>>, product: Product, bankId: string): void {
   c.expect(accepted(a), `the ${product} payment at ${bankId} was not accepted`,
-    'a 2xx answer with paymentId, or an error whose link leads to authorize (strong customer authentication)', describe(a), a.res);
-  if (a.kind === 'created') c.expect(a.paymentId, `the ${product} payment at ${bankId} has no paymentId`, 'paymentId: a non-empty string', describe(a), a.res);
+    'a 2xx answer with paymentId, or an error whose link leads to authorize (strong customer authentication)', describeAnswer(a.res), a.res);
+  if (a.kind === 'created') c.expect(a.paymentId, `the ${product} payment at ${bankId} has no paymentId`, 'paymentId: a non-empty string', describeAnswer(a.res), a.res);
 }
 
 /** Domestic payments at every bank under test: this also learns which banks ask for strong customer authentication. */
@@ -59,7 +60,7 @@ function refusedWithout(id: string, products: Product[], omissions: Omission[], 
       for (const { bankId, product } of await cases(c, products)) {
         for (const o of omissions) {
           const a = await postPayment(c, bankId, product, await paymentBody(bankId, product, o.body), `${product} without ${o.what}`);
-          c.expect(a.kind === 'refused', `a ${product} payment at ${bankId} without ${o.what} was accepted`, 'an error answer (4xx or 5xx), not a payment', describe(a), a.res);
+          c.expect(a.kind === 'refused', `a ${product} payment at ${bankId} without ${o.what} was accepted`, 'an error answer (4xx or 5xx), not a payment', describeAnswer(a.res), a.res);
         }
       }
     },

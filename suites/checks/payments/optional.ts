@@ -6,9 +6,9 @@ import type { Check } from '../../support/register.ts';
 import { target } from '../../support/target.ts';
 import { getPayment, accepted, paymentBody, postPayment, type Product } from '../../support/payments.ts';
 import { obj } from '../../support/api.ts';
-import { show } from '../../support/check.ts';
+import { describeAnswer, show } from '../../support/check.ts';
 import { psuIpVerdict } from '../data/psu-ip.ts';
-import { cases, describe, flowBanks } from './common.ts';
+import { cases, flowBanks } from './common.ts';
 
 export const psuIpOptional: Check = {
   id: 'payments.domestic.psu-ip-optional', requirements: ['R4.4-psu-ip-address-optional'], spec: '4.4',
@@ -19,8 +19,8 @@ export const psuIpOptional: Check = {
     const answers: { bankId: string; served: boolean; seen: string }[] = [];
     for (const bank of await flowBanks(c)) {
       const a = await postPayment(c, bank.id, 'domestic-transfer', await paymentBody(bank.id, 'domestic-transfer'), `domestic-transfer without ${name}`, { [name]: '' });
-      c.expect(accepted(a) || a.kind === 'refused', `a domestic payment at ${bank.id} without ${name} got neither an answer nor an error`, 'a payment or an error answer', describe(a), a.res);
-      answers.push({ bankId: bank.id, served: accepted(a), seen: describe(a) });
+      c.expect(accepted(a) || a.kind === 'refused', `a domestic payment at ${bank.id} without ${name} got neither an answer nor an error`, 'a payment or an error answer', describeAnswer(a.res), a.res);
+      answers.push({ bankId: bank.id, served: accepted(a), seen: describeAnswer(a.res) });
     }
     psuIpVerdict(c, name, 'payment initiation', answers);
   },
@@ -37,7 +37,7 @@ function metadataCheck(area: string, product: Product): Check {
         const body = await paymentBody(bankId, product, { extra: { paymentMetadata: {} } });
         const a = await postPayment(c, bankId, product, body, `${product} with paymentMetadata {}`);
         c.expect(accepted(a), `a ${product} payment at ${bankId} with paymentMetadata was not accepted`,
-          'a 2xx answer with paymentId, or the strong-customer-authentication error', describe(a), a.res);
+          'a 2xx answer with paymentId, or the strong-customer-authentication error', describeAnswer(a.res), a.res);
       }
     },
   };
@@ -61,10 +61,10 @@ export const amountLimit: Check = {
       // With strong customer authentication the bank may refuse it only when the person authorises: not judged here.
       if (a.kind === 'sca') { c.note(`${bank.id} asked for strong customer authentication first; its limit would show at authorisation`); continue; }
       judged++;
-      if (a.kind !== 'created') { c.expect(a.kind === 'refused', `the payment of ${HUGE} at ${bank.id} got no usable answer`, 'an error answer', describe(a), a.res); continue; }
+      if (a.kind !== 'created') { c.expect(a.kind === 'refused', `the payment of ${HUGE} at ${bank.id} got no usable answer`, 'an error answer', describeAnswer(a.res), a.res); continue; }
       const status = a.paymentId ? obj(await getPayment(c, bank.id, 'domestic-transfer', a.paymentId))?.status : a.status;
       c.expect(REJECTED.includes(String(status)), `${bank.id} accepted a payment of ${HUGE} with status ${show(status)}`,
-        `an error answer, or status ${REJECTED.join(' or ')}`, describe(a), a.res);
+        `an error answer, or status ${REJECTED.join(' or ')}`, describeAnswer(a.res), a.res);
     }
     if (!judged) c.skip('every bank under test asks for strong customer authentication first, so the limit would show only when a person authorises');
   },

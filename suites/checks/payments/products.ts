@@ -6,7 +6,8 @@
 import type { Check } from '../../support/register.ts';
 import { services } from '../../support/banks.ts';
 import { accepted, INSTANT, paymentBody, postPayment, SCHEDULED } from '../../support/payments.ts';
-import { describe, flowBanks } from './common.ts';
+import { flowBanks } from './common.ts';
+import { describeAnswer } from '../../support/check.ts';
 
 export const instant: Check = {
   id: 'payments.domestic.instant', requirements: ['R4.4-domestic-instant', 'R2.6-supported-services-meaning', 'P-ops-instant-payment', 'P-records-unsupported-product'], spec: '4.4',
@@ -19,9 +20,9 @@ export const instant: Check = {
       const body = await paymentBody(bank.id, 'domestic-transfer', { extra: { instantPayment: true } });
       const a = await postPayment(c, bank.id, 'domestic-transfer', body, 'an instant domestic-transfer');
       if (listed) c.expect(accepted(a), `the instant payment at ${bank.id}, which lists ${INSTANT}, was not accepted`,
-        'a 2xx answer with paymentId, or the strong-customer-authentication error', describe(a), a.res);
+        'a 2xx answer with paymentId, or the strong-customer-authentication error', describeAnswer(a.res), a.res);
       else c.expect(a.kind === 'refused', `${bank.id} accepted an instant payment, but its supportedServices does not list ${INSTANT}`,
-        'an error answer', describe(a), a.res);
+        'an error answer', describeAnswer(a.res), a.res);
       seen.push(`${bank.id} ${listed ? 'accepted' : 'refused'}`);
     }
     c.summary = seen.join('; ');
@@ -38,7 +39,7 @@ export const unsupportedProduct: Check = {
       for (const product of SCHEDULED.filter(p => !services(bank).includes(p))) {
         tried++;
         const a = await postPayment(c, bank.id, product, await paymentBody(bank.id, product), `${product}, not listed by ${bank.id}`);
-        c.expect(a.kind === 'refused', `${bank.id} accepted ${product}, which its supportedServices does not list`, 'an error answer', describe(a), a.res);
+        c.expect(a.kind === 'refused', `${bank.id} accepted ${product}, which its supportedServices does not list`, 'an error answer', describeAnswer(a.res), a.res);
       }
     }
     if (!tried) c.notApplicable('every bank under test lists both scheduled products');

@@ -3,7 +3,7 @@
 import type { Check } from '../../support/register.ts';
 import { NORDIC_PAYMENT_CODES } from '../../../harness/contracts/enums.ts';
 import { obj, ok } from '../../support/api.ts';
-import { show, type CheckContext } from '../../support/check.ts';
+import { type CheckContext, describeAnswer, show } from '../../support/check.ts';
 import { isNordic, type Bank } from '../../support/banks.ts';
 import { expectContract } from '../../support/contract.ts';
 import { getPayment, PRODUCTS, settledPayment, supports, type Product } from '../../support/payments.ts';
@@ -31,7 +31,7 @@ export const byId: Check = {
     for (const p of await payments(c)) {
       const res = await getPayment(c, p.bank.id, p.product, p.paymentId);
       const body = obj(res);
-      c.expect(ok(res) && body, `payment ${p.paymentId} (${p.product} at ${p.bank.id}) was not answered`, 'a 2xx answer with the payment', `${res.status} ${show(res.json ?? res.text)}`, res);
+      c.expect(ok(res) && body, `payment ${p.paymentId} (${p.product} at ${p.bank.id}) was not answered`, 'a 2xx answer with the payment', `${describeAnswer(res)}`, res);
       c.expect(typeof body!.status === 'string' && body!.status, `payment ${p.paymentId} has no status`, 'status: a string', show(body!.status), res);
     }
   },

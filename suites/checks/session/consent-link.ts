@@ -4,7 +4,7 @@
 import type { Check } from '../../support/register.ts';
 import type { ExchangeResponse } from '../../../harness/http/exchange.ts';
 import { call, callUrl, isAbsoluteUrl, isError, links, obj, ok } from '../../support/api.ts';
-import { type CheckContext, show } from '../../support/check.ts';
+import { type CheckContext, describeAnswer, show } from '../../support/check.ts';
 import { probeConsent, requestConsent } from '../../support/sessions.ts';
 import { paymentBody } from '../../support/payments.ts';
 import { target } from '../../support/target.ts';
@@ -19,7 +19,7 @@ export const consentUrl: Check = {
   async run(c) {
     const id = await newSession(c);
     const { res, href } = await requestConsent(c, id, 'accounts');
-    c.expect(ok(res), 'the consent request was refused', 'a 2xx answer', `${res.status} ${show(res.json ?? res.text)}`);
+    c.expect(ok(res), 'the consent request was refused', 'a 2xx answer', `${describeAnswer(res)}`);
     c.expect(isAbsoluteUrl(href), 'the consent answer carries no consent URL', 'links[].href: an absolute http(s) URL', show(links(res.json)));
   },
 };
@@ -36,7 +36,7 @@ export const newRefused: Check = {
   quote: SENTENCE,
   async run(c) {
     const res = await newSessionAnswer(c);
-    c.expect(isError(res), 'a session without consent was served accounts', 'an error answer (4xx or 5xx) with a link to the consent request', `${res.status} ${show(res.json ?? res.text)}`);
+    c.expect(isError(res), 'a session without consent was served accounts', 'an error answer (4xx or 5xx) with a link to the consent request', `${describeAnswer(res)}`);
   },
 };
 
@@ -93,7 +93,7 @@ export const linkLeadsToConsent: Check = {
     const follow = await callUrl(c, 'GET', href!, {
       session: id, label: 'the link of the consent-link error', headers: { [target().headers.psuIpAddress]: target().psuIpAddress } });
     c.expect(ok(follow) && links(follow.json).some(l => isAbsoluteUrl(l.href)), 'the link does not lead to a consent URL',
-      'a 2xx answer with links[].href', `${follow.status} ${show(follow.json ?? follow.text)}`);
+      'a 2xx answer with links[].href', `${describeAnswer(follow)}`);
   },
 };
 
@@ -108,7 +108,7 @@ const isAuthorizeLink = (l: { rel?: string; href?: string }) => l.rel === 'autho
  */
 export function expectConsentLinkError(c: CheckContext, res: ExchangeResponse, when: string): void {
   c.expect(isError(res) && res.status !== 401, `the target served ${when} instead of answering the consent-link error`,
-    'an error answer with a link to the consent request', `${res.status} ${show(res.json ?? res.text)}`);
+    'an error answer with a link to the consent request', `${describeAnswer(res)}`);
   const hrefs = links(res.json).filter(l => !isAuthorizeLink(l)).map(l => l.href);
   c.expect(hrefs.some(isAbsoluteUrl), `the error answered ${when} carries no absolute link to the consent request`,
     'links[].href: the consent request URL, absolute', show(res.json ?? res.text));

@@ -3,7 +3,7 @@
 // after the bank's strong customer authentication redirect"; 9 2.0.0).
 import type { Check } from '../../support/register.ts';
 import { isAbsoluteUrl, links, ok } from '../../support/api.ts';
-import { Prerequisite, show } from '../../support/check.ts';
+import { describeAnswer, Prerequisite, show } from '../../support/check.ts';
 import { consentDriver } from '../../support/consent/driver.ts';
 import { probeConsent, requestConsent } from '../../support/sessions.ts';
 import { target } from '../../support/target.ts';
@@ -20,10 +20,10 @@ export const withoutRedirect: Check = {
     const id = await newSession(c);
     const { res, href } = await requestConsent(c, id, 'accounts', { [name]: '' });
     c.expect(ok(res) && isAbsoluteUrl(href), `the consent request without ${name} was not answered with a consent URL`,
-      'a 2xx answer with links[].href', `${res.status} ${show(res.json ?? res.text)}`);
+      'a 2xx answer with links[].href', `${describeAnswer(res)}`);
     await consentDriver()({ href: href!, what: 'consent', c, done: async () => ok(await probeConsent(null, id)) });
     const probe = await probeConsent(c, id, 'accounts, after consent given without x-redirect-url');
-    c.expect(ok(probe), `the session does not work after consent given without ${name}`, 'a 2xx answer to GET /accounts', `${probe.status} ${show(probe.json ?? probe.text)}`);
+    c.expect(ok(probe), `the session does not work after consent given without ${name}`, 'a 2xx answer to GET /accounts', `${describeAnswer(probe)}`);
   },
 };
 

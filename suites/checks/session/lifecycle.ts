@@ -2,7 +2,7 @@
 // delete it (spec 4.4; 9 3.0.0 "Sessions (POST /session) and consent stored per session").
 import type { Check } from '../../support/register.ts';
 import { call, isError, obj, ok } from '../../support/api.ts';
-import { show } from '../../support/check.ts';
+import { describeAnswer, show } from '../../support/check.ts';
 import { createSession, giveConsent, probeConsent } from '../../support/sessions.ts';
 import { consentedNewSession, newSession, sessionBank } from './common.ts';
 
@@ -12,7 +12,7 @@ export const create: Check = {
   quote: 'POST /session | Starts a session per bank; returns sessionId.',
   async run(c) {
     const { res, id } = await createSession(c, await sessionBank());
-    c.expect(ok(res), 'the session was not started', 'a 2xx answer', `${res.status} ${show(res.json ?? res.text)}`);
+    c.expect(ok(res), 'the session was not started', 'a 2xx answer', `${describeAnswer(res)}`);
     c.expect(id, 'the answer carries no sessionId', 'sessionId: a non-empty string', show(obj(res)?.sessionId));
   },
 };
@@ -24,7 +24,7 @@ export const status: Check = {
   async run(c) {
     const id = await newSession(c);
     const res = await call(c, 'GET', 'session', { sessionId: id }, { session: id, label: 'consent status' });
-    c.expect(ok(res) && obj(res), 'the consent status was not answered', 'a 2xx answer with a JSON object', `${res.status} ${show(res.json ?? res.text)}`);
+    c.expect(ok(res) && obj(res), 'the consent status was not answered', 'a 2xx answer with a JSON object', `${describeAnswer(res)}`);
   },
 };
 
@@ -50,7 +50,7 @@ export const consent: Check = {
     const id = await newSession(c);
     await giveConsent(c, id, 'accounts');
     const res = await probeConsent(c, id, 'accounts, after consent');
-    c.expect(ok(res), 'the session does not open the account calls after consent', 'a 2xx answer to GET /accounts', `${res.status} ${show(res.json ?? res.text)}`);
+    c.expect(ok(res), 'the session does not open the account calls after consent', 'a 2xx answer to GET /accounts', `${describeAnswer(res)}`);
   },
 };
 
@@ -61,8 +61,8 @@ export const remove: Check = {
   async run(c) {
     const id = await consentedNewSession(c);
     const del = await call(c, 'DELETE', 'session', { sessionId: id }, { session: id, label: 'delete the session' });
-    c.expect(ok(del), 'the session was not deleted', 'a 2xx answer', `${del.status} ${show(del.json ?? del.text)}`);
+    c.expect(ok(del), 'the session was not deleted', 'a 2xx answer', `${describeAnswer(del)}`);
     const after = await probeConsent(c, id, 'accounts, after the delete');
-    c.expect(isError(after), 'the deleted session still opens the account calls', 'a refusal (the consent-link error)', `${after.status} ${show(after.json ?? after.text)}`);
+    c.expect(isError(after), 'the deleted session still opens the account calls', 'a refusal (the consent-link error)', `${describeAnswer(after)}`);
   },
 };

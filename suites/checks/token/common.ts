@@ -2,7 +2,7 @@
 // API call to see whether the API takes a given token.
 import type { ExchangeResponse } from '../../../harness/http/exchange.ts';
 import { call, obj } from '../../support/api.ts';
-import { Prerequisite, show, type CheckContext } from '../../support/check.ts';
+import { Prerequisite, type CheckContext } from '../../support/check.ts';
 import { clientCredentials, tokenRequest } from '../../support/tokens.ts';
 import { target } from '../../support/target.ts';
 
@@ -45,7 +45,3 @@ export function tokenFields(body: unknown): string[] {
 }
 
 export const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v);
-
-export function describe(res: ExchangeResponse): string {
-  return `${res.status} ${show(res.json ?? res.text)}`;
-}

@@ -6,7 +6,8 @@ import type { CheckContext } from '../../support/check.ts';
 import { obj } from '../../support/api.ts';
 import { tokenRequest } from '../../support/tokens.ts';
 import { target } from '../../support/target.ts';
-import { describe, issuePair, tokenFields } from './common.ts';
+import { issuePair, tokenFields } from './common.ts';
+import { describeAnswer } from '../../support/check.ts';
 
 interface Case {
   name: string; statuses: number[]; errors: string[]; quote: string;
@@ -61,7 +62,7 @@ function refused(key: string, spec: string): Check {
     quote: k.quote,
     async run(c) {
       const { res, body } = await ask(c, key);
-      c.expect(res.status >= 400, `a request with ${k.name} was not refused`, 'a 4xx answer', describe(res));
+      c.expect(res.status >= 400, `a request with ${k.name} was not refused`, 'a 4xx answer', describeAnswer(res));
       c.expect(!tokenFields(body).length, `the refusal of ${k.name} carries a token`, 'no access_token or refresh_token in an error answer', tokenFields(body).join(', '));
     },
   };
@@ -77,7 +78,7 @@ function answer(key: string, spec: string): Check {
       const { res, body } = await ask(c, key);
       c.expect(k.statuses.includes(res.status), `the refusal of ${k.name} has another status`, k.statuses.join(' or '), String(res.status));
       c.expect(typeof body?.error === 'string' && k.errors.includes(body.error), `the refusal of ${k.name} has another error code`,
-        `error: ${k.errors.join(' or ')}`, describe(res));
+        `error: ${k.errors.join(' or ')}`, describeAnswer(res));
     },
   };
 }

@@ -7,8 +7,9 @@
 import type { Check } from '../../support/register.ts';
 import { target } from '../../support/target.ts';
 import { adopt } from '../../support/waits.ts';
-import { requireApi, describe } from './common.ts';
+import { requireApi} from './common.ts';
 import { accessWatch, apiRefused, grantRefused, LEEWAY_SPEC_S, refreshWatch, requireLifetime, skipTooLong } from './lifetimes.ts';
+import { describeAnswer } from '../../support/check.ts';
 
 /**
  * An API may keep taking a token for a clock-skew leeway (lifetimes.ts,
@@ -44,7 +45,7 @@ export const oldTokenRefused: Check = {
         `not checked to the end: the API still accepts the token just after expires_in, which the ${LEEWAY_SPEC_S} s clock-skew leeway of RFC 7519 4.1.4 allows; `);
     const late = adopt(c, got.late!);
     c.expect(apiRefused(late), `the API still accepts the access token ${LEEWAY_SPEC_S} s after expires_in`,
-      `a refusal (401) at the latest ${LEEWAY_SPEC_S} s (clock-skew leeway) after expires_in`, describe(late));
+      `a refusal (401) at the latest ${LEEWAY_SPEC_S} s (clock-skew leeway) after expires_in`, describeAnswer(late));
     c.summary = `The API accepted the token just after expires_in and refused it within the ${LEEWAY_SPEC_S} s clock-skew leeway (RFC 7519 4.1.4).`;
   },
 };
@@ -68,6 +69,6 @@ export const oldRefreshRefused: Check = {
     c.measure('waited after the token answer', `refresh_expires_in ${seen.lifeS} s x time scale ${target().timeScale} + margin`,
       ((seen.after.sentAt - seen.grant.seen.doneAt) / 1000).toFixed(2), 's (real)');
     c.expect(grantRefused(res), `the token endpoint still exchanges the refresh token after its refresh_expires_in of ${seen.lifeS} s`,
-      'a refusal (400 invalid_grant)', describe(res));
+      'a refusal (400 invalid_grant)', describeAnswer(res));
   },
 };

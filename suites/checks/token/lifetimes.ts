@@ -5,11 +5,11 @@
 // and token.expiry that read these watches only judge what was seen.
 import type { ExchangeResponse } from '../../../harness/http/exchange.ts';
 import { obj } from '../../support/api.ts';
-import { Prerequisite, type CheckContext } from '../../support/check.ts';
+import { type CheckContext, describeAnswer, Prerequisite } from '../../support/check.ts';
 import { target } from '../../support/target.ts';
 import { refreshForm, tokenRequest } from '../../support/tokens.ts';
 import { adopt, neededMaxWait, observe, realMs, until, watch, type Seen } from '../../support/waits.ts';
-import { describe, isInt, issuePair, probeApi, type TokenBody } from './common.ts';
+import { isInt, issuePair, probeApi, type TokenBody } from './common.ts';
 
 /**
  * How long before a stated end a token is used: one spec second because a
@@ -46,7 +46,7 @@ async function grant(needRefresh: boolean): Promise<Grant> {
 }
 
 /** In the reading check: records the grant's evidence; a grant that failed stops the check as it would have. */
-export function adoptGrant(c: CheckContext, g: Grant): void {
+function adoptGrant(c: CheckContext, g: Grant): void {
   adopt(c, g.seen);
 }
 
@@ -183,7 +183,7 @@ export function judgeNearEnd(c: CheckContext, w: Waited<NearEnd>, o: { field: Fi
   const left = ((w.grant.seen.sentAt + realMs(w.lifeS) - w.use.doneAt) / 1000).toFixed(2);
   c.measure(`answer read before the stated end of the ${o.token}`, `${o.field} ${w.lifeS} s x time scale ${scale} after the grant was sent`, left, 's (real) left');
   if (o.served(res)) return;
-  c.expect(!w.judgeable, `${o.by} did not serve the ${o.token} ${left} s (real) before the end of its ${o.field} of ${w.lifeS} s`, o.expected, describe(res));
+  c.expect(!w.judgeable, `${o.by} did not serve the ${o.token} ${left} s (real) before the end of its ${o.field} of ${w.lifeS} s`, o.expected, describeAnswer(res));
   c.skip(`not checked: the ${o.token} was not served (${res.status}) in its last spec second, twice, where rounding or a slow request explains it`,
     'run again on a less loaded machine or network');
 }

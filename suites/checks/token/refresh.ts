@@ -1,10 +1,10 @@
 // token.refresh: the refresh token grant (spec 4.2, 5.3).
 import type { Check } from '../../support/register.ts';
-import { Prerequisite, type CheckContext } from '../../support/check.ts';
+import { type CheckContext, describeAnswer, Prerequisite } from '../../support/check.ts';
 import { obj } from '../../support/api.ts';
 import { refreshForm, tokenRequest } from '../../support/tokens.ts';
 import { target } from '../../support/target.ts';
-import { describe, isInt, issuePair, tokenFields } from './common.ts';
+import { isInt, issuePair, tokenFields } from './common.ts';
 import { grantServed, judgeNearEnd, refreshWatch } from './lifetimes.ts';
 
 /** Issues a pair and refreshes it once; the refresh answer must be a success to go on. */
@@ -23,7 +23,7 @@ export const answers: Check = {
   quote: 'To keep the session alive, the client exchanges refresh_token for a new pair (4.2). Response: token response object (2.1), including scope.',
   async run(c) {
     const { first, res, body } = await refreshOnce(c);
-    c.expect(res.status === 200, 'the refresh grant was not answered with success', '200', describe(res));
+    c.expect(res.status === 200, 'the refresh grant was not answered with success', '200', describeAnswer(res));
     c.expect(tokenFields(body).includes('access_token') && tokenFields(body).includes('refresh_token'),
       'the refresh answer lacks a token', 'access_token and refresh_token', tokenFields(body).join(', ') || 'neither');
     // A wrong token_type in the first answer is token.issue.token-type's finding; only a refresh that breaks it on its own is this check's.
@@ -87,7 +87,7 @@ export const reuse: Check = {
     const again = await tokenRequest(c, refreshForm(first.refresh), 'the same refresh token again');
     c.summary = (again.status === 200
       ? 'The target allows a refresh token to be used again after it was exchanged.'
-      : `The target refuses a refresh token used a second time (${describe(again)}).`);
+      : `The target refuses a refresh token used a second time (${describeAnswer(again)}).`);
     c.note(c.summary);
   },
 };
@@ -102,7 +102,7 @@ export const chain: Check = {
     if (res.status !== 200 || typeof next !== 'string') throw new Prerequisite(`the refresh grant answered ${res.status} without a refresh_token (see token.refresh.answers-tokens)`);
     const again = await tokenRequest(c, refreshForm(next), 'the refresh token of the refresh answer');
     c.expect(again.status === 200 && tokenFields(obj(again)).includes('access_token'), 'the refresh token of a refresh answer was not exchanged',
-      '200 with a new access_token: a session is kept alive by refreshing again and again', describe(again));
+      '200 with a new access_token: a session is kept alive by refreshing again and again', describeAnswer(again));
   },
 };
 

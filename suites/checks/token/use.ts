@@ -3,11 +3,11 @@
 // is "not shown" (spec 5); docs/profile.md's `Authorization: Bearer` is the
 // default, overridable in the config.
 import type { Check } from '../../support/register.ts';
-import { Prerequisite } from '../../support/check.ts';
+import { describeAnswer, Prerequisite } from '../../support/check.ts';
 import { refreshForm, tokenRequest } from '../../support/tokens.ts';
 import { obj, ok } from '../../support/api.ts';
 import { target } from '../../support/target.ts';
-import { requireApi, describe, issuePair, probeApi } from './common.ts';
+import { requireApi, issuePair, probeApi } from './common.ts';
 import { accessWatch, apiRefused, apiServed, judgeNearEnd } from './lifetimes.ts';
 
 /** The expected side of a refusal: a 5xx is the server failing, not refusing (docs/profile.md: 401; 510 is the production service's client-error status). */
@@ -21,7 +21,7 @@ export const accepted: Check = {
     requireApi(c, 'using a token');
     const { access } = await issuePair(c, false);
     const res = await probeApi(c, access, 'API call with the issued token');
-    c.expect(ok(res), 'the API did not serve a call made with a fresh access token', 'a 2xx answer', describe(res));
+    c.expect(ok(res), 'the API did not serve a call made with a fresh access token', 'a 2xx answer', describeAnswer(res));
   },
 };
 
@@ -33,7 +33,7 @@ export const wrongRefused: Check = {
     requireApi(c, 'using a token');
     const res = await probeApi(c, 'pis-conformance-made-up-token', 'API call with a made-up token');
     c.expect(apiRefused(res), res.status >= 500 ? 'the API failed on a made-up access token instead of refusing it' : 'the API accepted a made-up access token',
-      REFUSAL, describe(res));
+      REFUSAL, describeAnswer(res));
   },
 };
 
@@ -45,7 +45,7 @@ export const missingRefused: Check = {
     requireApi(c, 'using a token');
     const res = await probeApi(c, null, 'API call without a token');
     c.expect(apiRefused(res), res.status >= 500 ? 'the API failed on a call without a token instead of refusing it' : 'the API answered a call without a token',
-      REFUSAL, describe(res));
+      REFUSAL, describeAnswer(res));
   },
 };
 
@@ -56,7 +56,7 @@ export const wrong401: Check = {
   async run(c) {
     requireApi(c, 'using a token');
     const res = await probeApi(c, 'pis-conformance-made-up-token', 'API call with a made-up token');
-    c.expect(res.status === 401, 'a wrong token was not answered 401', '401', describe(res));
+    c.expect(res.status === 401, 'a wrong token was not answered 401', '401', describeAnswer(res));
   },
 };
 
@@ -71,7 +71,7 @@ export const refreshedAccepted: Check = {
     const access = obj(res)?.access_token;
     if (res.status !== 200 || typeof access !== 'string') throw new Prerequisite(`the refresh grant answered ${res.status} (see token.refresh)`);
     const api = await probeApi(c, access, 'API call with the refreshed token');
-    c.expect(ok(api), 'the API did not serve a call made with the refreshed access token', 'a 2xx answer', describe(api));
+    c.expect(ok(api), 'the API did not serve a call made with the refreshed access token', 'a 2xx answer', describeAnswer(api));
   },
 };
 

@@ -9,7 +9,7 @@ import type { ConsentOutcome, ConsentTask } from './driver.ts';
 const POLL_MS = 3000;
 const PROGRESS_MS = 15000;
 
-export function manualTimeoutS(): number {
+function manualTimeoutS(): number {
   return Math.max(300, target().maxWaitS);
 }
 

@@ -5,7 +5,7 @@ import { startReference, type Reference, type ReferenceOptions } from '../../../
 
 export interface Reply { status: number; headers: Headers; json: any; text: string }
 
-export async function post(url: string, form: Record<string, string>, headers: Record<string, string> = {}): Promise<Reply> {
+async function post(url: string, form: Record<string, string>, headers: Record<string, string> = {}): Promise<Reply> {
   const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, body: new URLSearchParams(form) });
   return reply(res);
 }

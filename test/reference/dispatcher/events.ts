@@ -48,7 +48,7 @@ export function assertDelay(measured: number, expected: number, what: string, ea
  * 100 ms is arbitrary: well above an idle machine's stalls (under 20 ms), so a
  * wrong behaviour still fails there.
  */
-export const STALL_LIMIT_MS = 100;
+const STALL_LIMIT_MS = 100;
 
 /**
  * Watches this process's event loop for the whole case. judge(fn) runs timing

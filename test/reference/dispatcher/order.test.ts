@@ -32,7 +32,7 @@ test('the next event of a checkout waits for the previous one\'s 200, through re
 
 test('checkouts go out in parallel: one in backoff holds up no other, and requests overlap', async () => {
   const scale = 0.1; // a 1.5 s answer = 150 ms
-  const rx = await startReceiver((a, all) => a.body.id === 'stuck'
+  const rx = await startReceiver(a => a.body.id === 'stuck'
     ? { status: 500 }
     : { status: 200, delayMs: 1_500 * scale });
   // A 100 s backoff (10 s real) for this test only: the others' 20 events must all be delivered

@@ -5,7 +5,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 
-export interface Arrival {
+interface Arrival {
   seq: number;
   /** Real ms (performance.now()) when the whole request had arrived. */
   at: number;
