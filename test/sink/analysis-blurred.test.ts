@@ -46,6 +46,17 @@ test('waits-5s judges on the hang-ups the sink stamped in time; not run when it 
   assert.match(blurred.message!, /2 of 2 hang-ups could not be judged/);
   assert.equal(waits5sUnjudged(view(all.attempts, all.plan)), true);
 
+  // No hang-up at all, and the sink answered the 6 s probe while running late: the sender's clock may
+  // have been held as long, so another slow probe is asked for (waits-5s itself has no hang-up to judge).
+  const held = withSecondSlowProbe(5);
+  held.attempts.splice(held.attempts.indexOf(held.attempts.find(x => x.checkoutId === 'slow6b')!), 2);
+  held.plan.delete('slow6b');
+  Object.assign(held.first, { answer: 200, answeredMs: held.first.arrivedMs + 6.4 * S, lagMs: 400 });
+  delete held.first.closedMs;
+  assert.equal(waits5sUnjudged(view(held.attempts, held.plan)), true);
+  held.first.lagMs = 0;
+  assert.equal(waits5sUnjudged(view(held.attempts, held.plan)), false, 'answered on time: a sender that waits past 6 s is judged by the other checks');
+
   // A sender that gives up at 4.5 s fails on the hang-up judged in time, whatever the blurred one showed.
   const early = withSecondSlowProbe(4.5);
   early.first.lagMs = BLUR;

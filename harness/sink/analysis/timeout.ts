@@ -82,13 +82,16 @@ function judgeHangUps(view: RunView): HangUps {
 }
 
 /**
- * Whether waits-5s cannot be judged on what came so far: hang-ups the sink's
- * lateness blurred and none it could judge. The drive then sends another slow
- * probe (drive.ts), so the check judges on one the sink measured in time.
+ * Whether the slow probes need another go (drive.ts sends one more answer after
+ * 6 s): every hang-up was blurred by the sink's own lateness, or there was no
+ * hang-up at all and the sink answered an answer-after-6s while running late
+ * (a stall that held the sink's answer may have held the sender's clock too,
+ * and webhook.retry.after-timeout then has no hang-up to judge).
  */
 export function waits5sUnjudged(view: RunView): boolean {
   const j = judgeHangUps(view);
-  return !j.findings.length && j.unsure.length > 0 && j.judged === 0;
+  if (j.findings.length || j.judged) return false;
+  return j.unsure.length > 0 || (!j.hungUp.length && j.slow.some(a => a.d.probe === 'slow-6s' && a.answered !== undefined && j.head + 2 * a.lag > j.maxExtra));
 }
 
 /**
