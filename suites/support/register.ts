@@ -2,7 +2,7 @@
 // its id and title, carrying its registration as an annotation (so the
 // reporter can name a check that ended without a result) and its CheckResult
 // as an attachment. endCheck() is the one way a test hands its result over.
-import { test, type TestInfo } from '@playwright/test';
+import { test, type TestInfo } from './test.ts';
 import { CHECK_ANNOTATION, CHECK_ATTACHMENT, metaOf, type CheckMeta, type Registered } from '../../harness/report/check.ts';
 import type { CheckResult } from '../../harness/report/model.ts';
 import { CheckContext, settle, type Check } from './check.ts';

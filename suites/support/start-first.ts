@@ -1,6 +1,6 @@
 // Starts the watches of support/waits.ts as a suite's worker starts, so that
 // their waits run beside the suite's other checks.
-import { test } from '@playwright/test';
+import { test } from './test.ts';
 import type { Check } from './check.ts';
 
 /**
