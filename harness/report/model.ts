@@ -83,7 +83,20 @@ export interface DeliveryEvidence extends EvidenceMark {
   /** Seqs of the attempts that broke the rule (a retry that came early, not the attempt before it). */
   violating?: number[];
 }
-export type Evidence = HttpEvidence | NoteEvidence | MeasurementEvidence | DeliveryEvidence;
+/**
+ * Every value of one measured series (e.g. the answer times of one kind of
+ * delivery), so a picture or a statistic can be drawn from results.json alone;
+ * `marks` are reference values in the same unit (a limit, an advice).
+ */
+export interface SamplesEvidence extends EvidenceMark {
+  kind: 'samples';
+  name: string;
+  series: string;
+  unit: string;
+  values: number[];
+  marks?: Record<string, number>;
+}
+export type Evidence = HttpEvidence | NoteEvidence | MeasurementEvidence | DeliveryEvidence | SamplesEvidence;
 
 export interface CheckResult {
   /** Stable dotted id, suite.area.name; the first two segments are the fixed prefixes of docs/checks.md. */

@@ -1,37 +1,35 @@
 // receiver.latency: how long the receiver takes to answer, per kind of delivery.
 // Spec 6.6: "The service waits 5 seconds in total for a response. Without a
 // response in that time the event counts as not delivered and is retried."
-// The samples travel in the check's evidence (one measurement per kind) so that
-// the report's latency picture can be redrawn from results.json alone.
-import type { MeasurementEvidence } from '../report/model.ts';
+// The samples travel in the check's evidence (one samples item per kind, with
+// the limit and the advice as marks) so that the report's latency picture can be
+// redrawn from results.json alone.
+import type { MeasurementEvidence, SamplesEvidence } from '../report/model.ts';
 import type { CheckDef } from '../report/check.ts';
 import { every, notRun, timed, withinLimit } from './check.ts';
 import type { Ctx } from './context.ts';
 import { describeLimit, fmtMs, P99_ADVICE_SPEC_MS, RESPONSE_WAIT_SPEC_MS } from './options.ts';
-import { summarizeMs, type Summary } from './stats.ts';
+import { summarizeMs, type Summary } from '../report/stats.ts';
 import type { Delivery, DeliveryKind } from './transport.ts';
 
-/** Measurement names the latency figure reads; keep in step with harness/report/html/latency.ts. */
-export const SAMPLES_PREFIX = 'latency samples: ';
-export const LIMITS_NAME = 'latency limits';
 const LATENCY_KINDS: DeliveryKind[] = ['normal', 'batch', 'older', 'burst'];
 
 function line(s: Summary): string {
   return `p50 ${fmtMs(s.p50)}, p95 ${fmtMs(s.p95)}, p99 ${fmtMs(s.p99)}, max ${fmtMs(s.max)} (n=${s.n})`;
 }
 
-/** Measurements for the report: a summary and the raw samples of each kind, and the limits drawn as lines. */
-export function latencyEvidence(log: readonly Delivery[], limitMs: number, adviceMs: number): MeasurementEvidence[] {
-  const out: MeasurementEvidence[] = [];
+/** Evidence for the report: a summary and the raw samples of each kind, with the limit and the advice as marks. */
+export function latencyEvidence(log: readonly Delivery[], limitMs: number, adviceMs: number): (MeasurementEvidence | SamplesEvidence)[] {
+  const out: (MeasurementEvidence | SamplesEvidence)[] = [];
   for (const kind of LATENCY_KINDS) {
     const ms = log.filter(d => d.kind === kind && d.status !== undefined).map(d => d.ms);
     const unanswered = log.filter(d => d.kind === kind && d.status === undefined && !d.notSent).length;
     if (!ms.length) continue;
     out.push({ kind: 'measurement', name: `latency ${kind}`, expected: `every answer under ${fmtMs(limitMs)} ms, p99 under ${fmtMs(adviceMs)} ms`,
       seen: line(summarizeMs(ms)) + (unanswered ? `; ${unanswered} more got no answer` : ''), unit: 'ms' });
-    out.push({ kind: 'measurement', name: SAMPLES_PREFIX + kind, expected: 'every answer time, drawn in the picture', seen: ms.map(x => x.toFixed(2)).join(' '), unit: 'ms' });
+    out.push({ kind: 'samples', name: `latency samples ${kind}`, series: kind, unit: 'ms', values: ms.map(x => +x.toFixed(2)),
+      marks: { limit: limitMs, advice: adviceMs } });
   }
-  out.push({ kind: 'measurement', name: LIMITS_NAME, expected: `${limitMs} ${adviceMs}`, seen: '', unit: 'ms' });
   return out;
 }
 

@@ -1,7 +1,7 @@
 // Percentiles, the latency evidence and the picture drawn from results alone.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { percentile, summarizeMs } from '../../harness/sender/stats.ts';
+import { percentile, summarizeMs } from '../../harness/report/stats.ts';
 import { latencyEvidence } from '../../harness/sender/latency.ts';
 import { latencyFigure } from '../../harness/report/html/latency.ts';
 import { renderPage } from '../../harness/report/html/page.ts';
@@ -41,7 +41,8 @@ function results(evidence: RunResults['checks'][number]['evidence']): RunResults
 test('the picture is drawn from the evidence alone: a row per kind, the limit lines, and the figures table', () => {
   const log = [delivery('normal', 2), delivery('normal', 4), delivery('batch', 3), delivery('burst', 40), delivery('burst', 0, false)];
   const ev = latencyEvidence(log, 5000, 1000);
-  assert.match(ev.find(e => e.name === 'latency burst')?.seen ?? '', /n=1\); 1 more got no answer/);
+  const burst = ev.find(e => e.kind === 'measurement' && e.name === 'latency burst');
+  assert.match(burst?.kind === 'measurement' ? burst.seen : '', /n=1\); 1 more got no answer/);
   const svg = latencyFigure(results(ev));
   assert.match(svg, /<svg[^>]*class="latency-chart"/);
   assert.equal((svg.match(/<circle /g) ?? []).length, 4);
@@ -54,6 +55,6 @@ test('the picture is drawn from the evidence alone: a row per kind, the limit li
 
 test('no picture for a report without latency samples, and names are escaped', () => {
   assert.equal(latencyFigure(results([])), '');
-  const svg = latencyFigure(results([{ kind: 'measurement', name: 'latency samples: <b>x', expected: '', seen: '1 2' }]));
+  const svg = latencyFigure(results([{ kind: 'samples', name: 'latency samples <b>x', series: '<b>x', unit: 'ms', values: [1, 2] }]));
   assert.ok(svg.includes('&lt;b&gt;x') && !svg.includes('<b>x'));
 });

@@ -4,7 +4,7 @@
 // recorded is folded below, so a failure with fifteen exchanges is one screen,
 // not eleven thousand pixels. Every value is escaped, numbers included: a
 // results.json may come from anywhere (`report DIR`).
-import type { CheckResult, DeliveryEvidence, Evidence, HttpEvidence } from '../model.ts';
+import type { CheckResult, DeliveryEvidence, Evidence, HttpEvidence, SamplesEvidence } from '../model.ts';
 import { esc } from './escape.ts';
 
 /** A number as text with `digits` decimals; anything else escaped as it is. */
@@ -54,12 +54,21 @@ function deliveries(e: DeliveryEvidence): string {
   return `<table class="attempts"><tr><th>#</th><th>checkout</th><th>event</th><th>status</th><th>arrived (ms)</th><th>probe</th><th>answer</th><th>api-key</th></tr>${rows}</table>`;
 }
 
+/** A series in one line: how many values, their range, and its marks; the picture draws them. */
+function samplesLine(e: SamplesEvidence): string {
+  const v = e.values.filter(Number.isFinite);
+  const range = v.length ? `, ${v.reduce((a, b) => Math.min(a, b))} to ${v.reduce((a, b) => Math.max(a, b))} ${e.unit}` : '';
+  const marks = Object.entries(e.marks ?? {}).map(([k, x]) => `${k} ${x} ${e.unit}`).join(', ');
+  return `<p class="measure">${esc(e.name)}: ${v.length} values${esc(range)}${marks ? esc(`; ${marks}`) : ''}</p>`;
+}
+
 export function renderEvidence(e: Evidence, mark?: string): string {
   switch (e.kind) {
     case 'http': return http(e, mark);
     case 'note': return `<p class="note">${esc(e.text)}</p>`;
     case 'measurement': return `<p class="measure">${esc(e.name)}: expected ${esc(e.expected)}, seen <b>${esc(e.seen)}</b>${e.unit ? ' ' + esc(e.unit) : ''}</p>`;
     case 'delivery': return deliveries(e);
+    case 'samples': return samplesLine(e);
     default: return `<pre class="unknown">${esc(JSON.stringify(e))}</pre>`;
   }
 }
@@ -74,7 +83,8 @@ function primaryIndex(c: Pick<CheckResult, 'status' | 'evidence'>): number {
 }
 
 const KIND_WORDS: Record<string, [string, string]> = {
-  http: ['exchange', 'exchanges'], note: ['note', 'notes'], measurement: ['measurement', 'measurements'], delivery: ['table of attempts', 'tables of attempts'],
+  http: ['exchange', 'exchanges'], note: ['note', 'notes'], measurement: ['measurement', 'measurements'], samples: ['series', 'series'],
+  delivery: ['table of attempts', 'tables of attempts'],
 };
 
 /** "12 exchanges, 2 notes": what a folded list holds. */

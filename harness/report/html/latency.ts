@@ -1,10 +1,9 @@
 // The latency picture of a certify-receiver report: every measured answer time
 // per kind of delivery on a log axis, with p50/p95/p99/max marked and the 5 s
 // limit and 1 s advice drawn as lines. Inline SVG, drawn from results.json
-// alone (the samples travel in receiver.latency's measurement evidence).
-import type { MeasurementEvidence, RunResults } from '../model.ts';
-import { LIMITS_NAME, SAMPLES_PREFIX } from '../../sender/latency.ts';
-import { percentile } from '../../sender/stats.ts';
+// alone (the samples travel in receiver.latency's samples evidence).
+import type { RunResults, SamplesEvidence } from '../model.ts';
+import { percentile } from '../stats.ts';
 import { esc } from './escape.ts';
 
 const W = 760, LEFT = 150, RIGHT = 20, ROW = 40, TOP = 44, AXIS = 30;
@@ -12,9 +11,9 @@ const COLORS: Record<string, string> = { normal: '#2f6fb3', batch: '#7a4fb3', ol
 
 interface Row { kind: string; ms: number[] }
 
-function measurements(r: RunResults): MeasurementEvidence[] {
-  const c = r.checks.find(x => x.id.startsWith('receiver.latency.') && x.evidence.some(e => e.kind === 'measurement' && e.name.startsWith(SAMPLES_PREFIX)));
-  return (c?.evidence.filter(e => e.kind === 'measurement') ?? []) as MeasurementEvidence[];
+function samples(r: RunResults): SamplesEvidence[] {
+  const c = r.checks.find(x => x.id.startsWith('receiver.latency.') && x.evidence.some(e => e.kind === 'samples'));
+  return c?.evidence.filter((e): e is SamplesEvidence => e.kind === 'samples') ?? [];
 }
 
 function fmt(ms: number): string {
@@ -22,12 +21,10 @@ function fmt(ms: number): string {
 }
 
 export function latencyFigure(r: RunResults): string {
-  const m = measurements(r);
-  const rows: Row[] = m.filter(e => e.name.startsWith(SAMPLES_PREFIX))
-    .map(e => ({ kind: e.name.slice(SAMPLES_PREFIX.length), ms: e.seen.split(/\s+/).map(Number).filter(Number.isFinite).sort((a, b) => a - b) }))
-    .filter(x => x.ms.length);
+  const m = samples(r);
+  const rows: Row[] = m.map(e => ({ kind: e.series, ms: e.values.filter(Number.isFinite).sort((a, b) => a - b) })).filter(x => x.ms.length);
   if (!rows.length) return '';
-  const [limit, advice] = (m.find(e => e.name === LIMITS_NAME)?.expected ?? '').split(/\s+/).map(Number);
+  const { limit = NaN, advice = NaN } = m[0].marks ?? {};
   const all = rows.flatMap(x => x.ms);
   const lo = Math.pow(10, Math.floor(Math.log10(Math.max(0.01, Math.min(...all)))));
   const hi = Math.pow(10, Math.ceil(Math.log10(Math.max(...all, Number.isFinite(limit) ? limit * 1.2 : 0))));
