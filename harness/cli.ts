@@ -3,7 +3,7 @@
 // sentence on stderr, exit status 2 (docs/cli.md).
 import { errorLine, isHarnessError } from './errors.ts';
 import type { Command } from './cli/command.ts';
-import { installStopSignals } from './cli/stop.ts';
+import { installStopSignals } from './stop.ts';
 import { environmentHelp } from './cli/environment.ts';
 import { nearest } from './cli/suggest.ts';
 

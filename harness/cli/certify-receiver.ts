@@ -12,9 +12,10 @@ import { Redactor, shortSecretWarning } from '../report/redact.ts';
 import { defaultReportDir, ReportWriter } from '../report/writer.ts';
 import { certify, makePlan, planLine } from '../sender/certify.ts';
 import { checkKey } from '../sender/key.ts';
-import { INTERRUPTED_EXIT, onStop } from './stop.ts';
+import { INTERRUPTED_EXIT, onStop } from '../stop.ts';
 import { DEFAULTS, type SenderOptions } from '../sender/options.ts';
-import { numberFlag, parseFlags, reportDirFlag, type Command } from './command.ts';
+import { numberFlag } from '../flag-values.ts';
+import { parseFlags, reportDirFlag, type Command } from './command.ts';
 import { redactUrlUserinfo } from '../http/url.ts';
 
 const HELP = `Usage: pis-conformance certify-receiver --url URL --api-key KEY [options]

@@ -8,7 +8,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { HarnessError } from '../errors.ts';
-import { grepFlag, numberFlag, parseFlags, reportDirFlag, type Command } from './command.ts';
+import { numberFlag } from '../flag-values.ts';
+import { grepFlag, parseFlags, reportDirFlag, type Command } from './command.ts';
 import { fromEnv, namesTarget, requireBaseUrl, resolveTarget, SUITES, type PartialConfig, type TargetConfig } from '../target/config.ts';
 import { fromFlags, TARGET_FLAGS } from '../target/flags.ts';
 import { DEFAULT_BANKS, describeBanks } from '../target/banks.ts';
@@ -25,7 +26,7 @@ import { candidates, selectionOf, writeCandidates } from './selection.ts';
 import { humanStream, reporterFlag, STDOUT_REPORTER_ENV } from '../report/terminal.ts';
 import { formatList, selectChecks } from './list.ts';
 import { availableSuites, runPlaywright } from '../runner/playwright.ts';
-import { INTERRUPTED_EXIT, stopSignal } from './stop.ts';
+import { INTERRUPTED_EXIT, stopSignal } from '../stop.ts';
 import { BUNDLED_TIME_SCALE, startBundled, type Bundled } from '../runner/bundled.ts';
 import { parseLifetimes } from '../reference/lifetimes.ts';
 

@@ -6,8 +6,9 @@ import { HarnessError } from '../errors.ts';
 import { describeCatalog } from '../reference/catalog.ts';
 import { startReference, type Reference } from '../reference/index.ts';
 import { parseLifetimes } from '../reference/lifetimes.ts';
-import { numberFlag, parseFlags, PORT, type Command } from './command.ts';
-import { onStop } from './stop.ts';
+import { numberFlag, PORT } from '../flag-values.ts';
+import { parseFlags, type Command } from './command.ts';
+import { onStop } from '../stop.ts';
 
 const DEMO_SECRET = 'demo-secret';
 

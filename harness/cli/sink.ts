@@ -15,8 +15,9 @@ import { analyzeRun, WEBHOOK_CHECKS } from '../sink/analysis/index.ts';
 import { PASSIVE_CYCLE } from '../sink/plan.ts';
 import { formatAttemptLine } from '../sink/live.ts';
 import { startSink, type Sink } from '../sink/server.ts';
-import { numberFlag, parseFlags, PORT, reportDirFlag, type Command } from './command.ts';
-import { onStop } from './stop.ts';
+import { numberFlag, PORT } from '../flag-values.ts';
+import { parseFlags, reportDirFlag, type Command } from './command.ts';
+import { onStop } from '../stop.ts';
 
 const HELP = `Usage: pis-conformance sink --port P --api-key KEY [--duration S] [options]
 

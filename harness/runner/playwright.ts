@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { RunStatus } from '../report/playwright-reporter.ts';
-import { onStop } from '../cli/stop.ts';
+import { onStop } from '../stop.ts';
 
 const SUITES_DIR = fileURLToPath(new URL('../../suites/', import.meta.url));
 const CONFIG = join(SUITES_DIR, 'playwright.config.ts');

@@ -1,6 +1,6 @@
 // The target flags of `run` (docs/cli.md) as a config source.
 import { HarnessError } from '../errors.ts';
-import { numberFlag, PORT } from '../cli/command.ts';
+import { numberFlag, PORT } from '../flag-values.ts';
 import { CONSENT_DRIVERS, positive, type ConsentDriverName, type PartialConfig } from './config.ts';
 import { loadConsentScript } from './file.ts';
 import { parseBanks } from './banks.ts';

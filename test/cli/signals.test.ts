@@ -1,6 +1,6 @@
 // Stop signals as a terminal and a CI runner send them to the installed binary:
 // Ctrl-C reaches the whole foreground process group once; the command handles
-// it once and lives to write its report (harness/cli/stop.ts).
+// it once and lives to write its report (harness/stop.ts).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';

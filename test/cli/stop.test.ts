@@ -1,4 +1,4 @@
-// harness/cli/stop.ts: copies of one signal count once; a later one ends the
+// harness/stop.ts: copies of one signal count once; a later one ends the
 // process at once with exit 2 and a sentence.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
