@@ -2,9 +2,9 @@
 // overrides), the headers docs/profile.md names, the access token. A call made for a
 // check is recorded as its evidence; a call made to set something up (c = null)
 // that gets no answer is a Prerequisite, so the checks that depend on it skip.
-import type { ExchangeRequest, ExchangeResponse } from '../../harness/http/exchange.ts';
+import type { ExchangeResponse } from '../../harness/http/exchange.ts';
 import { fillPath, joinUrl, type PathName } from '../../harness/target/profile.ts';
-import { type CheckContext, exchangeOnce, Prerequisite } from './check.ts';
+import { type CheckContext, Prerequisite, send } from './check.ts';
 import { target } from './target.ts';
 import { accessToken, refusedEarly, sharedToken } from './tokens.ts';
 
@@ -27,13 +27,6 @@ export function apiUrl(path: PathName, params: Record<string, string> = {}, quer
   const url = joinUrl(t.baseUrl, fillPath(t.paths[path], params));
   const q = query && Object.keys(query).length ? '?' + new URLSearchParams(query).toString() : '';
   return url + q;
-}
-
-export async function send(c: CheckContext | null, req: ExchangeRequest): Promise<ExchangeResponse> {
-  if (c) return c.http(req);
-  const ex = await exchangeOnce(req);
-  if (!ex.response) throw new Prerequisite(`${req.method} ${req.url} got no answer (${ex.evidence.error})`);
-  return ex.response;
 }
 
 /** Calls an API operation of docs/profile.md with the device, session and authorization headers. */

@@ -118,6 +118,14 @@ export async function exchangeOnce(req: ExchangeRequest): Promise<Exchange> {
   return exchange(req, seedRedactor());
 }
 
+/** Sends a request: as the check's evidence, or during setup (c = null) once, where no answer is a Prerequisite. */
+export async function send(c: CheckContext | null, req: ExchangeRequest): Promise<ExchangeResponse> {
+  if (c) return c.http(req);
+  const ex = await exchangeOnce(req);
+  if (!ex.response) throw new Prerequisite(`${req.method} ${req.url} got no answer (${ex.evidence.error})`);
+  return ex.response;
+}
+
 /** The short view of a value for a message: JSON, cut at 160 characters. */
 export function show(v: unknown): string {
   // Redacted before it is cut: a token cut in half no longer matches its registered value.

@@ -3,9 +3,8 @@
 // call, renewed before it runs out (a compressed clock makes lifetimes short).
 import type { ExchangeResponse } from '../../harness/http/exchange.ts';
 import { fillPath, joinUrl } from '../../harness/target/profile.ts';
-import { Prerequisite, type CheckContext } from './check.ts';
+import { Prerequisite, send, type CheckContext } from './check.ts';
 import { registerTokens, target } from './target.ts';
-import { send } from './api.ts';
 
 function tokenUrl(): string {
   const t = target();

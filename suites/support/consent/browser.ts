@@ -8,7 +8,7 @@ import type { Browser, Page } from '@playwright/test';
 import type { ConsentStep } from '../../../harness/target/config.ts';
 import { Prerequisite } from '../check.ts';
 import { target } from '../target.ts';
-import { isRedirectBack, type ConsentOutcome, type ConsentTask } from './driver.ts';
+import { isRedirectBack, type ConsentOutcome, type ConsentTask } from './task.ts';
 
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
 /** Arbitrary: a bank page that takes longer than this to react is reported, not waited for. */

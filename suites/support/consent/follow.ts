@@ -3,7 +3,7 @@
 // over once the bank sends the user back) or at the first answer that is not a
 // redirect; a 4xx or 5xx there means the bank page refused.
 import { exchangeOnce, Prerequisite } from '../check.ts';
-import { isRedirectBack, type ConsentOutcome, type ConsentTask } from './driver.ts';
+import { isRedirectBack, type ConsentOutcome, type ConsentTask } from './task.ts';
 
 /** Arbitrary: more hops than any bank login chain we know, few enough to stop a loop quickly. */
 const MAX_HOPS = 10;

@@ -3,7 +3,7 @@
 // (at least five minutes: people are slower than --max-wait assumes) runs out.
 import { Prerequisite } from '../check.ts';
 import { target } from '../target.ts';
-import type { ConsentOutcome, ConsentTask } from './driver.ts';
+import type { ConsentOutcome, ConsentTask } from './task.ts';
 
 /** Arbitrary: often enough to go on soon after the user is done, rarely enough not to load a sandbox. */
 const POLL_MS = 3000;
