@@ -17,6 +17,18 @@ export interface CheckDef {
   quote: string;
   /** Requirement ids of contracts/requirements.yaml (R<section>-<slug>, P-<area>-<slug>) the check enforces. */
   requirements?: string[];
+  /**
+   * Requirement ids among `requirements` that arrived in a later API version
+   * than the rest (spec 9): the check runs wherever the rest exist and judges
+   * these parts only from the version each arrived in (harness/requirements/versions.ts).
+   */
+  addedLater?: string[];
+  /**
+   * Requirement ids of operations the check calls without judging them (a
+   * domestic payment to see an amount limit): it runs only at the API
+   * versions that have them.
+   */
+  needs?: string[];
 }
 
 /** A check as registered: its definition plus the level its caller gave it and the suite its id names. */

@@ -3,7 +3,8 @@
 // config file, else a default. Secrets are kept here and passed on only through
 // the environment (never argv, which `ps` shows) and never into a report.
 import { HarnessError } from '../errors.ts';
-import { DEFAULT_HEADERS, DEFAULT_PATHS, type Headers, type Paths } from './profile.ts';
+import { headersAt, pathsAt, type Headers, type Paths } from './profile.ts';
+import { LATEST_API_VERSION, parseApiVersion, type ApiVersion } from '../contracts/api-versions.ts';
 import type { BankChoice } from './banks.ts';
 
 export const SUITES = ['token', 'session', 'data', 'payments', 'webhook'] as const;
@@ -52,6 +53,8 @@ export interface TargetConfig {
   redirectUrl: string;
   /** The banks the data and payments suites visit (--banks, --bank-id); default every listed bank up to DEFAULT_BANK_CAP. */
   banks?: BankChoice;
+  /** The API version the target is tested at (spec 9): which checks exist, and the default paths and headers. */
+  apiVersion: ApiVersion;
   paths: Paths;
   headers: Headers;
   /** True when the run started the bundled reference (the report says so). */
@@ -59,10 +62,17 @@ export interface TargetConfig {
 }
 
 /** What one source (flags, env or file) says; every field optional. */
-export type PartialConfig = Partial<Omit<TargetConfig, 'paths' | 'headers'>> & {
+export type PartialConfig = Partial<Omit<TargetConfig, 'paths' | 'headers' | 'apiVersion'>> & {
   paths?: Partial<Paths>;
   headers?: Partial<Headers>;
+  /** `detect`: `run` probes the target for the highest version it answers to (harness/target/detect.ts). */
+  apiVersion?: ApiVersion | 'detect';
 };
+
+/** `--api-version`, PIS_API_VERSION or `apiVersion:` as given: a version of spec 9, or `detect`. */
+export function apiVersionSetting(value: string, what: string, code: 'PIS_BAD_FLAG' | 'PIS_BAD_CONFIG' = 'PIS_BAD_FLAG'): ApiVersion | 'detect' {
+  return value.trim().toLowerCase() === 'detect' ? 'detect' : parseApiVersion(value, what, code, true);
+}
 
 const DEFAULTS = {
   realm: 'pis',
@@ -87,6 +97,7 @@ const ENV_NAMES = {
   controlUrl: 'PIS_CONTROL_URL',
   webhookApiKey: 'PIS_WEBHOOK_API_KEY',
   timeScale: 'PIS_TIME_SCALE',
+  apiVersion: 'PIS_API_VERSION',
 } as const;
 
 export function fromEnv(env: NodeJS.ProcessEnv): PartialConfig {
@@ -95,6 +106,7 @@ export function fromEnv(env: NodeJS.ProcessEnv): PartialConfig {
     const v = env[name];
     if (v === undefined || v === '') continue;
     if (key === 'timeScale') out.timeScale = positive(v, `${name}`, 'PIS_BAD_CONFIG');
+    else if (key === 'apiVersion') out.apiVersion = apiVersionSetting(v, name, 'PIS_BAD_CONFIG');
     else (out as Record<string, unknown>)[key] = v;
   }
   return out;
@@ -113,6 +125,9 @@ export function resolveTarget(...sources: PartialConfig[]): TargetConfig {
     if (!v) throw new HarnessError('PIS_MISSING_OPTION', `The target's ${flag.replace(/^--/, '')} is missing: give --${flag.replace(/^--/, '')}, set ${env}, or put it in the --config file.`);
     return v as string;
   };
+  // `detect` is settled by `run` after the pre-flight; until then the latest version's names apply.
+  const asked = pick('apiVersion');
+  const apiVersion = asked === undefined || asked === 'detect' ? LATEST_API_VERSION : asked;
   const cfg: TargetConfig = {
     authUrl: url(need('authUrl', 'auth-url', 'PIS_AUTH_URL'), 'auth-url'),
     realm: pick('realm') ?? DEFAULTS.realm,
@@ -135,8 +150,9 @@ export function resolveTarget(...sources: PartialConfig[]): TargetConfig {
     psuIpAddress: pick('psuIpAddress') ?? DEFAULTS.psuIpAddress,
     redirectUrl: url(pick('redirectUrl') ?? DEFAULTS.redirectUrl, "the --config file's redirectUrl"),
     banks: pick('banks'),
-    paths: Object.assign({}, DEFAULT_PATHS, ...sources.slice().reverse().map(s => s.paths ?? {})),
-    headers: Object.assign({}, DEFAULT_HEADERS, ...sources.slice().reverse().map(s => s.headers ?? {})),
+    apiVersion,
+    paths: Object.assign(pathsAt(apiVersion), ...sources.slice().reverse().map(s => s.paths ?? {})),
+    headers: Object.assign(headersAt(apiVersion), ...sources.slice().reverse().map(s => s.headers ?? {})),
     bundledReference: pick('bundledReference'),
   };
   if (cfg.consentDriver === 'browser' && !cfg.consentScript?.length)

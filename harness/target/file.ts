@@ -7,14 +7,14 @@ import { closeSync, openSync, readSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parse } from 'yaml';
 import { HarnessError } from '../errors.ts';
-import { CONSENT_DRIVERS, type ConsentStep, type PartialConfig } from './config.ts';
+import { apiVersionSetting, CONSENT_DRIVERS, type ConsentStep, type PartialConfig } from './config.ts';
 import { DEFAULT_HEADERS, DEFAULT_PATHS } from './profile.ts';
 import { parseBanks } from './banks.ts';
 
 const STRING_KEYS = ['authUrl', 'realm', 'clientId', 'clientSecret', 'baseUrl', 'controlUrl', 'webhookApiKey', 'sinkHost',
   'publicSinkUrl', 'browserPath', 'deviceId', 'psuIpAddress', 'redirectUrl'] as const;
 const NUMBER_KEYS = ['sinkPort', 'timeScale', 'maxWait', 'sessionLifetime'] as const;
-const OTHER_KEYS = ['profile', 'noProfile', 'consentDriver', 'consentScript', 'paths', 'headers', 'suites', 'banks', 'bankId'] as const;
+const OTHER_KEYS = ['profile', 'noProfile', 'consentDriver', 'consentScript', 'paths', 'headers', 'suites', 'banks', 'bankId', 'apiVersion'] as const;
 const KNOWN = new Set<string>([...STRING_KEYS, ...NUMBER_KEYS, ...OTHER_KEYS]);
 
 const camel = (k: string) => k.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
@@ -90,6 +90,9 @@ export function loadConfigFile(file: string): { config: PartialConfig; suites?: 
       if (out.banks) throw bad(file, 'bank-id is short for banks: give one of them, not both');
       const text = Array.isArray(v) ? v.join(',') : String(v);
       out.banks = parseBanks(k === 'bankId' ? text.split(',')[0]! : text, `Config file ${file}: '${rawKey}'`, 'PIS_BAD_CONFIG');
+    } else if (k === 'apiVersion') {
+      if (typeof v !== 'string' && typeof v !== 'number') throw bad(file, `'${rawKey}' must be an API version such as 3.2.0, or detect`);
+      out.apiVersion = apiVersionSetting(String(v), `Config file ${file}: '${rawKey}'`, 'PIS_BAD_CONFIG');
     } else if (k === 'suites') {
       suites = Array.isArray(v) ? v.join(',') : String(v);
     }

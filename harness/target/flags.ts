@@ -1,7 +1,7 @@
 // The target flags of `run` (docs/cli.md) as a config source.
 import { HarnessError } from '../errors.ts';
 import { numberFlag, PORT } from '../flag-values.ts';
-import { CONSENT_DRIVERS, positive, type ConsentDriverName, type PartialConfig } from './config.ts';
+import { apiVersionSetting, CONSENT_DRIVERS, positive, type ConsentDriverName, type PartialConfig } from './config.ts';
 import { loadConsentScript } from './file.ts';
 import { parseBanks } from './banks.ts';
 
@@ -24,6 +24,7 @@ export const TARGET_FLAGS = {
   'consent-script': { type: 'string' },
   'bank-id': { type: 'string' },
   'banks': { type: 'string' },
+  'api-version': { type: 'string' },
 } as const;
 
 export type TargetFlagValues = { [K in keyof typeof TARGET_FLAGS]?: (typeof TARGET_FLAGS)[K]['type'] extends 'boolean' ? boolean : string };
@@ -41,6 +42,7 @@ export function fromFlags(v: TargetFlagValues): PartialConfig {
   if (v['max-wait'] !== undefined) out.maxWaitS = numberFlag('max-wait', v['max-wait'], 60, { min: 0 });
   if (v['session-lifetime'] !== undefined) out.sessionLifetimeS = positive(v['session-lifetime'], '--session-lifetime');
   if (v['no-profile']) out.profile = false;
+  if (v['api-version'] !== undefined) out.apiVersion = apiVersionSetting(v['api-version'], '--api-version');
   if (v.banks !== undefined && v['bank-id'] !== undefined) throw new HarnessError('PIS_BAD_FLAG', '--bank-id is short for --banks ID: give one of them, not both.');
   if (v.banks !== undefined) out.banks = parseBanks(v.banks, '--banks');
   if (v['bank-id'] !== undefined) out.banks = parseBanks(v['bank-id'], '--bank-id');

@@ -1,6 +1,8 @@
 // Paths and header names of docs/profile.md: defaults that a target's YAML
 // config overrides one by one (docs/profile.md: "Every path and header name below is
-// a default that a target's config can override").
+// a default that a target's config can override"), at the API version under
+// test: names changed in 3.0.0 (spec 9).
+import { atLeast, type ApiVersion } from '../contracts/api-versions.ts';
 
 /** Paths relative to {base_url} (the token path is relative to {auth_url}); `{name}` is filled in by `fillPath`. */
 export const DEFAULT_PATHS = {
@@ -21,6 +23,27 @@ export const DEFAULT_PATHS = {
 export type PathName = keyof typeof DEFAULT_PATHS;
 export type Paths = Record<PathName, string>;
 
+/**
+ * The names before 3.0.0 (spec 9: "POST /fundsconfirmations became POST
+ * /confirm-funds, GET /consent became GET /session, DELETE /consent became
+ * DELETE /session, POST /consent became GET /consent"). There were no
+ * sessions: a consent stands alone (docs/profile.md, API versions). POST
+ * /consent starts one at a bank (`sessions`) and, given its id, asks for its
+ * consent URL again (`consent`); GET and DELETE /consent/{consentId} read and
+ * end it (2.0.0).
+ */
+const BEFORE_SESSIONS: Partial<Paths> = {
+  sessions: '/consent',
+  session: '/consent/{consentId}',
+  consent: '/consent',
+  confirmFunds: '/fundsconfirmations',
+};
+
+/** The default paths at an API version: the names of that version. */
+export function pathsAt(v: ApiVersion): Paths {
+  return atLeast(v, '3.0.0') ? { ...DEFAULT_PATHS } : { ...DEFAULT_PATHS, ...BEFORE_SESSIONS };
+}
+
 /** Header names of docs/profile.md; `authScheme` is the word before the token in Authorization. */
 export const DEFAULT_HEADERS = {
   authScheme: 'Bearer',
@@ -33,6 +56,11 @@ export const DEFAULT_HEADERS = {
 
 type HeaderName = keyof typeof DEFAULT_HEADERS;
 export type Headers = Record<HeaderName, string>;
+
+/** The default header names at an API version: before 3.0.0 a call names its consent, not a session (docs/profile.md, API versions). */
+export function headersAt(v: ApiVersion): Headers {
+  return atLeast(v, '3.0.0') ? { ...DEFAULT_HEADERS } : { ...DEFAULT_HEADERS, session: 'x-consent-id' };
+}
 
 /** Replaces `{name}` placeholders with URL-encoded values; a missing value is a bug of the caller. */
 export function fillPath(template: string, values: Record<string, string>): string {

@@ -1,0 +1,81 @@
+// The API versions at which a requirement, and so a check, exists (spec 9).
+// A requirement exists from its `since` (absent: 1.0.0) until its `removedIn`;
+// `unversioned` (a later change section 9 lists without a number) counts as
+// the latest version. A renamed requirement exists on both sides of the
+// rename: the path table of harness/target/profile.ts gives each side's name.
+//
+// A check exists at a version where every requirement it names exists, except
+// those it lists in `addedLater` (judged only from the version each arrived
+// in), and where every requirement it `needs` (an operation it calls without
+// judging it) exists too. At any other version `run` leaves it out as
+// not-selected, naming the version.
+import { readFileSync } from 'node:fs';
+import { parse } from 'yaml';
+import { API_VERSIONS, atLeast, isApiVersion, LATEST_API_VERSION, type ApiVersion } from '../contracts/api-versions.ts';
+import type { CheckDef } from '../report/check.ts';
+
+/** What the version rules read of a requirement. */
+export interface Versioned { id: string; since?: string; removedIn?: string }
+
+/** The first version a requirement exists at, and the version it was removed in. */
+export interface Window { since: ApiVersion; removedIn?: ApiVersion }
+
+export function windowOf(r: Versioned): Window {
+  const since = r.since === undefined ? API_VERSIONS[0] : r.since === 'unversioned' ? LATEST_API_VERSION : r.since;
+  if (!isApiVersion(since)) throw new Error(`requirement ${r.id} has since '${r.since}', not a version of spec 9`);
+  if (r.removedIn !== undefined && !isApiVersion(r.removedIn)) throw new Error(`requirement ${r.id} has removedIn '${r.removedIn}', not a version of spec 9`);
+  return { since, ...(r.removedIn ? { removedIn: r.removedIn as ApiVersion } : {}) };
+}
+
+export function existsAt(w: Window, v: ApiVersion): boolean {
+  return atLeast(v, w.since) && (w.removedIn === undefined || !atLeast(v, w.removedIn));
+}
+
+/** The requirement windows by id, from contracts/requirements.yaml read once (no schema validation here: the tests and `coverage` validate it). */
+let cached: Map<string, Window> | undefined;
+export function requirementWindows(): Map<string, Window> {
+  if (!cached) {
+    const doc = parse(readFileSync(new URL('../../contracts/requirements.yaml', import.meta.url), 'utf8')) as { requirements: Versioned[] };
+    cached = new Map(doc.requirements.map(r => [r.id, windowOf(r)]));
+  }
+  return cached;
+}
+
+type VersionedCheck = Pick<CheckDef, 'id' | 'requirements' | 'addedLater' | 'needs'>;
+
+function windowsOf(c: VersionedCheck, ids: readonly string[], windows: Map<string, Window>): Window[] {
+  return ids.map(id => {
+    const w = windows.get(id);
+    if (!w) throw new Error(`check ${c.id} names requirement ${id}, which contracts/requirements.yaml does not have`);
+    return w;
+  });
+}
+
+/** True when the check exists at `v`. */
+export function checkExistsAt(c: VersionedCheck, v: ApiVersion, windows = requirementWindows()): boolean {
+  const core = (c.requirements ?? []).filter(id => !c.addedLater?.includes(id));
+  return windowsOf(c, [...core, ...(c.needs ?? [])], windows).every(w => existsAt(w, v));
+}
+
+/** The requirements of the check that exist at `v`: what its result names at that version. */
+export function requirementsAt(c: VersionedCheck, v: ApiVersion, windows = requirementWindows()): string[] {
+  const ids = c.requirements ?? [];
+  const ws = windowsOf(c, ids, windows);
+  return ids.filter((_, i) => existsAt(ws[i]!, v));
+}
+
+/** The versions the check exists at, oldest first. */
+export function checkVersions(c: VersionedCheck, windows = requirementWindows()): ApiVersion[] {
+  return API_VERSIONS.filter(v => checkExistsAt(c, v, windows));
+}
+
+/**
+ * Why the check is not at `v`, for the not-selected listing: "appeared in
+ * 3.0.0" or "removed in 3.0.0"; undefined when it is there.
+ */
+export function whyNotAt(c: VersionedCheck, v: ApiVersion, windows = requirementWindows()): string | undefined {
+  const versions = checkVersions(c, windows);
+  if (versions.includes(v)) return undefined;
+  if (!versions.length) return 'at no API version';
+  return atLeast(v, versions[0]!) ? `removed after ${versions[versions.length - 1]}` : `appeared in ${versions[0]}`;
+}
