@@ -9,6 +9,7 @@ import { parseLifetimes } from '../reference/lifetimes.ts';
 import { numberFlag, PORT } from '../flag-values.ts';
 import { parseFlags, type Command } from './command.ts';
 import { onStop } from '../stop.ts';
+import { API_VERSIONS, atLeast, LATEST_API_VERSION, parseApiVersion } from '../contracts/api-versions.ts';
 
 const DEMO_SECRET = 'demo-secret';
 
@@ -25,6 +26,9 @@ Options:
   --time-scale F         1 spec second lasts F real seconds (default 1); e.g.
                          0.1 makes token lifetimes 360 s and the first webhook
                          retry come after 1 s
+  --api-version V        the API version to serve (spec 9): ${API_VERSIONS.join(', ')}
+                         (default ${LATEST_API_VERSION}): its operations under its names,
+                         nothing newer
   --fault NAME,...       switch on faults or quirks of the catalog (repeatable)
   --lifetimes A,R[,C]    access token, refresh token and consent lifetimes in
                          spec seconds (default 3600,7200,3600, the spec's shown
@@ -59,7 +63,7 @@ export function banner(ref: Reference, opts: { webhookUrl?: string; webhookApiKe
   };
   const token = `curl -s -X POST ${q(ref.tokenUrl)} -d grant_type=client_credentials -d client_id=${q(ref.clientId)} -d client_secret=${secret.startsWith('$') ? `"${secret}"` : q(secret)}`;
   return [
-    `pis-conformance reference implementation is running (${scale}).`,
+    `pis-conformance reference implementation is running (API version ${ref.apiVersion}, ${scale}).`,
     '',
     `  auth URL      ${ref.authUrl}`,
     `  token URL     ${ref.tokenUrl}`,
@@ -78,8 +82,13 @@ export function banner(ref: Reference, opts: { webhookUrl?: string; webhookApiKe
     'Keep it and call the API (every call needs a bearer token and x-device-id):',
     `  TOKEN=$(${token} | node -pe 'JSON.parse(require("fs").readFileSync(0)).access_token')`,
     `  curl -s ${q(`${ref.baseUrl}/banks?countryCode=NO`)} -H "Authorization: Bearer $TOKEN" -H 'x-device-id: my-laptop'`,
-    '  Then POST /session {"bankId": "sparebank1-no"}, GET /consent/<sessionId> and open its link (a plain GET gives',
-    '  consent), and call /accounts or /payments/<product> with x-session-id (paths and bodies: the profile, docs/profile.md).',
+    ...(atLeast(ref.apiVersion, '3.0.0') ? [
+      '  Then POST /session {"bankId": "sparebank1-no"}, GET /consent/<sessionId> and open its link (a plain GET gives',
+      '  consent), and call /accounts or /payments/<product> with x-session-id (paths and bodies: the profile, docs/profile.md).',
+    ] : [
+      '  Then POST /consent {"bankId": "sparebank1-no"} and open the link of its answer (a plain GET gives consent), and',
+      '  call /accounts or /payments/<product> with x-consent-id: <consentId> (docs/profile.md, API versions).',
+    ]),
     '',
     `Create a checkout whose webhooks go to your receiver${opts.webhookUrl ? ' (the registered one)' : ' (change url and apiKey)'}:`,
     `  curl -s -X POST ${q(`${ref.controlUrl}/checkouts`)} -H 'content-type: application/json' -d ${q(JSON.stringify(checkout))}`,
@@ -107,6 +116,7 @@ export const command: Command = {
       'webhook-url': { type: 'string' },
       'webhook-api-key': { type: 'string' },
       'interactive-consent': { type: 'boolean' },
+      'api-version': { type: 'string' },
     });
     if (!parsed) return 0;
     const v = parsed.values;
@@ -123,6 +133,7 @@ export const command: Command = {
       realm: v.realm, clientId: v['client-id'], clientSecret: v['client-secret'],
       webhookUrl: v['webhook-url'], webhookApiKey: v['webhook-api-key'], interactiveConsent: v['interactive-consent'],
       lifetimes: v.lifetimes ? parseLifetimes(v.lifetimes) : undefined,
+      apiVersion: v['api-version'] === undefined ? undefined : parseApiVersion(v['api-version'], '--api-version'),
     });
     process.stdout.write(banner(ref, { webhookUrl: v['webhook-url'], webhookApiKey: v['webhook-api-key'] }) + '\n');
     await new Promise<void>(resolve => onStop(() => resolve()));

@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { HarnessError } from '../errors.ts';
 import type { Level } from '../report/model.ts';
+import { atLeast, isApiVersion, type ApiVersion } from '../contracts/api-versions.ts';
 
 export interface Fault {
   kind: 'fault';
@@ -17,6 +18,8 @@ export interface Fault {
   prefix: string;
   /** The level of the checks that catch it (a fault is never of level profile). */
   level: Exclude<Level, 'profile'>;
+  /** The first API version it applies to (it breaks an operation that arrived then); absent: every version. */
+  since?: ApiVersion;
 }
 
 export interface Quirk {
@@ -59,7 +62,9 @@ export function parseCatalog(text: string): { faults: Fault[]; quirks: Quirk[] }
     if (!PREFIX.test(prefix)) throw new Error(`${where}: prefix '${prefix}' is not suite.area`);
     const level = str(e, 'level', where);
     if (level !== 'must' && level !== 'should') throw new Error(`${where}: level must be must or should, not '${level}'`);
-    return { kind: 'fault', name, description: str(e, 'description', where), spec: String(e.spec ?? ''), prefix, level };
+    const since = e.since === undefined ? undefined : String(e.since);
+    if (since !== undefined && !isApiVersion(since)) throw new Error(`${where}: since '${since}' is not an API version of spec 9`);
+    return { kind: 'fault', name, description: str(e, 'description', where), spec: String(e.spec ?? ''), prefix, level, ...(since ? { since } : {}) };
   });
   const quirks = doc.quirks.map((raw, i): Quirk => {
     const { e, name, where } = named(raw, i, 'quirks');
@@ -91,13 +96,17 @@ export function findEntry(name: string): CatalogEntry | undefined {
  * clean reference when a fault was asked for would make a suite look stronger
  * than it is.
  */
-export function resolveFaults(names: Iterable<string> = []): Set<string> {
+export function resolveFaults(names: Iterable<string> = [], version?: ApiVersion): Set<string> {
   const set = new Set<string>();
   for (const raw of names) {
     const name = raw.trim();
     if (!name) continue;
-    if (!findEntry(name))
+    const entry = findEntry(name);
+    if (!entry)
       throw new HarnessError('PIS_BAD_FLAG', `'${name}' is not a fault or quirk of the reference: run 'pis-conformance serve-reference --list-faults' for the names.`);
+    // A fault of an operation the version does not have would silently change nothing.
+    if (version && entry.kind === 'fault' && entry.since && !atLeast(version, entry.since))
+      throw new HarnessError('PIS_BAD_FLAG', `The fault ${name} applies from API version ${entry.since}, and the reference serves ${version}: give --api-version ${entry.since} or later, or leave the fault out.`);
     set.add(name);
   }
   return set;
@@ -120,7 +129,7 @@ export function recordingReads(faults: ReadonlySet<string>, log: Set<string>): S
 export function describeCatalog(): string {
   const width = Math.max(...[...FAULTS, ...QUIRKS].map(e => e.name.length));
   const lines = ['Faults (each breaks one rule; the suites must catch it under the prefix shown):'];
-  for (const f of FAULTS) lines.push(`  ${f.name.padEnd(width)}  ${f.prefix.padEnd(24)} ${f.level.padEnd(6)} spec ${f.spec.padEnd(4)} ${f.description}`);
+  for (const f of FAULTS) lines.push(`  ${f.name.padEnd(width)}  ${f.prefix.padEnd(24)} ${f.level.padEnd(6)} spec ${f.spec.padEnd(4)} ${f.description}${f.since ? ` (API version ${f.since} and later)` : ''}`);
   lines.push('', 'Quirks (allowed by the spec; the suites must pass them):');
   for (const q of QUIRKS) lines.push(`  ${q.name.padEnd(width)}  spec ${q.spec.padEnd(4)} ${q.description}`);
   return lines.join('\n');

@@ -17,6 +17,7 @@ import { SHOWN_LIFETIMES, type Lifetimes } from './lifetimes.ts';
 import { createControl, type EventRecord, type ReferenceAttempt } from './control.ts';
 import { createReferenceServer } from './server.ts';
 import { listenError } from '../errors.ts';
+import { LATEST_API_VERSION, type ApiVersion } from '../contracts/api-versions.ts';
 
 ;
 
@@ -38,6 +39,8 @@ export interface ReferenceOptions {
   interactiveConsent?: boolean;
   /** Access token, refresh token and consent lifetimes in spec seconds (default: the spec's shown 3600 and 7200, consent 3600). */
   lifetimes?: Partial<Lifetimes>;
+  /** The API version to serve (spec 9): its operations under its names, nothing newer. Default the latest. */
+  apiVersion?: ApiVersion;
 }
 
 export interface Reference {
@@ -52,6 +55,7 @@ export interface Reference {
   clientSecret: string;
   timeScale: number;
   lifetimes: Lifetimes;
+  apiVersion: ApiVersion;
   /** The names that were switched on. */
   faults: string[];
   clock: Clock;
@@ -74,7 +78,8 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Re
   const realm = options.realm ?? 'pis';
   const clientId = options.clientId ?? 'demo-client';
   const clientSecret = options.clientSecret ?? 'demo-secret';
-  const faults = resolveFaults(options.faults ?? []);
+  const apiVersion = options.apiVersion ?? LATEST_API_VERSION;
+  const faults = resolveFaults(options.faults ?? [], apiVersion);
   const read = new Set<string>();
   const apiFaults = recordingReads(faults, read);
   const clock = realClock(options.timeScale ?? 1);
@@ -82,7 +87,7 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Re
   const lifetimes: Lifetimes = { ...SHOWN_LIFETIMES, ...options.lifetimes };
   const tokens = new TokenStore(clock, apiFaults, lifetimes);
   const ctx: ApiContext = {
-    clock, faults: apiFaults, tokens,
+    version: apiVersion, clock, faults: apiFaults, tokens,
     sessions: new SessionStore(clock, apiFaults, lifetimes.consentS),
     payments: new PaymentStore(clock),
     tickets: new TicketStore(),
@@ -120,7 +125,7 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Re
   return {
     authUrl: origin, realm, tokenUrl: `${origin}/auth/realms/${encodeURIComponent(realm)}/protocol/openid-connect/token`,
     baseUrl: `${origin}/api`, controlUrl: `${origin}/control`,
-    clientId, clientSecret, timeScale: clock.scale, lifetimes, faults: [...faults], clock,
+    clientId, clientSecret, timeScale: clock.scale, lifetimes, apiVersion, faults: [...faults], clock,
     attempts: () => control.attempts(),
     events: () => control.events(),
     settled: id => control.settled(id),

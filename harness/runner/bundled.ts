@@ -3,6 +3,7 @@
 // config source. The suites still reach it over HTTP only.
 import type { PartialConfig } from '../target/config.ts';
 import type { Lifetimes } from '../reference/lifetimes.ts';
+import type { ApiVersion } from '../contracts/api-versions.ts';
 
 /**
  * The default time scale for the bundled reference only: 1 spec second = 0.1
@@ -32,10 +33,10 @@ export function bundledLifetimes(timeScale: number): Lifetimes {
 
 export interface Bundled { config: PartialConfig; close(): Promise<void> }
 
-export async function startBundled(opts: { timeScale: number; faults: string[]; webhookApiKey: string; lifetimes?: Lifetimes }): Promise<Bundled> {
+export async function startBundled(opts: { timeScale: number; faults: string[]; webhookApiKey: string; lifetimes?: Lifetimes; apiVersion?: ApiVersion }): Promise<Bundled> {
   const { startReference } = await import('../reference/index.ts');
   const lifetimes = opts.lifetimes ?? bundledLifetimes(opts.timeScale);
-  const ref = await startReference({ host: '127.0.0.1', port: 0, timeScale: opts.timeScale, faults: opts.faults, webhookApiKey: opts.webhookApiKey, lifetimes });
+  const ref = await startReference({ host: '127.0.0.1', port: 0, timeScale: opts.timeScale, faults: opts.faults, webhookApiKey: opts.webhookApiKey, lifetimes, apiVersion: opts.apiVersion });
   return {
     config: {
       authUrl: ref.authUrl, realm: ref.realm, clientId: ref.clientId, clientSecret: ref.clientSecret,

@@ -6,12 +6,17 @@ import { transactionsOf } from '../data/transactions.ts';
 import { ok, withExtras, type Answer, type Call } from './context.ts';
 import { invalidId, missingParameter } from './errors.ts';
 import { psuIp, requireSession } from './guards.ts';
+import { has } from './versions.ts';
 
 function present(call: Call, a: AccountRecord): Record<string, unknown> {
   const faults = call.ctx.faults;
   // Fault data-owner-null: a bank that gives no owner name yields null instead of spec 2.6's "".
-  const ownerName = a.ownerName === '' && faults.has('data-owner-null') ? null : a.ownerName;
-  return withExtras(faults, { ...a, ownerName, balances: a.balances.map(b => ({ ...b })) }, { status: 'enabled', usage: 'PRIV' });
+  const { ownerName: owner, displayName, ...rest } = a;
+  const record = { ...rest, balances: a.balances.map(b => ({ ...b })) };
+  // ownerName and displayName are a later change of spec 9 without a number: at the latest version only.
+  if (!has(call.ctx, 'later-changes')) return withExtras(faults, record, { status: 'enabled', usage: 'PRIV' });
+  const ownerName = owner === '' && faults.has('data-owner-null') ? null : owner;
+  return withExtras(faults, { ...record, ownerName, displayName }, { status: 'enabled', usage: 'PRIV' });
 }
 
 export function listAccounts(call: Call): Answer {
@@ -26,7 +31,10 @@ function transactionsFor(call: Call, accountId: string | undefined): Answer {
   if (!accountId) throw missingParameter('accountId');
   const account = findAccount(bank.record.id, accountId);
   if (!account) throw invalidId('account', accountId);
-  const list = transactionsOf(account, call.ctx.clock.date(), call.ctx.faults);
+  // The counterparty fields are a later change of spec 9 without a number: at the latest version only.
+  const later = has(call.ctx, 'later-changes');
+  const list = transactionsOf(account, call.ctx.clock.date(), later ? call.ctx.faults : new Set())
+    .map(t => later ? t : (({ counterpartyAccount: _a, counterpartyName: _n, counterpartyAgent: _g, ...rest }) => rest)(t));
   return ok(list.map(t => withExtras(call.ctx.faults, t, { entryReference: `E2E-${t.id}`, bankTransactionCode: 'PMNT-RCDT-ESCT' })));
 }
 

@@ -4,13 +4,16 @@
 import { BANKS, findBank, type BankRecord } from '../data/banks.ts';
 import { ok, withExtras, type Answer, type Call } from './context.ts';
 import { invalidId } from './errors.ts';
+import { has, servicesAt } from './versions.ts';
 
 function present(call: Call, bank: BankRecord): Record<string, unknown> {
   const faults = call.ctx.faults;
   // Fault data-services-not-array: the array becomes "a,b" (every bank, so any bank a suite reads shows it).
+  // Only the values the version knows (spec 9: 3.1.0, 3.2.0 and a later change added the named ones).
+  const services = servicesAt(call.ctx, bank.supportedServices);
   const record: Record<string, unknown> = faults.has('data-services-not-array')
-    ? { ...bank, supportedServices: bank.supportedServices.join(',') }
-    : { ...bank, supportedServices: [...bank.supportedServices] };
+    ? { ...bank, supportedServices: services.join(',') }
+    : { ...bank, supportedServices: services };
   return withExtras(faults, record, { logoUrl: `${call.origin}/bank/logo/${bank.id}.svg`, paymentMethods: ['ACCOUNT_TRANSFER'] });
 }
 
@@ -21,8 +24,10 @@ function nameMatches(faults: ReadonlySet<string>, bank: BankRecord, query: strin
 }
 
 export function listBanks(call: Call): Answer {
-  const country = call.query.get('countryCode')?.trim().toUpperCase();
-  const name = call.query.get('name')?.trim();
+  // Spec 9 2.0.0: the filters arrived then; before, the whole list whatever the query.
+  const filters = has(call.ctx, 'bank-filters');
+  const country = filters ? call.query.get('countryCode')?.trim().toUpperCase() : undefined;
+  const name = filters ? call.query.get('name')?.trim() : undefined;
   // Fault data-banks-filter-ignored: the countryCode filter is not applied (the name filter still is).
   const byCountry = country && !call.ctx.faults.has('data-banks-filter-ignored');
   const banks = BANKS.map(b => b.record)

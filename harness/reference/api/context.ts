@@ -7,8 +7,11 @@ import type { Clock } from '../clock.ts';
 import type { PaymentStore } from './payment-store.ts';
 import type { SessionStore } from './session-store.ts';
 import type { TicketStore } from './tickets.ts';
+import type { ApiVersion } from '../../contracts/api-versions.ts';
 
 export interface ApiContext {
+  /** The API version the reference serves (spec 9; versions.ts says what each one has). */
+  version: ApiVersion;
   clock: Clock;
   faults: ReadonlySet<string>;
   tokens: TokenStore;

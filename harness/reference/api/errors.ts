@@ -39,6 +39,16 @@ export class ApiError extends Error {
   body(id: string, timestamp: number): Record<string, unknown> {
     return { id, errorCode: this.errorCode, message: this.message, source: 'C', type: this.type, timestamp, links: this.links };
   }
+
+  /**
+   * The answer before 3.0.0 reworked error handling (spec 7, 9): a plain 4xx
+   * or 5xx with the message and, where there is one, the link to follow
+   * (docs/profile.md, API versions). No error codes then.
+   */
+  before3(): { status: number; body: Record<string, unknown> } {
+    const links = this.links.map(l => ({ rel: l.rel, href: l.href }));
+    return { status: this.fixedStatus ?? this.status4xx, body: { message: this.message, ...(links.length ? { links } : {}) } };
+  }
 }
 
 // The codes docs/profile.md names. Codes it does not name (1007, 1008, 1401, 1501) are

@@ -7,10 +7,17 @@ import type { Call } from './context.ts';
 import { consentRequired, invalidPsuIp, invalidRedirect, missingHeader } from './errors.ts';
 import { header } from './http.ts';
 import type { Session } from './session-store.ts';
+import { has } from './versions.ts';
+
+/** The header a session-bound call names its session in; before 3.0.0 its consent (docs/profile.md, API versions). */
+export function sessionHeader(call: Call): string {
+  return has(call.ctx, 'sessions') ? 'x-session-id' : 'x-consent-id';
+}
 
 /** The consent-link error's href: absolute per docs/profile.md, relative under the session-consent-link-relative fault. */
 export function consentHref(call: Call, sessionId: string): string {
-  const path = `/consent/${encodeURIComponent(sessionId)}`;
+  // Before 3.0.0 the consent request is POST /consent (with the consent's id in x-consent-id).
+  const path = has(call.ctx, 'sessions') ? `/consent/${encodeURIComponent(sessionId)}` : '/consent';
   return call.ctx.faults.has('session-consent-link-relative') ? path : `${call.baseUrl}${path}`;
 }
 
@@ -21,8 +28,9 @@ export function consentHref(call: Call, sessionId: string): string {
  * service that forgets expired sessions cannot tell them from unknown ones.
  */
 export function requireSession(call: Call, kind: 'accounts' | 'payment' | 'other' = 'other'): { session: Session; bank: SeedBank } {
-  const id = header(call.req, 'x-session-id');
-  if (!id) throw missingHeader('x-session-id');
+  const name = sessionHeader(call);
+  const id = header(call.req, name);
+  if (!id) throw missingHeader(name);
   const { sessions, faults } = call.ctx;
   const session = sessions.get(id);
   const refuse = (why: string) => consentRequired(id, consentHref(call, id), why);
@@ -38,8 +46,9 @@ export function requireSession(call: Call, kind: 'accounts' | 'payment' | 'other
   return { session, bank: findBank(session.bankId)! };
 }
 
-/** x-psu-ip-address is optional on account and payment endpoints, but must be an IP address when given. */
+/** x-psu-ip-address is optional on account and payment endpoints, but must be an IP address when given (from 2.0.0; before, no such header). */
 export function psuIp(call: Call, required: boolean): string | undefined {
+  if (!has(call.ctx, 'psu-ip-address')) return undefined;
   const value = header(call.req, 'x-psu-ip-address');
   if (value === undefined || value === '') {
     if (required) throw missingHeader('x-psu-ip-address');
@@ -49,8 +58,9 @@ export function psuIp(call: Call, required: boolean): string | undefined {
   return value;
 }
 
-/** x-redirect-url, when given, must be an absolute http(s) URL the bank page can send the browser to. */
+/** x-redirect-url, when given, must be an absolute http(s) URL the bank page can send the browser to (from 2.0.0; before, no such header). */
 export function redirectUrl(call: Call): string | undefined {
+  if (!has(call.ctx, 'redirect-url')) return undefined;
   const value = header(call.req, 'x-redirect-url');
   if (value === undefined || value === '') return undefined;
   let url: URL;

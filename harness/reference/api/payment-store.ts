@@ -29,6 +29,11 @@ export interface Payment {
   needsSca: boolean;
   authorizedAtMs?: number;
   nordic: boolean;
+  /**
+   * The simplified status flow of the Nordic banks (spec 3.3, a later change of
+   * spec 9 without a number): without it a Nordic bank says ACTC as others do.
+   */
+  simplifiedStatus: boolean;
 }
 
 export class PaymentStore {
@@ -58,7 +63,7 @@ export class PaymentStore {
     if (p.needsSca && p.authorizedAtMs === undefined) return 'RCVD';
     if (p.product.includes('scheduled')) return 'PDNG';
     const acceptedAt = p.authorizedAtMs ?? p.createdAtMs;
-    if (this.clock.now() - acceptedAt < SETTLE_S * 1000) return p.nordic ? 'ACSP' : 'ACTC';
+    if (this.clock.now() - acceptedAt < SETTLE_S * 1000) return p.nordic && p.simplifiedStatus ? 'ACSP' : 'ACTC';
     return 'ACSC';
   }
 }

@@ -8,6 +8,14 @@ import { psuIp, redirectUrl, requireSession } from './guards.ts';
 import { isProduct, type Payment, type Product } from './payment-store.ts';
 import { validatePayment } from './payment-validation.ts';
 import { NORDIC, type SeedBank } from '../data/banks.ts';
+import { has, type Feature } from './versions.ts';
+
+/** The products that arrived after 1.0.0 (spec 9); sepa-credit is there from the start. */
+const PRODUCT_SINCE: Partial<Record<Product, Feature>> = {
+  'domestic-transfer': 'domestic-transfer',
+  'domestic-scheduled-transfer': 'domestic-scheduled-transfer',
+  'sepa-scheduled-credit': 'sepa-scheduled-credit',
+};
 
 /** The products that need a supportedServices entry (docs/profile.md); the other two every bank serves. */
 const NEEDS_SERVICE: Partial<Record<Product, string>> = {
@@ -18,7 +26,8 @@ const INSTANT = 'instant-domestic-transfer';
 
 function product(call: Call): Product {
   const p = call.params.product;
-  if (!isProduct(p)) throw notFound(call.req.method ?? 'GET', `/payments/${p}`);
+  const since = isProduct(p) ? PRODUCT_SINCE[p] : undefined;
+  if (!isProduct(p) || (since && !has(call.ctx, since))) throw notFound(call.req.method ?? 'GET', `/payments/${p}`);
   return p;
 }
 
@@ -32,18 +41,22 @@ export function createPayment(call: Call): Answer {
   const faults = call.ctx.faults;
   const service = NEEDS_SERVICE[prod];
   if (service && !bank.record.supportedServices.includes(service)) throw unsupportedProduct(prod, bank.record.id);
-  validatePayment(prod, call.body, faults);
+  validatePayment(prod, call.body, faults, has(call.ctx, 'end-to-end-id'));
   // Spec 4.4: instant domestic payments go through domestic-transfer at banks that list
-  // instant-domestic-transfer; docs/profile.md: the client asks with "instantPayment": true.
-  const instant = prod === 'domestic-transfer' && call.body.instantPayment === true;
+  // instant-domestic-transfer (a later change of spec 9); docs/profile.md: the client asks with "instantPayment": true.
+  const instant = prod === 'domestic-transfer' && call.body.instantPayment === true && has(call.ctx, 'later-changes');
   if (instant && !bank.record.supportedServices.includes(INSTANT)) throw unsupportedProduct(INSTANT, bank.record.id);
   const payment = call.ctx.payments.create({
     product: prod, bankId: bank.record.id, sessionId: session.id, request: { ...call.body, redirectUrl: redirect },
-    needsSca: bank.behaviour.sca, nordic: NORDIC.has(bank.record.countryCode),
+    // Spec 9 1.0.1: strong customer authentication arrived then; 1.0.0 creates every payment at once.
+    needsSca: bank.behaviour.sca && has(call.ctx, 'authorize'), nordic: NORDIC.has(bank.record.countryCode),
+    simplifiedStatus: has(call.ctx, 'later-changes'),
   });
-  // Banks with strong customer authentication answer 1428 with the authorize link.
-  if (payment.needsSca) throw scaRequired(payment.id, authorizeHref(call, payment));
+  // Banks with strong customer authentication answer 1428 with the authorize link; before 3.0.0's
+  // reworked errors the payment answer itself carries the link (docs/profile.md, API versions).
+  if (payment.needsSca && has(call.ctx, 'error-body')) throw scaRequired(payment.id, authorizeHref(call, payment));
   const body: Record<string, unknown> = { paymentId: payment.id, status: call.ctx.payments.status(payment), creationDateTime: payment.creationDateTime };
+  if (payment.needsSca) body.links = [{ rel: 'authorize', href: authorizeHref(call, payment) }];
   // Fault payments-sepa-no-payment-id: the SEPA success answer lacks paymentId.
   if (prod === 'sepa-credit' && faults.has('payments-sepa-no-payment-id')) delete body.paymentId;
   return ok(withExtras(faults, body, { transactionFees: { amount: '0.00', currency: call.body.currency } }), 201);
@@ -60,8 +73,8 @@ export function authorizePayment(call: Call): Answer {
   const prod = product(call);
   const { bank } = requireSession(call);
   const p = paymentOf(call, bank, prod);
-  // Spec 9 3.0.0: x-redirect-url optional on POST /authorize; else the one given at initiation.
-  const redirect = redirectUrl(call) ?? (p.request.redirectUrl as string | undefined);
+  // Spec 9 3.0.0: x-redirect-url optional on POST /authorize; else (and before 3.0.0) the one given at initiation.
+  const redirect = (has(call.ctx, 'authorize-redirect-url') ? redirectUrl(call) : undefined) ?? (p.request.redirectUrl as string | undefined);
   const ticket = call.ctx.tickets.issue({ kind: 'authorize', paymentId: p.id, redirectUrl: redirect });
   return ok(withExtras(call.ctx.faults, { links: [{ type: 'GET', rel: 'authorize', href: call.ctx.tickets.href(call.origin, 'authorize', ticket, call.ctx.interactiveConsent) }] }, { paymentId: p.id }));
 }

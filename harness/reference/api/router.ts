@@ -1,7 +1,9 @@
 // The banking API under {base_url} = http://host:port/api (docs/profile.md
-// "Operations"). Every call needs a bearer access token (401 otherwise) and
-// x-device-id (1001); answers are JSON and carry x-request-id; errors use the
-// profile's error body. Handlers live one concern per file beside this one.
+// "Operations") at the API version the reference serves (versions.ts): its
+// operations under its names. Every call needs a bearer access token (401
+// otherwise) and x-device-id (1001); answers are JSON and carry x-request-id;
+// errors use the profile's error body (from 3.0.0; before it, the plain one of
+// docs/profile.md, API versions). Handlers live one concern per file beside this one.
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { listAccounts, listTransactions, listTransactionsByQuery } from './accounts.ts';
@@ -11,40 +13,74 @@ import type { Answer, ApiContext, Call } from './context.ts';
 import { ApiError, internalError, methodNotAllowed, missingHeader, missingParameter, notFound, unauthorized } from './errors.ts';
 import { BodyTooLarge, header, readBody, sendJson } from './http.ts';
 import { authorizePayment, createPayment, getPayment } from './payments.ts';
-import { consentUrl, createSession, deleteSession, sessionStatus } from './sessions.ts';
+import { consentUrl, createSession, deleteSession, sessionStatus, startConsent } from './sessions.ts';
+import { has, type Feature } from './versions.ts';
 
 type Handler = (call: Call) => Answer;
-interface Route { method: string; pattern: RegExp; names: string[]; handler: Handler }
-
-function route(method: string, path: string, handler: Handler): Route {
-  const names: string[] = [];
-  const source = path.replace(/:(\w+)/g, (_, n: string) => { names.push(n); return '([^/]+)'; });
-  return { method, pattern: new RegExp(`^${source}/?$`), names, handler };
+interface Route {
+  method: string; pattern: RegExp; names: string[]; handler: Handler;
+  /** A route of an operation 3.0.0 renamed: there only while `fault` is off (`onFault` false) or on (true). */
+  fault?: string; onFault?: boolean;
 }
 
-const ROUTES: Route[] = [
-  route('GET', '/banks', listBanks),
-  route('GET', '/banks/:bankId', getBank),
-  route('POST', '/session', createSession),
-  route('GET', '/session', sessionStatus),
-  route('DELETE', '/session', deleteSession),
-  route('GET', '/session/:sessionId', sessionStatus),
-  route('DELETE', '/session/:sessionId', deleteSession),
-  route('GET', '/consent/:sessionId', consentUrl),
-  route('GET', '/accounts', listAccounts),
-  route('GET', '/accounts/:accountId/transactions', listTransactions),
-  route('GET', '/transactions', listTransactionsByQuery),
-  route('POST', '/confirm-funds', confirmFunds),
-  route('POST', '/payments/:product', createPayment),
-  route('POST', '/payments/:product/:paymentId/authorize', authorizePayment),
-  route('GET', '/payments/:product/:paymentId', getPayment),
+function route(method: string, path: string, handler: Handler, fault?: { name: string; on: boolean }): Route {
+  const names: string[] = [];
+  const source = path.replace(/:(\w+)/g, (_, n: string) => { names.push(n); return '([^/]+)'; });
+  return { method, pattern: new RegExp(`^${source}/?$`), names, handler, ...(fault ? { fault: fault.name, onFault: fault.on } : {}) };
+}
+
+type Names = [method: string, path: string][];
+
+/**
+ * The operations 3.0.0 renamed (spec 9), with their names on each side of
+ * the rename. Under its fault the reference serves one under the other
+ * side's names instead (a target that claims a version but kept, or took
+ * early, the other names); such a name never shadows one of the version's own.
+ * The consent URL before 3.0.0 is POST /consent with a consent id (sessions.ts).
+ */
+const RENAMED: { fault: string; feature?: Feature; handler: Handler; sessions: Names; before: Names }[] = [
+  { fault: 'renamed-confirm-funds', feature: 'confirm-funds', handler: confirmFunds,
+    sessions: [['POST', '/confirm-funds']], before: [['POST', '/fundsconfirmations']] },
+  { fault: 'renamed-consent-status', feature: 'consent-status', handler: sessionStatus,
+    sessions: [['GET', '/session'], ['GET', '/session/:sessionId']], before: [['GET', '/consent'], ['GET', '/consent/:sessionId']] },
+  { fault: 'renamed-consent-delete', feature: 'consent-status', handler: deleteSession,
+    sessions: [['DELETE', '/session'], ['DELETE', '/session/:sessionId']], before: [['DELETE', '/consent'], ['DELETE', '/consent/:sessionId']] },
+  { fault: 'renamed-consent-url', handler: consentUrl, sessions: [['GET', '/consent/:sessionId']], before: [['POST', '/consent']] },
 ];
 
-function match(method: string, path: string): { route: Route; params: Record<string, string> } {
+/** The routes of the version the reference serves (versions.ts). */
+function routesAt(ctx: ApiContext): Route[] {
+  const sessions = has(ctx, 'sessions');
+  const own: Route[] = [route('GET', '/banks', listBanks)];
+  const other: Route[] = [];
+  if (has(ctx, 'bank-by-id')) own.push(route('GET', '/banks/:bankId', getBank));
+  own.push(sessions ? route('POST', '/session', createSession) : route('POST', '/consent', startConsent));
+  for (const r of RENAMED) {
+    if (r.feature && !has(ctx, r.feature)) continue;
+    const [mine, theirs] = sessions ? [r.sessions, r.before] : [r.before, r.sessions];
+    // Before 3.0.0 POST /consent is already the route above: it serves the consent URL itself.
+    if (!(r.fault === 'renamed-consent-url' && !sessions)) own.push(...mine.map(([m, p]) => route(m, p, r.handler, { name: r.fault, on: false })));
+    other.push(...theirs.filter(([m, p]) => !(m === 'POST' && p === '/consent' && !sessions)).map(([m, p]) => route(m, p, r.handler, { name: r.fault, on: true })));
+  }
+  own.push(
+    route('GET', '/accounts', listAccounts),
+    route('GET', '/accounts/:accountId/transactions', listTransactions),
+    route('GET', '/transactions', listTransactionsByQuery),
+    route('POST', '/payments/:product', createPayment),
+    route('GET', '/payments/:product/:paymentId', getPayment),
+  );
+  if (has(ctx, 'authorize')) own.push(route('POST', '/payments/:product/:paymentId/authorize', authorizePayment));
+  const taken = (r: Route) => own.some(o => o.method === r.method && o.pattern.source === r.pattern.source);
+  return [...own, ...other.filter(r => !taken(r))];
+}
+
+function match(ctx: ApiContext, routes: Route[], method: string, path: string): { route: Route; params: Record<string, string> } {
   const allowed: string[] = [];
-  for (const r of ROUTES) {
+  for (const r of routes) {
     const m = r.pattern.exec(path);
     if (!m) continue;
+    // Asked only when the path is one of a renamed operation's, so only the suites that call it meet the fault.
+    if (r.fault !== undefined && ctx.faults.has(r.fault) !== r.onFault) continue;
     if (r.method !== method) { allowed.push(r.method); continue; }
     const params: Record<string, string> = {};
     // A malformed %-escape cannot name anything that exists.
@@ -77,20 +113,23 @@ async function jsonBody(req: IncomingMessage): Promise<Record<string, unknown>> 
 
 export function createApi(ctx: ApiContext) {
   let errors = 0;
+  const routes = routesAt(ctx);
   return async function handle(req: IncomingMessage, res: ServerResponse, subpath: string, query: URLSearchParams, origin: string): Promise<void> {
     const requestId = header(req, 'x-request-id') || randomUUID();
     let answer: Answer;
     try {
       authenticate(ctx, req);
       if (!header(req, 'x-device-id')) throw missingHeader('x-device-id');
-      const { route: r, params } = match(req.method ?? 'GET', subpath);
+      const { route: r, params } = match(ctx, routes, req.method ?? 'GET', subpath);
       const body = req.method === 'POST' ? await jsonBody(req) : (req.resume(), {});
       answer = r.handler({ req, ctx, origin, baseUrl: `${origin}/api`, params, query, body });
     } catch (e) {
       const err = e instanceof ApiError ? e
         : e instanceof BodyTooLarge ? new ApiError('1002', 'The body is too large', 'BAD_REQUEST', 400, [], 413)
         : internalError((e as Error)?.message ?? String(e));
-      answer = { status: err.status(ctx.faults), body: err.body(`e-${++errors}`, ctx.clock.date().getTime()), headers: err.headers };
+      answer = has(ctx, 'error-body')
+        ? { status: err.status(ctx.faults), body: err.body(`e-${++errors}`, ctx.clock.date().getTime()), headers: err.headers }
+        : { ...err.before3(), headers: err.headers };
     }
     const headers = { 'x-request-id': requestId, ...answer.headers };
     if (answer.body === undefined) {
