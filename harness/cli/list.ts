@@ -6,11 +6,15 @@
 import type { Registered } from '../report/check.ts';
 import { palette } from '../report/colour.ts';
 import type { StdoutReporter } from '../report/terminal.ts';
+import type { ApiVersion } from '../contracts/api-versions.ts';
+import { checkExistsAt, requirementsAt } from '../requirements/versions.ts';
 
-export interface Selection { suites: readonly string[]; grep?: RegExp; profile: boolean }
+export interface Selection { suites: readonly string[]; grep?: RegExp; profile: boolean; apiVersion: ApiVersion }
 
+/** The checks of the selection, each naming the requirements that exist at its API version. */
 export function selectChecks(catalog: readonly Registered[], s: Selection): Registered[] {
-  return catalog.filter(c => s.suites.includes(c.suite) && (s.profile || c.level !== 'profile') && (!s.grep || s.grep.test(`${c.id} ${c.title}`)));
+  return catalog.filter(c => s.suites.includes(c.suite) && (s.profile || c.level !== 'profile') && (!s.grep || s.grep.test(`${c.id} ${c.title}`))
+    && checkExistsAt(c, s.apiVersion)).map(c => ({ ...c, requirements: requirementsAt(c, s.apiVersion) }));
 }
 
 export function formatList(checks: readonly Registered[], mode: StdoutReporter): string {

@@ -29,6 +29,8 @@ import { availableSuites, runPlaywright } from '../runner/playwright.ts';
 import { INTERRUPTED_EXIT, stopSignal } from '../stop.ts';
 import { BUNDLED_TIME_SCALE, startBundled, type Bundled } from '../runner/bundled.ts';
 import { parseLifetimes } from '../reference/lifetimes.ts';
+import { API_VERSIONS, LATEST_API_VERSION } from '../contracts/api-versions.ts';
+import { detectApiVersion, type Detection } from '../target/detect.ts';
 
 const HELP = `Usage: pis-conformance run [options]
 
@@ -54,6 +56,9 @@ Target (flag, or environment variable, or key in the --config file; flags win ov
   --banks all|N|ID,ID     the banks the data and payments suites visit (default: every listed bank, at most 20;
                           a longer list is sampled to cover every country and supportedServices set)
   --bank-id ID            short for --banks ID
+  --api-version V         the API version the target implements (spec 9): ${API_VERSIONS.join(', ')}, PIS_API_VERSION
+                          or detect (default ${LATEST_API_VERSION}). Only the checks of that version run, on its
+                          paths; with no target the bundled reference serves that version.
 
 What to run:
   --suites LIST           comma list of ${SUITES.join(',')} (default: all that exist)
@@ -133,10 +138,12 @@ export const command: Command = {
     // Read by the reporter in Playwright's process and by the summary below.
     process.env[STDOUT_REPORTER_ENV] = reporter;
     const human = humanStream(reporter);
+    const askedVersion = flags.apiVersion ?? env.apiVersion ?? file.config.apiVersion;
     if (v.list) {
       const profile = flags.profile ?? env.profile ?? file.config.profile ?? true;
+      if (askedVersion === 'detect') throw new HarnessError('PIS_BAD_FLAG', '--list calls no target, so it cannot detect the API version: give --api-version V (one of ' + API_VERSIONS.join(', ') + ').');
       const { CATALOG } = await import('../../suites/catalog/index.ts');
-      const checks = selectChecks(CATALOG, { suites, grep: grepPattern(v.grep), profile });
+      const checks = selectChecks(CATALOG, { suites, grep: grepPattern(v.grep), profile, apiVersion: askedVersion ?? LATEST_API_VERSION });
       if (!checks.length) throw new HarnessError('PIS_BAD_FLAG', `No check matches --grep '${v.grep}' in the suites ${suites.join(', ')}: give a check id such as token.issue.access-token.`);
       process.stdout.write(formatList(checks, reporter));
       return 0;
@@ -146,20 +153,23 @@ export const command: Command = {
     const dir = reportDirFlag(v.report, defaultReportDir);
 
     let bundled: Bundled | undefined;
-    let cfg: TargetConfig;
+    let sources: PartialConfig[];
     if (namesTarget(flags, env, file.config)) {
       if (faults.length) throw new HarnessError('PIS_BAD_FLAG', '--fault applies to the bundled reference only: leave out the target options, or --fault.');
       if (v.lifetimes) throw new HarnessError('PIS_BAD_FLAG', '--lifetimes applies to the bundled reference only: leave out the target options, or --lifetimes (a target of your own states its lifetimes in its answers; give --session-lifetime for its consents).');
-      cfg = resolveTarget(flags, env, file.config);
-      requireBaseUrl(cfg, suites);
+      sources = [flags, env, file.config];
     } else {
       const timeScale = flags.timeScale ?? env.timeScale ?? file.config.timeScale ?? BUNDLED_TIME_SCALE;
       const lifetimes = v.lifetimes ? parseLifetimes(v.lifetimes) : undefined;
-      bundled = await startBundled({ timeScale, faults, lifetimes, webhookApiKey: randomBytes(12).toString('hex') });
+      // The reference serves the version asked for; `detect` finds the latest it serves by default.
+      const apiVersion = askedVersion === 'detect' ? LATEST_API_VERSION : askedVersion ?? LATEST_API_VERSION;
+      bundled = await startBundled({ timeScale, faults, lifetimes, apiVersion, webhookApiKey: randomBytes(12).toString('hex') });
       // The reference's own URLs and credentials win over anything else that names them.
-      cfg = resolveTarget(bundled.config, flags, file.config);
-      human.write(`Started the bundled reference implementation at ${bundled.config.baseUrl} (time scale ${cfg.timeScale}${faults.length ? `, faults ${faults.join(', ')}` : ''}).\n`);
+      sources = [{ ...bundled.config, ...(askedVersion === 'detect' ? {} : { apiVersion }) }, flags, file.config];
+      human.write(`Started the bundled reference implementation at ${bundled.config.baseUrl} (API version ${apiVersion}, time scale ${bundled.config.timeScale}${faults.length ? `, faults ${faults.join(', ')}` : ''}).\n`);
     }
+    let cfg: TargetConfig = resolveTarget(...sources);
+    if (!bundled) requireBaseUrl(cfg, suites);
 
     try {
       const redactor = new Redactor().add(cfg.clientSecret, 'PIS_CLIENT_SECRET').add(cfg.webhookApiKey, 'PIS_WEBHOOK_API_KEY');
@@ -168,9 +178,17 @@ export const command: Command = {
       human.write('Checking that the target answers and takes the credentials...\n');
       const found = await preflight(cfg, redactor);
       const scaleFrom = adoptControlTimeScale(cfg, found.controlTimeScale, bundled ? undefined : givenTimeScale(flags, env, file.config));
+      let detection: Detection | undefined;
+      if (askedVersion === 'detect') {
+        detection = await detectApiVersion(cfg, redactor, found.accessToken);
+        // The detected version's paths and headers, under the config's own overrides.
+        cfg = { ...resolveTarget({ apiVersion: detection.version }, ...sources), timeScale: cfg.timeScale };
+        human.write(`API version ${detection.version} detected: ${detection.why}\n`);
+      } else if (askedVersion && !bundled) human.write(`API version ${cfg.apiVersion}: the checks of that version run, on its paths.\n`);
       const allowIncomplete = v['allow-incomplete'] === true;
-      const choice = { suites, allSuites: availableSuites(SUITES), grep, profile: cfg.profile };
+      const choice = { suites, allSuites: availableSuites(SUITES), grep, profile: cfg.profile, apiVersion: cfg.apiVersion };
       const selection = selectionOf(choice, { timeScale: cfg.timeScale, maxWaitS: cfg.maxWaitS, allowIncomplete });
+      if (detection) selection.apiVersionDetected = detection.findings;
       // The banks asked for; the data.banks.list and payments.domestic.initiate evidence names the ones visited.
       if (suites.includes('data') || suites.includes('payments')) selection.banks = describeBanks(cfg.banks ?? DEFAULT_BANKS);
       const header = { command: 'run', target: { ...reportTarget(cfg), ...(scaleFrom ? { timeScaleSource: scaleFrom } : {}) }, timeScale: cfg.timeScale, selection };

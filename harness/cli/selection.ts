@@ -5,25 +5,33 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { NotSelected } from '../report/assemble.ts';
-import { metaOf } from '../report/check.ts';
+import { metaOf, type Registered } from '../report/check.ts';
 import type { Selection } from '../report/model.ts';
+import type { ApiVersion } from '../contracts/api-versions.ts';
+import { whyNotAt } from '../requirements/versions.ts';
 import { SUITE_CHECKS } from '../../suites/catalog/index.ts';
 
-export interface RunChoice { suites: string[]; allSuites: readonly string[]; grep?: string; profile: boolean }
+export interface RunChoice { suites: string[]; allSuites: readonly string[]; grep?: string; profile: boolean; apiVersion: ApiVersion }
+
+/** Why a check is left out of a run at `--api-version V` ("--api-version 2.0.0: the check appeared in 3.0.0"), if it is. */
+export function versionReason(r: Registered, v: ApiVersion): string | undefined {
+  const why = whyNotAt(r, v);
+  return why && `--api-version ${v}: the check ${why}`;
+}
 
 /** Every check of the run's suites (selected or not), each with the option that would leave it out. */
 export function candidates(choice: RunChoice): NotSelected[] {
   return choice.allSuites.flatMap(suite => (SUITE_CHECKS[suite as keyof typeof SUITE_CHECKS] ?? []).map(r => ({
     ...metaOf(r),
     reason: !choice.suites.includes(suite) ? `--suites ${choice.suites.join(',')}`
-      : r.level === 'profile' && !choice.profile ? '--no-profile'
-      : choice.grep !== undefined ? `--grep '${choice.grep}'`
-      : 'not registered by its suite',
+      : versionReason(r, choice.apiVersion) ?? (r.level === 'profile' && !choice.profile ? '--no-profile'
+        : choice.grep !== undefined ? `--grep '${choice.grep}'`
+        : 'not registered by its suite'),
   })));
 }
 
 export function selectionOf(choice: RunChoice, more: { timeScale: number; maxWaitS: number; allowIncomplete: boolean }): Selection {
-  return { suites: choice.suites, ...(choice.grep !== undefined ? { grep: choice.grep } : {}), profile: choice.profile, ...more };
+  return { suites: choice.suites, ...(choice.grep !== undefined ? { grep: choice.grep } : {}), profile: choice.profile, apiVersion: choice.apiVersion, ...more };
 }
 
 /** Writes the candidates where the reporter reads them (PIS_REPORT_CANDIDATES); returns the path and its cleanup. */

@@ -17,6 +17,8 @@ const CALL_TIMEOUT_MS = 3000;
 export interface PreflightFindings {
   /** The time scale the control API's /health answered, when it answered one. */
   controlTimeScale?: number;
+  /** The access token the token endpoint issued (for `--api-version detect`'s probes). */
+  accessToken?: string;
 }
 
 /** The harness error for a call that got no complete answer. */
@@ -51,7 +53,10 @@ export async function preflight(cfg: TargetConfig, redactor: Redactor): Promise<
       throw new HarnessError('PIS_BAD_CONFIG', `The token endpoint ${shownTokenUrl} answered ${status} with ${type}${describeBody(body)} that is not JSON, so it is not a token endpoint: check --auth-url and --realm (and paths.token in the config file).`);
     }
     const access = (json as { access_token?: unknown } | undefined)?.access_token;
-    if (typeof access === 'string') redactor.add(access, 'PIS_ACCESS_TOKEN');
+    if (typeof access === 'string') {
+      redactor.add(access, 'PIS_ACCESS_TOKEN');
+      findings.accessToken = access;
+    }
     // Any answer from the API will do: the suites judge it; here it only has to be there.
     // No base URL: only suites that never call the API were chosen (config.ts requireBaseUrl).
     if (cfg.baseUrl) {

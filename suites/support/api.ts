@@ -24,7 +24,9 @@ export function apiUrl(path: PathName, params: Record<string, string> = {}, quer
   const t = target();
   // `run` asks for a base URL whenever a suite that needs the API is chosen; this is the net for any other check.
   if (!t.baseUrl) throw new Prerequisite(`this check calls the API and no base URL was given (--base-url or PIS_BASE_URL)`);
-  const url = joinUrl(t.baseUrl, fillPath(t.paths[path], params));
+  // Before 3.0.0 a consent plays the session's part: its path names it {consentId} (harness/target/profile.ts).
+  const values = params.sessionId !== undefined && params.consentId === undefined ? { ...params, consentId: params.sessionId } : params;
+  const url = joinUrl(t.baseUrl, fillPath(t.paths[path], values));
   const q = query && Object.keys(query).length ? '?' + new URLSearchParams(query).toString() : '';
   return url + q;
 }

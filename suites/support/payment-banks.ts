@@ -2,7 +2,7 @@
 // the bank record: whether it asks for strong customer authentication (spec 9
 // 1.0.1) and whether it confirms funds (spec 7). Both are learned cheaply at
 // every bank under test (one domestic payment, not authorised, and one
-// confirm-funds request); the flows then run at one bank per distinct
+// confirm-funds request; before API version 2.0.0 a SEPA payment); the flows then run at one bank per distinct
 // behaviour (country, authentication, confirm-funds), plus a bank for each
 // supportedServices value no chosen bank lists (bank-sample.ts).
 import type { ExchangeResponse } from '../../harness/http/exchange.ts';
@@ -11,7 +11,7 @@ import { Prerequisite, type CheckContext } from './check.ts';
 import { oneBankPerBehaviour, type Behaviour } from './bank-sample.ts';
 import { banksUnderTest, NO_ACCOUNTS, NO_ACCOUNTS_REMEDY, type Bank } from './banks.ts';
 import { Memo } from './memo.ts';
-import { currencyOf, initiate, ownAccounts } from './payments.ts';
+import { currencyOf, everyBankProduct, initiate, ownAccounts } from './payments.ts';
 import { sessionCall } from './sessions.ts';
 
 /**
@@ -47,7 +47,7 @@ export function confirmFunds(c: CheckContext | null, bankId: string, amount: str
 /** What the domestic payment and the confirm-funds probe showed about a bank; undefined where no payment could be made. */
 async function behaviourOf(bank: Bank): Promise<Behaviour | undefined> {
   try {
-    const a = await initiate(null, bank.id, 'domestic-transfer');
+    const a = await initiate(null, bank.id, everyBankProduct());
     const { res } = await confirmFunds(null, bank.id, '1.00');
     const sca = a.kind === 'sca' ? true : a.kind === 'created' ? false : undefined;
     const f = fundsAnswer(res) !== undefined ? true : isNotImplemented(res) ? false : undefined;

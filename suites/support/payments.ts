@@ -14,6 +14,7 @@ import { Memo } from './memo.ts';
 import { sessionCall, sessionCallUrl } from './sessions.ts';
 import { target } from './target.ts';
 import { services, type Bank } from './banks.ts';
+import { atLeast, type ApiVersion } from '../../harness/contracts/api-versions.ts';
 
 export const PRODUCTS = ['domestic-transfer', 'sepa-credit', 'domestic-scheduled-transfer', 'sepa-scheduled-credit'] as const;
 export type Product = typeof PRODUCTS[number];
@@ -21,8 +22,27 @@ export const SCHEDULED: Product[] = ['domestic-scheduled-transfer', 'sepa-schedu
 /** The supportedServices value of instant domestic payments, made through domestic-transfer (spec 4.4). */
 export const INSTANT = 'instant-domestic-transfer';
 
-/** Products that a bank offers only when supportedServices lists them (spec 2.6); the others every bank serves. */
+/** The API version each product arrived in (spec 9); sepa-credit is there from 1.0.0. */
+const PRODUCT_SINCE: Partial<Record<Product, ApiVersion>> = {
+  'domestic-transfer': '2.0.0',
+  'domestic-scheduled-transfer': '3.1.0',
+  'sepa-scheduled-credit': '3.2.0',
+};
+
+/** The product exists at the run's API version. */
+export function productExists(product: Product): boolean {
+  const since = PRODUCT_SINCE[product];
+  return !since || atLeast(target().apiVersion, since);
+}
+
+/** The payment every bank serves at the run's version: a domestic transfer from 2.0.0, a SEPA credit before. */
+export function everyBankProduct(): Product {
+  return productExists('domestic-transfer') ? 'domestic-transfer' : 'sepa-credit';
+}
+
+/** Products that a bank offers only when supportedServices lists them (spec 2.6); the others every bank serves, at the versions that have them. */
 export function supports(bank: Bank, product: Product): boolean {
+  if (!productExists(product)) return false;
   return SCHEDULED.includes(product) ? services(bank).includes(product) : true;
 }
 
@@ -108,12 +128,14 @@ function authorizeLink(res: ExchangeResponse): { href: string; id?: string } | u
 }
 
 function classify(res: ExchangeResponse): Answer {
-  if (ok(res)) {
+  // Before 3.0.0 the payment answer itself may carry the authorize link (docs/profile.md, API versions).
+  const sca = isError(res) || ok(res) ? authorizeLink(res) : undefined;
+  if (ok(res) && !sca) {
     const b = obj(res);
     return { kind: 'created', res, paymentId: typeof b?.paymentId === 'string' && b.paymentId ? b.paymentId : undefined, status: b?.status };
   }
-  const sca = isError(res) ? authorizeLink(res) : undefined;
-  if (sca) return { kind: 'sca', res, paymentId: sca.id, authorizeHref: sca.href };
+  const id = obj(res)?.paymentId;
+  if (sca) return { kind: 'sca', res, paymentId: sca.id ?? (typeof id === 'string' && id ? id : undefined), authorizeHref: sca.href };
   return isError(res) ? { kind: 'refused', res } : { kind: 'other', res };
 }
 

@@ -7,13 +7,21 @@ import { CHECK_ANNOTATION, CHECK_ATTACHMENT, metaOf, type CheckMeta, type Regist
 import type { CheckResult } from '../../harness/report/model.ts';
 import { CheckContext, settle, type Check } from './check.ts';
 import { redactor, target } from './target.ts';
+import { checkExistsAt, requirementsAt } from '../../harness/requirements/versions.ts';
 
 export type { Check } from './check.ts';
 
-/** Declares the Playwright test of one check; `body` produces its result. Profile checks are left out with --no-profile. */
+/**
+ * Declares the Playwright test of one check; `body` produces its result.
+ * Profile checks are left out with --no-profile, checks of other API versions
+ * than the run's (spec 9) always; the result names the requirements that
+ * exist at the run's version.
+ */
 export function checkTest(r: Registered, body: (testInfo: TestInfo, meta: CheckMeta) => Promise<CheckResult>): void {
-  if (r.level === 'profile' && !target().profile) return;
-  const meta = metaOf(r);
+  const t = target();
+  if (r.level === 'profile' && !t.profile) return;
+  if (!checkExistsAt(r, t.apiVersion)) return;
+  const meta = { ...metaOf(r), requirements: requirementsAt(r, t.apiVersion) };
   test(`${r.id} ${r.title}`, { annotation: [{ type: CHECK_ANNOTATION, description: JSON.stringify(meta) }] }, async ({}, testInfo) => {
     await endCheck(testInfo, await body(testInfo, meta));
   });

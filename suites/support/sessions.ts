@@ -3,29 +3,58 @@
 // answers the consent-link error for it (a consent may expire, quickly on a
 // compressed clock). The session suite checks these steps one by one; here a
 // failing step is a Prerequisite, so dependent checks skip rather than fail.
+// Before API version 3.0.0 there are no sessions: a consent stands alone
+// (docs/profile.md, API versions). POST /consent starts one and answers its
+// consentId, which then plays the session's part: the calls name it (in
+// x-consent-id) and POST /consent with it asks for its consent URL again.
 import type { ExchangeResponse } from '../../harness/http/exchange.ts';
 import type { PathName } from '../../harness/target/profile.ts';
 import { apiUrl, call, callUrl, isAbsoluteUrl, isError, links, obj, ok, type CallOptions } from './api.ts';
 import { Prerequisite, type CheckContext } from './check.ts';
 import { consentDriver } from './consent/driver.ts';
 import { target } from './target.ts';
+import { atLeast } from '../../harness/contracts/api-versions.ts';
 
 export type Scope = 'accounts' | 'payments';
 
+/** Sessions exist at the run's API version (3.0.0 and later); before, a consent of its own plays their part. */
+export const hasSessions = () => atLeast(target().apiVersion, '3.0.0');
+
+/** POST /session {bankId}; before 3.0.0 POST /consent {bankId, scope}, whose consentId is the session's stand-in. */
 export async function createSession(c: CheckContext | null, bankId: string): Promise<{ res: ExchangeResponse; id?: string }> {
+  if (!hasSessions()) {
+    const res = await call(c, 'POST', 'sessions', {}, { body: { bankId, scope: 'accounts' }, label: `start a consent at ${bankId}`, headers: consentHeaders() });
+    const id = obj(res)?.consentId;
+    return { res, id: ok(res) && typeof id === 'string' && id ? id : undefined };
+  }
   const res = await call(c, 'POST', 'sessions', {}, { body: { bankId }, label: `start a session at ${bankId}` });
   const id = obj(res)?.sessionId;
   return { res, id: ok(res) && typeof id === 'string' && id ? id : undefined };
 }
 
-/** GET /consent/{sessionId}: the consent URL, with the optional headers of spec 4.4 (`headers` with '' leaves one out). */
-export async function requestConsent(c: CheckContext | null, sessionId: string, scope: Scope, headers: Record<string, string> = {}): Promise<{ res: ExchangeResponse; href?: string }> {
+/**
+ * The optional headers of a consent request at the run's API version (spec 9):
+ * x-redirect-url from 2.0.0, x-psu-ip-address on GET /consent from 3.2.0.
+ */
+function consentHeaders(): Record<string, string> {
   const t = target();
+  return {
+    ...(atLeast(t.apiVersion, '3.2.0') ? { [t.headers.psuIpAddress]: t.psuIpAddress } : {}),
+    ...(atLeast(t.apiVersion, '2.0.0') ? { [t.headers.redirectUrl]: t.redirectUrl } : {}),
+  };
+}
+
+/**
+ * GET /consent/{sessionId} (before 3.0.0 POST /consent naming the consent):
+ * the consent URL, with the optional headers of spec 4.4 (`headers` with ''
+ * leaves one out).
+ */
+export async function requestConsent(c: CheckContext | null, sessionId: string, scope: Scope, headers: Record<string, string> = {}): Promise<{ res: ExchangeResponse; href?: string }> {
   const left = Object.keys(headers).filter(k => headers[k] === '');
-  const res = await call(c, 'GET', 'consent', { sessionId }, {
-    query: { scope }, session: sessionId, label: `consent request (${scope})${left.length ? `, without ${left.join(', ')}` : ''}`,
-    headers: { [t.headers.psuIpAddress]: t.psuIpAddress, [t.headers.redirectUrl]: t.redirectUrl, ...headers },
-  });
+  const label = `consent request (${scope})${left.length ? `, without ${left.join(', ')}` : ''}`;
+  const res = hasSessions()
+    ? await call(c, 'GET', 'consent', { sessionId }, { query: { scope }, session: sessionId, label, headers: { ...consentHeaders(), ...headers } })
+    : await call(c, 'POST', 'consent', {}, { body: { scope }, session: sessionId, label, headers: { ...consentHeaders(), ...headers } });
   return { res, href: ok(res) ? consentHref(res.json) : undefined };
 }
 

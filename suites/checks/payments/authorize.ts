@@ -10,9 +10,9 @@ import { target } from '../../support/target.ts';
 import { accepted, authorize, paymentBody, postPayment, settledPayment, type Product } from '../../support/payments.ts';
 import { cases, flowBanks } from './common.ts';
 
-function authorizeCheck(area: string, products: Product[]): Check {
+function authorizeCheck(area: string, products: Product[], needs?: string[]): Check {
   return {
-    id: `payments.${area}.authorize`, requirements: ['R4.4-authorize', 'R9-sca-redirect'], spec: '4.4',
+    id: `payments.${area}.authorize`, requirements: ['R4.4-authorize', 'R9-sca-redirect'], ...(needs ? { needs } : {}), spec: '4.4',
     title: `A ${products.join(' / ')} payment that needs authentication is authorised through POST /authorize with x-redirect-url`,
     quote: 'POST /authorize | Optional header x-redirect-url.',
     async run(c) {
@@ -30,7 +30,7 @@ function authorizeCheck(area: string, products: Product[]): Check {
   };
 }
 
-export const domesticAuthorize = authorizeCheck('domestic', ['domestic-transfer']);
+export const domesticAuthorize = authorizeCheck('domestic', ['domestic-transfer'], ['R4.4-domestic-payment']);
 export const sepaAuthorize = authorizeCheck('sepa', ['sepa-credit']);
 
 export const scaRedirect: Check = {

@@ -33,9 +33,9 @@ export const domesticInitiate: Check = {
   },
 };
 
-function initiateCheck(area: string, products: Product[], quote: string, requirements: string[]): Check {
+function initiateCheck(area: string, products: Product[], quote: string, requirements: string[], addedLater: string[]): Check {
   return {
-    id: `payments.${area}.initiate`, requirements, spec: '4.4', quote,
+    id: `payments.${area}.initiate`, requirements, addedLater, spec: '4.4', quote,
     title: `A ${products.join(' / ')} payment is created, or sent to strong customer authentication`,
     async run(c) {
       for (const { bankId, product } of await cases(c, products)) expectInitiated(c, await initiate(c, bankId, product), product, bankId);
@@ -45,16 +45,16 @@ function initiateCheck(area: string, products: Product[], quote: string, require
 
 export const sepaInitiate = initiateCheck('sepa', ['sepa-credit'],
   'POST /payments/sepa-credit | SEPA payment. Body may require endToEndIdentification; optional paymentMetadata.',
-  ['R4.4-sepa-payment', 'R9-sca-redirect']);
+  ['R4.4-sepa-payment', 'R9-sca-redirect'], ['R9-sca-redirect']);
 export const scheduledInitiate = initiateCheck('scheduled', SCHEDULED,
   'POST /payments/sepa-scheduled-credit | Like SEPA payments plus requestedExecutionDate. Domestic scheduled payment: body like SEPA and domestic payments plus requestedExecutionDate, accountScheme and identifier.',
-  ['R2.6-supported-services-meaning', 'R4.4-sepa-scheduled-payment', 'R4.4-domestic-scheduled-payment']);
+  ['R2.6-supported-services-meaning', 'R4.4-sepa-scheduled-payment', 'R4.4-domestic-scheduled-payment'], ['R4.4-sepa-scheduled-payment']);
 
 interface Omission { what: string; body: BodyOptions }
 
-function refusedWithout(id: string, products: Product[], omissions: Omission[], quote: string, requirements: string[]): Check {
+function refusedWithout(id: string, products: Product[], omissions: Omission[], quote: string, requirements: string[], addedLater?: string[]): Check {
   return {
-    id, requirements, spec: '4.4', quote,
+    id, requirements, ...(addedLater ? { addedLater } : {}), spec: '4.4', quote,
     title: `A ${products.join(' / ')} payment without ${omissions.map(o => o.what).join(' or without ')} is refused`,
     async run(c) {
       for (const { bankId, product } of await cases(c, products)) {
@@ -74,7 +74,7 @@ export const domesticRequiresE2e = refusedWithout('payments.domestic.requires-e2
 export const scheduledRequiresDate = refusedWithout('payments.scheduled.requires-execution-date', SCHEDULED,
   [{ what: 'requestedExecutionDate', body: { omit: ['requestedExecutionDate'] } }],
   'sepa-scheduled-credit: like SEPA payments plus requestedExecutionDate; domestic-scheduled-transfer: plus requestedExecutionDate, accountScheme and identifier.',
-  ['R4.4-sepa-scheduled-payment', 'R4.4-domestic-scheduled-payment', 'P-records-payment-required-fields']);
+  ['R4.4-sepa-scheduled-payment', 'R4.4-domestic-scheduled-payment', 'P-records-payment-required-fields'], ['R4.4-sepa-scheduled-payment']);
 export const scheduledRequiresScheme = refusedWithout('payments.scheduled.requires-account-scheme', ['domestic-scheduled-transfer'],
   [{ what: 'accountScheme', body: { omitAccount: ['accountScheme'] } }, { what: 'identifier', body: { omitAccount: ['identifier'] } }],
   'Domestic scheduled payment (product domestic-scheduled-transfer) | Body like SEPA and domestic payments plus requestedExecutionDate, accountScheme (account type, for example a giro number scheme) and identifier (assigned by the bank, in the format given by accountScheme).',

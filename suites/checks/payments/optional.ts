@@ -51,7 +51,7 @@ export const HUGE = '9999999999.00';
 const REJECTED = ['RJCT', 'CANC'];
 
 export const amountLimit: Check = {
-  id: 'payments.domestic.amount-limit', requirements: ['R8-amount-limit'], spec: '8',
+  id: 'payments.domestic.amount-limit', requirements: ['R8-amount-limit'], needs: ['R4.4-domestic-payment'], spec: '8',
   title: `A payment of ${HUGE} is refused or rejected, not accepted as it is`,
   quote: 'A payment amount limit of a bank account exists (an error code relates to exceeding it; abortReason LIMIT_EXCEEDED).',
   async run(c) {

@@ -14,6 +14,7 @@ export const SENTENCE = 'When a request to an account or payment endpoint uses a
 
 export const consentUrl: Check = {
   id: 'session.consent-link.consent-url', requirements: ['R4.4-consent-url', 'R4.4-consent-psu-ip-address', 'R4.4-redirect-url'], spec: '4.4',
+  addedLater: ['R4.4-consent-psu-ip-address', 'R4.4-redirect-url'],
   title: 'GET /consent answers a consent URL (with x-psu-ip-address and x-redirect-url)',
   quote: 'GET /consent | Returns a consent authentication URL for the bank. Header x-psu-ip-address is accepted. x-redirect-url: optional on consent initiation.',
   async run(c) {
