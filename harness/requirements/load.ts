@@ -33,7 +33,8 @@ export interface Requirement {
   note?: string;
 }
 
-interface ProofEntry { fails: string[]; note?: string }
+/** `versions`: older API versions a fault's proof runs at too (test/run/versions.test.ts). */
+interface ProofEntry { fails: string[]; versions?: string[]; note?: string }
 
 /** The four ways to make a check fail, as proofs.yaml names them. */
 export const PROOF_KINDS = ['faults', 'mutations', 'records', 'receivers'] as const;

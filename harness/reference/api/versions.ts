@@ -34,6 +34,11 @@ const SINCE = {
 
 export type Feature = keyof typeof SINCE;
 
+/** The features the reference has at `version`: two versions with the same features are served alike. */
+export function featuresAt(version: ApiVersion): Feature[] {
+  return (Object.keys(SINCE) as Feature[]).filter(f => atLeast(version, SINCE[f]));
+}
+
 /** True when the reference at `version` has the feature. */
 export function has(ctx: { version: ApiVersion }, f: Feature): boolean {
   return atLeast(ctx.version, SINCE[f]);
