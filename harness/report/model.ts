@@ -152,6 +152,8 @@ export interface Selection {
   timeScale?: number;
   maxWaitS?: number;
   allowIncomplete?: boolean;
+  /** The API version the target was tested at (spec 9; run --api-version). */
+  apiVersion?: string;
   [more: string]: unknown;
 }
 
