@@ -10,6 +10,8 @@ import { loadProofs, loadRequirements } from '../requirements/load.ts';
 import { pageHtml, tableText } from '../requirements/render.ts';
 import { linkProblems, listProblems } from '../requirements/rules.ts';
 import { parseFlags, type Command } from './command.ts';
+import { API_VERSIONS, parseApiVersion } from '../contracts/api-versions.ts';
+import { checkExistsAt, requirementsAtVersion } from '../requirements/versions.ts';
 
 const HELP = `Usage: pis-conformance coverage [options]
 
@@ -20,8 +22,11 @@ receiver), and its status: covered, partial (what is missing is named), not
 covered yet, or untestable (with the reason). Ends with the figures.
 
 Options:
-  --json       print the table as JSON instead of text
-  --out DIR    also write DIR/coverage.html and DIR/coverage.json
+  --json           print the table as JSON instead of text
+  --out DIR        also write DIR/coverage.html and DIR/coverage.json
+  --api-version V  the table at an API version of the spec's change history
+                   (${API_VERSIONS.join(', ')}): the requirements that exist
+                   at V and the checks that run at V (default: every version)
 
 Exit status: 0 printed, 2 the requirement or proof file is invalid (the message names the entry).
 `;
@@ -29,6 +34,7 @@ Exit status: 0 printed, 2 the requirement or proof file is invalid (the message 
 const FLAGS = {
   json: { type: 'boolean' },
   out: { type: 'string' },
+  'api-version': { type: 'string' },
 } as const;
 
 export const command: Command = {
@@ -38,10 +44,15 @@ export const command: Command = {
     const parsed = parseFlags('coverage', HELP, argv, FLAGS);
     if (!parsed) return 0;
     const reqs = loadRequirements();
-    const cov = coverage(reqs, loadProofs(), CATALOG);
+    const asked = parsed.values['api-version'];
+    const version = asked === undefined ? undefined : parseApiVersion(asked, '--api-version');
+    const cov = version
+      ? coverage(requirementsAtVersion(reqs, version, CATALOG), loadProofs(), CATALOG.filter(c => checkExistsAt(c, version)))
+      : coverage(reqs, loadProofs(), CATALOG);
     const generatedAt = new Date().toISOString();
-    const json = JSON.stringify({ generatedAt, figures: cov.figures, requirements: cov.rows }, null, 2) + '\n';
-    process.stdout.write(parsed.values.json ? json : tableText(cov) + '\n');
+    const json = JSON.stringify({ generatedAt, ...(version ? { apiVersion: version } : {}), figures: cov.figures, requirements: cov.rows }, null, 2) + '\n';
+    const heading = version ? `API version ${version}: ${cov.figures.requirements} of ${reqs.length} requirements exist, ${cov.figures.checks} of ${CATALOG.length} checks run.\n\n` : '';
+    process.stdout.write(parsed.values.json ? json : heading + tableText(cov) + '\n');
     if (parsed.values.out) {
       const dir = resolve(parsed.values.out);
       mkdirSync(dir, { recursive: true });

@@ -79,3 +79,22 @@ export function whyNotAt(c: VersionedCheck, v: ApiVersion, windows = requirement
   if (!versions.length) return 'at no API version';
   return atLeast(v, versions[0]!) ? `removed after ${versions[versions.length - 1]}` : `appeared in ${versions[0]}`;
 }
+
+/**
+ * The requirement list as it stands at `v` (`coverage --api-version V`): the
+ * requirements that exist at V, each naming only its checks that run at V. A
+ * requirement whose checks all run only from a later version is not covered
+ * at V, and says so.
+ */
+export function requirementsAtVersion<R extends Versioned & { checks?: string[]; untestable?: string; uncovered?: string }>(
+  reqs: readonly R[], v: ApiVersion, checks: readonly VersionedCheck[],
+): R[] {
+  const runs = new Set(checks.filter(c => checkExistsAt(c, v)).map(c => c.id));
+  return reqs.filter(r => existsAt(windowOf(r), v)).map(r => {
+    if (!r.checks?.length || r.untestable || r.uncovered) return r;
+    const here = r.checks.filter(id => runs.has(id));
+    if (here.length) return { ...r, checks: here };
+    const { checks: later, ...rest } = r;
+    return { ...rest, uncovered: `at ${v} no check judges it: ${later.join(', ')} ${later.length > 1 ? 'run' : 'runs'} only from a later version` } as R;
+  });
+}
