@@ -7,6 +7,7 @@ import type { RunResults } from '../../harness/report/model.ts';
 import { startReference, type Reference } from '../../harness/reference/index.ts';
 import { bundledLifetimes } from '../../harness/runner/bundled.ts';
 import { runCli, type CliResult } from '../helpers/cli.ts';
+import type { ApiVersion } from '../../harness/contracts/api-versions.ts';
 
 /**
  * The suites that do not need the webhook sink, at a time scale where a token
@@ -37,14 +38,14 @@ export function runReference(names: string[], extra: string[] = [], suites = SUI
  * afterwards what it saw. It is told what `run` tells the bundled reference:
  * how long a consent lasts.
  */
-export function runTarget(ref: Reference, suites = SUITES): Promise<Run> {
+export function runTarget(ref: Reference, suites = SUITES, extra: string[] = []): Promise<Run> {
   return runInto(['--auth-url', ref.authUrl, '--realm', ref.realm, '--client-id', ref.clientId, '--base-url', ref.baseUrl,
-    '--session-lifetime', String(ref.lifetimes.consentS)], { PIS_CLIENT_SECRET: ref.clientSecret }, suites);
+    '--session-lifetime', String(ref.lifetimes.consentS), ...extra], { PIS_CLIENT_SECRET: ref.clientSecret }, suites);
 }
 
-/** A reference like the one `run` bundles at TIME_SCALE (same lifetimes), for runTarget. */
-export function startLikeBundled(): Promise<Reference> {
-  return startReference({ timeScale: Number(TIME_SCALE), lifetimes: bundledLifetimes(Number(TIME_SCALE)) });
+/** A reference like the one `run` bundles at TIME_SCALE (same lifetimes), for runTarget; at the latest API version unless told. */
+export function startLikeBundled(apiVersion?: ApiVersion): Promise<Reference> {
+  return startReference({ timeScale: Number(TIME_SCALE), lifetimes: bundledLifetimes(Number(TIME_SCALE)), ...(apiVersion ? { apiVersion } : {}) });
 }
 
 export function cleanup(run: Run): void {
