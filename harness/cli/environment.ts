@@ -13,6 +13,7 @@ export const ENVIRONMENT: readonly EnvVar[] = [
   { name: 'PIS_CONTROL_URL', commands: 'run', meaning: "the target's control API for the webhook suite (--control-url)" },
   { name: 'PIS_WEBHOOK_API_KEY', commands: 'run, certify-receiver, sink', meaning: 'the webhook api-key (--webhook-api-key, --api-key); never written to a report' },
   { name: 'PIS_TIME_SCALE', commands: 'run, certify-receiver', meaning: '1 spec second = F real seconds (--time-scale)' },
+  { name: 'PIS_API_VERSION', commands: 'run', meaning: 'the API version the target implements, or detect (--api-version; default the latest)' },
   { name: 'PIS_SINK_TLS', commands: 'run', meaning: "'self-signed': the webhook sink serves HTTPS with a certificate made on the spot" },
   { name: 'PIS_SINK_TLS_CERT', commands: 'run', meaning: "PEM file of the webhook sink's HTTPS certificate (with PIS_SINK_TLS_KEY)" },
   { name: 'PIS_SINK_TLS_KEY', commands: 'run', meaning: "PEM file of the webhook sink's HTTPS key (with PIS_SINK_TLS_CERT)" },

@@ -56,9 +56,9 @@ Target (flag, or environment variable, or key in the --config file; flags win ov
   --banks all|N|ID,ID     the banks the data and payments suites visit (default: every listed bank, at most 20;
                           a longer list is sampled to cover every country and supportedServices set)
   --bank-id ID            short for --banks ID
-  --api-version V         the API version the target implements (spec 9): ${API_VERSIONS.join(', ')}, PIS_API_VERSION
-                          or detect (default ${LATEST_API_VERSION}). Only the checks of that version run, on its
-                          paths; with no target the bundled reference serves that version.
+  --api-version V         the API version the target implements (spec 9)  PIS_API_VERSION
+                          ${API_VERSIONS.join(', ')}, or detect (default ${LATEST_API_VERSION}): only the checks
+                          of that version run, on its paths; with no target the bundled reference serves it
 
 What to run:
   --suites LIST           comma list of ${SUITES.join(',')} (default: all that exist)
