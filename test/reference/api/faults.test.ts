@@ -87,6 +87,16 @@ const CASES: FaultCase[] = [
     clean: [true, true], faulty: [true, false],
   },
   {
+    // A rename of 3.0.0 (spec 9), at the latest version: confirm funds answers under its name before 3.0.0 only.
+    name: 'renamed-confirm-funds',
+    probe: async c => {
+      await c.ready('sparebank1-no');
+      const body = { body: { iban: 'NO9386011117947', amount: 1, currency: 'NOK' } };
+      return [(await c.call('POST', '/confirm-funds', body)).status, (await c.call('POST', '/fundsconfirmations', body)).status];
+    },
+    clean: [200, 404], faulty: [404, 200],
+  },
+  {
     name: 'payments-confirm-funds-unsupported-200',
     probe: async c => {
       await c.ready('danske-dk');

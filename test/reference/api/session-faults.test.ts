@@ -60,6 +60,26 @@ const CASES: FaultCase[] = [
     },
     clean: [510, 510], faulty: [200, 510],
   },
+  // The renames of 3.0.0 (spec 9), at the latest version: the operation answers under its name before 3.0.0 only.
+  {
+    name: 'renamed-consent-status',
+    probe: async c => { await c.ready(BANK); return [(await c.call('GET', `/session/${c.sessionId}`)).status, (await c.call('GET', '/consent')).status]; },
+    clean: [200, 404], faulty: [405, 200],
+  },
+  {
+    name: 'renamed-consent-delete',
+    probe: async c => { await c.ready(BANK); return [(await c.call('DELETE', '/consent')).status, (await c.call('DELETE', `/session/${c.sessionId}`)).status]; },
+    clean: [404, 204], faulty: [204, 405],
+  },
+  {
+    name: 'renamed-consent-url',
+    probe: async c => {
+      await c.newSession(BANK);
+      const get = await c.call('GET', `/consent/${c.sessionId}?scope=accounts`);
+      return [get.status, (await c.call('POST', '/consent', { body: { scope: 'accounts' } })).status];
+    },
+    clean: [200, 404], faulty: [404, 200],
+  },
 ];
 
 describeFaultCases('session faults change exactly what they name', CASES);
