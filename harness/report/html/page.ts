@@ -77,8 +77,12 @@ function selectionLine(sel: Selection | undefined, timeScale: number): string {
   if (sel?.profile !== undefined) parts.push(`profile checks ${sel.profile ? 'on' : 'off'}`);
   parts.push(`time scale ${sel?.timeScale ?? timeScale}`);
   if (sel?.maxWaitS !== undefined) parts.push(`max wait ${sel.maxWaitS} s`);
+  if (sel?.apiVersion !== undefined) parts.push(`API version ${sel.apiVersion}`);
+  // --api-version detect: the sentence that says what answered (the probes are in results.json).
+  const detected = (sel?.apiVersionDetected as { why?: unknown } | undefined)?.why;
+  if (typeof detected === 'string') parts.push(`detected: ${detected}`);
   for (const [k, v] of Object.entries(sel ?? {})) {
-    if (['suites', 'grep', 'profile', 'timeScale', 'maxWaitS'].includes(k) || v === undefined) continue;
+    if (['suites', 'grep', 'profile', 'timeScale', 'maxWaitS', 'apiVersion', 'apiVersionDetected'].includes(k) || v === undefined) continue;
     parts.push(`${k} ${typeof v === 'string' ? v : JSON.stringify(v)}`);
   }
   return parts.map(p => esc(p)).join(' · ');
