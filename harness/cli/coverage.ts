@@ -51,7 +51,9 @@ export const command: Command = {
       : coverage(reqs, loadProofs(), CATALOG);
     const generatedAt = new Date().toISOString();
     const json = JSON.stringify({ generatedAt, ...(version ? { apiVersion: version } : {}), figures: cov.figures, requirements: cov.rows }, null, 2) + '\n';
-    const heading = version ? `API version ${version}: ${cov.figures.requirements} of ${reqs.length} requirements exist, ${cov.figures.checks} of ${CATALOG.length} checks run.\n\n` : '';
+    const heading = version
+      ? `API version ${version}: ${cov.figures.requirements} of ${reqs.length} requirements exist, ${cov.figures.checks} of ${CATALOG.length} checks run.\n\n`
+      : '';
     process.stdout.write(parsed.values.json ? json : heading + tableText(cov) + '\n');
     if (parsed.values.out) {
       const dir = resolve(parsed.values.out);

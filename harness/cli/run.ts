@@ -141,7 +141,8 @@ export const command: Command = {
     const askedVersion = flags.apiVersion ?? env.apiVersion ?? file.config.apiVersion;
     if (v.list) {
       const profile = flags.profile ?? env.profile ?? file.config.profile ?? true;
-      if (askedVersion === 'detect') throw new HarnessError('PIS_BAD_FLAG', '--list calls no target, so it cannot detect the API version: give --api-version V (one of ' + API_VERSIONS.join(', ') + ').');
+      if (askedVersion === 'detect')
+        throw new HarnessError('PIS_BAD_FLAG', `--list calls no target, so it cannot detect the API version: give --api-version V (one of ${API_VERSIONS.join(', ')}).`);
       const { CATALOG } = await import('../../suites/catalog/index.ts');
       const checks = selectChecks(CATALOG, { suites, grep: grepPattern(v.grep), profile, apiVersion: askedVersion ?? LATEST_API_VERSION });
       if (!checks.length) throw new HarnessError('PIS_BAD_FLAG', `No check matches --grep '${v.grep}' in the suites ${suites.join(', ')}: give a check id such as token.issue.access-token.`);
@@ -166,7 +167,8 @@ export const command: Command = {
       bundled = await startBundled({ timeScale, faults, lifetimes, apiVersion, webhookApiKey: randomBytes(12).toString('hex') });
       // The reference's own URLs and credentials win over anything else that names them.
       sources = [{ ...bundled.config, ...(askedVersion === 'detect' ? {} : { apiVersion }) }, flags, file.config];
-      human.write(`Started the bundled reference implementation at ${bundled.config.baseUrl} (API version ${apiVersion}, time scale ${bundled.config.timeScale}${faults.length ? `, faults ${faults.join(', ')}` : ''}).\n`);
+      const started = `API version ${apiVersion}, time scale ${bundled.config.timeScale}${faults.length ? `, faults ${faults.join(', ')}` : ''}`;
+      human.write(`Started the bundled reference implementation at ${bundled.config.baseUrl} (${started}).\n`);
     }
     let cfg: TargetConfig = resolveTarget(...sources);
     if (!bundled) requireBaseUrl(cfg, suites);

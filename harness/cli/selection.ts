@@ -14,7 +14,7 @@ import { SUITE_CHECKS } from '../../suites/catalog/index.ts';
 export interface RunChoice { suites: string[]; allSuites: readonly string[]; grep?: string; profile: boolean; apiVersion: ApiVersion }
 
 /** Why a check is left out of a run at `--api-version V` ("--api-version 2.0.0: the check appeared in 3.0.0"), if it is. */
-export function versionReason(r: Registered, v: ApiVersion): string | undefined {
+function versionReason(r: Registered, v: ApiVersion): string | undefined {
   const why = whyNotAt(r, v);
   return why && `--api-version ${v}: the check ${why}`;
 }
@@ -31,7 +31,8 @@ export function candidates(choice: RunChoice): NotSelected[] {
 }
 
 export function selectionOf(choice: RunChoice, more: { timeScale: number; maxWaitS: number; allowIncomplete: boolean }): Selection {
-  return { suites: choice.suites, ...(choice.grep !== undefined ? { grep: choice.grep } : {}), profile: choice.profile, apiVersion: choice.apiVersion, ...more };
+  const grep = choice.grep !== undefined ? { grep: choice.grep } : {};
+  return { suites: choice.suites, ...grep, profile: choice.profile, apiVersion: choice.apiVersion, ...more };
 }
 
 /** Writes the candidates where the reporter reads them (PIS_REPORT_CANDIDATES); returns the path and its cleanup. */

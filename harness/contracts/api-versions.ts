@@ -1,7 +1,8 @@
 // The API versions of the spec's change history (spec 9), oldest first, and
 // what each one added: the one list the command line, the reference, the
 // suites and the requirement table read. A run tests a target at one version
-// (`run --api-version V`, default the latest).
+// (`run --api-version V`, default the latest); the README's table says what
+// each version added.
 import { HarnessError } from '../errors.ts';
 
 export const API_VERSIONS = ['1.0.0', '1.0.1', '1.0.2', '2.0.0', '3.0.0', '3.0.1', '3.1.0', '3.2.0'] as const;
@@ -10,24 +11,12 @@ export type ApiVersion = typeof API_VERSIONS[number];
 /** The newest version of the change history, the default of every command that takes one. */
 export const LATEST_API_VERSION: ApiVersion = '3.2.0';
 
-/** The changes of spec 9, a line per version, as the README table and `--help` say them. */
-export const VERSION_CHANGES: Readonly<Record<ApiVersion, string>> = {
-  '1.0.0': 'banks, consent (POST /consent), accounts, transactions, SEPA payments, payment by id',
-  '1.0.1': 'strong customer authentication of payments with redirect (POST /authorize)',
-  '1.0.2': 'confirm available funds (POST /fundsconfirmations)',
-  '2.0.0': 'domestic payments, consent status and delete (GET and DELETE /consent), bank by id, bank list filters countryCode and name, x-redirect-url, optional x-psu-ip-address',
-  '3.0.0': 'sessions (POST /session) with consent per session, reworked errors, renames (GET /session, DELETE /session, GET /consent, POST /confirm-funds), x-redirect-url on POST /authorize, endToEndIdentification and paymentMetadata',
-  '3.0.1': 'x-psu-id with encrypted end-user information',
-  '3.1.0': 'domestic scheduled payments (domestic-scheduled-transfer)',
-  '3.2.0': 'SEPA scheduled payments (sepa-scheduled-credit), x-psu-ip-address on GET /consent; the later changes without a number (account names, counterparty fields, Nordic status codes, instant payments)',
-};
-
 export function isApiVersion(v: unknown): v is ApiVersion {
   return (API_VERSIONS as readonly unknown[]).includes(v);
 }
 
 /** Negative when a is older than b, 0 when equal, positive when newer. */
-export function compareVersions(a: ApiVersion, b: ApiVersion): number {
+function compareVersions(a: ApiVersion, b: ApiVersion): number {
   return API_VERSIONS.indexOf(a) - API_VERSIONS.indexOf(b);
 }
 
@@ -44,5 +33,6 @@ export function atLeast(v: ApiVersion, since: ApiVersion): boolean {
 export function parseApiVersion(value: string, what: string, code: 'PIS_BAD_FLAG' | 'PIS_BAD_CONFIG' = 'PIS_BAD_FLAG', orDetect = false): ApiVersion {
   const v = value.trim().replace(/^v/i, '');
   if (isApiVersion(v)) return v;
-  throw new HarnessError(code, `${what} '${value}' is not an API version of the spec's change history: give one of ${API_VERSIONS.join(', ')}${orDetect ? ', or detect' : ''}.`);
+  const choices = `${API_VERSIONS.join(', ')}${orDetect ? ', or detect' : ''}`;
+  throw new HarnessError(code, `${what} '${value}' is not an API version of the spec's change history: give one of ${choices}.`);
 }

@@ -106,7 +106,8 @@ export function resolveFaults(names: Iterable<string> = [], version?: ApiVersion
       throw new HarnessError('PIS_BAD_FLAG', `'${name}' is not a fault or quirk of the reference: run 'pis-conformance serve-reference --list-faults' for the names.`);
     // A fault of an operation the version does not have would silently change nothing.
     if (version && entry.kind === 'fault' && entry.since && !atLeast(version, entry.since))
-      throw new HarnessError('PIS_BAD_FLAG', `The fault ${name} applies from API version ${entry.since}, and the reference serves ${version}: give --api-version ${entry.since} or later, or leave the fault out.`);
+      throw new HarnessError('PIS_BAD_FLAG', `The fault ${name} applies from API version ${entry.since}, and the reference serves ${version}: `
+        + `give --api-version ${entry.since} or later, or leave the fault out.`);
     set.add(name);
   }
   return set;
@@ -129,7 +130,10 @@ export function recordingReads(faults: ReadonlySet<string>, log: Set<string>): S
 export function describeCatalog(): string {
   const width = Math.max(...[...FAULTS, ...QUIRKS].map(e => e.name.length));
   const lines = ['Faults (each breaks one rule; the suites must catch it under the prefix shown):'];
-  for (const f of FAULTS) lines.push(`  ${f.name.padEnd(width)}  ${f.prefix.padEnd(24)} ${f.level.padEnd(6)} spec ${f.spec.padEnd(4)} ${f.description}${f.since ? ` (API version ${f.since} and later)` : ''}`);
+  for (const f of FAULTS) {
+    const since = f.since ? ` (API version ${f.since} and later)` : '';
+    lines.push(`  ${f.name.padEnd(width)}  ${f.prefix.padEnd(24)} ${f.level.padEnd(6)} spec ${f.spec.padEnd(4)} ${f.description}${since}`);
+  }
   lines.push('', 'Quirks (allowed by the spec; the suites must pass them):');
   for (const q of QUIRKS) lines.push(`  ${q.name.padEnd(width)}  spec ${q.spec.padEnd(4)} ${q.description}`);
   return lines.join('\n');

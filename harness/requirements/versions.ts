@@ -15,12 +15,12 @@ import { API_VERSIONS, atLeast, isApiVersion, LATEST_API_VERSION, type ApiVersio
 import type { CheckDef } from '../report/check.ts';
 
 /** What the version rules read of a requirement. */
-export interface Versioned { id: string; since?: string; removedIn?: string }
+interface Versioned { id: string; since?: string; removedIn?: string }
 
 /** The first version a requirement exists at, and the version it was removed in. */
-export interface Window { since: ApiVersion; removedIn?: ApiVersion }
+interface Window { since: ApiVersion; removedIn?: ApiVersion }
 
-export function windowOf(r: Versioned): Window {
+function windowOf(r: Versioned): Window {
   const since = r.since === undefined ? API_VERSIONS[0] : r.since === 'unversioned' ? LATEST_API_VERSION : r.since;
   if (!isApiVersion(since)) throw new Error(`requirement ${r.id} has since '${r.since}', not a version of spec 9`);
   if (r.removedIn !== undefined && !isApiVersion(r.removedIn)) throw new Error(`requirement ${r.id} has removedIn '${r.removedIn}', not a version of spec 9`);
@@ -65,7 +65,7 @@ export function requirementsAt(c: VersionedCheck, v: ApiVersion, windows = requi
 }
 
 /** The versions the check exists at, oldest first. */
-export function checkVersions(c: VersionedCheck, windows = requirementWindows()): ApiVersion[] {
+function checkVersions(c: VersionedCheck, windows = requirementWindows()): ApiVersion[] {
   return API_VERSIONS.filter(v => checkExistsAt(c, v, windows));
 }
 

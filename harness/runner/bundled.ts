@@ -33,10 +33,14 @@ export function bundledLifetimes(timeScale: number): Lifetimes {
 
 export interface Bundled { config: PartialConfig; close(): Promise<void> }
 
-export async function startBundled(opts: { timeScale: number; faults: string[]; webhookApiKey: string; lifetimes?: Lifetimes; apiVersion?: ApiVersion }): Promise<Bundled> {
+export async function startBundled(opts: {
+  timeScale: number; faults: string[]; webhookApiKey: string; lifetimes?: Lifetimes; apiVersion?: ApiVersion;
+}): Promise<Bundled> {
   const { startReference } = await import('../reference/index.ts');
   const lifetimes = opts.lifetimes ?? bundledLifetimes(opts.timeScale);
-  const ref = await startReference({ host: '127.0.0.1', port: 0, timeScale: opts.timeScale, faults: opts.faults, webhookApiKey: opts.webhookApiKey, lifetimes, apiVersion: opts.apiVersion });
+  const ref = await startReference({
+    host: '127.0.0.1', port: 0, timeScale: opts.timeScale, faults: opts.faults, webhookApiKey: opts.webhookApiKey, lifetimes, apiVersion: opts.apiVersion,
+  });
   return {
     config: {
       authUrl: ref.authUrl, realm: ref.realm, clientId: ref.clientId, clientSecret: ref.clientSecret,

@@ -18,7 +18,7 @@ import { fillPath, headersAt, joinUrl, pathsAt, type PathName } from './profile.
 /** Each probe gives up after this long (arbitrary: as the pre-flight's calls, a target answers these at once). */
 const CALL_TIMEOUT_MS = 3000;
 
-export interface ProbeFinding {
+interface ProbeFinding {
   /** The version whose addition the probe looks for. */
   version: ApiVersion;
   request: string;
@@ -71,8 +71,11 @@ function sentence(p: ProbeFinding): string {
 }
 
 export async function detectApiVersion(cfg: TargetConfig, redactor: Redactor, accessToken: string | undefined): Promise<Detection> {
-  if (!cfg.baseUrl) throw new HarnessError('PIS_MISSING_OPTION', '--api-version detect probes the API, and no base URL was given: give --base-url, or --api-version V.');
-  if (!accessToken) throw new HarnessError('PIS_BAD_CONFIG', 'The token endpoint issued no access_token, so the API could not be probed for its version: give --api-version V.');
+  if (!cfg.baseUrl)
+    throw new HarnessError('PIS_MISSING_OPTION', '--api-version detect probes the API, and no base URL was given: give --base-url, or --api-version V.');
+  if (!accessToken)
+    throw new HarnessError('PIS_BAD_CONFIG', 'The token endpoint issued no access_token, so the API could not be probed for its version: '
+      + 'give --api-version V.');
   const dispatcher = new Agent({ connect: { timeout: CALL_TIMEOUT_MS }, headersTimeout: CALL_TIMEOUT_MS, bodyTimeout: CALL_TIMEOUT_MS });
   const p = new Prober(cfg, accessToken, redactor, dispatcher);
   // Paths that 3.0.0 did not rename come from the config; the renamed ones are each side's defaults.
@@ -82,8 +85,13 @@ export async function detectApiVersion(cfg: TargetConfig, redactor: Redactor, ac
     const banks = await p.send('GET', path('banks', '3.2.0'));
     const list = typeof banks !== 'string' && Array.isArray(banks.json) ? banks.json as Body[] : [];
     const bankId = list.map(b => b?.id).find((id): id is string => typeof id === 'string' && id !== '');
-    if (!bankId) throw new HarnessError('PIS_BAD_CONFIG', `GET ${path('banks', '3.2.0')} answered ${typeof banks === 'string' ? banks : banks.status} without a bank, so the API version could not be probed: give --api-version V.`);
-    const services = [...new Set(list.flatMap(b => Array.isArray(b?.supportedServices) ? b.supportedServices.filter(s => typeof s === 'string') as string[] : []))];
+    const seen = (r: ExchangeResponse | string) => typeof r === 'string' ? r : r.status;
+    if (!bankId)
+      throw new HarnessError('PIS_BAD_CONFIG', `GET ${path('banks', '3.2.0')} answered ${seen(banks)} without a bank, `
+        + 'so the API version could not be probed: give --api-version V.');
+    const servicesOf = (b: Body) => Array.isArray(b?.supportedServices)
+      ? b.supportedServices.filter((s): s is string => typeof s === 'string') : [];
+    const services = [...new Set(list.flatMap(servicesOf))];
 
     let version: ApiVersion;
     const session = obj(await p.send('POST', path('sessions', '3.2.0'), { body: { bankId } }))?.sessionId;
@@ -98,18 +106,25 @@ export async function detectApiVersion(cfg: TargetConfig, redactor: Redactor, ac
       const started = await p.send('POST', path('sessions', '2.0.0'), { body: { bankId, scope: 'accounts' } });
       const consent = obj(started)?.consentId;
       if (typeof consent !== 'string' || !consent) {
-        const seen = (r: ExchangeResponse | string) => typeof r === 'string' ? r : r.status;
-        throw new HarnessError('PIS_BAD_CONFIG', `Neither POST ${path('sessions', '3.2.0')} (3.0.0 and later) nor POST ${path('sessions', '2.0.0')} (before 3.0.0) started anything at bank ${bankId} (answers ${seen(started)}), so the API version could not be told: give --api-version V, or check --base-url.`);
+        throw new HarnessError('PIS_BAD_CONFIG', `Neither POST ${path('sessions', '3.2.0')} (3.0.0 and later) `
+          + `nor POST ${path('sessions', '2.0.0')} (before 3.0.0) started anything at bank ${bankId} (answers ${seen(started)}), `
+          + 'so the API version could not be told: give --api-version V, or check --base-url.');
       }
       p.probes.push({ version: '1.0.0', request: `POST ${path('sessions', '2.0.0')}`, answer: 'a consentId', present: true });
       const withConsent = { headers: { [headersAt('2.0.0').session]: consent }, body: {} };
       const v2 = await p.present('2.0.0', 'GET', path('bank', '2.0.0', { bankId }));
       const v102 = await p.present('1.0.2', 'POST', path('confirmFunds', '2.0.0'), withConsent);
-      const v101 = await p.present('1.0.1', 'POST', path('authorize', '2.0.0', { product: 'sepa-credit', paymentId: 'pis-conformance-probe' }), withConsent);
+      const authorize = path('authorize', '2.0.0', { product: 'sepa-credit', paymentId: 'pis-conformance-probe' });
+      const v101 = await p.present('1.0.1', 'POST', authorize, withConsent);
       version = v2 ? '2.0.0' : v102 ? '1.0.2' : v101 ? '1.0.1' : '1.0.0';
     }
     const listed = services.filter(s => s === 'domestic-scheduled-transfer' || s === 'sepa-scheduled-credit');
-    const why = `${p.probes.map(sentence).join('; ')}${listed.length ? `; a bank lists ${listed.join(' and ')}` : ''}${version === '3.0.1' ? '; 3.0.0 and 3.0.1 look alike from outside (x-psu-id cannot be probed) and run the same checks' : ''}: the highest version it answers to is ${version}.`;
+    const parts = [
+      ...p.probes.map(sentence),
+      ...(listed.length ? [`a bank lists ${listed.join(' and ')}`] : []),
+      ...(version === '3.0.1' ? ['3.0.0 and 3.0.1 look alike from outside (x-psu-id cannot be probed) and run the same checks'] : []),
+    ];
+    const why = `${parts.join('; ')}: the highest version it answers to is ${version}.`;
     return { version, why, findings: { version, why, probes: p.probes, supportedServices: services } };
   } finally {
     await dispatcher.close();

@@ -30,7 +30,7 @@ const PRODUCT_SINCE: Partial<Record<Product, ApiVersion>> = {
 };
 
 /** The product exists at the run's API version. */
-export function productExists(product: Product): boolean {
+function productExists(product: Product): boolean {
   const since = PRODUCT_SINCE[product];
   return !since || atLeast(target().apiVersion, since);
 }

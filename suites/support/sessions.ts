@@ -18,12 +18,14 @@ import { atLeast } from '../../harness/contracts/api-versions.ts';
 export type Scope = 'accounts' | 'payments';
 
 /** Sessions exist at the run's API version (3.0.0 and later); before, a consent of its own plays their part. */
-export const hasSessions = () => atLeast(target().apiVersion, '3.0.0');
+const hasSessions = () => atLeast(target().apiVersion, '3.0.0');
 
 /** POST /session {bankId}; before 3.0.0 POST /consent {bankId, scope}, whose consentId is the session's stand-in. */
 export async function createSession(c: CheckContext | null, bankId: string): Promise<{ res: ExchangeResponse; id?: string }> {
   if (!hasSessions()) {
-    const res = await call(c, 'POST', 'sessions', {}, { body: { bankId, scope: 'accounts' }, label: `start a consent at ${bankId}`, headers: consentHeaders() });
+    const res = await call(c, 'POST', 'sessions', {}, {
+      body: { bankId, scope: 'accounts' }, label: `start a consent at ${bankId}`, headers: consentHeaders(),
+    });
     const id = obj(res)?.consentId;
     return { res, id: ok(res) && typeof id === 'string' && id ? id : undefined };
   }
@@ -49,7 +51,9 @@ function consentHeaders(): Record<string, string> {
  * the consent URL, with the optional headers of spec 4.4 (`headers` with ''
  * leaves one out).
  */
-export async function requestConsent(c: CheckContext | null, sessionId: string, scope: Scope, headers: Record<string, string> = {}): Promise<{ res: ExchangeResponse; href?: string }> {
+export async function requestConsent(
+  c: CheckContext | null, sessionId: string, scope: Scope, headers: Record<string, string> = {},
+): Promise<{ res: ExchangeResponse; href?: string }> {
   const left = Object.keys(headers).filter(k => headers[k] === '');
   const label = `consent request (${scope})${left.length ? `, without ${left.join(', ')}` : ''}`;
   const res = hasSessions()

@@ -72,7 +72,8 @@ function clean(v: ApiVersion): Promise<CleanRun> {
 describe('run --api-version against the reference at that version', { concurrency: 4 }, () => {
   for (const v of OLDER.filter(x => sameAs(x) === x)) {
     const alike = OLDER.filter(x => x !== v && sameAs(x) === v);
-    it(`the suites at ${v}${alike.length ? ` (standing for ${alike.join(', ')})` : ''} pass the reference at ${v}, and leave out the later checks naming the version`, async () => {
+    const standing = alike.length ? ` (standing for ${alike.join(', ')})` : '';
+    it(`the suites at ${v}${standing} pass the reference at ${v}, and leave out the later checks naming the version`, async () => {
       const { run } = await clean(v);
       try {
         const out = `${run.cli.stdout}\n${run.cli.stderr}`;
@@ -87,7 +88,8 @@ describe('run --api-version against the reference at that version', { concurrenc
           for (const id of c.requirements ?? []) assert.ok(existsAt(windows.get(id)!, v), `${c.id} names ${id}, which is not at ${v}`);
         const later = (r.notSelected ?? []).filter(c => API_SUITES.includes(c.suite));
         assert.equal(later.length, CATALOG.filter(c => API_SUITES.includes(c.suite)).length - expected.length);
-        for (const c of later) assert.match(c.message ?? '', new RegExp(`--api-version ${v.replace(/\./g, '\\.')}: the check (appeared in|removed after) `), c.id);
+        const reason = new RegExp(`--api-version ${v.replace(/\./g, '\\.')}: the check (appeared in|removed after) `);
+        for (const c of later) assert.match(c.message ?? '', reason, c.id);
         assert.match(run.cli.stdout, new RegExp(`API version ${v.replace(/\./g, '\\.')}`));
       } finally { cleanup(run); }
     });

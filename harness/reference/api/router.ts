@@ -60,7 +60,8 @@ function routesAt(ctx: ApiContext): Route[] {
     const [mine, theirs] = sessions ? [r.sessions, r.before] : [r.before, r.sessions];
     // Before 3.0.0 POST /consent is already the route above: it serves the consent URL itself.
     if (!(r.fault === 'renamed-consent-url' && !sessions)) own.push(...mine.map(([m, p]) => route(m, p, r.handler, { name: r.fault, on: false })));
-    other.push(...theirs.filter(([m, p]) => !(m === 'POST' && p === '/consent' && !sessions)).map(([m, p]) => route(m, p, r.handler, { name: r.fault, on: true })));
+    other.push(...theirs.filter(([m, p]) => !(m === 'POST' && p === '/consent' && !sessions))
+      .map(([m, p]) => route(m, p, r.handler, { name: r.fault, on: true })));
   }
   own.push(
     route('GET', '/accounts', listAccounts),

@@ -22,7 +22,9 @@ export const withoutRedirect: Check = {
     // Whether the header's absence is what broke it: a consent request that fails with the header too is consent-url's finding.
     if (!href) {
       const withIt = await requestConsent(c, id, 'accounts');
-      if (!withIt.href) throw new Prerequisite(`the consent request answered ${withIt.res.status} without a consent link with ${name} too (see session.consent-link.consent-url)`);
+      if (!withIt.href)
+        throw new Prerequisite(`the consent request answered ${withIt.res.status} without a consent link with ${name} too `
+          + '(see session.consent-link.consent-url)');
     }
     c.expect(ok(res) && isAbsoluteUrl(href), `the consent request without ${name} was not answered with a consent URL`,
       'a 2xx answer with links[].href', `${describeAnswer(res)}`);

@@ -68,7 +68,10 @@ const CASES: FaultCase[] = [
   },
   {
     name: 'renamed-consent-delete',
-    probe: async c => { await c.ready(BANK); return [(await c.call('DELETE', '/consent')).status, (await c.call('DELETE', `/session/${c.sessionId}`)).status]; },
+    probe: async c => {
+      await c.ready(BANK);
+      return [(await c.call('DELETE', '/consent')).status, (await c.call('DELETE', `/session/${c.sessionId}`)).status];
+    },
     clean: [404, 204], faulty: [204, 405],
   },
   {

@@ -15,7 +15,9 @@ const BANK = 'sparebank1-no';
 /** The status each version answers: a consent started the version's way, then the renamed operations under both names. */
 async function probe(c: RefClient, v: ApiVersion): Promise<Record<string, number>> {
   const sessions = atLeast(v, '3.0.0');
-  const start = sessions ? await c.call('POST', '/session', { body: { bankId: BANK } }) : await c.call('POST', '/consent', { body: { bankId: BANK, scope: 'accounts' } });
+  const start = sessions
+    ? await c.call('POST', '/session', { body: { bankId: BANK } })
+    : await c.call('POST', '/consent', { body: { bankId: BANK, scope: 'accounts' } });
   const id: string = sessions ? start.json.sessionId : start.json.consentId;
   const h = { [sessions ? 'x-session-id' : 'x-consent-id']: id };
   return {
@@ -80,6 +82,8 @@ describe('the reference at an API version', () => {
   });
 });
 
+const credentialsOf = (ref: Reference) => ({ authUrl: ref.authUrl, realm: ref.realm, clientId: ref.clientId, clientSecret: ref.clientSecret });
+
 describe('run --api-version detect', () => {
   const refs = new Map<ApiVersion, Reference>();
   before(async () => {
@@ -92,7 +96,7 @@ describe('run --api-version detect', () => {
       const ref = refs.get(v)!;
       const client = new RefClient(ref);
       await client.login();
-      const cfg = resolveTarget({ authUrl: ref.authUrl, realm: ref.realm, clientId: ref.clientId, clientSecret: ref.clientSecret, baseUrl: ref.baseUrl, apiVersion: 'detect' });
+      const cfg = resolveTarget({ ...credentialsOf(ref), baseUrl: ref.baseUrl, apiVersion: 'detect' });
       const found = await detectApiVersion(cfg, new Redactor(), client.token);
       assert.equal(found.version, v === '3.0.0' ? '3.0.1' : v, found.why);
       assert.match(found.why, new RegExp(`the highest version it answers to is ${found.version.replace(/\./g, '\\.')}\\.$`));
@@ -104,7 +108,7 @@ describe('run --api-version detect', () => {
     const ref = refs.get('3.2.0')!;
     const client = new RefClient(ref);
     await client.login();
-    const cfg = resolveTarget({ authUrl: ref.authUrl, realm: ref.realm, clientId: ref.clientId, clientSecret: ref.clientSecret, baseUrl: `${ref.baseUrl}/elsewhere` });
+    const cfg = resolveTarget({ ...credentialsOf(ref), baseUrl: `${ref.baseUrl}/elsewhere` });
     await assert.rejects(detectApiVersion(cfg, new Redactor(), client.token), /without a bank, so the API version could not be probed: give --api-version V/);
   });
 });
