@@ -3,7 +3,7 @@
 // for dead code, then run every test/**/*.test.ts with Node's test runner
 // through tsx. Extra arguments are file filters: `npm test -- reference` runs
 // the tests whose path contains "reference".
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,23 +23,28 @@ if (!files.length) {
   process.exit(1);
 }
 
+// Lint (eslint.config.js; eslint-suppressions.json lists the lines over the
+// length cap known so far, per file, and a file may not gain more) and dead
+// code (knip.json: unused files, exports, dependencies), each a process of its
+// own beside the type-check. Whole runs only: a filtered run is for one area.
+// PIS_SKIP_LINT=1 skips them.
+const lints = filters.length || process.env.PIS_SKIP_LINT ? [] : [
+  ['eslint', 'eslint/bin/eslint.js', ['--pass-on-unpruned-suppressions', '.']],
+  ['knip', 'knip/bin/knip.js', []],
+].map(([name, bin, args]) => new Promise(done => {
+  const t0 = Date.now();
+  spawn(process.execPath, [join(root, 'node_modules', bin), ...args], { stdio: 'inherit', cwd: root })
+    .on('exit', code => done({ name, code, s: ((Date.now() - t0) / 1000).toFixed(1) }));
+}));
+
 if (!process.env.PIS_SKIP_TYPECHECK) {
   console.log('type-checking (tsc --noEmit)...');
   const tsc = spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '--noEmit', '-p', root], { stdio: 'inherit', cwd: root });
   if (tsc.status !== 0) process.exit(tsc.status ?? 1);
 }
-
-// Lint (eslint.config.js; eslint-suppressions.json lists the lines over the
-// length cap known so far, per file, and a file may not gain more) and dead
-// code (knip.json: unused files, exports, dependencies). Whole runs only: a
-// filtered run is for one area. PIS_SKIP_LINT=1 skips them.
-if (!filters.length && !process.env.PIS_SKIP_LINT) {
-  for (const [name, bin, args] of [['eslint', 'eslint/bin/eslint.js', ['--pass-on-unpruned-suppressions', '.']], ['knip', 'knip/bin/knip.js', []]]) {
-    const t0 = Date.now();
-    const r = spawnSync(process.execPath, [join(root, 'node_modules', bin), ...args], { stdio: 'inherit', cwd: root });
-    if (r.status !== 0) process.exit(r.status ?? 1);
-    console.log(`${name}: clean in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-  }
+for (const { name, code, s } of await Promise.all(lints)) {
+  if (code !== 0) process.exit(code ?? 1);
+  console.log(`${name}: clean in ${s} s`);
 }
 
 // Tests mostly wait on servers and compressed clocks, not on the CPU, so more
