@@ -31,7 +31,7 @@ test('run with no target runs every suite against the bundled reference and is c
   };
   const { result: { r, dir }, blurred } = await judgeable(once, STALL_LIMIT_MS, x => x.r.code === 0);
   try {
-    assert.match(r.stdout, /Started the bundled reference implementation at http:\/\/127\.0\.0\.1:\d+\/api \(time scale 0\.1\)/);
+    assert.match(r.stdout, /Started the bundled reference implementation at http:\/\/127\.0\.0\.1:\d+\/api \(API version 3\.2\.0, time scale 0\.1\)/);
     assert.ok(existsSync(join(dir, 'index.html')));
     const results = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as RunResults;
     const out = r.stdout + r.stderr + blurred;
