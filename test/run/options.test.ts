@@ -21,7 +21,8 @@ test('--grep and --no-profile narrow the run, the report records the selection a
     assert.ok(ran.length >= 5, `${ran.length} checks`);
     assert.ok(ran.every(c => c.id.startsWith('token.errors.') && c.level === 'must'), ran.map(c => `${c.id} ${c.level}`).join(', '));
     for (const c of ran) assert.match(r.stdout, new RegExp(`ok   ${c.id.replace(/\./g, '\\.')} `));
-    assert.deepEqual(results.selection, { suites: ['token'], grep: 'token\\.errors\\.', profile: false, timeScale: 0.1, maxWaitS: 60, allowIncomplete: false, apiVersion: '3.2.0' });
+    assert.deepEqual(results.selection,
+      { suites: ['token'], grep: 'token\\.errors\\.', profile: false, timeScale: 0.1, maxWaitS: 60, allowIncomplete: false, apiVersion: '3.2.0' });
     // Every other check of the catalog is listed, with the option that left it out; none counts as skipped.
     assert.ok(ran.length === results.checks.length, 'checks holds only what was selected');
     const notSelected = results.notSelected ?? [];
