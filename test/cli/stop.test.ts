@@ -18,7 +18,8 @@ function start() {
   return { child, ready: saw('ready\n'), saw, closed, out: () => out, err: () => err };
 }
 
-test('stop signals', { concurrency: true }, async t => {
+// A lost signal would leave the child waiting: the test fails after 60 s instead of holding the run.
+test('stop signals', { concurrency: true, timeout: 60_000 }, async t => {
   const running: Promise<void>[] = [];
   running.push(t.test('a signal and its copies within a second call the handler once; the command ends by itself', async () => {
     const c = start();
