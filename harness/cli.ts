@@ -5,7 +5,7 @@ import { errorLine, isHarnessError } from './errors.ts';
 import type { Command } from './cli/command.ts';
 import { installStopSignals } from './stop.ts';
 import { environmentHelp } from './cli/environment.ts';
-import { nearest } from './cli/suggest.ts';
+import { nearest } from './flag-values.ts';
 
 const COMMANDS: Record<string, { summary: string; load: () => Promise<{ command: Command }> }> = {
   'run': { summary: 'Run the conformance suites against a target (default: the bundled reference).', load: () => import('./cli/run.ts') },

@@ -7,7 +7,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { HarnessError } from '../errors.ts';
 import { reportFolderUsable } from '../report/folder.ts';
 import { TOOL } from '../version.ts';
-import { nearest } from './suggest.ts';
+import { nearest } from '../flag-values.ts';
 
 export interface Command {
   name: string;

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { colourOn, palette, stripAnsi } from '../../harness/report/colour.ts';
 import { ENVIRONMENT, INTERNAL, PLACEHOLDERS } from '../../harness/cli/environment.ts';
 import { ERROR_CODES } from '../../harness/errors.ts';
-import { nearest } from '../../harness/cli/suggest.ts';
+import { nearest } from '../../harness/flag-values.ts';
 import { runCli, ROOT } from '../helpers/cli.ts';
 
 /** Every command file of harness/cli/ (those that export a command), so a new command is held to the same conventions. */
