@@ -1,26 +1,21 @@
 // Every environment variable a user may set, in one list: the main --help
-// prints it, the README repeats it, and a test fails when the harness reads a
-// PIS_ variable that is neither here nor in INTERNAL (set by `run` for its own
-// child processes, never by a user).
+// prints it, the README repeats it (scripts/options-doc.ts writes that table),
+// and a test fails when the harness reads a PIS_ variable that is neither here
+// nor in INTERNAL (set by `run` for its own child processes, never by a user).
+// The target's variables come from the options table (harness/target/options.ts).
+import { targetVariables } from '../target/options.ts';
+
 export interface EnvVar { name: string; commands: string; meaning: string }
 
 export const ENVIRONMENT: readonly EnvVar[] = [
-  { name: 'PIS_AUTH_URL', commands: 'run', meaning: '{auth_url} of the spec (--auth-url)' },
-  { name: 'PIS_REALM', commands: 'run', meaning: 'the <realm> in the token path (--realm)' },
-  { name: 'PIS_CLIENT_ID', commands: 'run', meaning: 'the OAuth client id (--client-id)' },
-  { name: 'PIS_CLIENT_SECRET', commands: 'run', meaning: 'the OAuth client secret (--client-secret); never written to a report' },
-  { name: 'PIS_BASE_URL', commands: 'run', meaning: '{base_url} of the spec (--base-url)' },
-  { name: 'PIS_CONTROL_URL', commands: 'run', meaning: "the target's control API for the webhook suite (--control-url)" },
-  { name: 'PIS_WEBHOOK_API_KEY', commands: 'run, certify-receiver, sink', meaning: 'the webhook api-key (--webhook-api-key, --api-key); never written to a report' },
-  { name: 'PIS_TIME_SCALE', commands: 'run, certify-receiver', meaning: '1 spec second = F real seconds (--time-scale)' },
-  { name: 'PIS_API_VERSION', commands: 'run', meaning: 'the API version the target implements, or detect (--api-version; default the latest)' },
+  ...targetVariables(),
   { name: 'PIS_SINK_TLS', commands: 'run', meaning: "'self-signed': the webhook sink serves HTTPS with a certificate made on the spot" },
   { name: 'PIS_SINK_TLS_CERT', commands: 'run', meaning: "PEM file of the webhook sink's HTTPS certificate (with PIS_SINK_TLS_KEY)" },
   { name: 'PIS_SINK_TLS_KEY', commands: 'run', meaning: "PEM file of the webhook sink's HTTPS key (with PIS_SINK_TLS_CERT)" },
   { name: 'PIS_GLOBAL_TIMEOUT_S', commands: 'run', meaning: 'stop the whole run after S seconds (default: no limit)' },
   { name: 'PIS_DEBUG', commands: 'all', meaning: 'any value: print the stack of an error besides its sentence' },
   { name: 'NO_COLOR', commands: 'all', meaning: 'any non-empty value: no colour on the terminal' },
-  { name: 'FORCE_COLOR', commands: 'all', meaning: '0 or false: no colour; any other value: colour even through a pipe (wins over NO_COLOR)' },
+  { name: 'FORCE_COLOR', commands: 'all', meaning: "'0' or 'false': no colour; any other value: colour even through a pipe (wins over NO_COLOR)" },
 ];
 
 /** Variables `run` sets for Playwright and its workers, and test switches; not for users. */

@@ -10,8 +10,8 @@ import { randomBytes } from 'node:crypto';
 import { HarnessError } from '../errors.ts';
 import { numberFlag } from '../flag-values.ts';
 import { grepFlag, parseFlags, reportDirFlag, type Command } from './command.ts';
-import { fromEnv, namesTarget, requireBaseUrl, resolveTarget, SUITES, type PartialConfig, type TargetConfig } from '../target/config.ts';
-import { fromFlags, TARGET_FLAGS } from '../target/flags.ts';
+import { fromEnv, fromFlags, namesTarget, requireBaseUrl, resolveTarget, SUITES, type PartialConfig, type TargetConfig } from '../target/config.ts';
+import { configOnlyHelp, TARGET_FLAGS, targetHelp } from '../target/options.ts';
 import { DEFAULT_BANKS, describeBanks } from '../target/banks.ts';
 import { loadConfigFile } from '../target/file.ts';
 import { reportTarget, targetToEnv } from '../target/env.ts';
@@ -38,38 +38,18 @@ Runs the conformance suites against a target and writes a report folder.
 With no target options it starts the bundled reference implementation on free
 loopback ports (time scale ${BUNDLED_TIME_SCALE} unless --time-scale is given) and runs against it.
 
-Target (flag, or environment variable, or key in the --config file; flags win over env, env over file):
-  --auth-url URL          {auth_url} of the spec                       PIS_AUTH_URL
-  --realm NAME            the <realm> in the token path (default pis)  PIS_REALM
-  --client-id ID                                                        PIS_CLIENT_ID
-  --client-secret S       prefer the env variable: argv shows in ps    PIS_CLIENT_SECRET
-  --base-url URL          {base_url} of the spec                       PIS_BASE_URL
-                          (not needed for --suites token: token.use and token.expiry then skip)
-  --control-url URL       the target's control API (webhook suite)     PIS_CONTROL_URL
-  --webhook-api-key KEY   the api-key the sender must present          PIS_WEBHOOK_API_KEY
-  --sink-host H           where the webhook sink listens (default 127.0.0.1)
-  --sink-port P           (default 0: a free port)
-  --public-sink-url URL   the address the target must call, when it differs (a tunnel)
-  --time-scale F          1 spec second = F real seconds (default 1)   PIS_TIME_SCALE
-                          (a control API whose /health answers a timeScale sets it;
-                          a given one that differs from it stops the run)
-  --banks all|N|ID,ID     the banks the data and payments suites visit (default: every listed bank, at most 20;
-                          a longer list is sampled to cover every country and supportedServices set)
-  --bank-id ID            short for --banks ID
-  --api-version V         the API version the target implements (spec 9)  PIS_API_VERSION
-                          ${API_VERSIONS.join(', ')}, or detect (default ${LATEST_API_VERSION}): only the checks
-                          of that version run, on its paths; with no target the bundled reference serves it
+Target (a flag, the environment variable at the right, or a key of the --config file;
+flags win over the environment, the environment over the file):
+${targetHelp()}
+
+Keys of the --config file only (kebab-case or camelCase; contracts/target-config.yaml is the file's schema):
+${configOnlyHelp()}
+  suites: LIST            the same as --suites
 
 What to run:
   --suites LIST           comma list of ${SUITES.join(',')} (default: all that exist)
   --grep PATTERN          only the checks whose id or title matches (e.g. token.refresh.renews-tokens)
-  --no-profile            leave out the checks of docs/profile.md's decisions (level profile)
-  --max-wait S            how long a check may wait for something to happen, e.g. token expiry (default 60)
-  --session-lifetime S    spec seconds a consented session lasts on the target (the spec does not say);
-                          with it, and a --max-wait that fits, a check sees a session expire
-  --consent-driver D      follow (GET the link and its redirects, default), browser, or manual
-  --consent-script FILE   YAML list of steps for the browser driver: {click: SEL}, {fill: SEL, value: TEXT}, ...
-  --config FILE           YAML file with any of the keys above, plus paths: and headers: overrides of docs/profile.md
+  --config FILE           YAML file of target options: the keys above
   --report DIR            where to write the report (default reports/<timestamp>; reports/latest points at it)
   --workers N             suites run side by side (default 5)
   --fault LIST            bundled reference only: switch on faults or quirks of its catalog, to see checks fail

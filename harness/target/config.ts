@@ -1,16 +1,17 @@
 // The target of a run and how the suites should treat it (docs/cli.md):
 // every value comes from a flag, else an environment variable, else the YAML
-// config file, else a default. Secrets are kept here and passed on only through
+// config file, else a default; which options there are, and how each is read,
+// is the table of options.ts. Secrets are kept here and passed on only through
 // the environment (never argv, which `ps` shows) and never into a report.
 import { HarnessError } from '../errors.ts';
 import { headersAt, pathsAt, type Headers, type Paths } from './profile.ts';
-import { LATEST_API_VERSION, parseApiVersion, type ApiVersion } from '../contracts/api-versions.ts';
+import { LATEST_API_VERSION, type ApiVersion } from '../contracts/api-versions.ts';
 import type { BankChoice } from './banks.ts';
+import type { Given } from './kinds.ts';
+import { CONFIG_KEYS, TARGET_OPTIONS, type ConsentDriverName, type TargetOption } from './options.ts';
 
 export const SUITES = ['token', 'session', 'data', 'payments', 'webhook'] as const;
 type SuiteName = typeof SUITES[number];
-export const CONSENT_DRIVERS = ['follow', 'browser', 'manual'] as const;
-export type ConsentDriverName = typeof CONSENT_DRIVERS[number];
 
 /** One step of the `browser` consent driver's YAML script. */
 export type ConsentStep =
@@ -69,47 +70,56 @@ export type PartialConfig = Partial<Omit<TargetConfig, 'paths' | 'headers' | 'ap
   apiVersion?: ApiVersion | 'detect';
 };
 
-/** `--api-version`, PIS_API_VERSION or `apiVersion:` as given: a version of spec 9, or `detect`. */
-export function apiVersionSetting(value: string, what: string, code: 'PIS_BAD_FLAG' | 'PIS_BAD_CONFIG' = 'PIS_BAD_FLAG'): ApiVersion | 'detect' {
-  return value.trim().toLowerCase() === 'detect' ? 'detect' : parseApiVersion(value, what, code, true);
+type Field = keyof PartialConfig;
+
+/** Where a source's values come from: flags and variables as the user typed them, or a config file. */
+type Source = { from: 'flags' } | { from: 'env' } | { from: 'file'; file: string };
+
+function givenAt(o: TargetOption, source: Source, key: string): Given {
+  switch (source.from) {
+    case 'flags': return { what: `--${o.name}`, code: 'PIS_BAD_FLAG' };
+    case 'env': return { what: o.env!, code: 'PIS_BAD_CONFIG' };
+    case 'file': return { what: `Config file ${source.file}: '${key}'`, code: 'PIS_BAD_CONFIG', file: source.file };
+  }
 }
 
-const DEFAULTS = {
-  realm: 'pis',
-  sinkHost: '127.0.0.1',
-  sinkPort: 0,
-  timeScale: 1,
-  maxWaitS: 60,
-  profile: true,
-  consentDriver: 'follow' as ConsentDriverName,
-  deviceId: 'pis-conformance',
-  psuIpAddress: '127.0.0.1',
-  redirectUrl: 'http://127.0.0.1/pis-conformance/callback',
-};
-
-/** Environment variables of docs/cli.md. */
-const ENV_NAMES = {
-  authUrl: 'PIS_AUTH_URL',
-  realm: 'PIS_REALM',
-  clientId: 'PIS_CLIENT_ID',
-  clientSecret: 'PIS_CLIENT_SECRET',
-  baseUrl: 'PIS_BASE_URL',
-  controlUrl: 'PIS_CONTROL_URL',
-  webhookApiKey: 'PIS_WEBHOOK_API_KEY',
-  timeScale: 'PIS_TIME_SCALE',
-  apiVersion: 'PIS_API_VERSION',
-} as const;
-
-export function fromEnv(env: NodeJS.ProcessEnv): PartialConfig {
-  const out: PartialConfig = {};
-  for (const [key, name] of Object.entries(ENV_NAMES)) {
-    const v = env[name];
-    if (v === undefined || v === '') continue;
-    if (key === 'timeScale') out.timeScale = positive(v, `${name}`, 'PIS_BAD_CONFIG');
-    else if (key === 'apiVersion') out.apiVersion = apiVersionSetting(v, name, 'PIS_BAD_CONFIG');
-    else (out as Record<string, unknown>)[key] = v;
+/**
+ * Reads one source: each value checked by its option's kind, into the fields
+ * of PartialConfig. Two names for one setting in one source (`banks` and
+ * `bank-id`, `base-url` and `baseUrl`) are refused: which one should win is a guess.
+ */
+function readSource(values: [TargetOption, string, unknown][], source: Source): PartialConfig {
+  const out: Record<string, unknown> = {};
+  const by = new Map<Field, string>();
+  for (const [o, key, raw] of values) {
+    const at = givenAt(o, source, key);
+    const name = source.from === 'file' ? `'${key}'` : at.what;
+    const first = by.get(o.field);
+    if (first !== undefined) {
+      const sentence = `${first} and ${name} both set ${o.field}: give one of them, not both.`;
+      throw new HarnessError(at.code, source.from === 'file' ? `Config file ${source.file}: ${sentence}` : sentence);
+    }
+    by.set(o.field, name);
+    out[o.field] = o.kind.read(raw, at);
   }
-  return out;
+  for (const [o] of values) for (const [k, v] of Object.entries(o.implies ?? {})) out[k] ??= v;
+  return out as PartialConfig;
+}
+
+/** The target flags of `run` as a config source. */
+export function fromFlags(v: Record<string, unknown>): PartialConfig {
+  // A switch that is not given is undefined (parseArgs), never false.
+  return readSource(TARGET_OPTIONS.filter(o => o.flag && v[o.name] !== undefined).map(o => [o, o.name, v[o.name]]), { from: 'flags' });
+}
+
+/** The target variables (PIS_AUTH_URL, ...) as a config source; an empty one counts as not set. */
+export function fromEnv(env: NodeJS.ProcessEnv): PartialConfig {
+  return readSource(TARGET_OPTIONS.filter(o => o.env && env[o.env]).map(o => [o, o.env!, env[o.env!]]), { from: 'env' });
+}
+
+/** The settings of a config file, already checked against contracts/target-config.yaml; `file` names it in errors. */
+export function fromFile(values: Record<string, unknown>, file: string): PartialConfig {
+  return readSource(Object.entries(values).map(([k, v]) => [CONFIG_KEYS.get(k)!, k, v]), { from: 'file', file });
 }
 
 /** True when any source names a target; otherwise `run` starts the bundled reference. */
@@ -120,44 +130,27 @@ export function namesTarget(...sources: PartialConfig[]): boolean {
 /** Merges sources, first wins (flags, env, file), fills defaults and checks that the target is complete. */
 export function resolveTarget(...sources: PartialConfig[]): TargetConfig {
   const pick = <K extends keyof PartialConfig>(k: K): PartialConfig[K] => sources.find(s => s[k] !== undefined)?.[k];
-  const need = (k: 'authUrl' | 'clientId' | 'clientSecret', flag: string, env: string): string => {
-    const v = pick(k);
-    if (!v) throw new HarnessError('PIS_MISSING_OPTION', `The target's ${flag.replace(/^--/, '')} is missing: give --${flag.replace(/^--/, '')}, set ${env}, or put it in the --config file.`);
-    return v as string;
-  };
+  const cfg: Record<string, unknown> = {};
+  for (const o of TARGET_OPTIONS) {
+    const v = pick(o.field) ?? cfg[o.field] ?? o.default;
+    if (o.required && !v) {
+      throw new HarnessError('PIS_MISSING_OPTION',
+        `The target's ${o.name} is missing: give --${o.name}${o.env ? `, set ${o.env},` : ''} or put it in the --config file.`);
+    }
+    if (v !== undefined) cfg[o.field] = v;
+  }
   // `detect` is settled by `run` after the pre-flight; until then the latest version's names apply.
   const asked = pick('apiVersion');
   const apiVersion = asked === undefined || asked === 'detect' ? LATEST_API_VERSION : asked;
-  const cfg: TargetConfig = {
-    authUrl: url(need('authUrl', 'auth-url', 'PIS_AUTH_URL'), 'auth-url'),
-    realm: pick('realm') ?? DEFAULTS.realm,
-    clientId: need('clientId', 'client-id', 'PIS_CLIENT_ID'),
-    clientSecret: need('clientSecret', 'client-secret', 'PIS_CLIENT_SECRET'),
-    baseUrl: optionalUrl(pick('baseUrl'), 'base-url'),
-    controlUrl: optionalUrl(pick('controlUrl'), 'control-url'),
-    webhookApiKey: pick('webhookApiKey'),
-    sinkHost: pick('sinkHost') ?? DEFAULTS.sinkHost,
-    sinkPort: pick('sinkPort') ?? DEFAULTS.sinkPort,
-    publicSinkUrl: optionalUrl(pick('publicSinkUrl'), 'public-sink-url'),
-    timeScale: pick('timeScale') ?? DEFAULTS.timeScale,
-    maxWaitS: pick('maxWaitS') ?? DEFAULTS.maxWaitS,
-    sessionLifetimeS: pick('sessionLifetimeS'),
-    profile: pick('profile') ?? DEFAULTS.profile,
-    consentDriver: pick('consentDriver') ?? DEFAULTS.consentDriver,
-    consentScript: pick('consentScript'),
-    browserPath: pick('browserPath'),
-    deviceId: pick('deviceId') ?? DEFAULTS.deviceId,
-    psuIpAddress: pick('psuIpAddress') ?? DEFAULTS.psuIpAddress,
-    redirectUrl: url(pick('redirectUrl') ?? DEFAULTS.redirectUrl, "the --config file's redirectUrl"),
-    banks: pick('banks'),
-    apiVersion,
+  const out = {
+    ...cfg, apiVersion,
     paths: Object.assign(pathsAt(apiVersion), ...sources.slice().reverse().map(s => s.paths ?? {})),
     headers: Object.assign(headersAt(apiVersion), ...sources.slice().reverse().map(s => s.headers ?? {})),
     bundledReference: pick('bundledReference'),
-  };
-  if (cfg.consentDriver === 'browser' && !cfg.consentScript?.length)
+  } as TargetConfig;
+  if (out.consentDriver === 'browser' && !out.consentScript?.length)
     throw new HarnessError('PIS_MISSING_OPTION', 'The browser consent driver needs a script of clicks and fills: give --consent-script FILE (YAML), or use --consent-driver follow or manual.');
-  return cfg;
+  return out;
 }
 
 /**
@@ -174,26 +167,4 @@ export function requireBaseUrl(cfg: TargetConfig, suites: readonly string[]): vo
   const needing = suites.filter(s => (API_SUITES as readonly string[]).includes(s));
   if (!needing.length) return;
   throw new HarnessError('PIS_MISSING_OPTION', `The target's base-url is missing and the ${needing.join(', ')} suite${needing.length > 1 ? 's' : ''} need${needing.length > 1 ? '' : 's'} it: give --base-url, set PIS_BASE_URL, or put it in the --config file (or run only --suites token${cfg.controlUrl ? ',webhook' : ''}).`);
-}
-
-export function positive(v: string, what: string, code: 'PIS_BAD_FLAG' | 'PIS_BAD_CONFIG' = 'PIS_BAD_FLAG'): number {
-  const n = Number(v);
-  if (!Number.isFinite(n) || n <= 0) throw new HarnessError(code, `${what} must be a positive number, not '${v}'.`);
-  return n;
-}
-
-/** `flag` is a flag's name (auth-url), or how to name a setting that has none (a config key). */
-function url(v: string, flag: string): string {
-  const what = /^[a-z-]+$/.test(flag) ? `--${flag}` : flag;
-  let u: URL;
-  try { u = new URL(v); } catch {
-    throw new HarnessError('PIS_BAD_FLAG', `${what} '${v}' is not a URL: give an absolute http:// or https:// address.`);
-  }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:')
-    throw new HarnessError('PIS_BAD_FLAG', `${what} '${v}' must start with http:// or https://.`);
-  return v.replace(/\/+$/, '');
-}
-
-function optionalUrl(v: string | undefined, flag: string): string | undefined {
-  return v === undefined ? undefined : url(v, flag);
 }

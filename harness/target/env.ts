@@ -3,26 +3,32 @@
 // (a child's environment is not shown by `ps`, its argv is).
 import { HarnessError } from '../errors.ts';
 import type { TargetConfig } from './config.ts';
+import { TARGET_OPTIONS } from './options.ts';
 import { redactUrlUserinfo } from '../http/url.ts';
 
 export const TARGET_ENV = 'PIS_TARGET_JSON';
 
-const SECRET_FIELDS = { clientSecret: 'PIS_CLIENT_SECRET', webhookApiKey: 'PIS_WEBHOOK_API_KEY' } as const;
+/** The secret options, each in the variable the user would set it in (every secret option has one: test/target/options.test.ts). */
+const SECRETS = TARGET_OPTIONS.filter(o => o.secret).map(o => ({ field: o.field, env: o.env! }));
 
 /** The environment variables that carry `cfg` to a child process. */
 export function targetToEnv(cfg: TargetConfig): Record<string, string> {
-  const { clientSecret, webhookApiKey, ...open } = cfg;
-  const env: Record<string, string> = { [TARGET_ENV]: JSON.stringify(open), [SECRET_FIELDS.clientSecret]: clientSecret };
-  if (webhookApiKey) env[SECRET_FIELDS.webhookApiKey] = webhookApiKey;
-  return env;
+  const open: Record<string, unknown> = { ...cfg };
+  const env: Record<string, string> = {};
+  for (const s of SECRETS) {
+    const value = open[s.field];
+    delete open[s.field];
+    if (typeof value === 'string' && value) env[s.env] = value;
+  }
+  return { [TARGET_ENV]: JSON.stringify(open), ...env };
 }
 
 /** The target a worker runs against; a missing variable means the suites were started without `run`. */
 export function targetFromEnv(env: NodeJS.ProcessEnv = process.env): TargetConfig {
   const json = env[TARGET_ENV];
   if (!json) throw new HarnessError('PIS_MISSING_OPTION', `${TARGET_ENV} is not set: start the suites with 'pis-conformance run', which sets it.`);
-  const open = JSON.parse(json) as Omit<TargetConfig, 'clientSecret' | 'webhookApiKey'>;
-  return { ...open, clientSecret: env[SECRET_FIELDS.clientSecret] ?? '', webhookApiKey: env[SECRET_FIELDS.webhookApiKey] || undefined };
+  const secrets = Object.fromEntries(SECRETS.map(s => [s.field, env[s.env] || undefined]));
+  return { ...JSON.parse(json), ...secrets } as TargetConfig;
 }
 
 /** The target as results.json shows it: URLs without their userinfo, never a secret. */

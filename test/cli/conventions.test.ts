@@ -83,7 +83,7 @@ test('a bad setting that has no flag is named as the config key it is', async ()
     const r = await runCli(['run', '--config', join(dir, 'target.yaml'), '--auth-url', 'http://127.0.0.1:9', '--client-id', 'c', '--suites', 'token'],
       { env: { PIS_CLIENT_SECRET: 'some-secret' } });
     assert.equal(r.code, 2, r.stdout + r.stderr);
-    assert.match(r.stderr, /the --config file's redirectUrl 'not-a-url' is not a URL/);
+    assert.match(r.stderr, /target\.yaml: 'redirectUrl' 'not-a-url' is not a URL/);
     assert.doesNotMatch(r.stderr, /--redirect-url/);
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -5,8 +5,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { resolveTarget } from '../../harness/target/config.ts';
-import { fromFlags } from '../../harness/target/flags.ts';
+import { fromFlags, resolveTarget } from '../../harness/target/config.ts';
 import { loadConfigFile } from '../../harness/target/file.ts';
 import { parseBanks } from '../../harness/target/banks.ts';
 

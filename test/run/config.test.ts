@@ -6,9 +6,9 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fromEnv, resolveTarget } from '../../harness/target/config.ts';
-import { fromFlags } from '../../harness/target/flags.ts';
-import { loadConfigFile, loadConsentScript } from '../../harness/target/file.ts';
+import { fromEnv, fromFlags, resolveTarget } from '../../harness/target/config.ts';
+import { loadConfigFile } from '../../harness/target/file.ts';
+import { loadConsentScript } from '../../harness/target/consent-script.ts';
 import { reportTarget, targetFromEnv, targetToEnv } from '../../harness/target/env.ts';
 import { DEFAULT_PATHS } from '../../harness/target/profile.ts';
 
