@@ -14,7 +14,8 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<{ command:
   'serve-reference': { summary: 'Run the reference implementation alone and print its URLs.', load: () => import('./cli/serve-reference.ts') },
   'validate': { summary: 'Validate JSON or JSON-lines files of webhook bodies or token responses.', load: () => import('./cli/validate.ts') },
   'report': { summary: 'Rebuild the HTML report of a run from its results.json / results.jsonl.', load: () => import('./cli/report.ts') },
-  'coverage': { summary: 'Print every requirement of the spec, the checks that enforce it and the proofs they can fail.', load: () => import('./cli/coverage.ts') },
+  'coverage': { summary: 'Print every requirement of the spec, the checks that enforce it and the proofs they can fail.',
+    load: () => import('./cli/coverage.ts') },
 };
 
 function usage(): string {
@@ -26,7 +27,8 @@ function usage(): string {
 
 function unknownCommand(name: string): number {
   const near = nearest(name, Object.keys(COMMANDS));
-  process.stderr.write(errorLine(undefined, 'PIS_UNKNOWN_COMMAND', `unknown command '${name}': ${near ? `did you mean '${near}'? ` : ''}use one of ${Object.keys(COMMANDS).join(', ')} (see --help).`) + '\n');
+  process.stderr.write(errorLine(undefined, 'PIS_UNKNOWN_COMMAND',
+    `unknown command '${name}': ${near ? `did you mean '${near}'? ` : ''}use one of ${Object.keys(COMMANDS).join(', ')} (see --help).`) + '\n');
   return 2;
 }
 
@@ -55,7 +57,8 @@ export async function main(argv: string[]): Promise<number> {
       if (process.env.PIS_DEBUG) process.stderr.write(`${e.stack}\n`);
       return 2;
     }
-    process.stderr.write(errorLine(name, 'PIS_INTERNAL', `internal error: ${(e as Error)?.message ?? e}; this is a bug of the harness, please report it with PIS_DEBUG=1 output.`) + '\n');
+    process.stderr.write(errorLine(name, 'PIS_INTERNAL',
+      `internal error: ${(e as Error)?.message ?? e}; this is a bug of the harness, please report it with PIS_DEBUG=1 output.`) + '\n');
     if (process.env.PIS_DEBUG) process.stderr.write(`${(e as Error)?.stack}\n`);
     return 2;
   }

@@ -42,7 +42,8 @@ export function isHarnessError(e: unknown): e is HarnessError {
 export function listenError(e: unknown, what: string, host: string, port: number): HarnessError {
   const code = (e as NodeJS.ErrnoException)?.code;
   if (code === 'EADDRINUSE')
-    return new HarnessError('PIS_PORT_IN_USE', `Port ${port} on ${host} is already in use for the ${what}: pick another with the port flag, or 0 for a free one.`, { cause: e });
+    return new HarnessError('PIS_PORT_IN_USE',
+      `Port ${port} on ${host} is already in use for the ${what}: pick another with the port flag, or 0 for a free one.`, { cause: e });
   if (code === 'EACCES')
     return new HarnessError('PIS_PORT_IN_USE', `Not allowed to listen on port ${port} for the ${what}: use a port above 1023.`, { cause: e });
   if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND')

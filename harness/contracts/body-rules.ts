@@ -71,7 +71,8 @@ export function codeRules(name: ContractName, item: unknown): Violation[] {
     case 'webhook-normal':
       return [...webhookRules(item, [['/payment', item.payment]]), ...dateRules(item)];
     case 'webhook-batch':
-      return [...webhookRules(item, Array.isArray(item.payments) ? item.payments.map((p, i): [string, unknown] => [`/payments/${i}`, p]) : []), ...dateRules(item)];
+      return [...webhookRules(item, Array.isArray(item.payments) ? item.payments.map((p, i): [string, unknown] => [`/payments/${i}`, p]) : []),
+        ...dateRules(item)];
     case 'webhook-older':
       return dateRules(item);
     case 'transaction':

@@ -39,7 +39,8 @@ export function checkWebhookBody(body: unknown): { kind: WebhookKind | 'unknown'
   const kind = classifyWebhook(body);
   if (kind === 'unknown') {
     return { kind, violations: [{ pointer: '', expected: 'a webhook body (spec 2.2, 2.3 or 2.5): an object with id, status, payment or payments',
-      found: Array.isArray(body) ? 'an array' : body === null ? 'null' : typeof body === 'object' ? 'an object with none of the webhook fields' : `a ${typeof body}`,
+      found: Array.isArray(body) ? 'an array' : body === null ? 'null' :
+        typeof body === 'object' ? 'an object with none of the webhook fields' : `a ${typeof body}`,
       spec: '2.2', level: 'must', rule: 'webhook.kind' }] };
   }
   return { kind, violations: validateContract(`webhook-${kind}`, body) };

@@ -62,7 +62,8 @@ function countKeys(root: unknown): number {
 function toEntry(file: string, p: Piece): InputEntry {
   if (p.kind === 'broken') {
     return { kind: 'unreadable', file, line: p.at.line, column: p.at.column, reason: p.reason,
-      sentence: `${file} is not JSON at line ${p.at.line}, column ${p.at.column} (${p.reason}): fix the file there; it holds one JSON value, a JSON array of items, or one value per line.` };
+      sentence: `${file} is not JSON at line ${p.at.line}, column ${p.at.column} (${p.reason}): fix the file there; ` +
+        'it holds one JSON value, a JSON array of items, or one value per line.' };
   }
   // The splitter has checked the grammar, so this parse does not throw.
   const value = JSON.parse(p.bytes.toString('utf8')) as unknown;
@@ -74,7 +75,8 @@ function toEntry(file: string, p: Piece): InputEntry {
 
 function cannotRead(file: string, e: unknown): Unreadable {
   const code = (e as NodeJS.ErrnoException).code;
-  const why = code === 'ENOENT' ? 'there is no such file' : code === 'EISDIR' ? 'it is a folder' : code === 'EACCES' ? 'permission denied' : (e as Error).message;
+  const why = code === 'ENOENT' ? 'there is no such file' : code === 'EISDIR' ? 'it is a folder' :
+    code === 'EACCES' ? 'permission denied' : (e as Error).message;
   return { kind: 'unreadable', file, reason: `cannot read it: ${why}`, sentence: `Cannot read ${file} (${why}): give the path of a JSON or JSON-lines file.` };
 }
 

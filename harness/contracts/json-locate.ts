@@ -320,7 +320,8 @@ export class JsonSplitter {
     if (b < 0x20 || b >= 0x7f) return `byte 0x${b.toString(16).padStart(2, '0')}`;
     const rel = this.abs - this.chunkStart;
     let end = rel + 1;
-    while (end < this.chunk.length && end - rel < 12 && /[A-Za-z0-9_.+-]/.test(String.fromCharCode(this.chunk[end])) && /[A-Za-z0-9_.+-]/.test(String.fromCharCode(b))) end++;
+    while (end < this.chunk.length && end - rel < 12 && /[A-Za-z0-9_.+-]/.test(String.fromCharCode(this.chunk[end])) &&
+      /[A-Za-z0-9_.+-]/.test(String.fromCharCode(b))) end++;
     return JSON.stringify(this.chunk.subarray(rel, end).toString('latin1'));
   }
 

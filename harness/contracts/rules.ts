@@ -59,9 +59,11 @@ export function sequenceFinding(statuses: readonly string[]): { rule: RuleInfo; 
     return { rule: RULES['sequence.starts-with-started'], index: 0, reason: 'the sequence is empty, but STARTED is always sent (spec 3.1)' };
   const unknown = statuses.findIndex(s => !CHECKOUT_STATUSES.includes(s));
   if (unknown >= 0)
-    return { rule: RULES['sequence.known-statuses'], index: unknown, reason: `status ${JSON.stringify(statuses[unknown])} at position ${unknown + 1} is not a CheckoutStatus of spec 3.1` };
+    return { rule: RULES['sequence.known-statuses'], index: unknown,
+      reason: `status ${JSON.stringify(statuses[unknown])} at position ${unknown + 1} is not a CheckoutStatus of spec 3.1` };
   if (statuses[0] !== 'STARTED')
-    return { rule: RULES['sequence.starts-with-started'], index: 0, reason: `the sequence starts with ${statuses[0]}, but STARTED is always sent first (spec 3.1)` };
+    return { rule: RULES['sequence.starts-with-started'], index: 0,
+      reason: `the sequence starts with ${statuses[0]}, but STARTED is always sent first (spec 3.1)` };
   let initiated = false;
   for (let i = 1; i < statuses.length; i++) {
     const prev = statuses[i - 1], s = statuses[i];
@@ -70,7 +72,8 @@ export function sequenceFinding(statuses: readonly string[]): { rule: RuleInfo; 
       return { rule: RULES['sequence.nothing-after-final'], index: i, reason: `${s} at position ${i + 1} follows the final status ${prev} (spec 3.1)` };
     if (s === 'PAYMENT_INITIATED') initiated = true;
     if (POLLER_STATUSES.includes(s) && !initiated)
-      return { rule: RULES['sequence.poller-after-initiated'], index: i, reason: `${s} at position ${i + 1} comes without an earlier PAYMENT_INITIATED (spec 3.1)` };
+      return { rule: RULES['sequence.poller-after-initiated'], index: i,
+        reason: `${s} at position ${i + 1} comes without an earlier PAYMENT_INITIATED (spec 3.1)` };
   }
   return null;
 }

@@ -28,7 +28,8 @@ export function describeValue(v: unknown): string {
   return `an object with ${Object.keys(v as object).length} field${Object.keys(v as object).length === 1 ? '' : 's'}`;
 }
 
-const ARTICLE: Record<string, string> = { object: 'an object', array: 'an array', integer: 'an integer', null: 'null', string: 'a string', number: 'a number', boolean: 'a boolean' };
+const ARTICLE: Record<string, string> = { object: 'an object', array: 'an array', integer: 'an integer', null: 'null',
+  string: 'a string', number: 'a number', boolean: 'a boolean' };
 const FORMATS: Record<string, string> = {
   'date': 'a calendar date written YYYY-MM-DD',
   'date-time': 'an RFC 3339 date-time',

@@ -103,7 +103,8 @@ export function resolveFaults(names: Iterable<string> = [], version?: ApiVersion
     if (!name) continue;
     const entry = findEntry(name);
     if (!entry)
-      throw new HarnessError('PIS_BAD_FLAG', `'${name}' is not a fault or quirk of the reference: run 'pis-conformance serve-reference --list-faults' for the names.`);
+      throw new HarnessError('PIS_BAD_FLAG',
+        `'${name}' is not a fault or quirk of the reference: run 'pis-conformance serve-reference --list-faults' for the names.`);
     // A fault of an operation the version does not have would silently change nothing.
     if (version && entry.kind === 'fault' && entry.since && !atLeast(version, entry.since))
       throw new HarnessError('PIS_BAD_FLAG', `The fault ${name} applies from API version ${entry.since}, and the reference serves ${version}: `

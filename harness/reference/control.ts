@@ -96,7 +96,10 @@ export function createControl(options: ControlOptions): Control {
   async function route(req: IncomingMessage, res: ServerResponse, subpath: string): Promise<void> {
     const path = ('/' + subpath.replace(/^\/+/, '')).split('?')[0].replace(/\/+$/, '') || '/';
     const method = req.method ?? 'GET';
-    const allow = (methods: string) => { res.setHeader('allow', methods); sendJson(res, 405, { error: 'method-not-allowed', reason: `${path} answers ${methods} only` }); };
+    const allow = (methods: string) => {
+      res.setHeader('allow', methods);
+      sendJson(res, 405, { error: 'method-not-allowed', reason: `${path} answers ${methods} only` });
+    };
     if (path === '/health') return method === 'GET' ? sendJson(res, 200, { timeScale: clock.scale }) : allow('GET');
     if (path === '/checkouts') return method === 'POST' ? createCheckout(req, res) : allow('POST');
     const m = /^\/checkouts\/([^/]+)(\/attempts)?$/.exec(path);
@@ -106,7 +109,8 @@ export function createControl(options: ControlOptions): Control {
       if (!checkouts.has(id)) return sendJson(res, 404, { error: 'not-found', reason: `no checkout ${id} was created here` });
       return sendJson(res, 200, checkoutView(id, Boolean(m[2])));
     }
-    sendJson(res, 404, { error: 'not-found', reason: `the control API has POST /checkouts, GET /checkouts/{id}, GET /checkouts/{id}/attempts and GET /health, not ${path}` });
+    sendJson(res, 404, { error: 'not-found',
+      reason: `the control API has POST /checkouts, GET /checkouts/{id}, GET /checkouts/{id}/attempts and GET /health, not ${path}` });
   }
 
   return {

@@ -23,7 +23,8 @@ export function parseLifetimes(text: string, flag = '--lifetimes'): Lifetimes {
   const parts = text.split(',').map(s => s.trim());
   const nums = parts.map(Number);
   if (parts.length < 2 || parts.length > 3 || nums.some(n => !Number.isInteger(n) || n <= 0))
-    throw new HarnessError('PIS_BAD_FLAG', `${flag} takes two or three whole numbers of spec seconds, ACCESS,REFRESH[,CONSENT] (e.g. 3600,7200,3600), not '${text}'.`);
+    throw new HarnessError('PIS_BAD_FLAG',
+      `${flag} takes two or three whole numbers of spec seconds, ACCESS,REFRESH[,CONSENT] (e.g. 3600,7200,3600), not '${text}'.`);
   const [accessS, refreshS, consentS = refreshS] = nums as [number, number, number?];
   if (refreshS < accessS)
     throw new HarnessError('PIS_BAD_FLAG', `${flag}: the refresh token (${refreshS} s) must live at least as long as the access token (${accessS} s).`);

@@ -46,7 +46,8 @@ export function createReferenceServer(parts: ServerParts): Server {
       });
       return;
     }
-    sendJson(res, 404, { error: 'not_found', message: `Nothing at ${path}: the token endpoint is ${tokenPath}, the API is under /api, the control API under /control.` });
+    sendJson(res, 404, { error: 'not_found',
+      message: `Nothing at ${path}: the token endpoint is ${tokenPath}, the API is under /api, the control API under /control.` });
   }
 
   return createServer((req, res) => {

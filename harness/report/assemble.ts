@@ -49,7 +49,8 @@ function notSelected(n: NotSelected): CheckResult {
  * not-run entry when it has none, then results the plan did not name), and
  * the checks the selection left out.
  */
-function planChecks(plan: ReportPlan | undefined, results: readonly CheckResult[], interrupted: boolean): { checks: CheckResult[]; notSelected: CheckResult[] } {
+function planChecks(plan: ReportPlan | undefined, results: readonly CheckResult[],
+  interrupted: boolean): { checks: CheckResult[]; notSelected: CheckResult[] } {
   if (!plan) return { checks: [...results], notSelected: [] };
   const byId = new Map(results.map(c => [c.id, c]));
   const named = new Set(plan.selected.map(m => m.id));

@@ -23,14 +23,16 @@ function xmlEscape(s: unknown): string {
 /** Seconds for a time attribute: a number of milliseconds, anything else as 0. */
 const seconds = (ms: unknown) => ((typeof ms === 'number' && Number.isFinite(ms) ? ms : 0) / 1000).toFixed(3);
 
-const property = (name: string, value: unknown) => `<property name="${xmlEscape(name)}" value="${xmlEscape(typeof value === 'string' ? value : JSON.stringify(value) ?? '')}"/>`;
+const property = (name: string, value: unknown) =>
+  `<property name="${xmlEscape(name)}" value="${xmlEscape(typeof value === 'string' ? value : JSON.stringify(value) ?? '')}"/>`;
 
 function testcase(c: CheckResult): string {
   const attrs = `classname="${xmlEscape(`${c.suite}`)}" name="${xmlEscape(`${c.id} [${c.level}, spec ${c.spec}] ${c.title}`)}" time="${seconds(c.durationMs)}"`;
   const detail = [c.message, c.expected !== undefined ? `expected: ${c.expected}` : '', c.seen !== undefined ? `seen: ${c.seen}` : '']
     .filter(Boolean).join('\n');
   const props = c.quote || c.requirements?.length
-    ? `<properties>${c.quote ? property('quote', c.quote) : ''}${c.requirements?.length ? property('requirements', c.requirements.join(' ')) : ''}</properties>` : '';
+    ? `<properties>${c.quote ? property('quote', c.quote) : ''}` +
+      `${c.requirements?.length ? property('requirements', c.requirements.join(' ')) : ''}</properties>` : '';
   const open = `    <testcase ${attrs}>${props}`;
   if (c.status === 'skipped') {
     const why = `${skipKindOf(c)}: ${c.message ?? ''}${c.remedy ? ` (to run it: ${c.remedy})` : ''}`;
@@ -63,9 +65,12 @@ export function renderJunit(r: RunResults): string {
     const failures = cs.filter(isMustFailure).length;
     const skipped = cs.filter(c => c.status === 'skipped').length;
     const time = seconds(cs.reduce((t, c) => t + (typeof c.durationMs === 'number' && Number.isFinite(c.durationMs) ? c.durationMs : 0), 0));
-    return `  <testsuite name="${xmlEscape(name)}" tests="${cs.length}" failures="${failures}" errors="0" skipped="${skipped}" time="${time}">\n${props}\n${cs.map(testcase).join('\n')}\n  </testsuite>`;
+    return `  <testsuite name="${xmlEscape(name)}" tests="${cs.length}" failures="${failures}" errors="0" skipped="${skipped}" time="${time}">\n` +
+      `${props}\n${cs.map(testcase).join('\n')}\n  </testsuite>`;
   }).join('\n');
   const failures = listed.filter(isMustFailure).length;
   const skipped = listed.filter(c => c.status === 'skipped').length;
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="${xmlEscape(`${r.tool.name} ${r.command}`)}" tests="${listed.length}" failures="${failures}" skipped="${skipped}">\n${body}\n</testsuites>\n`;
+  return '<?xml version="1.0" encoding="UTF-8"?>\n' +
+    `<testsuites name="${xmlEscape(`${r.tool.name} ${r.command}`)}" tests="${listed.length}" failures="${failures}" skipped="${skipped}">\n` +
+    `${body}\n</testsuites>\n`;
 }

@@ -113,8 +113,10 @@ export class Redactor {
     switch (e.kind) {
       case 'http': return {
         ...e,
-        request: { ...e.request, url: this.text(e.request.url), headers: this.headers(e.request.headers), ...(e.request.body !== undefined ? { body: this.value(e.request.body) } : {}) },
-        ...(e.response ? { response: { ...e.response, headers: this.headers(e.response.headers), ...(e.response.body !== undefined ? { body: this.value(e.response.body) } : {}) } } : {}),
+        request: { ...e.request, url: this.text(e.request.url), headers: this.headers(e.request.headers),
+          ...(e.request.body !== undefined ? { body: this.value(e.request.body) } : {}) },
+        ...(e.response ? { response: { ...e.response, headers: this.headers(e.response.headers),
+          ...(e.response.body !== undefined ? { body: this.value(e.response.body) } : {}) } } : {}),
         ...(e.error !== undefined ? { error: this.text(e.error) } : {}),
         ...(e.curl !== undefined ? { curl: this.text(e.curl) } : {}),
       };

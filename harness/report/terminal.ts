@@ -50,7 +50,8 @@ const ghData = (s: string) => s.replace(/%/g, '%25').replace(/\r/g, '%0D').repla
 const ghProp = (s: string) => ghData(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
 
 function annotation(kind: 'error' | 'warning' | 'notice', title: string, c: CheckResult): string {
-  const body = [c.message ?? c.title, c.expected !== undefined ? `expected: ${c.expected}` : '', c.seen !== undefined ? `seen: ${c.seen}` : '', reproduceLine(c) ?? '']
+  const body = [c.message ?? c.title, c.expected !== undefined ? `expected: ${c.expected}` : '',
+    c.seen !== undefined ? `seen: ${c.seen}` : '', reproduceLine(c) ?? '']
     .filter(Boolean).join('\n');
   return `::${kind} title=${ghProp(`${title} ${c.id} [${c.level}, spec ${c.spec}]`)}::${ghData(body)}\n`;
 }
@@ -103,7 +104,8 @@ export class Terminal {
     const j = judge(checks);
     if (this.mode === 'json') {
       const { mustNotRun, ...counts } = j;
-      this.out.write(JSON.stringify({ type: 'summary', ...counts, mustNotRun: mustNotRun.map(c => c.id), ...(reportPath ? { report: reportPath } : {}) }) + '\n');
+      this.out.write(JSON.stringify({ type: 'summary', ...counts, mustNotRun: mustNotRun.map(c => c.id),
+        ...(reportPath ? { report: reportPath } : {}) }) + '\n');
       return;
     }
     const recap = formatRecap(checks, this.colour);
@@ -120,8 +122,10 @@ function jobSummary(checks: readonly CheckResult[], reportPath?: string): string
   const j = judge(checks);
   const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
   const rows = checks.filter(c => c.status === 'failed' || (c.status === 'skipped' && skipKindOf(c) === 'not-run' && c.level === 'must'))
-    .map(c => `| ${c.status === 'failed' ? (isWarning(c) ? 'warning' : 'failed') : 'not run'} | \`${c.id}\` | ${c.level} | ${c.spec} | ${cell(c.message ?? c.title)} |`);
+    .map(c => `| ${c.status === 'failed' ? (isWarning(c) ? 'warning' : 'failed') : 'not run'} | \`${c.id}\` | ${c.level} | ${c.spec} | ` +
+      `${cell(c.message ?? c.title)} |`);
   return [`### pis-conformance: ${VERDICT_LABEL[j.verdict]}`, '',
-    `${j.passed} passed, ${j.failed - j.warnings} failed, ${j.warnings} warnings, ${j.notRun} not run, ${j.notApplicable} not applicable.${reportPath ? ` Report: \`${reportPath}\`` : ''}`, '',
+    `${j.passed} passed, ${j.failed - j.warnings} failed, ${j.warnings} warnings, ${j.notRun} not run, ` +
+      `${j.notApplicable} not applicable.${reportPath ? ` Report: \`${reportPath}\`` : ''}`, '',
     ...(rows.length ? ['| | check | level | spec | what |', '|---|---|---|---|---|', ...rows, ''] : [])].join('\n') + '\n';
 }

@@ -126,7 +126,8 @@ export function notRunLines(checks: readonly CheckResult[]): string[] {
 
 /** The counts after the verdict's label: "93 passed, 0 failed, 2 skipped (2 not run), 40 not selected". */
 export function countsLine(s: RunSummary): string {
-  const skipped = s.skipped ? ` (${[s.notRun ? `${s.notRun} not run` : '', s.notApplicable ? `${s.notApplicable} not applicable` : ''].filter(Boolean).join(', ')})` : '';
+  const skipped = s.skipped
+    ? ` (${[s.notRun ? `${s.notRun} not run` : '', s.notApplicable ? `${s.notApplicable} not applicable` : ''].filter(Boolean).join(', ')})` : '';
   return `${s.passed} passed, ${s.failed} failed${s.warnings ? ` (${s.warnings} of them warnings that do not decide the verdict)` : ''}, `
     + `${s.skipped} skipped${skipped}${s.notSelected ? `, ${s.notSelected} not selected` : ''}`;
 }

@@ -33,7 +33,8 @@ export class ReportWriter {
     this.dir = resolve(dir);
     mkdirSync(this.dir, { recursive: true });
     for (const f of REPORT_FILES) rmSync(join(this.dir, f), { force: true });
-    const planFile: PlanFile = { tool: { ...TOOL }, ...header, startedAt: this.startedAt, selected: plan?.selected ?? [], ...(plan?.notSelected ? { notSelected: plan.notSelected } : {}) };
+    const planFile: PlanFile = { tool: { ...TOOL }, ...header, startedAt: this.startedAt, selected: plan?.selected ?? [],
+      ...(plan?.notSelected ? { notSelected: plan.notSelected } : {}) };
     writeFileSync(join(this.dir, PLAN_FILE), JSON.stringify({ ...planFile, target: this.redactor.value(planFile.target) }) + '\n');
     writeFileSync(join(this.dir, 'results.jsonl'), '');
     linkLatest(this.dir);
@@ -88,7 +89,8 @@ export function writeReportFiles(dir: string, results: RunResults, renderers: re
     } catch (e) {
       failed.push(r.name);
       rmSync(join(dir, r.file), { force: true });
-      process.stderr.write(`pis-conformance: the ${r.name} report (${r.file}) could not be written (${(e as Error)?.message ?? e}); results.json holds every result: `
+      process.stderr.write(`pis-conformance: the ${r.name} report (${r.file}) could not be written (${(e as Error)?.message ?? e}); `
+        + 'results.json holds every result: '
         + `rebuild it with 'pis-conformance report ${dir}', and please report this bug.\n`);
     }
   }

@@ -75,7 +75,8 @@ export function coverage(reqs: readonly Requirement[], proofs: Proofs, checks: r
       quote: r.quote, status,
       ...(status === 'covered' ? {} : { reason: r.missing ?? r.untestable ?? r.uncovered }),
       // A check the registry does not know still shows, without proofs (the requirement tests fail on it).
-      checks: (r.checks ?? []).map(id => checkInfo.get(id) ?? { id, level: 'must' as Level, proofs: proofsOf(proofs, id).map(p => `${SINGULAR[p.kind]} ${p.name}`) }),
+      checks: (r.checks ?? []).map(id => checkInfo.get(id) ??
+        { id, level: 'must' as Level, proofs: proofsOf(proofs, id).map(p => `${SINGULAR[p.kind]} ${p.name}`) }),
     };
   });
   const all = [...checkInfo.values()];

@@ -11,7 +11,8 @@ function figuresText(f: CoverageFigures): string[] {
   return [
     `Requirements: ${f.requirements} (must ${f.byLevel.must}, should ${f.byLevel.should}, profile ${f.byLevel.profile})`,
     `  covered ${s.covered}, partly covered ${s.partial}, not covered yet ${s.uncovered}, untestable ${s.untestable}`,
-    `Checks: ${f.checks}; proven able to fail ${f.checksProven} (${pct(f.checksProven, f.checks)}), informational ${f.checksCannotFail}, without proof ${f.checksUnproven.length}`,
+    `Checks: ${f.checks}; proven able to fail ${f.checksProven} (${pct(f.checksProven, f.checks)}), ` +
+      `informational ${f.checksCannotFail}, without proof ${f.checksUnproven.length}`,
   ];
 }
 
@@ -27,7 +28,8 @@ export function tableText(cov: Coverage): string {
     const version = r.since !== '1.0.0' ? ` since ${r.since}` : '';
     lines.push(`${r.id.padEnd(width)}  ${short(r).padEnd(where)}  ${r.level.padEnd(7)}  ${r.status}${version}`);
     for (const c of r.checks) lines.push(`${''.padEnd(width)}    ${c.id} [${c.level}]: ${proofText(c)}`);
-    if (r.reason) lines.push(`${''.padEnd(width)}    ${r.status === 'partial' ? 'missing' : r.status === 'untestable' ? 'untestable' : 'not covered yet'}: ${r.reason}`);
+    if (r.reason)
+      lines.push(`${''.padEnd(width)}    ${r.status === 'partial' ? 'missing' : r.status === 'untestable' ? 'untestable' : 'not covered yet'}: ${r.reason}`);
   }
   return [...lines, '', ...figuresText(cov.figures)].join('\n');
 }
@@ -37,9 +39,11 @@ const STATUS_CLASS: Record<CoverageRow['status'], string> = { covered: 'ok', par
 function rowHtml(r: CoverageRow): string {
   const checks = r.checks.map(c => `<li><code>${esc(c.id)}</code> <span class="lvl">${esc(c.level)}</span>`
     + `<div class="proofs${c.proofs.length || c.cannotFail ? '' : ' none'}">${esc(proofText(c))}</div></li>`).join('');
-  const history = [r.since !== '1.0.0' ? `since ${r.since}` : '', r.renamedIn ? `renamed in ${r.renamedIn} (formerly ${r.formerly})` : '', r.removedIn ? `removed in ${r.removedIn}` : '']
+  const history = [r.since !== '1.0.0' ? `since ${r.since}` : '', r.renamedIn ? `renamed in ${r.renamedIn} (formerly ${r.formerly})` : '',
+    r.removedIn ? `removed in ${r.removedIn}` : '']
     .filter(Boolean).join('; ');
-  return `<tr class="${STATUS_CLASS[r.status]}"><td><code>${esc(r.id)}</code><div class="where">${esc(r.where)} · ${esc(r.binds)}${history ? ` · ${esc(history)}` : ''}</div></td>`
+  return `<tr class="${STATUS_CLASS[r.status]}"><td><code>${esc(r.id)}</code>`
+    + `<div class="where">${esc(r.where)} · ${esc(r.binds)}${history ? ` · ${esc(history)}` : ''}</div></td>`
     + `<td>${esc(r.level)}</td><td><blockquote>${esc(r.quote)}</blockquote></td><td>${checks ? `<ul>${checks}</ul>` : ''}</td>`
     + `<td><b>${esc(r.status)}</b>${r.reason ? `<div class="reason">${esc(r.reason)}</div>` : ''}</td></tr>`;
 }
@@ -52,7 +56,8 @@ body { font: 14px/1.4 system-ui, sans-serif; margin: 2em; color: #222 }
 table { border-collapse: collapse; width: 100% } td, th { border-bottom: 1px solid #ddd; padding: .4em; vertical-align: top; text-align: left }
 blockquote { margin: 0; color: #444 } ul { margin: 0; padding-left: 1em } .where, .proofs, .reason { color: #666; font-size: 12px }
 .proofs.none { color: #b00020; font-weight: bold } .lvl { font-size: 11px; color: #555 }
-tr.part td:last-child { background: #fff4d6 } tr.no td:last-child { background: #fde2e1 } tr.na td:last-child { background: #eee } tr.ok td:last-child { background: #e3f5e1 }
+tr.part td:last-child { background: #fff4d6 } tr.no td:last-child { background: #fde2e1 } ` +
+  `tr.na td:last-child { background: #eee } tr.ok td:last-child { background: #e3f5e1 }
 </style></head><body>
 <h1>Requirements and the checks that enforce them</h1>
 <p>${figuresText(cov.figures).map(esc).join('<br>')}</p>

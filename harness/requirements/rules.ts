@@ -51,7 +51,10 @@ export function linkProblems(reqs: readonly Requirement[], checks: readonly Chec
   const byId = new Map(reqs.map(r => [r.id, r]));
   const byCheck = new Map(checks.map(c => [c.id, c]));
   for (const c of checks) {
-    if (!c.requirements?.length) { out.push(`check ${c.id} names no requirement: add the ids of contracts/requirements.yaml it enforces to its definition`); continue; }
+    if (!c.requirements?.length) {
+      out.push(`check ${c.id} names no requirement: add the ids of contracts/requirements.yaml it enforces to its definition`);
+      continue;
+    }
     for (const rid of c.requirements) {
       const r = byId.get(rid);
       if (!r) out.push(`check ${c.id} names requirement ${rid}, which contracts/requirements.yaml does not have: fix the id or add the requirement`);
@@ -61,7 +64,8 @@ export function linkProblems(reqs: readonly Requirement[], checks: readonly Chec
   for (const r of reqs) for (const id of r.checks ?? []) {
     const c = byCheck.get(id);
     if (!c) out.push(`requirement ${r.id} lists check ${id}, which does not exist: remove it or fix the id`);
-    else if (!c.requirements?.includes(r.id)) out.push(`requirement ${r.id} lists check ${id}, which does not name it: add '${r.id}' to the requirements of ${id}`);
+    else if (!c.requirements?.includes(r.id))
+      out.push(`requirement ${r.id} lists check ${id}, which does not name it: add '${r.id}' to the requirements of ${id}`);
   }
   return out;
 }
@@ -85,18 +89,22 @@ export function proofProblems(proofs: Proofs, src: ProofSources): string[] {
     for (const id of p.fails) if (!known.has(id)) out.push(`${kind} ${name} names check ${id}, which does not exist: fix the id`);
 
   const breakers = (kind: 'faults' | 'receivers', list: readonly Breaker[], where: string) => {
-    for (const b of list) if (!proofs[kind][b.name]) out.push(`${where} ${b.name} has no entry under ${kind} in contracts/proofs.yaml: name the checks it fails`);
+    for (const b of list) if (!proofs[kind][b.name])
+      out.push(`${where} ${b.name} has no entry under ${kind} in contracts/proofs.yaml: name the checks it fails`);
     for (const [name, p] of Object.entries(proofs[kind])) {
       const b = list.find(x => x.name === name);
       if (!b) { out.push(`${kind} ${name} of contracts/proofs.yaml is not in ${where}s: remove it or add it there`); continue; }
-      for (const id of p.fails) if (!id.startsWith(b.prefix + '.')) out.push(`${kind} ${name} names ${id}, outside its prefix ${b.prefix}: a proof fails checks under its own prefix only`);
+      for (const id of p.fails) if (!id.startsWith(b.prefix + '.'))
+        out.push(`${kind} ${name} names ${id}, outside its prefix ${b.prefix}: a proof fails checks under its own prefix only`);
     }
   };
   breakers('faults', src.faults, 'catalog fault');
   breakers('receivers', src.receivers, 'sample receiver fault');
   const named = (kind: 'mutations' | 'records', defined: readonly string[], where: string) => {
-    for (const n of defined) if (!proofs[kind][n]) out.push(`${where} defines ${n}, which contracts/proofs.yaml does not list under ${kind}: name the checks it fails`);
-    for (const n of Object.keys(proofs[kind])) if (!defined.includes(n)) out.push(`${kind} ${n} of contracts/proofs.yaml is not defined in ${where}: define it or remove the entry`);
+    for (const n of defined) if (!proofs[kind][n])
+      out.push(`${where} defines ${n}, which contracts/proofs.yaml does not list under ${kind}: name the checks it fails`);
+    for (const n of Object.keys(proofs[kind])) if (!defined.includes(n))
+      out.push(`${kind} ${n} of contracts/proofs.yaml is not defined in ${where}: define it or remove the entry`);
   };
   named('mutations', src.mutations, 'test/suites/mutations.ts');
   named('records', src.records, 'test/sink/records.ts');
@@ -104,7 +112,9 @@ export function proofProblems(proofs: Proofs, src: ProofSources): string[] {
   for (const c of src.checks) {
     const proven = PROOF_KINDS.some(kind => Object.values(proofs[kind]).some(p => p.fails.includes(c.id)));
     const reason = proofs.cannotFail[c.id];
-    if (!proven && !reason) out.push(`check ${c.id} has no proof that it can fail: add a fault, mutation, record or receiver to contracts/proofs.yaml that fails it, or its reason under cannotFail`);
+    if (!proven && !reason)
+      out.push(`check ${c.id} has no proof that it can fail: add a fault, mutation, record or receiver to contracts/proofs.yaml that fails it, ` +
+        'or its reason under cannotFail');
     if (proven && reason) out.push(`check ${c.id} has a proof and a reason it cannot fail: remove it from cannotFail`);
   }
   for (const id of Object.keys(proofs.cannotFail)) if (!known.has(id)) out.push(`cannotFail names check ${id}, which does not exist: remove it`);

@@ -53,7 +53,10 @@ export class BodyReader {
     const all = this.head ?? Buffer.concat(this.chunks);
     this.chunks = [];
     const sha = () => { const h = this.hash!.digest('hex'); this.hash = undefined; return h; };
-    if (complete && !this.head && all.length <= KEPT_BODY_BYTES) { this.hash = undefined; return { whole: all.toString('utf8'), kept: all.toString('utf8'), bytes: this.bytes }; }
+    if (complete && !this.head && all.length <= KEPT_BODY_BYTES) {
+      this.hash = undefined;
+      return { whole: all.toString('utf8'), kept: all.toString('utf8'), bytes: this.bytes };
+    }
     const sha256 = sha();
     const head = prefix(all);
     const why = this.head ? `over the ${MAX_BODY_BYTES}-byte limit` : !complete ? 'the body never finished' : 'kept in part';

@@ -32,9 +32,11 @@ function key(d: DeliveryAttempt): string {
 /** One line for a finished attempt; `t0` is the wall-clock time (ms) of the sink's start. */
 export function formatAttemptLine(d: DeliveryAttempt, t0: number): string {
   const at = new Date(t0 + d.arrivedMs);
-  const time = `${String(at.getHours()).padStart(2, '0')}:${String(at.getMinutes()).padStart(2, '0')}:${String(at.getSeconds()).padStart(2, '0')}.${String(at.getMilliseconds()).padStart(3, '0')}`;
+  const time = `${String(at.getHours()).padStart(2, '0')}:${String(at.getMinutes()).padStart(2, '0')}:` +
+    `${String(at.getSeconds()).padStart(2, '0')}.${String(at.getMilliseconds()).padStart(3, '0')}`;
   const f = factsOf(d);
-  const status = f.unreadable ? (d.probe === 'incomplete' || d.probe === 'too-large' ? '(body cut)' : '(not JSON)') : printable(text(f.status) || '(no status)', 24);
+  const status = f.unreadable ? (d.probe === 'incomplete' || d.probe === 'too-large' ? '(body cut)' : '(not JSON)') :
+    printable(text(f.status) || '(no status)', 24);
   const method = d.method ? `${printable(d.method, 10)} ` : '';
   return [
     time, `#${d.seq}`, printable(d.checkoutId, 40).padEnd(36), status.padEnd(20), `${method}→ ${answered(d)}`, key(d),

@@ -7,10 +7,12 @@ export async function selfSignedCertificate(host: string): Promise<{ cert: strin
   try {
     const pems = await generate([{ name: 'commonName', value: host }], {
       days: 7, keySize: 2048,
-      extensions: [{ name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }, { type: 2, value: 'localhost' }, ...(/^[\d.]+$/.test(host) ? [{ type: 7, ip: host }] : [{ type: 2, value: host }])] }],
+      extensions: [{ name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }, { type: 2, value: 'localhost' },
+        ...(/^[\d.]+$/.test(host) ? [{ type: 7, ip: host }] : [{ type: 2, value: host }])] }],
     } as Parameters<typeof generate>[1]);
     return { cert: pems.cert, key: pems.private };
   } catch (e) {
-    throw new HarnessError('PIS_TLS', `Could not generate a self-signed certificate for the sink (${(e as Error).message}): give one with --tls-cert and --tls-key.`, { cause: e });
+    throw new HarnessError('PIS_TLS',
+      `Could not generate a self-signed certificate for the sink (${(e as Error).message}): give one with --tls-cert and --tls-key.`, { cause: e });
   }
 }

@@ -19,7 +19,8 @@ test('every kind x status x option combination is valid, classified as its kind,
       for (const extraFields of [false, true])
         for (const scheduledDate of [undefined, '2026-12-01'])
           for (const scheduledDateField of ['scheduledDate', 'paymentScheduledDate'] as const) {
-            const body = buildWebhookBody({ kind, id: newCheckoutId(), status, extraFields, scheduledDate, scheduledDateField, abortReason: ABORT_REASONS[0], payments: 3 });
+            const body = buildWebhookBody({ kind, id: newCheckoutId(), status, extraFields, scheduledDate, scheduledDateField,
+              abortReason: ABORT_REASONS[0], payments: 3 });
             const r = checkWebhookBody(body);
             assert.equal(r.kind, kind);
             assert.deepEqual(r.violations, [], `${kind} ${status}: ${JSON.stringify(r.violations)}`);
@@ -28,7 +29,8 @@ test('every kind x status x option combination is valid, classified as its kind,
 
 test('transactionStatus appears once authorised; abortReason only with TIMED_OUT, FAILED or CANCELLED', () => {
   for (const status of CHECKOUT_STATUSES) {
-    const normal = buildWebhookBody({ kind: 'normal', id: 'c-1', status, abortReason: 'BANK_ERROR' }) as { payment: Record<string, unknown>; abortReason?: string };
+    const normal = buildWebhookBody({ kind: 'normal', id: 'c-1', status, abortReason: 'BANK_ERROR' }) as
+      { payment: Record<string, unknown>; abortReason?: string };
     const authorised = status === 'PAYMENT_INITIATED' || POLLER_STATUSES.includes(status);
     assert.equal(normal.payment.transactionStatus, authorised ? status : undefined, status);
     assert.equal(transactionStatusFor(status), authorised ? status : undefined);

@@ -55,7 +55,8 @@ test('a syntax error is placed at its line and column (in characters), and readi
     { broken: 'expected a double-quoted field name, found "x"', at: { line: 2, column: 13 } },
     { item: { id: 'c' }, at: { line: 3, column: 1 }, keys: 1 },
   ]);
-  assert.deepEqual(view(split('{\n  "id": "c-1",\n  "status": STARTED\n}\n')), [{ broken: 'expected a JSON value, found "STARTED"', at: { line: 3, column: 13 } }]);
+  assert.deepEqual(view(split('{\n  "id": "c-1",\n  "status": STARTED\n}\n')),
+    [{ broken: 'expected a JSON value, found "STARTED"', at: { line: 3, column: 13 } }]);
   assert.deepEqual(view(split('nope')), [{ broken: 'expected a JSON value, found "nope"', at: { line: 1, column: 1 } }]);
   assert.deepEqual(view(split('{"n": 01}')), [{ broken: '"01" is not a JSON number', at: { line: 1, column: 8 } }]);
 });

@@ -17,7 +17,8 @@ test('all contracts compile in strict mode and reject a non-object', () => {
 
 test('a violation names pointer, expected, found, spec section and level', () => {
   const [v] = validateContract('token-response', { access_token: 'a', expires_in: 3600, refresh_token: 'r', refresh_expires_in: 7200, token_type: 'mac' });
-  assert.deepEqual(v, { pointer: '/token_type', expected: 'bearer, in any letter case', found: '"mac" (a string)', spec: '2.1', level: 'must', rule: 'schema.pattern' });
+  assert.deepEqual(v, { pointer: '/token_type', expected: 'bearer, in any letter case', found: '"mac" (a string)', spec: '2.1', level: 'must',
+    rule: 'schema.pattern' });
 });
 
 test('docs/profile.md decisions never reach must: records, error body, dates', () => {
@@ -75,7 +76,8 @@ test('classification: batch by payments, older by the absence of every newer fie
 });
 
 test('conforms() is a typed validator: it narrows a conforming item to the contract type', () => {
-  const data: unknown = JSON.parse('{"access_token":"a","expires_in":60,"refresh_token":"r","refresh_expires_in":120,"token_type":"Bearer","not-before-policy":0}');
+  const data: unknown = JSON.parse('{"access_token":"a","expires_in":60,"refresh_token":"r","refresh_expires_in":120,' +
+    '"token_type":"Bearer","not-before-policy":0}');
   assert.ok(conforms('token-response', data));
   if (conforms('token-response', data)) assert.equal(data.expires_in * 1000, 60_000);
   assert.equal(conforms('token-response', { ...(data as object), expires_in: '60' }), false);

@@ -17,7 +17,10 @@ export function runCli(args: string[], opts: { cwd?: string; env?: Record<string
     let stdout = '', stderr = '';
     child.stdout.on('data', d => { stdout += d; });
     child.stderr.on('data', d => { stderr += d; });
-    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`pis-conformance ${args.join(' ')} did not end within ${opts.timeoutMs ?? 120_000} ms\n${stdout}\n${stderr}`)); }, opts.timeoutMs ?? 120_000);
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`pis-conformance ${args.join(' ')} did not end within ${opts.timeoutMs ?? 120_000} ms\n${stdout}\n${stderr}`));
+    }, opts.timeoutMs ?? 120_000);
     child.on('error', reject);
     child.on('close', code => { clearTimeout(timer); resolve({ code, stdout, stderr }); });
     child.stdin.end(opts.input ?? '');

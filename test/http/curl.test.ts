@@ -8,13 +8,15 @@ import { Redactor } from '../../harness/report/redact.ts';
 
 /** The arguments a POSIX shell makes of a curl line, with the given variables set. */
 function shellArgs(line: string, env: Record<string, string>): string[] {
-  const out = execFileSync('sh', ['-c', `set -- ${line.replace(/^curl /, '')}; for a in "$@"; do printf '%s\\0' "$a"; done`], { env: { PATH: process.env.PATH, ...env } });
+  const out = execFileSync('sh', ['-c', `set -- ${line.replace(/^curl /, '')}; for a in "$@"; do printf '%s\\0' "$a"; done`],
+    { env: { PATH: process.env.PATH, ...env } });
   return out.toString('utf8').split('\0').slice(0, -1);
 }
 
 test('a short api-key in the control request body becomes its variable (before: written as is)', () => {
   const body = JSON.stringify({ kind: 'normal', webhook: { url: 'http://127.0.0.1:1/hooks', apiKey: 'k1' } });
-  const line = curlLine('POST', 'http://127.0.0.1:2/control/checkouts', { 'content-type': 'application/json' }, body, new Redactor().add('k1', 'PIS_WEBHOOK_API_KEY'));
+  const line = curlLine('POST', 'http://127.0.0.1:2/control/checkouts', { 'content-type': 'application/json' }, body,
+    new Redactor().add('k1', 'PIS_WEBHOOK_API_KEY'));
   assert.doesNotMatch(line, /k1/);
   assert.match(line, /\\"apiKey\\":\\"\$PIS_WEBHOOK_API_KEY\\"/);
   assert.equal(shellArgs(line, { PIS_WEBHOOK_API_KEY: 'k1' }).at(-1), body);

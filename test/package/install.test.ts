@@ -16,7 +16,8 @@ import { parse } from 'yaml';
 import { startReference } from '../../harness/reference/index.ts';
 import { ROOT, type CliResult } from '../helpers/cli.ts';
 
-const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { name: string; version: string; files: string[]; dependencies: Record<string, string> };
+const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as
+  { name: string; version: string; files: string[]; dependencies: Record<string, string> };
 
 /** A shell command as CI runs it: bash -e, in `cwd`, with `env` on top of this process's. */
 function sh(command: string, cwd: string, env: Record<string, string> = {}, timeoutMs = 180_000): Promise<CliResult> {
@@ -28,7 +29,10 @@ function sh(command: string, cwd: string, env: Record<string, string> = {}, time
     let stdout = '', stderr = '';
     child.stdout.on('data', d => { stdout += d; });
     child.stderr.on('data', d => { stderr += d; });
-    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`${command} did not end within ${timeoutMs} ms\n${stdout}\n${stderr}`)); }, timeoutMs);
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`${command} did not end within ${timeoutMs} ms\n${stdout}\n${stderr}`));
+    }, timeoutMs);
     child.on('error', reject);
     child.on('close', code => { clearTimeout(timer); resolve({ code, stdout, stderr }); });
   });
@@ -58,7 +62,9 @@ const runs = [...dockerfile.matchAll(/^RUN (.+)$/gm)].map(m => m[1].trim());
 interface Step { name?: string; run?: string; uses?: string; env?: Record<string, string>; with?: Record<string, string>; if?: string }
 const github = parse(readFileSync(join(ROOT, 'examples/github-actions/conformance.yml'), 'utf8')) as { jobs: Record<string, { steps: Step[] }> };
 const ghSteps = Object.values(github.jobs)[0].steps;
-const gitlab = parse(readFileSync(join(ROOT, 'examples/gitlab-ci/conformance.gitlab-ci.yml'), 'utf8')) as Record<string, { image: string; script: string[]; variables: Record<string, string>; artifacts: { when: string; paths: string[]; reports: { junit: string } } }>;
+const gitlab = parse(readFileSync(join(ROOT, 'examples/gitlab-ci/conformance.gitlab-ci.yml'), 'utf8')) as Record<string, {
+  image: string; script: string[]; variables: Record<string, string>; artifacts: { when: string; paths: string[]; reports: { junit: string } };
+}>;
 const glJob = Object.values(gitlab)[0];
 
 /** GitHub's ${{ vars.X }}, ${{ secrets.X }} and ${{ vars.X || 'default' }}, from the test's values. */
@@ -82,7 +88,8 @@ test('the image is Debian with Node 20 and Debian\'s Chromium; the CI examples i
   assert.equal(upload.if, 'always()');
   assert.equal(glJob.artifacts.when, 'always');
   const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-  for (const line of ['docker build -t pis-conformance .', 'examples/github-actions/conformance.yml', 'examples/gitlab-ci/conformance.gitlab-ci.yml', 'npm pack', 'npm install -g'])
+  for (const line of ['docker build -t pis-conformance .', 'examples/github-actions/conformance.yml',
+      'examples/gitlab-ci/conformance.gitlab-ci.yml', 'npm pack', 'npm install -g'])
     assert.ok(readme.includes(line), `README.md shows ${line}`);
 });
 
@@ -97,16 +104,20 @@ test('packed and installed by the Dockerfile\'s commands, the binary works from 
     assert.equal(pack.code, 0, pack.stderr);
     const tarball = readdirSync(join(tmp, 'pack')).find(f => f.endsWith('.tgz'))!;
     const files = (await sh(`tar tzf ${join(tmp, 'pack', tarball)}`, tmp)).stdout.split('\n').map(f => f.replace(/^package\//, ''));
-    for (const f of ['bin/pis-conformance.mjs', 'harness/cli.ts', 'harness/reference/catalog.yaml', 'suites/playwright.config.ts', 'suites/token.spec.ts', 'contracts/webhook-normal.yaml', 'README.md'])
+    for (const f of ['bin/pis-conformance.mjs', 'harness/cli.ts', 'harness/reference/catalog.yaml', 'suites/playwright.config.ts', 'suites/token.spec.ts',
+        'contracts/webhook-normal.yaml', 'README.md'])
       assert.ok(files.includes(f), `the tarball holds ${f}`);
-    assert.deepEqual(files.filter(f => /^(test|bench|scripts|reports|examples|\.ci)\//.test(f)), [], 'no tests, benchmarks, examples or reports in the tarball');
+    assert.deepEqual(files.filter(f => /^(test|bench|scripts|reports|examples|\.ci)\//.test(f)), [],
+      'no tests, benchmarks, examples or reports in the tarball');
     // The GitHub example's install step, as it is written, with the tarball as the package.
-    const install = await sh(ghSteps.find(s => s.run?.startsWith('npm install -g'))!.run!, tmp, { ...npmEnv, PIS_CONFORMANCE_PACKAGE: join(tmp, 'pack', tarball) });
+    const install = await sh(ghSteps.find(s => s.run?.startsWith('npm install -g'))!.run!, tmp,
+      { ...npmEnv, PIS_CONFORMANCE_PACKAGE: join(tmp, 'pack', tarball) });
     assert.equal(install.code, 0, install.stdout + install.stderr);
 
     const work = mkdtempSync(join(tmp, 'elsewhere-'));
     copyFileSync(join(ROOT, 'test/fixtures/contracts/valid/normal-started.json'), join(work, 'body.json'));
-    const [version, help, validate] = await Promise.all(['pis-conformance --version', 'pis-conformance --help', 'pis-conformance validate body.json'].map(c => sh(c, work, npmEnv)));
+    const [version, help, validate] = await Promise.all(['pis-conformance --version', 'pis-conformance --help', 'pis-conformance validate body.json']
+      .map(c => sh(c, work, npmEnv)));
     assert.equal(version.stdout.trim(), `${pkg.name} ${pkg.version}`, version.stderr);
     assert.match(help.stdout, /Usage: pis-conformance <command>/);
     assert.equal(validate.code, 0, validate.stdout + validate.stderr);
@@ -119,7 +130,9 @@ test('packed and installed by the Dockerfile\'s commands, the binary works from 
       refs.push(ref);
       const dir = mkdtempSync(join(tmp, `${example}-`));
       writeFileSync(join(dir, 'conformance.yaml'), `suites: ${suites}\ntimeScale: ${scale}\nmaxWait: 30\n`);
-      const values: Record<string, string> = { PIS_AUTH_URL: ref.authUrl, PIS_CLIENT_ID: ref.clientId, PIS_BASE_URL: ref.baseUrl, PIS_CONTROL_URL: control ? ref.controlUrl : '', PIS_CLIENT_SECRET: ref.clientSecret, PIS_WEBHOOK_API_KEY: 'gate-key-1234', GITHUB_STEP_SUMMARY: join(dir, 'summary.md') };
+      const values: Record<string, string> = { PIS_AUTH_URL: ref.authUrl, PIS_CLIENT_ID: ref.clientId, PIS_BASE_URL: ref.baseUrl,
+        PIS_CONTROL_URL: control ? ref.controlUrl : '', PIS_CLIENT_SECRET: ref.clientSecret, PIS_WEBHOOK_API_KEY: 'gate-key-1234',
+        GITHUB_STEP_SUMMARY: join(dir, 'summary.md') };
       if (example === 'github') {
         const step = ghSteps.find(s => s.run?.startsWith('pis-conformance run'))!;
         const env = Object.fromEntries(Object.entries(step.env ?? {}).map(([k, v]) => [k, expand(String(v), values)]));

@@ -38,7 +38,8 @@ test('a normal checkout sends one webhook per status, in order, with the api-key
       assert.equal('abortReason' in a.body, false);
     }
     // Spec 6.1: transactionStatus "once the end user has authorized" (PAYMENT_INITIATED on).
-    assert.deepEqual(distinct(rx.arrivals).map(a => (a.body.payment as any).transactionStatus), [undefined, undefined, 'PAYMENT_INITIATED', 'PAYMENT_COMPLETED']);
+    assert.deepEqual(distinct(rx.arrivals).map(a => (a.body.payment as any).transactionStatus),
+      [undefined, undefined, 'PAYMENT_INITIATED', 'PAYMENT_COMPLETED']);
     const dates = distinct(rx.arrivals).map(a => Date.parse(a.body.lastModifiedDate as string));
     assert.ok(dates.every((d, i) => i === 0 || d > dates[i - 1]), `lastModifiedDate does not grow: ${dates}`);
     assert.ok(rx.arrivals.every(a => a.body.createdDate === rx.arrivals[0].body.createdDate));

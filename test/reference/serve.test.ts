@@ -39,7 +39,8 @@ describe('serve-reference', () => {
       assert.match(text, /client secret\s+demo-secret/);
       assert.match(text, /faults\s+token-type-capitalized/);
       assert.match(text, /curl -s -X POST '[^']+\/control\/checkouts' -H 'content-type: application\/json' -d '\{"kind":"normal"/);
-      const tok = await fetch(tokenUrl, { method: 'POST', body: new URLSearchParams({ grant_type: 'client_credentials', client_id: 'demo-client', client_secret: 'demo-secret' }) });
+      const tok = await fetch(tokenUrl,
+        { method: 'POST', body: new URLSearchParams({ grant_type: 'client_credentials', client_id: 'demo-client', client_secret: 'demo-secret' }) });
       const t = await tok.json() as { access_token: string; token_type: string };
       assert.equal(tok.status, 200);
       assert.equal(t.token_type, 'Bearer');

@@ -27,18 +27,21 @@ function results(text: string): RunResults {
         response: { status: 500, headers: { h: text }, body: text }, error: text, startedAt: text, durationMs: 3, curl: text },
       { kind: 'note', text },
       { kind: 'measurement', name: text, expected: text, seen: text, unit: text },
-      { kind: 'delivery', attempts: [{ seq: 1, checkoutId: text, event: 0, bodyStatus: text, attempt: 1, arrivedMs: 10, headers: { 'api-key': text }, body: text, probe: text, answer: 500 }] },
+      { kind: 'delivery', attempts: [{ seq: 1, checkoutId: text, event: 0, bodyStatus: text, attempt: 1, arrivedMs: 10, headers: { 'api-key': text },
+        body: text, probe: text, answer: 500 }] },
     ],
     durationMs: 3,
   }, {
-    id: 'webhook.retry.after-reset', suite: 'webhook', title: text, spec: '7', level: 'should', status: 'skipped', skipKind: 'not-run', message: text, remedy: text,
+    id: 'webhook.retry.after-reset', suite: 'webhook', title: text, spec: '7', level: 'should', status: 'skipped', skipKind: 'not-run',
+    message: text, remedy: text,
     evidence: [], durationMs: 0,
   }];
   return {
     tool: { name: 'pis-conformance', version: text }, command: text, target: { [text]: text }, timeScale: 1,
     startedAt: '2026-11-22T10:00:00.000Z', finishedAt: '2026-11-22T10:00:09.000Z', selection: { suites: [text], grep: text },
     summary: summarize(checks), checks,
-    deliveries: [{ seq: 1, checkoutId: text, event: 0, bodyStatus: text, attempt: 1, arrivedMs: 10, answeredMs: 20, headers: {}, body: text, probe: text, answer: 500 }],
+    deliveries: [{ seq: 1, checkoutId: text, event: 0, bodyStatus: text, attempt: 1, arrivedMs: 10, answeredMs: 20, headers: {}, body: text,
+      probe: text, answer: 500 }],
   };
 }
 

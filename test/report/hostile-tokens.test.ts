@@ -28,7 +28,10 @@ const WORDS = [
 /** A token endpoint on loopback issuing tokens from `next()`, with two must faults and one should fault. */
 async function tokenServer(secret: string, next: () => string) {
   const refresh = new Set<string>();
-  const send = (res: ServerResponse, status: number, body: object) => { res.writeHead(status, { 'content-type': 'application/json' }); res.end(JSON.stringify(body)); };
+  const send = (res: ServerResponse, status: number, body: object) => {
+    res.writeHead(status, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(body));
+  };
   async function handle(req: IncomingMessage, res: ServerResponse) {
     let text = '';
     for await (const chunk of req) text += chunk;
@@ -46,14 +49,16 @@ async function tokenServer(secret: string, next: () => string) {
   }
   const server = createServer((req, res) => { handle(req, res).catch(() => res.destroy()); });
   await new Promise<void>(r => server.listen(0, '127.0.0.1', r));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => new Promise<void>(r => { server.closeAllConnections(); server.close(() => r()); }) };
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise<void>(r => { server.closeAllConnections(); server.close(() => r()); }) };
 }
 
 async function runAgainst(secret: string, next: () => string) {
   const server = await tokenServer(secret, next);
   const dir = mkdtempSync(join(tmpdir(), 'pis-hostile-'));
   try {
-    const cli = await runCli(['run', '--suites', 'token', '--auth-url', server.url, '--client-id', CLIENT_ID, '--time-scale', '0.05', '--workers', '1', '--report', dir],
+    const cli = await runCli(['run', '--suites', 'token', '--auth-url', server.url, '--client-id', CLIENT_ID, '--time-scale', '0.05',
+        '--workers', '1', '--report', dir],
       { env: { PIS_CLIENT_SECRET: secret, PIS_BASE_URL: '' }, timeoutMs: 120_000 });
     const results = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as RunResults;
     const jsonl = readFileSync(join(dir, 'results.jsonl'), 'utf8').trim().split('\n').map(l => JSON.parse(l) as RunResults['checks'][number]);
@@ -86,7 +91,8 @@ test('tokens and a client secret spelled like the results model change nothing t
   assert.match(hostile.cli.stdout, /\nNot conformant: \d+ passed, \d+ failed \(\d+ of them warnings that do not decide the verdict\)/);
   assert.match(hostile.html, /<h1 id="verdict" data-verdict="not-conformant"/);
   // The must failures still read as such, not as warnings.
-  for (const c of hostile.results.checks.filter(x => x.status === 'failed' && x.level === 'must')) assert.match(hostile.html, new RegExp(`id="${c.id.replace(/\./g, '\\.')}" data-status="failed" data-level="must"`));
+  for (const c of hostile.results.checks.filter(x => x.status === 'failed' && x.level === 'must'))
+    assert.match(hostile.html, new RegExp(`id="${c.id.replace(/\./g, '\\.')}" data-status="failed" data-level="must"`));
   // A secret this short is hidden with a warning, never refused.
   assert.match(hostile.cli.stderr, /warning: the client secret is shorter than 8 characters/);
   assert.match(hostile.cli.stderr, /warning: an access token the target issued is shorter than 8 characters/);

@@ -17,7 +17,8 @@ import { ROOT } from '../helpers/cli.ts';
 const BASE = 'http://127.0.0.1:40333/api';
 
 function exchange(i: number, primary = false): HttpEvidence {
-  const tx = Array.from({ length: 4 }, (_, k) => ({ id: `acc-${i}-tx-${k}`, transactionAmount: { value: '12.50', currency: 'NOK' }, counterpartyName: 'Kari Nordmann', counterpartyAgent: i === 9 && k === 2 ? 'DNBANOKKX' : 'DNBANOKKXXX' }));
+  const tx = Array.from({ length: 4 }, (_, k) => ({ id: `acc-${i}-tx-${k}`, transactionAmount: { value: '12.50', currency: 'NOK' },
+    counterpartyName: 'Kari Nordmann', counterpartyAgent: i === 9 && k === 2 ? 'DNBANOKKX' : 'DNBANOKKXXX' }));
   return {
     kind: 'http', label: `transactions of acc-${i}`,
     request: { method: 'GET', url: `${BASE}/accounts/acc-${i}/transactions`, headers: { authorization: 'Bearer [redacted]', 'x-session-id': `s-${i}` } },
@@ -29,17 +30,21 @@ function exchange(i: number, primary = false): HttpEvidence {
 }
 
 const token: HttpEvidence = {
-  kind: 'http', request: { method: 'POST', url: 'http://127.0.0.1:40333/auth/realms/pis/protocol/openid-connect/token', headers: {}, body: 'grant_type=client_credentials&client_id=demo-client&client_secret=[redacted]' },
+  kind: 'http', request: { method: 'POST', url: 'http://127.0.0.1:40333/auth/realms/pis/protocol/openid-connect/token', headers: {},
+    body: 'grant_type=client_credentials&client_id=demo-client&client_secret=[redacted]' },
   response: { status: 200, headers: {}, body: { access_token: '[redacted]', token_type: 'bearer' } }, startedAt: '2026-11-22T10:00:00.000Z', durationMs: 3,
-  curl: `curl -sS -X POST 'http://127.0.0.1:40333/auth/realms/pis/protocol/openid-connect/token' -H 'content-type: application/x-www-form-urlencoded' --data-raw "grant_type=client_credentials&client_id=demo-client&client_secret=$PIS_CLIENT_SECRET"`,
+  curl: `curl -sS -X POST 'http://127.0.0.1:40333/auth/realms/pis/protocol/openid-connect/token' -H 'content-type: application/x-www-form-urlencoded' ` +
+    `--data-raw "grant_type=client_credentials&client_id=demo-client&client_secret=$PIS_CLIENT_SECRET"`,
 };
 
-const meta = (id: string, level: CheckResult['level'] = 'must') => ({ id, suite: id.split('.')[0] as CheckResult['suite'], title: `the rule of ${id}`, spec: '2.6', level, durationMs: 120, quote: 'counterpartyAgent | BIC of the agent or intermediary bank, 8 or 11 characters.' });
+const meta = (id: string, level: CheckResult['level'] = 'must') => ({ id, suite: id.split('.')[0] as CheckResult['suite'], title: `the rule of ${id}`,
+  spec: '2.6', level, durationMs: 120, quote: 'counterpartyAgent | BIC of the agent or intermediary bank, 8 or 11 characters.' });
 const BIC = 'data.transactions.bic-length';
 const checks: CheckResult[] = [
   { ...meta('token.issue.access-token'), status: 'passed', evidence: [token] },
   // The offending exchange is the 9th of 15: a reader must not scroll past the other 14.
-  { ...meta(BIC), status: 'failed', message: 'counterpartyAgent of acc-9 transaction "acc-9-tx-2" is not 8 or 11 characters: expected 8 or 11 characters, seen "DNBANOKKX" (9)',
+  { ...meta(BIC), status: 'failed',
+    message: 'counterpartyAgent of acc-9 transaction "acc-9-tx-2" is not 8 or 11 characters: expected 8 or 11 characters, seen "DNBANOKKX" (9)',
     expected: '8 or 11 characters', seen: '"DNBANOKKX" (9)', evidence: [token, ...Array.from({ length: 14 }, (_, i) => exchange(i + 1, i + 1 === 9))] },
   { ...meta('data.banks.profile-fields', 'profile'), status: 'failed', message: 'bankingGroupName missing', evidence: [exchange(20)] },
   { ...meta('data.accounts.list'), status: 'passed', evidence: [exchange(21)] },
@@ -47,7 +52,8 @@ const checks: CheckResult[] = [
   ...Array.from({ length: 30 }, (_, i): CheckResult => ({ ...meta(`session.lifecycle.check-${i}`), status: 'passed', evidence: [exchange(30 + i)] })),
 ];
 const results: RunResults = {
-  tool: { name: 'pis-conformance', version: '0.1.0' }, command: 'run', target: { authUrl: 'http://127.0.0.1:40333', realm: 'pis', clientId: 'demo-client', baseUrl: BASE },
+  tool: { name: 'pis-conformance', version: '0.1.0' }, command: 'run',
+  target: { authUrl: 'http://127.0.0.1:40333', realm: 'pis', clientId: 'demo-client', baseUrl: BASE },
   timeScale: 0.1, startedAt: '2026-11-22T10:00:00.000Z', finishedAt: '2026-11-22T10:01:00.000Z', summary: summarize(checks), checks,
 };
 
@@ -77,7 +83,9 @@ test('index.html in Chromium at 1280 and 390 px: verdict in view, the marked exc
       };
       assert.ok(await inView('#verdict'), `${width}px: the verdict is in view without scrolling`);
       const box = await page.locator('#reproduce pre').innerText();
-      assert.match(box, /^TOKENS="\$\(curl -sS -X POST 'http:\/\/127\.0\.0\.1:40333\/auth\/realms\/pis\/protocol\/openid-connect\/token' .*\$PIS_CLIENT_SECRET"\)"$/m, 'the token request, with the client secret as a placeholder');
+      assert.match(box,
+        /^TOKENS="\$\(curl -sS -X POST 'http:\/\/127\.0\.0\.1:40333\/auth\/realms\/pis\/protocol\/openid-connect\/token' .*\$PIS_CLIENT_SECRET"\)"$/m,
+        'the token request, with the client secret as a placeholder');
       assert.match(box, /^export PIS_ACCESS_TOKEN="\$\(printf %s "\$TOKENS" \| node -pe /m, 'how to get the token the curl lines use');
       await page.screenshot({ path: join(ROOT, 'test-results', `report-${width}-top.png`) });
 

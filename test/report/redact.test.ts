@@ -14,8 +14,10 @@ test('known secret values are replaced anywhere, also URL-encoded', () => {
 });
 
 test('secret-named fields and headers are replaced whatever their value', () => {
-  const out = new Redactor().value({ headers: { Authorization: 'Bearer abc.def', 'api-key': 'k-1', accept: 'x' }, body: { access_token: 'tok', refresh_token: 'r', expires_in: 3600 } });
-  assert.deepEqual(out, { headers: { Authorization: `Bearer ${REDACTED}`, 'api-key': REDACTED, accept: 'x' }, body: { access_token: REDACTED, refresh_token: REDACTED, expires_in: 3600 } });
+  const out = new Redactor().value({ headers: { Authorization: 'Bearer abc.def', 'api-key': 'k-1', accept: 'x' },
+    body: { access_token: 'tok', refresh_token: 'r', expires_in: 3600 } });
+  assert.deepEqual(out, { headers: { Authorization: `Bearer ${REDACTED}`, 'api-key': REDACTED, accept: 'x' },
+    body: { access_token: REDACTED, refresh_token: REDACTED, expires_in: 3600 } });
 });
 
 test('bearer tokens and secret form fields inside text are replaced', () => {
@@ -32,17 +34,19 @@ test('curl lines name secrets by placeholder and survive redaction', () => {
 });
 
 test('a check result: evidence and what it saw are redacted; the words the harness wrote never, whatever the secret spells', () => {
-  const r = new Redactor().add('failed', 'PIS_ACCESS_TOKEN').add('must', 'PIS_REFRESH_TOKEN').add('http', 'PIS_CLIENT_SECRET').add('registered', 'PIS_WEBHOOK_API_KEY');
+  const r = new Redactor().add('failed', 'PIS_ACCESS_TOKEN').add('must', 'PIS_REFRESH_TOKEN').add('http', 'PIS_CLIENT_SECRET')
+    .add('registered', 'PIS_WEBHOOK_API_KEY');
   const c: CheckResult = {
     id: 'token.issue.must-failed', suite: 'token', title: 'must not have failed', spec: '2.1', level: 'must', status: 'failed', skipKind: undefined,
     message: 'the check failed: must be http', expected: 'must', seen: 'failed and must', quote: 'must', requirements: ['R2.1-must'], remedy: 'give http',
     evidence: [
-      { kind: 'http', label: 'must', request: { method: 'POST', url: 'http://h/failed', headers: { authorization: 'Bearer failed', accept: 'must' }, body: { token: 'failed' } },
+      { kind: 'http', label: 'must',
+        request: { method: 'POST', url: 'http://h/failed', headers: { authorization: 'Bearer failed', accept: 'must' }, body: { token: 'failed' } },
         response: { status: 200, headers: {}, body: { access_token: 'x-y', t: 'must' } }, startedAt: '', durationMs: 1 },
       { kind: 'note', text: 'token failed' },
       { kind: 'measurement', name: 'must', expected: 'must', seen: 'failed' },
-      { kind: 'delivery', attempts: [{ seq: 1, checkoutId: 'failed', arrivedMs: 0, headers: { 'api-key': 'registered' }, body: '{"x":"must"}', probe: 'ok', answer: 200,
-        apiKeyCheck: { verdict: 'registered', length: 10, sha256: 'ab' } }] },
+      { kind: 'delivery', attempts: [{ seq: 1, checkoutId: 'failed', arrivedMs: 0, headers: { 'api-key': 'registered' }, body: '{"x":"must"}',
+        probe: 'ok', answer: 200, apiKeyCheck: { verdict: 'registered', length: 10, sha256: 'ab' } }] },
     ],
     durationMs: 1,
   };
@@ -53,11 +57,13 @@ test('a check result: evidence and what it saw are redacted; the words the harne
   assert.equal(seen, `${REDACTED} and ${REDACTED}`);
   const [http, note, measurement, delivery] = evidence as [HttpEvidence, NoteEvidence, MeasurementEvidence, DeliveryEvidence];
   assert.deepEqual([http.kind, http.label, http.request.url, http.request.headers, http.request.body, http.response?.body],
-    ['http', 'must', `${REDACTED}://h/${REDACTED}`, { authorization: `Bearer ${REDACTED}`, accept: REDACTED }, { token: REDACTED }, { access_token: REDACTED, t: REDACTED }]);
+    ['http', 'must', `${REDACTED}://h/${REDACTED}`, { authorization: `Bearer ${REDACTED}`, accept: REDACTED }, { token: REDACTED },
+      { access_token: REDACTED, t: REDACTED }]);
   assert.deepEqual([note.kind, note.text], ['note', `token ${REDACTED}`]);
   assert.deepEqual([measurement.name, measurement.expected, measurement.seen], ['must', 'must', REDACTED]);
   const a = delivery.attempts[0]!;
-  assert.deepEqual([delivery.kind, a.checkoutId, a.headers['api-key'], a.body, a.probe, a.apiKeyCheck], ['delivery', REDACTED, REDACTED, `{"x":"${REDACTED}"}`, 'ok', { verdict: 'registered', length: 10, sha256: 'ab' }]);
+  assert.deepEqual([delivery.kind, a.checkoutId, a.headers['api-key'], a.body, a.probe, a.apiKeyCheck],
+    ['delivery', REDACTED, REDACTED, `{"x":"${REDACTED}"}`, 'ok', { verdict: 'registered', length: 10, sha256: 'ab' }]);
 });
 
 test('secrets shorter than 8 characters are flagged for a warning, still hidden by value in evidence', () => {

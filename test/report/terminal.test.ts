@@ -19,15 +19,17 @@ function sink(tty = false) {
 }
 
 function exchange(url: string, status: number, primary = false): HttpEvidence {
-  return { kind: 'http', request: { method: 'GET', url, headers: {} }, response: { status, headers: {} }, startedAt: '2026-11-22T10:00:00Z', durationMs: 3, curl: `curl -sS '${url}'`, ...(primary ? { primary } : {}) };
+  return { kind: 'http', request: { method: 'GET', url, headers: {} }, response: { status, headers: {} }, startedAt: '2026-11-22T10:00:00Z',
+    durationMs: 3, curl: `curl -sS '${url}'`, ...(primary ? { primary } : {}) };
 }
 
 const base = { suite: 'data' as const, spec: '2.6', title: 'A title', evidence: [], durationMs: 10 };
-const bic: CheckResult = { ...base, id: 'data.transactions.bic-length', level: 'must', status: 'failed', expected: '8 or 11 characters', seen: '"DNBANOKKX" (9)',
-  message: 'counterpartyAgent of t-1 is not 8 or 11 characters: expected 8 or 11 characters, seen "DNBANOKKX" (9)',
+const bic: CheckResult = { ...base, id: 'data.transactions.bic-length', level: 'must', status: 'failed', expected: '8 or 11 characters',
+  seen: '"DNBANOKKX" (9)', message: 'counterpartyAgent of t-1 is not 8 or 11 characters: expected 8 or 11 characters, seen "DNBANOKKX" (9)',
   evidence: [exchange('http://t/banks', 200), exchange('http://t/accounts/a-1/transactions', 200, true), exchange('http://t/accounts/a-2/transactions', 200)] };
 const warn: CheckResult = { ...base, id: 'data.banks.profile-fields', level: 'profile', status: 'failed', message: 'bankingGroupName missing' };
-const notRun: CheckResult = { ...base, id: 'token.expiry.old-token-refused', suite: 'token', level: 'must', status: 'skipped', message: 'expires_in 3600 s is more than the wait budget (raise --max-wait)' };
+const notRun: CheckResult = { ...base, id: 'token.expiry.old-token-refused', suite: 'token', level: 'must', status: 'skipped',
+  message: 'expires_in 3600 s is more than the wait budget (raise --max-wait)' };
 const ok: CheckResult = { ...base, id: 'data.banks.list', level: 'must', status: 'passed' };
 
 test('wait notes travel in a worker\'s output and are taken out of what is printed', () => {
@@ -45,7 +47,8 @@ test('in a log: a wait is said at once with its time left, then a status line ev
   s.note({ key: 'token.expiry.old-refresh-token-refused', what: 'the refresh token to expire', untilMs: now + 90_000 });
   assert.equal(out.text(), '', 'waits that begin together are said together, at the next tick');
   s.tick();
-  assert.equal(out.text(), '… waiting: token.expiry.old-token-refused: the access token to expire; 60 s left · waiting: the refresh token to expire; 90 s left\n');
+  assert.equal(out.text(),
+    '… waiting: token.expiry.old-token-refused: the access token to expire; 60 s left · waiting: the refresh token to expire; 90 s left\n');
   s.note({ key: 'token.expiry.old-refresh-token-refused', what: '', end: true });
   now += 5_000; s.tick();
   assert.equal(out.chunks.length, 1, 'nothing before 10 s of silence');
@@ -99,7 +102,8 @@ test('--reporter json: a JSON line per check and a summary line on stdout, the r
   for (const c of [ok, bic, warn, notRun]) t.check(c);
   t.end([ok, bic, warn, notRun], 'reports/x/index.html');
   const lines = out.text().trim().split('\n').map(l => JSON.parse(l) as Record<string, unknown>);
-  assert.deepEqual(lines.map(l => [l.type, l.id ?? l.verdict]), [['check', ok.id], ['check', bic.id], ['check', warn.id], ['check', notRun.id], ['summary', 'not-conformant']]);
+  assert.deepEqual(lines.map(l => [l.type, l.id ?? l.verdict]),
+    [['check', ok.id], ['check', bic.id], ['check', warn.id], ['check', notRun.id], ['summary', 'not-conformant']]);
   assert.equal(lines[1].reproduce, "curl -sS 'http://t/accounts/a-1/transactions'");
   assert.equal(lines[1].evidence, undefined, 'evidence stays in results.json');
   assert.equal(lines[3].skipKind, 'not-run');
@@ -118,7 +122,8 @@ test('--reporter github: line output, ::error and ::warning annotations escaped,
     t.end([ok, bic, warn, notRun], 'reports/x/index.html');
     const text = out.text();
     assert.match(text, /^FAIL data\.transactions\.bic-length/m);
-    assert.match(text, /^::error title=FAIL data\.transactions\.bic-length \[must%2C spec 2\.6\]::counterpartyAgent of t-1 is not 8 or 11 characters: expected 8 or 11/m);
+    assert.match(text,
+      /^::error title=FAIL data\.transactions\.bic-length \[must%2C spec 2\.6\]::counterpartyAgent of t-1 is not 8 or 11 characters: expected 8 or 11/m);
     assert.match(text, /%0Aexpected: 8 or 11 characters%0Aseen: "DNBANOKKX" \(9\)%0Acurl -sS/);
     assert.match(text, /^::warning title=warn data\.banks\.profile-fields/m);
     assert.match(text, /^::warning title=not run token\.expiry\.old-token-refused/m);
@@ -135,10 +140,12 @@ test('a run whose check waits for a token to expire says so with the time left; 
   const dir = mkdtempSync(join(tmpdir(), 'pis-terminal-run-'));
   try {
     // The bundled reference's token lifetime at 0.002 is a few real seconds: the check waits it out.
-    const r = await runCli(['run', '--suites', 'token', '--grep', 'token.expiry.old-token-refused', '--time-scale', '0.002', '--max-wait', '30', '--workers', '1', '--report', dir, '--reporter', 'json'], { timeoutMs: 300_000 });
+    const r = await runCli(['run', '--suites', 'token', '--grep', 'token.expiry.old-token-refused', '--time-scale', '0.002', '--max-wait', '30',
+      '--workers', '1', '--report', dir, '--reporter', 'json'], { timeoutMs: 300_000 });
     assert.equal(r.code, 0, r.stdout + r.stderr);
     const lines = r.stdout.trim().split('\n').map(l => JSON.parse(l) as { type: string; id?: string; status?: string; verdict?: string });
-    assert.deepEqual(lines.map(l => [l.type, l.id ?? l.verdict, l.status]), [['check', 'token.expiry.old-token-refused', 'passed'], ['summary', 'conformant', undefined]]);
+    assert.deepEqual(lines.map(l => [l.type, l.id ?? l.verdict, l.status]),
+      [['check', 'token.expiry.old-token-refused', 'passed'], ['summary', 'conformant', undefined]]);
     // What the check waits for, in its own words, with the time left.
     assert.match(r.stderr, /^… waiting: [^\n]*to expire[^\n]*; \d+ s left/m);
     assert.match(r.stderr, /Started the bundled reference/);
@@ -151,7 +158,8 @@ test('a run whose check waits for a token to expire says so with the time left; 
 test('sink --reporter json: stdout holds only JSON lines, a check each and the summary; the rest goes to stderr', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'pis-terminal-sink-'));
   try {
-    const r = await runCli(['sink', '--port', '0', '--api-key', 'sink-key-12345', '--duration', '0.3', '--report', dir, '--reporter', 'json'], { timeoutMs: 120_000 });
+    const r = await runCli(['sink', '--port', '0', '--api-key', 'sink-key-12345', '--duration', '0.3', '--report', dir, '--reporter', 'json'],
+      { timeoutMs: 120_000 });
     const lines = r.stdout.trim().split('\n').map(l => JSON.parse(l) as { type: string; verdict?: string });
     const written = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')).checks as Array<{ id: string }>;
     assert.ok(written.length >= 20, `${written.length} checks in results.json`);

@@ -17,9 +17,11 @@ const SCALE = 0.1;
 const at = (specS: number) => specS * 1000 * SCALE;
 let seq = 0;
 const PLANS: Record<string, string> = { 'c-held': 'held', 'c-slow': 'answer-after-6s', 'c-early': 'answer-500' };
-function attempt(checkoutId: string, event: number, status: string, arrivedS: number, answer: DeliveryAttempt['answer'], probe: string, tookS = 0.01): DeliveryAttempt {
+function attempt(checkoutId: string, event: number, status: string, arrivedS: number, answer: DeliveryAttempt['answer'], probe: string,
+  tookS = 0.01): DeliveryAttempt {
   return {
-    seq: ++seq, checkoutId, plan: PLANS[checkoutId], event, bodyStatus: status, attempt: 1, arrivedMs: at(arrivedS), headers: { 'api-key': '[redacted]' }, body: '{}', probe, answer,
+    seq: ++seq, checkoutId, plan: PLANS[checkoutId], event, bodyStatus: status, attempt: 1, arrivedMs: at(arrivedS),
+    headers: { 'api-key': '[redacted]' }, body: '{}', probe, answer,
     ...(answer === 'none' ? { closedMs: at(arrivedS + tookS) } : { answeredMs: at(arrivedS + tookS) }),
   };
 }
@@ -34,7 +36,8 @@ const deliveries: DeliveryAttempt[] = [
 const early = deliveries.filter(d => d.checkoutId === 'c-early');
 const checks: CheckResult[] = [{
   id: 'webhook.backoff.min-delay', suite: 'webhook', title: 'Every retry comes at least 10 s after the failed attempt ended', spec: '6.5', level: 'must',
-  status: 'failed', message: 'retry 1 of event 0 came 2.09 s after the failed attempt ended', evidence: [{ kind: 'delivery', attempts: early, primary: true, violating: [early[1].seq] }], durationMs: 0,
+  status: 'failed', message: 'retry 1 of event 0 came 2.09 s after the failed attempt ended',
+  evidence: [{ kind: 'delivery', attempts: early, primary: true, violating: [early[1].seq] }], durationMs: 0,
 }];
 const results: RunResults = {
   tool: { name: 'pis-conformance', version: '0.1.0' }, command: 'run', target: {}, timeScale: SCALE,
@@ -62,7 +65,8 @@ test('the timeline draws every attempt, the windows, the delays and the violatio
 
 test('index.html shows the timeline in Chromium, also after report DIR rebuilt it', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'pis-timeline-'));
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'] });
+  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'] });
   try {
     writeFileSync(join(dir, 'results.json'), JSON.stringify(results));
     const rebuilt = await runCli(['report', dir]);

@@ -47,7 +47,8 @@ test('a failed must makes the run not conformant and is a JUnit failure', () => 
   } finally { rmSync(dir, { recursive: true, force: true }); }
 });
 
-test('`report DIR` on a killed run (results.jsonl, no results.json): Interrupted, the selected checks without a result not run; an empty folder is exit 2', async () => {
+test('`report DIR` on a killed run (results.jsonl, no results.json): Interrupted, the selected checks without a result not run; ' +
+  'an empty folder is exit 2', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'pis-report-'));
   try {
     const selected = ['token.issue.access-token', 'token.issue.expires-in', 'token.refresh.answers-tokens']

@@ -11,7 +11,8 @@ import { runCli } from '../helpers/cli.ts';
 
 const REQS: Requirement[] = [
   { id: 'R6.5-min-delay', section: '6.5', level: 'must', binds: 'sender', quote: 'minimum delay of 10 seconds', checks: ['webhook.backoff.min-delay'] },
-  { id: 'R6.3-at-least-once', section: '6.3', level: 'must', binds: 'sender', quote: 'at least once', checks: ['webhook.duplicates.counted'], coverage: 'partial', missing: 'loss' },
+  { id: 'R6.3-at-least-once', section: '6.3', level: 'must', binds: 'sender', quote: 'at least once', checks: ['webhook.duplicates.counted'],
+    coverage: 'partial', missing: 'loss' },
   { id: 'R6.7-lost-after-7-days', section: '6.7', level: 'must', binds: 'sender', quote: 'lost', untestable: 'not within a run' },
   { id: 'P-webhook-dates', source: 'docs/profile.md#webhook', level: 'profile', binds: 'sender', quote: 'ISO 8601', uncovered: 'no check yet' },
 ];
@@ -52,7 +53,8 @@ test('coverage prints the table and the figures; --json and --out write the same
     const printed = JSON.parse(json.stdout);
     assert.deepEqual(JSON.parse(readFileSync(join(dir, 'coverage.json'), 'utf8')).figures, printed.figures);
     assert.equal(printed.figures.requirements, printed.requirements.length);
-    assert.ok(printed.requirements.some((r: { id: string; since: string; formerly?: string }) => r.id === 'R4.4-confirm-funds' && r.since === '1.0.2' && r.formerly === 'POST /fundsconfirmations'));
+    assert.ok(printed.requirements.some((r: { id: string; since: string; formerly?: string }) =>
+      r.id === 'R4.4-confirm-funds' && r.since === '1.0.2' && r.formerly === 'POST /fundsconfirmations'));
     const html = readFileSync(join(dir, 'coverage.html'), 'utf8');
     assert.match(html, /auth\/realms\/&lt;realm&gt;\/protocol/);
     assert.doesNotMatch(html, /<realm>/);

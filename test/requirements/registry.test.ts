@@ -43,12 +43,14 @@ const check = (c: Partial<CheckMeta>): CheckMeta => ({ id: 'webhook.backoff.min-
 
 test('a check that names no requirement, or one that does not exist, fails', () => {
   assert.match(linkProblems([req({})], [check({ requirements: [] })]).join('\n'), /names no requirement/);
-  assert.match(linkProblems([req({})], [check({ requirements: ['R6.5-no-such'] })]).join('\n'), /R6.5-no-such, which contracts\/requirements.yaml does not have/);
+  assert.match(linkProblems([req({})], [check({ requirements: ['R6.5-no-such'] })]).join('\n'),
+    /R6.5-no-such, which contracts\/requirements.yaml does not have/);
 });
 
 test('a requirement that lists a check which does not name it back (or the reverse) fails', () => {
   assert.match(linkProblems([req({ checks: ['webhook.backoff.min-delay', 'webhook.backoff.growth'] })],
-    [check({}), check({ id: 'webhook.backoff.growth', requirements: ['R6.5-other'] })]).join('\n'), /lists check webhook.backoff.growth, which does not name it/);
+    [check({}), check({ id: 'webhook.backoff.growth', requirements: ['R6.5-other'] })]).join('\n'),
+    /lists check webhook.backoff.growth, which does not name it/);
   assert.match(linkProblems([req({ checks: ['webhook.backoff.growth'] })], [check({}), check({ id: 'webhook.backoff.growth' })]).join('\n'),
     /names requirement R6.5-min-delay, whose checks do not list it/);
   assert.match(linkProblems([req({ checks: ['webhook.gone.check'] })], [check({})]).join('\n'), /lists check webhook.gone.check, which does not exist/);

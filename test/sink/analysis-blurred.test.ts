@@ -113,7 +113,8 @@ test('growth judges on the chains stamped in time; with every chain blurred it i
   // A second chain of three failures, stamped in time: judged on it.
   [0, 10.1, 30.2].forEach(t => attempts.push(att({ id: 'again', status: 'STARTED', at: 100 + t, answer: 500 })));
   attempts.push(att({ id: 'again', status: 'STARTED', at: 170.3 }));
-  plan.set('again', { plan: { name: 'again', answers: ['status-500', 'status-500', 'status-500'], request: { kind: 'normal', statuses: [] } }, control: { status: 201, id: 'again' } });
+  plan.set('again', { plan: { name: 'again', answers: ['status-500', 'status-500', 'status-500'], request: { kind: 'normal', statuses: [] } },
+    control: { status: 201, id: 'again' } });
   const c = check(attempts, plan, 'webhook.backoff.growth');
   assert.equal(c.status, 'passed', c.message);
   assert.ok(c.evidence.some(e => e.kind === 'note' && /left out; judged on the 1 chains/.test(e.text)));

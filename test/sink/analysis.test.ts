@@ -74,7 +74,8 @@ test("the sink's own lateness widens a timing tolerance up to the tolerance itse
   const retry = attempts.find(x => x.checkoutId === 'e500' && x.answer === 200 && JSON.parse(x.body).status === 'STARTED')!;
   // Retry of e500 stamped 9.7 s after the failure: beyond the tolerance of max(25 ms, 2 % of 10 s) = 0.2 s...
   retry.arrivedMs = 9.7 * S;
-  const check = (id: string, lag?: number) => analyze(attempts, plan, { timeScale: 1, apiKey: KEY, observedUntilMs: 300 * S, toleranceFloorMs: 25, schedulingDelayMs: lag })
+  const check = (id: string, lag?: number) =>
+    analyze(attempts, plan, { timeScale: 1, apiKey: KEY, observedUntilMs: 300 * S, toleranceFloorMs: 25, schedulingDelayMs: lag })
     .find(c => c.id === id)!;
   assert.equal(check('webhook.backoff.min-delay').status, 'failed');
   // ...within it once the sink says it ran up to 150 ms late (the widening may reach 0.4 s)...

@@ -17,7 +17,8 @@ function one(): Promise<void> {
     open++; maxOpen = Math.max(maxOpen, open);
     s.on('connect', () => {
       connected++;
-      s.write(`POST /hooks/stranger-${started} HTTP/1.1\r\nhost: ${url.host}\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\n5\r\n{"id"\r\n`);
+      s.write(`POST /hooks/stranger-${started} HTTP/1.1\r\nhost: ${url.host}\r\ncontent-type: application/json\r\n` +
+        `transfer-encoding: chunked\r\n\r\n5\r\n{"id"\r\n`);
     });
     s.on('data', d => { if (d.toString('latin1').startsWith('HTTP/1.1 408')) answered408++; });
     s.on('error', () => { errors++; });

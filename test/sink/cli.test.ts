@@ -41,7 +41,9 @@ async function runSink(flags: SenderFlags, seconds: number, scale: number) {
   const statuses = [['STARTED', 'PAYMENT_INITIATED', 'PAYMENT_COMPLETED'], ['STARTED', 'CANCELLED']];
   // One checkout per entry of the passive cycle, so every must check has something to judge.
   for (let i = 0; i < PASSIVE_CYCLE.length; i++) {
-    await request(`${sender.controlUrl}/checkouts`, { method: 'POST', body: JSON.stringify({ kind: 'normal', statuses: statuses[i % 2], webhook: { url: `${url}/webhook`, apiKey: KEY } }) }).then(r => r.body.text());
+    await request(`${sender.controlUrl}/checkouts`,
+      { method: 'POST', body: JSON.stringify({ kind: 'normal', statuses: statuses[i % 2], webhook: { url: `${url}/webhook`, apiKey: KEY } }) })
+      .then(r => r.body.text());
   }
   const code = await exited;
   await sender.close();
@@ -58,7 +60,11 @@ test('sink command', { concurrency: true }, async t => {
         return { ...r, checks };
       };
       const dirs: string[] = [];
-      const { result: { code, stdout, stderr, dir }, blurred } = await judgeable(async () => { const r = await once(); dirs.push(r.dir); return r; }, STALL_LIMIT_MS, r => r.code === 0);
+      const { result: { code, stdout, stderr, dir }, blurred } = await judgeable(async () => {
+        const r = await once();
+        dirs.push(r.dir);
+        return r;
+      }, STALL_LIMIT_MS, r => r.code === 0);
       try {
         assert.equal(code, 0, `${stdout}\n${stderr}${blurred}`);
         assert.match(stdout, /\n\d\d:\d\d:\d\d\.\d{3}  #1  \S+ +STARTED +→ \d{3}.*  api-key ok\n/, 'a line per attempt');

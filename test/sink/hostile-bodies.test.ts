@@ -64,7 +64,8 @@ test('600 bodies of 1 MB: bounded memory, every attempt recorded, a small whole 
     const d = results.deliveries ?? [];
     assert.equal(d.length, POSTS, 'every attempt recorded');
     const odd = d.filter(x => !(x.bodyBytes === BODY_BYTES && /^[0-9a-f]{64}$/.test(x.bodySha256 ?? '') && x.body.length < 4_500));
-    assert.deepEqual(odd.map(x => `#${x.seq} ${x.probe} ${x.answer}: ${x.bodyBytes} bytes, ${x.body.length} kept`), [], 'each body kept as its start, length and hash');
+    assert.deepEqual(odd.map(x => `#${x.seq} ${x.probe} ${x.answer}: ${x.bodyBytes} bytes, ${x.body.length} kept`), [],
+      'each body kept as its start, length and hash');
     assert.ok(d.filter(x => x.unattributed).length >= POSTS / 2, 'the junk is told apart from the sender');
     assert.ok(results.checks.length >= 20, `${results.checks.length} checks in results.json`);
     const sizes = ['results.json', 'results.jsonl', 'index.html', 'junit.xml'].map(f => statSync(join(dir, f)).size / 1e6);
@@ -72,7 +73,8 @@ test('600 bodies of 1 MB: bounded memory, every attempt recorded, a small whole 
     assert.ok(Math.max(...sizes) < 20, `report files of ${sizes.map(s => s.toFixed(1)).join(', ')} MB`);
     assert.ok(peak < 600, `peak RSS ${peak.toFixed(0)} MB`);
     assert.match(stdout, /sink stopped \(interrupted\)/);
-    t.diagnostic(`600 x 1 MB: sink peak RSS ${peak.toFixed(0)} MB (${idle.toFixed(0)} MB idle); report files ${sizes.map(s => s.toFixed(2)).join(' / ')} MB (results.json / results.jsonl / index.html / junit.xml)`);
+    t.diagnostic(`600 x 1 MB: sink peak RSS ${peak.toFixed(0)} MB (${idle.toFixed(0)} MB idle); ` +
+      `report files ${sizes.map(s => s.toFixed(2)).join(' / ')} MB (results.json / results.jsonl / index.html / junit.xml)`);
   } finally {
     clearInterval(watch);
     await agent.close();

@@ -24,7 +24,8 @@ const IN_FLIGHT = 4_000;
 
 function attack(url: string): Promise<Record<string, number>> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', ATTACKER, url, String(CONNECTIONS), String(IN_FLIGHT)], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', ATTACKER, url, String(CONNECTIONS), String(IN_FLIGHT)],
+      { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     child.stdout.on('data', d => { out += d; });
     child.on('close', code => code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`attacker exited ${code}: ${out}`)));
@@ -50,7 +51,8 @@ test('20,000 stalled connections: the sink stays under its cap and answers the s
     while (flooding || i < 50) {
       if (i) await new Promise(r => setTimeout(r, 20));
       const r = await request(`${sink.url}/hook`, { method: 'POST', dispatcher: agent, headers: { 'api-key': KEY, 'content-type': 'application/json' },
-        body: JSON.stringify({ id: `real-${i % 5}`, status: 'STARTED' }) }).then(async x => { await x.body.text(); return x.statusCode; }, (e: Error & { code?: string }) => e.code ?? e.message);
+        body: JSON.stringify({ id: `real-${i % 5}`, status: 'STARTED' }) })
+        .then(async x => { await x.body.text(); return x.statusCode; }, (e: Error & { code?: string }) => e.code ?? e.message);
       codes.push(r);
       i++;
     }
@@ -68,7 +70,8 @@ test('20,000 stalled connections: the sink stays under its cap and answers the s
     assert.ok(cut.length > CONNECTIONS / 2, `stalled requests recorded as cut off: ${cut.length}`);
     assert.ok(cut.every(x => x.answer === 408 && x.apiKeyCheck?.verdict === 'missing' && x.checkoutId === '(no id)'));
     assert.ok(sink.stats().unattributed >= cut.length);
-    t.diagnostic(`flood: ${JSON.stringify(a)}; sink held at most ${maxOpen} connections; ${codes.length} sender posts answered; ${cut.length} cut off; RSS +${rssMb.toFixed(0)} MB`);
+    t.diagnostic(`flood: ${JSON.stringify(a)}; sink held at most ${maxOpen} connections; ${codes.length} sender posts answered; ` +
+      `${cut.length} cut off; RSS +${rssMb.toFixed(0)} MB`);
   } finally {
     clearInterval(watch);
     await agent.close();
@@ -88,7 +91,10 @@ test('an endless chunked body is cut at the deadline, answered 408 and recorded 
       let head = '';
       let t: NodeJS.Timeout | undefined;
       // The chunks start once the headers are written: on a busy machine the connection may take longer than a chunk's 50 ms.
-      s.on('connect', () => { s.write(`POST ${path} HTTP/1.1\r\nhost: x\r\napi-key: ${KEY}\r\ntransfer-encoding: chunked\r\n\r\n`); t = setInterval(() => s.write('1\r\n \r\n'), 50); });
+      s.on('connect', () => {
+        s.write(`POST ${path} HTTP/1.1\r\nhost: x\r\napi-key: ${KEY}\r\ntransfer-encoding: chunked\r\n\r\n`);
+        t = setInterval(() => s.write('1\r\n \r\n'), 50);
+      });
       s.on('data', d => { head += d.toString('latin1'); });
       s.on('close', () => { clearInterval(t); resolve({ head, ms: performance.now() - t0 }); });
       s.on('error', () => {});

@@ -10,7 +10,8 @@ import { buildWebhookBody } from '../../harness/webhook/bodies.ts';
 export const KEY = 'analysis-key-0001';
 export const S = 1000; // spec ms per second; time scale 1, so record ms = spec ms
 
-interface Spec { id: string; status: string; at: number; answer?: DeliveryAttempt['answer']; probe?: string; took?: number; key?: string | null; body?: string; scheduledDate?: string }
+interface Spec { id: string; status: string; at: number; answer?: DeliveryAttempt['answer']; probe?: string; took?: number; key?: string | null;
+  body?: string; scheduledDate?: string }
 let seq = 0;
 /** What every checkout's request gives and its bodies return (spec 2.2): one creation date, its endToEndId and referenceId. */
 const CREATED = '2026-11-22T10:00:00.000Z';
@@ -23,7 +24,8 @@ export function att(s: Spec): DeliveryAttempt {
   const answer = s.answer ?? 200, took = s.took ?? 0.01;
   return {
     seq: ++seq, checkoutId: s.id, arrivedMs: s.at * S, headers: s.key === null ? {} : { 'api-key': s.key ?? KEY },
-    body: s.body ?? body(s.id, s.status, s.scheduledDate ? { scheduledDate: s.scheduledDate } : {}), probe: s.probe ?? (answer === 200 ? 'ok' : answer === 'reset' ? 'reset' : `status-${answer}`), answer,
+    body: s.body ?? body(s.id, s.status, s.scheduledDate ? { scheduledDate: s.scheduledDate } : {}),
+    probe: s.probe ?? (answer === 200 ? 'ok' : answer === 'reset' ? 'reset' : `status-${answer}`), answer,
     ...(answer === 'none' ? { closedMs: (s.at + took) * S } : { answeredMs: (s.at + took) * S }),
   };
 }
@@ -46,7 +48,8 @@ export function conforming(): { attempts: DeliveryAttempt[]; plan: SinkPlan } {
     { id: 'late', status: 'CANCELLED', at: 1.1, body: body('late', 'CANCELLED', { abortReason: 'PAYMENT_REJECTED' }) },
     { id: 'sched', status: 'STARTED', at: 0, scheduledDate: SCHEDULED }, { id: 'sched', status: 'PAYMENT_INITIATED', at: 0.1, scheduledDate: SCHEDULED },
     { id: 'sched', status: 'PAYMENT_COMPLETED', at: 0.2, scheduledDate: SCHEDULED },
-    { id: 'sca', status: 'STARTED', at: 0 }, { id: 'sca', status: 'PAYMENT_CREATED', at: 0.1 }, { id: 'sca', status: 'PAYMENT_INITIATED', at: 0.2 }, { id: 'sca', status: 'PAYMENT_COMPLETED', at: 0.3 },
+    { id: 'sca', status: 'STARTED', at: 0 }, { id: 'sca', status: 'PAYMENT_CREATED', at: 0.1 }, { id: 'sca', status: 'PAYMENT_INITIATED', at: 0.2 },
+    { id: 'sca', status: 'PAYMENT_COMPLETED', at: 0.3 },
     { id: 'steps', status: 'STARTED', at: 0 }, { id: 'steps', status: 'PAYMENT_CREATED', at: 0.1 }, { id: 'steps', status: 'FAILED', at: 0.2 },
   ];
   const plan: SinkPlan = new Map();
@@ -59,7 +62,8 @@ export function conforming(): { attempts: DeliveryAttempt[]; plan: SinkPlan } {
   add('sched', { request: asked('sched', ['STARTED', 'PAYMENT_INITIATED', 'PAYMENT_COMPLETED'], { scheduledDate: SCHEDULED }) });
   add('sca', { request: asked('sca', ['STARTED', 'PAYMENT_INITIATED', 'PAYMENT_COMPLETED'], { sca: true }) });
   add('steps', { request: asked('steps', ['STARTED', 'PAYMENT_CREATED', 'FAILED']) });
-  plan.set('forbidden', { plan: { name: 'forbidden', answers: [], forbidden: true, request: { kind: 'normal', statuses: ['STARTED', 'PAYMENT_COMPLETED'] } }, control: { status: 400, reason: 'no' } });
+  plan.set('forbidden', { plan: { name: 'forbidden', answers: [], forbidden: true, request: { kind: 'normal', statuses: ['STARTED', 'PAYMENT_COMPLETED'] } },
+    control: { status: 400, reason: 'no' } });
   return { attempts: a.map(att), plan };
 }
 
@@ -73,7 +77,10 @@ const drop = (a: DeliveryAttempt[], ok: (x: DeliveryAttempt) => boolean) => { a.
 /** Each change breaks one rule; proofs.yaml names the checks it must fail. */
 export const RECORDS: Record<string, Change> = {
   'retry-2s-after-500': a => { a.find(x => x.checkoutId === 'e500' && x.answer === 200 && status(x) === 'STARTED')!.arrivedMs = 2 * S; },
-  'delays-never-grow': a => { const h = a.filter(x => x.checkoutId === 'held' && status(x) === 'STARTED'); [0, 10.1, 20.2, 30.3].forEach((t, i) => moveTo(h[i], t)); },
+  'delays-never-grow': a => {
+    const h = a.filter(x => x.checkoutId === 'held' && status(x) === 'STARTED');
+    [0, 10.1, 20.2, 30.3].forEach((t, i) => moveTo(h[i], t));
+  },
   'no-retry-after-500': a => drop(a, x => x.checkoutId === 'e500' && x.answer === 200),
   '201-taken-for-delivery': a => drop(a, x => x.checkoutId === 'e201' && x.answer === 200),
   'no-retry-after-302': a => drop(a, x => x.checkoutId === 'e302' && x.answer === 200),
@@ -105,17 +112,23 @@ export const RECORDS: Record<string, Change> = {
   'completed-without-initiated': a => drop(a, x => x.checkoutId === 'clean' && status(x) === 'PAYMENT_INITIATED'),
   'forbidden-sequence-accepted': (_, plan) => { plan.get('forbidden')!.control = { status: 201, id: 'forbidden' }; },
   'abort-reason-with-completed': a => editBody(a.find(y => status(y) === 'PAYMENT_COMPLETED')!, b => { b.abortReason = 'BANK_ERROR'; }),
-  'older-variant': a => { a[0].body = JSON.stringify(buildWebhookBody({ kind: 'older', id: 'clean', status: 'STARTED', createdDate: CREATED, referenceId: ref('clean') })); },
+  'older-variant': a => {
+    a[0].body = JSON.stringify(buildWebhookBody({ kind: 'older', id: 'clean', status: 'STARTED', createdDate: CREATED, referenceId: ref('clean') }));
+  },
   'not-a-post': a => { a[1].method = 'PUT'; },
   'end-to-end-id-changed': a => editBody(a.find(x => x.checkoutId === 'clean' && status(x) === 'PAYMENT_COMPLETED')!, b => { b.endToEndId = 'E2E-made-up'; }),
   'end-to-end-id-missing': a => editBody(a.find(x => x.checkoutId === 'clean' && status(x) === 'PAYMENT_COMPLETED')!, b => { delete b.endToEndId; }),
   'reference-id-ignored': a => { for (const x of a.filter(y => y.checkoutId === 'late')) editBody(x, b => { b.referenceId = 'order-123'; }); },
-  'scheduled-date-missing': a => editBody(a.find(x => x.checkoutId === 'sched' && status(x) === 'PAYMENT_INITIATED')!, b => { delete b.payment.scheduledDate; }),
+  'scheduled-date-missing': a => editBody(a.find(x => x.checkoutId === 'sched' && status(x) === 'PAYMENT_INITIATED')!,
+    b => { delete b.payment.scheduledDate; }),
   'scheduled-date-on-unscheduled-payment': a => editBody(a.find(x => x.checkoutId === 'clean')!, b => { b.payment.scheduledDate = SCHEDULED; }),
-  'created-date-changed': a => editBody(a.find(x => x.checkoutId === 'clean' && status(x) === 'PAYMENT_INITIATED')!, b => { b.createdDate = '2026-11-22T10:00:05.000Z'; }),
+  'created-date-changed': a => editBody(a.find(x => x.checkoutId === 'clean' && status(x) === 'PAYMENT_INITIATED')!,
+    b => { b.createdDate = '2026-11-22T10:00:05.000Z'; }),
   'original-amount-changed': a => editBody(a.find(x => x.checkoutId === 'sca' && status(x) === 'PAYMENT_INITIATED')!, b => { b.payment.originalAmount += 1; }),
-  'completed-with-transaction-status-started': a => editBody(a.find(x => x.checkoutId === 'sched' && status(x) === 'PAYMENT_COMPLETED')!, b => { b.payment.transactionStatus = 'STARTED'; }),
-  'final-transaction-status-changed': a => editBody(a.find(x => x.checkoutId === 'sca' && status(x) === 'PAYMENT_INITIATED')!, b => { b.payment.transactionStatus = 'PAYMENT_FAILED'; }),
+  'completed-with-transaction-status-started': a => editBody(a.find(x => x.checkoutId === 'sched' && status(x) === 'PAYMENT_COMPLETED')!,
+    b => { b.payment.transactionStatus = 'STARTED'; }),
+  'final-transaction-status-changed': a => editBody(a.find(x => x.checkoutId === 'sca' && status(x) === 'PAYMENT_INITIATED')!,
+    b => { b.payment.transactionStatus = 'PAYMENT_FAILED'; }),
   'status-never-sent': a => drop(a, x => x.checkoutId === 'steps' && status(x) === 'PAYMENT_CREATED'),
   'sca-without-payment-created': a => drop(a, x => x.checkoutId === 'sca' && status(x) === 'PAYMENT_CREATED'),
   // A sender that never sends the key, seen by the passive sink (no plan): nothing of it is attributable, and the key check says so.
@@ -124,12 +137,15 @@ export const RECORDS: Record<string, Change> = {
 
 /** A stranger's posts to the sink's address: no key or another key, junk, a body that never ended. */
 function strangers(): DeliveryAttempt[] {
-  const x = (over: Partial<DeliveryAttempt>): DeliveryAttempt => ({ seq: ++seq, checkoutId: '(no id)', arrivedMs: 2 * S, headers: {}, body: 'hello', probe: 'ok', answer: 200, answeredMs: 2.01 * S, ...over });
+  const x = (over: Partial<DeliveryAttempt>): DeliveryAttempt => ({ seq: ++seq, checkoutId: '(no id)', arrivedMs: 2 * S, headers: {}, body: 'hello',
+    probe: 'ok', answer: 200, answeredMs: 2.01 * S, ...over });
   return [
     x({}),
     x({ checkoutId: 'clean-copy', headers: { 'api-key': 'guess' }, body: body('clean-copy', 'STARTED'), arrivedMs: 0.15 * S, answeredMs: 0.16 * S }),
-    x({ checkoutId: 'other-7', headers: { 'api-key': 'guess' }, body: body('other-7', 'PAYMENT_COMPLETED'), arrivedMs: 3 * S, answeredMs: 3.01 * S, method: 'GET' }),
-    x({ probe: 'incomplete', answer: 408, arrivedMs: 1 * S, answeredMs: 11 * S, body: '{"id"…[the body never finished: 5 bytes in all, sha256 00; the first 5 kept]', bodyBytes: 5, bodySha256: '00' }),
+    x({ checkoutId: 'other-7', headers: { 'api-key': 'guess' }, body: body('other-7', 'PAYMENT_COMPLETED'), arrivedMs: 3 * S, answeredMs: 3.01 * S,
+      method: 'GET' }),
+    x({ probe: 'incomplete', answer: 408, arrivedMs: 1 * S, answeredMs: 11 * S,
+      body: '{"id"…[the body never finished: 5 bytes in all, sha256 00; the first 5 kept]', bodyBytes: 5, bodySha256: '00' }),
   ];
 }
 

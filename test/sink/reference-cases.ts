@@ -36,8 +36,10 @@ async function judge(faults: string[], setup: CaseSetup) {
   const sink = await startSink({ timeScale: setup.scale, apiKey: KEY });
   try {
     // A key of another shape for each checkout (spec 5.4: any format).
-    const d = await driveCheckouts({ sink, controlUrl: ref.controlUrl, apiKey: KEY, keys: webhookKeys(), toleranceFloorMs: setup.floorMs, ...(setup.plans ? { plans: setup.plans } : {}) });
-    const { checks } = analyzeRun(sink.attempts(), d.plan, { timeScale: setup.scale, apiKey: KEY, observedUntilMs: d.observedUntilMs, toleranceFloorMs: setup.floorMs });
+    const d = await driveCheckouts({ sink, controlUrl: ref.controlUrl, apiKey: KEY, keys: webhookKeys(), toleranceFloorMs: setup.floorMs,
+      ...(setup.plans ? { plans: setup.plans } : {}) });
+    const { checks } = analyzeRun(sink.attempts(), d.plan,
+      { timeScale: setup.scale, apiKey: KEY, observedUntilMs: d.observedUntilMs, toleranceFloorMs: setup.floorMs });
     return { checks, drive: d, recorded: sink.attempts(), logged: ref.attempts(), plan: d.plan };
   } finally {
     await sink.close();
@@ -75,7 +77,10 @@ async function watched(body: () => Promise<string[]>): Promise<Outcome> {
   }
 }
 
-/** The clean reference, or one quirk: every webhook check passes (those `setup.judges` names, when it drives only some probes), and the sink saw what the reference sent. */
+/**
+ * The clean reference, or one quirk: every webhook check passes (those `setup.judges` names, when it drives only some
+ * probes), and the sink saw what the reference sent.
+ */
 export function cleanCase(quirk: string, setup = USUAL): Case {
   const due = (c: { id: string; status: string }) => c.status === 'failed' || ((setup.judges?.test(c.id) ?? true) && c.status !== 'passed');
   return {
@@ -91,7 +96,8 @@ export function cleanCase(quirk: string, setup = USUAL): Case {
       for (const id of ids) {
         const sent = ours.filter(a => a.checkoutId === id).sort((a, b) => a.sentAtMs - b.sentAtMs).map(a => a.status);
         const got = recorded.filter(a => a.checkoutId === id).map(a => (JSON.parse(a.body) as { status: string }).status);
-        if (JSON.stringify(got) !== JSON.stringify(sent)) problems.push(`checkout ${id}: the sink got ${got.join(', ')}, the reference sent ${sent.join(', ')}`);
+        if (JSON.stringify(got) !== JSON.stringify(sent))
+          problems.push(`checkout ${id}: the sink got ${got.join(', ')}, the reference sent ${sent.join(', ')}`);
       }
       return problems;
     }),
@@ -130,9 +136,11 @@ export async function judgeAll(t: TestContext, cases: Case[]): Promise<void> {
   for (const [i, c] of cases.entries()) {
     await t.test(c.title, tc => {
       const [one, two] = [first[i]!, again[i]];
-      if (two) tc.diagnostic(`judged again alone: the first run stalled ${one.stall.toFixed(0)} ms (tolerance ${c.floorMs} ms) and found: ${one.problems.join('; ')}`);
+      if (two)
+        tc.diagnostic(`judged again alone: the first run stalled ${one.stall.toFixed(0)} ms (tolerance ${c.floorMs} ms) and found: ${one.problems.join('; ')}`);
       const last = two ?? one;
-      const stalled = two && two.stall > c.floorMs ? ` (this process stalled ${one.stall.toFixed(0)} ms, then ${two.stall.toFixed(0)} ms alone, past the ${c.floorMs} ms tolerance: the machine was too busy to judge timing)` : '';
+      const stalled = two && two.stall > c.floorMs ? ` (this process stalled ${one.stall.toFixed(0)} ms, then ${two.stall.toFixed(0)} ms alone, ` +
+        `past the ${c.floorMs} ms tolerance: the machine was too busy to judge timing)` : '';
       assert.deepEqual(last.problems, [], `${c.title}${stalled}`);
     });
   }

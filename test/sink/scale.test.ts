@@ -27,7 +27,8 @@ function attempt(seq: number, checkoutId: string, status: string, at: number, to
 
 const SHAPES: Record<string, (n: number) => DeliveryAttempt[]> = {
   'one event retried n times': n => Array.from({ length: n }, (_, i) => attempt(i + 1, 'c', 'STARTED', i * 10_000, 5, i === n - 1 ? 200 : 500)),
-  'one checkout, events overtaking each other': n => Array.from({ length: n }, (_, i) => attempt(i + 1, 'c', i % 2 ? 'PAYMENT_INITIATED' : 'STARTED', i * 10, 1_000, i % 3 ? 200 : 500)),
+  'one checkout, events overtaking each other': n => Array.from({ length: n },
+    (_, i) => attempt(i + 1, 'c', i % 2 ? 'PAYMENT_INITIATED' : 'STARTED', i * 10, 1_000, i % 3 ? 200 : 500)),
   'n attempts open at once': n => Array.from({ length: n }, (_, i) => attempt(i + 1, i % 2 ? 'a' : 'b', 'STARTED', i, 10 * n)),
   'n / 5 checkouts of 5 events': n => Array.from({ length: n }, (_, i) => attempt(i + 1, `c${Math.floor(i / 5)}`,
     ['STARTED', 'PAYMENT_CREATED', 'PAYMENT_INITIATED', 'PAYMENT_COMPLETED', 'PAYMENT_COMPLETED'][i % 5], i * 3, 1)),
@@ -51,6 +52,7 @@ test('100,000 attempts: every analysis grows like n log n and holds bounded memo
     // wide enough that a machine busy with other tests cannot push a linear analysis past it.
     assert.ok(b.ms / Math.max(a.ms, 1) < 30, `${name}: ${a.ms.toFixed(0)} ms for 10,000, ${b.ms.toFixed(0)} ms for 100,000`);
     assert.ok(heapMb < 400, `${name}: heap grew ${heapMb.toFixed(0)} MB`);
-    t.diagnostic(`${name}: 10,000 in ${a.ms.toFixed(0)} ms, 100,000 in ${b.ms.toFixed(0)} ms (${b.checks} checks); heap +${heapMb.toFixed(0)} MB with both records held`);
+    t.diagnostic(`${name}: 10,000 in ${a.ms.toFixed(0)} ms, 100,000 in ${b.ms.toFixed(0)} ms (${b.checks} checks); ` +
+      `heap +${heapMb.toFixed(0)} MB with both records held`);
   }
 });

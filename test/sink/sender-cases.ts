@@ -29,7 +29,8 @@ function strangers(sinkUrl: string): { stop(): Promise<number> } {
   const sent: Array<Promise<unknown>> = [];
   const shapes: Array<() => { path: string; headers: Record<string, string>; body: string; method?: 'GET' }> = [
     () => ({ path: '/', headers: {}, body: JSON.stringify(buildWebhookBody({ kind: 'normal', id: `stranger-${n}`, status: 'PAYMENT_COMPLETED' })) }),
-    () => ({ path: `/hooks/guess-${n}`, headers: { 'api-key': 'not-the-key' }, body: JSON.stringify(buildWebhookBody({ kind: 'normal', id: `stranger-${n}`, status: 'STARTED' })) }),
+    () => ({ path: `/hooks/guess-${n}`, headers: { 'api-key': 'not-the-key' },
+      body: JSON.stringify(buildWebhookBody({ kind: 'normal', id: `stranger-${n}`, status: 'STARTED' })) }),
     () => ({ path: '/webhook', headers: { 'api-key': 'x'.repeat(40) }, body: 'not json at all' }),
     () => ({ path: '/webhook', headers: {}, body: '', method: 'GET' }),
   ];
@@ -55,7 +56,8 @@ async function judge(flags: SenderFlags, withStrangers = false) {
   try {
     const d = await driveCheckouts({ sink, controlUrl: sender.controlUrl, apiKey: KEY, keys: webhookKeys() });
     await others?.stop();
-    return { checks: analyze(sink.attempts(), d.plan, { timeScale: SCALE, apiKey: KEY, observedUntilMs: d.observedUntilMs, toleranceFloorMs: FLOOR_MS }), drive: d, attempts: sink.attempts() };
+    return { checks: analyze(sink.attempts(), d.plan, { timeScale: SCALE, apiKey: KEY, observedUntilMs: d.observedUntilMs, toleranceFloorMs: FLOOR_MS }),
+      drive: d, attempts: sink.attempts() };
   } finally {
     await others?.stop();
     await sink.close();

@@ -93,7 +93,10 @@ export async function startSender(scale: number, f: SenderFlags = {}): Promise<T
       if (req.method !== 'POST' || req.url !== '/control/checkouts') { res.writeHead(404).end(); return; }
       const r = JSON.parse(text) as Req;
       const why = sequenceViolation(r.statuses);
-      if (why && !f.acceptForbidden) { res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'forbidden-sequence', reason: why })); return; }
+      if (why && !f.acceptForbidden) {
+        res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'forbidden-sequence', reason: why }));
+        return;
+      }
       const id = `ck-${++n}`;
       res.writeHead(201, { 'content-type': 'application/json' }).end(JSON.stringify({ id }));
       void run(r, id);

@@ -36,7 +36,8 @@ test('malformed JSON and an oversized body are answered and recorded', async () 
     const got = a[1].bodyBytes!;
     assert.ok(got > MAX_BODY_BYTES && got <= big.length, `length kept: ${got}`);
     assert.equal(a[1].bodySha256, createHash('sha256').update(big.subarray(0, got)).digest('hex'));
-    assert.match(a[1].body, new RegExp(`^\\{"id":"c2","status":"STARTED","pad":"x+…\\[over the 1048576-byte limit: ${got} bytes in all, sha256 [0-9a-f]{64}; the first 4096 kept\\]$`));
+    assert.match(a[1].body, new RegExp(`^\\{"id":"c2","status":"STARTED","pad":"x+…\\[over the 1048576-byte limit: ` +
+      `${got} bytes in all, sha256 [0-9a-f]{64}; the first 4096 kept\\]$`));
   } finally { await sink.close(); }
 });
 
@@ -85,7 +86,8 @@ test('each probe answers as planned, on a compressed clock', async () => {
     const results: Array<number | string> = [];
     for (let i = 0; i < 7; i++) {
       const t = performance.now();
-      const r = await post(sink.hookUrl('p'), `{"id":"x","status":"STARTED"}`).then(async x => { await x.body.text(); return x.statusCode; }, (e: Error & { code?: string }) => e.code ?? 'error');
+      const r = await post(sink.hookUrl('p'), `{"id":"x","status":"STARTED"}`)
+        .then(async x => { await x.body.text(); return x.statusCode; }, (e: Error & { code?: string }) => e.code ?? 'error');
       results.push(r);
       if (i === 6) assert.ok(performance.now() - t >= 4_000 * scale - 5, 'the 4 s answer waited 4 spec seconds');
     }
@@ -107,7 +109,8 @@ test('a sender that hangs up before a slow answer is recorded as such', async ()
     const ac = new AbortController();
     const got = new Promise<void>(r => { const t = setInterval(() => { if (sink.stats().attempts === 1) { clearInterval(t); r(); } }, 5); });
     void got.then(() => setTimeout(() => ac.abort(), 50));
-    await request(`${sink.url}/hook`, { method: 'POST', body: '{"id":"h","status":"STARTED"}', headers: { 'api-key': KEY }, signal: ac.signal }).catch(() => undefined);
+    await request(`${sink.url}/hook`, { method: 'POST', body: '{"id":"h","status":"STARTED"}', headers: { 'api-key': KEY }, signal: ac.signal })
+      .catch(() => undefined);
     const closed = () => sink.attempts()[0]?.closedMs !== undefined;
     for (let i = 0; i < 200 && !closed(); i++) await new Promise(r => setTimeout(r, 10));
     const [a] = sink.attempts();

@@ -34,6 +34,8 @@ export async function judgeable<R extends { checks: Array<{ status: string; mess
     const sinkBlurred = result.checks.some(c => c.status === 'skipped' && /could not be judged/.test(c.message ?? ''));
     const calm = stall <= toleranceMs && !sinkBlurred;
     if (ok(result) || calm || i === TRIES)
-      return { result, blurred: calm ? '' : `\n(the machine was too busy to judge timing on each of ${i} tries: this process stalled ${stalls.map(s => `${s.toFixed(0)} ms`).join(', ')} against a tolerance of ${toleranceMs} ms${sinkBlurred ? ', and the sink reported its own lateness' : ''})` };
+      return { result, blurred: calm ? '' : `\n(the machine was too busy to judge timing on each of ${i} tries: ` +
+        `this process stalled ${stalls.map(s => `${s.toFixed(0)} ms`).join(', ')} against a tolerance of ${toleranceMs} ms` +
+        `${sinkBlurred ? ', and the sink reported its own lateness' : ''})` };
   }
 }

@@ -19,8 +19,12 @@ function assertNotRun(r: RunResults, ids: string[], why: RegExp, out: string): v
 }
 
 // Only lists the reference served are emptied: a refusal (an unknown account) stays a refusal.
-const noAccounts: ProxyMutation = { answer: (x, a) => { if (x.method === 'GET' && x.path === '/api/accounts' && a.status === 200) Object.assign(a, jsonAnswer([])); } };
-const noTransactions: ProxyMutation = { answer: (x, a) => { if (/^\/api\/accounts\/[^/]+\/transactions$/.test(x.path) && a.status === 200) Object.assign(a, jsonAnswer([])); } };
+const noAccounts: ProxyMutation = {
+  answer: (x, a) => { if (x.method === 'GET' && x.path === '/api/accounts' && a.status === 200) Object.assign(a, jsonAnswer([])); },
+};
+const noTransactions: ProxyMutation = {
+  answer: (x, a) => { if (/^\/api\/accounts\/[^/]+\/transactions$/.test(x.path) && a.status === 200) Object.assign(a, jsonAnswer([])); },
+};
 
 test('no account at any bank: the account, transaction and payment checks are not run, and none passes', async () => {
   const { cli, results } = await runThroughProxy([noAccounts], ['--suites', 'data,payments', '--banks', 'all']);
@@ -29,7 +33,8 @@ test('no account at any bank: the account, transaction and payment checks are no
   assert.deepEqual(results.checks.filter(c => c.status === 'failed').map(c => c.id), [], out);
   assertNotRun(results, ['data.accounts.list', 'data.accounts.names-are-strings', 'data.accounts.contract'], /the target listed no accounts at any bank/, out);
   assertNotRun(results, ['data.transactions.list', 'data.transactions.counterparty-strings', 'data.transactions.bic-length'], /no accounts at any bank/, out);
-  assertNotRun(results, ['payments.domestic.initiate', 'payments.sepa.initiate', 'payments.status.by-id', 'payments.confirm-funds.answers'], /no accounts at any bank/, out);
+  assertNotRun(results, ['payments.domestic.initiate', 'payments.sepa.initiate', 'payments.status.by-id', 'payments.confirm-funds.answers'],
+    /no accounts at any bank/, out);
   const passed = results.checks.filter(c => c.status === 'passed' && /^(data\.(accounts|transactions)|payments)\./.test(c.id)).map(c => c.id);
   // GET /accounts without x-psu-ip-address was answered (with []), which is what that check judges;
   // transactions of an unknown account need no account to be refused.

@@ -86,8 +86,14 @@ const payment = (x: Exchange, product: RegExp) => x.method === 'POST' && new Reg
 export const MUTATIONS: Record<string, Mutation> = {
   // ---- token ----
   'token-no-expires-in': { run: 'shared', answer: (x, a) => { if (TOKEN.test(x.path) && a.status === 200) json(a, b => { delete b.expires_in; }); } },
-  'refresh-no-scope': { run: 'shared', answer: (x, a) => { if (TOKEN.test(x.path) && a.status === 200 && grant(x) === 'refresh_token') json(a, b => { delete b.scope; }); } },
-  'token-scope-number': { run: 'shared', answer: (x, a) => { if (TOKEN.test(x.path) && a.status === 200 && grant(x) === 'client_credentials') json(a, b => { b.scope = 42; }); } },
+  'refresh-no-scope': {
+    run: 'shared',
+    answer: (x, a) => { if (TOKEN.test(x.path) && a.status === 200 && grant(x) === 'refresh_token') json(a, b => { delete b.scope; }); },
+  },
+  'token-scope-number': {
+    run: 'shared',
+    answer: (x, a) => { if (TOKEN.test(x.path) && a.status === 200 && grant(x) === 'client_credentials') json(a, b => { b.scope = 42; }); },
+  },
   'token-error-code-other': { run: 'shared', answer: (x, a) => { if (TOKEN.test(x.path) && a.status >= 400) json(a, b => { b.error = 'access_denied'; }); } },
   'no-access-token': { run: 'access-token', answer: (x, a) => { if (TOKEN.test(x.path) && a.status === 200) json(a, b => { delete b.access_token; }); } },
   'no-token-served': { run: 'shared', request: x => { if (isApi(x) && !x.headers.authorization) return jsonAnswer([]); } },
@@ -96,68 +102,153 @@ export const MUTATIONS: Record<string, Mutation> = {
     run: 'shared',
     answer: (x, a) => {
       if (TOKEN.test(x.path) && a.status === 200 && grant(x) === 'refresh_token') json(a, b => { refreshed.add(String(b.access_token)); });
-      if (isApi(x) && refreshed.has((x.headers.authorization ?? '').replace(/^Bearer\s+/i, ''))) Object.assign(a, error(401, '1001', 'refreshed tokens refused by the mutation'));
+      if (isApi(x) && refreshed.has((x.headers.authorization ?? '').replace(/^Bearer\s+/i, '')))
+        Object.assign(a, error(401, '1001', 'refreshed tokens refused by the mutation'));
     },
   },
 
   // ---- session ----
-  'session-no-id': { run: 'session-create', answer: (x, a) => { if (x.method === 'POST' && x.path === '/api/session' && ok(a)) json(a, b => { delete b.sessionId; }); } },
-  'session-status-error': { run: 'shared', request: x => { if (x.method === 'GET' && /^\/api\/session\/[^/]+$/.test(x.path)) return error(500, '1999', 'status refused by the mutation'); } },
-  'consent-no-link': { run: 'consent-url', answer: (x, a) => { if (x.method === 'GET' && x.path.startsWith('/api/consent/') && ok(a)) json(a, b => { delete b.links; }); } },
+  'session-no-id': {
+    run: 'session-create',
+    answer: (x, a) => { if (x.method === 'POST' && x.path === '/api/session' && ok(a)) json(a, b => { delete b.sessionId; }); },
+  },
+  'session-status-error': {
+    run: 'shared',
+    request: x => { if (x.method === 'GET' && /^\/api\/session\/[^/]+$/.test(x.path)) return error(500, '1999', 'status refused by the mutation'); },
+  },
+  'consent-no-link': {
+    run: 'consent-url',
+    answer: (x, a) => { if (x.method === 'GET' && x.path.startsWith('/api/consent/') && ok(a)) json(a, b => { delete b.links; }); },
+  },
   'consent-not-kept': {
     run: 'consent-kept',
-    answer: (x, a) => { if (x.method === 'GET' && x.path === '/api/accounts' && ok(a)) Object.assign(a, error(510, '1426', 'consent forgotten by the mutation')); },
+    answer: (x, a) => {
+      if (x.method === 'GET' && x.path === '/api/accounts' && ok(a)) Object.assign(a, error(510, '1426', 'consent forgotten by the mutation'));
+    },
   },
-  'consent-error-code-other': { run: 'shared', answer: (x, a) => { if (isApi(x) && a.status >= 400) json(a, b => { if (hasConsentLink(b)) b.errorCode = '1999'; }); } },
+  'consent-error-code-other': {
+    run: 'shared',
+    answer: (x, a) => { if (isApi(x) && a.status >= 400) json(a, b => { if (hasConsentLink(b)) b.errorCode = '1999'; }); },
+  },
   'consent-link-dead-end': {
     run: 'shared',
     answer: (x, a) => {
-      if (isApi(x) && a.status >= 400) json(a, b => { if (hasConsentLink(b)) for (const l of b.links) if (l.rel === 'consent') l.href = String(l.href).replace(/\/consent\//, '/consent/gone-'); });
+      if (isApi(x) && a.status >= 400) json(a, b => {
+        if (hasConsentLink(b)) for (const l of b.links) if (l.rel === 'consent') l.href = String(l.href).replace(/\/consent\//, '/consent/gone-');
+      });
     },
   },
 
   // ---- data ----
   'unknown-bank-found': { run: 'shared', request: x => { if (x.path === NO_SUCH_BANK) return jsonAnswer({}); } },
-  'bank-by-id-other-bank': { run: 'shared', answer: (x, a) => { if (/^\/api\/banks\/[\w-]+$/.test(x.path) && a.status === 200) json(a, b => { b.id = 'another-bank'; }); } },
-  'bank-type-text-plain': { run: 'shared', answer: (x, a) => { if (/^\/api\/banks\/[\w-]+$/.test(x.path) && x.path !== NO_SUCH_BANK && ok(a)) a.headers['content-type'] = 'text/plain'; } },
+  'bank-by-id-other-bank': {
+    run: 'shared',
+    answer: (x, a) => { if (/^\/api\/banks\/[\w-]+$/.test(x.path) && a.status === 200) json(a, b => { b.id = 'another-bank'; }); },
+  },
+  'bank-type-text-plain': {
+    run: 'shared',
+    answer: (x, a) => { if (/^\/api\/banks\/[\w-]+$/.test(x.path) && x.path !== NO_SUCH_BANK && ok(a)) a.headers['content-type'] = 'text/plain'; },
+  },
   'no-request-id': { run: 'shared', answer: (_, a) => { delete a.headers['x-request-id']; } },
   'device-header-added': { run: 'shared', request: x => { if (isApi(x) && !x.headers['x-device-id']) x.headers['x-device-id'] = 'added-by-proxy'; } },
   'banks-without-id': { run: 'banks-list', answer: (x, a) => { if (x.path === '/api/banks' && ok(a)) json(a, b => each(b, bank => { delete bank.id; })); } },
   'name-filter-finds-nothing': { run: 'shared', answer: (x, a) => { if (x.path === '/api/banks' && x.query.has('name') && ok(a)) a.text = '[]'; } },
   'bank-no-bic': { run: 'shared', answer: (x, a) => { if (x.path.startsWith('/api/banks') && ok(a)) json(a, b => each(b, bank => { delete bank.bic; })); } },
-  'unknown-bank-error-no-code': { run: 'alternates', answer: (x, a) => { if (x.path === NO_SUCH_BANK && a.status >= 400) json(a, b => { delete b.errorCode; }); } },
-  'accounts-not-listed': { run: 'accounts-list', answer: (x, a) => { if (x.path === '/api/accounts' && ok(a)) a.text = JSON.stringify({ accounts: JSON.parse(a.text) }); } },
-  'account-type-number': { run: 'shared', answer: (x, a) => { if (x.path === '/api/accounts' && ok(a)) json(a, b => each(b, acc => { acc.accountType = 42; })); } },
-  'transactions-not-listed': { run: 'transactions-list', answer: (x, a) => { if (/\/transactions$/.test(x.path) && ok(a)) a.text = JSON.stringify({ transactions: JSON.parse(a.text) }); } },
-  'counterparty-name-null': { run: 'shared', answer: (x, a) => { if (/\/transactions$/.test(x.path) && ok(a)) json(a, b => each(b, t => { t.counterpartyName = null; })); } },
-  'value-date-number': { run: 'shared', answer: (x, a) => { if (/\/transactions$/.test(x.path) && ok(a)) json(a, b => each(b, t => { t.valueDate = 20261124; })); } },
+  'unknown-bank-error-no-code': {
+    run: 'alternates',
+    answer: (x, a) => { if (x.path === NO_SUCH_BANK && a.status >= 400) json(a, b => { delete b.errorCode; }); },
+  },
+  'accounts-not-listed': {
+    run: 'accounts-list',
+    answer: (x, a) => { if (x.path === '/api/accounts' && ok(a)) a.text = JSON.stringify({ accounts: JSON.parse(a.text) }); },
+  },
+  'account-type-number': {
+    run: 'shared',
+    answer: (x, a) => { if (x.path === '/api/accounts' && ok(a)) json(a, b => each(b, acc => { acc.accountType = 42; })); },
+  },
+  'transactions-not-listed': {
+    run: 'transactions-list',
+    answer: (x, a) => { if (/\/transactions$/.test(x.path) && ok(a)) a.text = JSON.stringify({ transactions: JSON.parse(a.text) }); },
+  },
+  'counterparty-name-null': {
+    run: 'shared',
+    answer: (x, a) => { if (/\/transactions$/.test(x.path) && ok(a)) json(a, b => each(b, t => { t.counterpartyName = null; })); },
+  },
+  'value-date-number': {
+    run: 'shared',
+    answer: (x, a) => { if (/\/transactions$/.test(x.path) && ok(a)) json(a, b => each(b, t => { t.valueDate = 20261124; })); },
+  },
 
   // ---- payments ----
   'domestic-no-payment-id': { run: 'shared', answer: (x, a) => { if (payment(x, /domestic-transfer/) && ok(a)) json(a, b => { delete b.paymentId; }); } },
-  'authorize-no-link': { run: 'shared', answer: (x, a) => { if (x.method === 'POST' && /\/authorize$/.test(x.path) && ok(a)) json(a, b => { delete b.links; }); } },
+  'authorize-no-link': {
+    run: 'shared',
+    answer: (x, a) => { if (x.method === 'POST' && /\/authorize$/.test(x.path) && ok(a)) json(a, b => { delete b.links; }); },
+  },
   'scheduled-refused': {
     run: 'shared',
-    answer: (x, a) => { if (payment(x, /(domestic-scheduled-transfer|sepa-scheduled-credit)/) && ok(a)) Object.assign(a, error(510, '1002', 'scheduled payments refused by the mutation')); },
+    answer: (x, a) => {
+      if (payment(x, /(domestic-scheduled-transfer|sepa-scheduled-credit)/) && ok(a))
+        Object.assign(a, error(510, '1002', 'scheduled payments refused by the mutation'));
+    },
   },
   'banks-hide-scheduled': {
     run: 'alternates',
     answer: (x, a) => {
       if (x.path.startsWith('/api/banks') && ok(a)) json(a, b => each(b, bank => {
-        if (Array.isArray(bank.supportedServices)) bank.supportedServices = bank.supportedServices.filter((s: unknown) => s !== 'domestic-scheduled-transfer' && s !== 'sepa-scheduled-credit');
+        if (Array.isArray(bank.supportedServices))
+          bank.supportedServices = bank.supportedServices.filter((s: unknown) => s !== 'domestic-scheduled-transfer' && s !== 'sepa-scheduled-credit');
       }));
     },
   },
-  'payment-by-id-404': { run: 'shared', request: x => { if (x.method === 'GET' && /^\/api\/payments\/[^/]+\/[^/]+$/.test(x.path)) return error(510, '1003', 'payment unknown to the mutation'); } },
-  'payment-status-no-id': { run: 'alternates', answer: (x, a) => { if (x.method === 'GET' && /^\/api\/payments\/[^/]+\/[^/]+$/.test(x.path) && ok(a)) json(a, b => { delete b.paymentId; }); } },
-  'funds-available-string': { run: 'shared', answer: (x, a) => { if (x.path === '/api/confirm-funds' && a.status === 200) json(a, b => { b.fundsAvailable = 'yes'; }); } },
+  'payment-by-id-404': {
+    run: 'shared',
+    request: x => { if (x.method === 'GET' && /^\/api\/payments\/[^/]+\/[^/]+$/.test(x.path)) return error(510, '1003', 'payment unknown to the mutation'); },
+  },
+  'payment-status-no-id': {
+    run: 'alternates',
+    answer: (x, a) => { if (x.method === 'GET' && /^\/api\/payments\/[^/]+\/[^/]+$/.test(x.path) && ok(a)) json(a, b => { delete b.paymentId; }); },
+  },
+  'funds-available-string': {
+    run: 'shared',
+    answer: (x, a) => { if (x.path === '/api/confirm-funds' && a.status === 200) json(a, b => { b.fundsAvailable = 'yes'; }); },
+  },
   // ---- optional headers and fields, error codes ----
-  'accounts-psu-ip-required': { run: 'optional', request: x => { if (x.method === 'GET' && x.path === '/api/accounts' && without(x, 'x-psu-ip-address')) return error(510, '1001', 'Missing required header x-psu-ip-address'); } },
-  'payments-psu-ip-required': { run: 'optional', request: x => { if (payment(x, /[\w-]+/) && without(x, 'x-psu-ip-address')) return error(510, '1001', 'Missing required header x-psu-ip-address'); } },
-  'domestic-metadata-refused': { run: 'optional', request: x => { if (payment(x, /domestic-transfer/) && body(x).paymentMetadata !== undefined) return error(510, '1002', 'Unknown field paymentMetadata'); } },
-  'sepa-metadata-refused': { run: 'optional', request: x => { if (payment(x, /sepa-credit/) && body(x).paymentMetadata !== undefined) return error(510, '1002', 'Unknown field paymentMetadata'); } },
-  'payments-redirect-url-required': { run: 'optional', request: x => { if (payment(x, /[\w-]+/) && without(x, 'x-redirect-url')) return error(510, '1005', 'Missing x-redirect-url'); } },
-  'consent-redirect-url-required': { run: 'optional', request: x => { if (x.method === 'GET' && x.path.startsWith('/api/consent/') && without(x, 'x-redirect-url')) return error(510, '1005', 'Missing x-redirect-url'); } },
-  'error-codes-renumbered': { run: 'optional', answer: (_, a) => { json(a, b => { if (b && typeof b === 'object' && ['1002', '1003', '1004', '1005', '1428'].includes(String(b.errorCode))) b.errorCode = '1999'; }); } },
+  'accounts-psu-ip-required': {
+    run: 'optional',
+    request: x => {
+      if (x.method === 'GET' && x.path === '/api/accounts' && without(x, 'x-psu-ip-address'))
+        return error(510, '1001', 'Missing required header x-psu-ip-address');
+    },
+  },
+  'payments-psu-ip-required': {
+    run: 'optional',
+    request: x => { if (payment(x, /[\w-]+/) && without(x, 'x-psu-ip-address')) return error(510, '1001', 'Missing required header x-psu-ip-address'); },
+  },
+  'domestic-metadata-refused': {
+    run: 'optional',
+    request: x => { if (payment(x, /domestic-transfer/) && body(x).paymentMetadata !== undefined) return error(510, '1002', 'Unknown field paymentMetadata'); },
+  },
+  'sepa-metadata-refused': {
+    run: 'optional',
+    request: x => { if (payment(x, /sepa-credit/) && body(x).paymentMetadata !== undefined) return error(510, '1002', 'Unknown field paymentMetadata'); },
+  },
+  'payments-redirect-url-required': {
+    run: 'optional',
+    request: x => { if (payment(x, /[\w-]+/) && without(x, 'x-redirect-url')) return error(510, '1005', 'Missing x-redirect-url'); },
+  },
+  'consent-redirect-url-required': {
+    run: 'optional',
+    request: x => {
+      if (x.method === 'GET' && x.path.startsWith('/api/consent/') && without(x, 'x-redirect-url')) return error(510, '1005', 'Missing x-redirect-url');
+    },
+  },
+  'error-codes-renumbered': {
+    run: 'optional',
+    answer: (_, a) => {
+      json(a, b => { if (b && typeof b === 'object' && ['1002', '1003', '1004', '1005', '1428'].includes(String(b.errorCode))) b.errorCode = '1999'; });
+    },
+  },
   'name-filter-loose': { run: 'optional', ...nameFilterLoose() },
   'scheduled-scheme-unchecked': {
     run: 'optional',
@@ -166,9 +257,31 @@ export const MUTATIONS: Record<string, Mutation> = {
       if (payment(x, /domestic-scheduled-transfer/) && account && (!account.accountScheme || !account.identifier)) return created('pis-proxy-scheme', 'PDNG');
     },
   },
-  'huge-payment-accepted': { run: 'optional', answer: (x, a) => { if (payment(x, /domestic-transfer/) && body(x).instrumentedAmount === '9999999999.00' && isCode(a, '1008')) Object.assign(a, created('pis-proxy-huge', 'ACSP')); } },
-  'unlisted-scheduled-accepted': { run: 'optional', answer: (x, a) => { if (payment(x, /(sepa-scheduled-credit|domestic-scheduled-transfer)/) && isCode(a, '1007')) Object.assign(a, created('pis-proxy-unlisted', 'PDNG')); } },
-  'unlisted-instant-accepted': { run: 'optional', answer: (x, a) => { if (payment(x, /domestic-transfer/) && body(x).instantPayment === true && isCode(a, '1007')) Object.assign(a, created('pis-proxy-instant', 'ACSP')); } },
-  'confirm-funds-unsupported-client-error': { run: 'optional', answer: (x, a) => { if (x.path === '/api/confirm-funds' && a.status === 501) Object.assign(a, error(510, '1002', 'Parameter iban is required')); } },
-  'not-implemented-no-code': { run: 'shared', answer: (x, a) => { if (x.path === '/api/confirm-funds' && a.status === 501) json(a, b => { delete b.errorCode; }); } },
+  'huge-payment-accepted': {
+    run: 'optional',
+    answer: (x, a) => {
+      if (payment(x, /domestic-transfer/) && body(x).instrumentedAmount === '9999999999.00' && isCode(a, '1008'))
+        Object.assign(a, created('pis-proxy-huge', 'ACSP'));
+    },
+  },
+  'unlisted-scheduled-accepted': {
+    run: 'optional',
+    answer: (x, a) => {
+      if (payment(x, /(sepa-scheduled-credit|domestic-scheduled-transfer)/) && isCode(a, '1007')) Object.assign(a, created('pis-proxy-unlisted', 'PDNG'));
+    },
+  },
+  'unlisted-instant-accepted': {
+    run: 'optional',
+    answer: (x, a) => {
+      if (payment(x, /domestic-transfer/) && body(x).instantPayment === true && isCode(a, '1007')) Object.assign(a, created('pis-proxy-instant', 'ACSP'));
+    },
+  },
+  'confirm-funds-unsupported-client-error': {
+    run: 'optional',
+    answer: (x, a) => { if (x.path === '/api/confirm-funds' && a.status === 501) Object.assign(a, error(510, '1002', 'Parameter iban is required')); },
+  },
+  'not-implemented-no-code': {
+    run: 'shared',
+    answer: (x, a) => { if (x.path === '/api/confirm-funds' && a.status === 501) json(a, b => { delete b.errorCode; }); },
+  },
 };

@@ -27,7 +27,8 @@ test('checks come from attachments or, failing that, from annotations; secrets a
   const saved = { ...process.env };
   const write = process.stdout.write;
   try {
-    Object.assign(process.env, { PIS_REPORT_DIR: dir, PIS_CLIENT_SECRET: 'secret-value-1', PIS_REPORT_HEADER: JSON.stringify({ command: 'run', target: {}, timeScale: 1 }) });
+    Object.assign(process.env, { PIS_REPORT_DIR: dir, PIS_CLIENT_SECRET: 'secret-value-1',
+      PIS_REPORT_HEADER: JSON.stringify({ command: 'run', target: {}, timeScale: 1 }) });
     delete process.env.PIS_RUN_STATUS_FILE;
     let printed = '';
     process.stdout.write = ((s: string) => { printed += s; return true; }) as typeof process.stdout.write;
@@ -44,7 +45,8 @@ test('checks come from attachments or, failing that, from annotations; secrets a
     process.stdout.write = write;
 
     const out = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as RunResults;
-    assert.deepEqual(out.checks.map(c => [c.id, c.status]), [['token.issue.token-type', 'failed'], ['session.lifecycle.create', 'failed'], ['webhook.retry.after-500', 'failed']]);
+    assert.deepEqual(out.checks.map(c => [c.id, c.status]),
+      [['token.issue.token-type', 'failed'], ['session.lifecycle.create', 'failed'], ['webhook.retry.after-500', 'failed']]);
     assert.equal(out.checks[0]!.seen, 'seen [redacted]');
     assert.deepEqual(out.checks[0]!.evidence, [{ kind: 'note', text: '[redacted]' }]);
     assert.match(out.checks[1]!.message!, /did not finish within 30 s/);

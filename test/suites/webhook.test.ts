@@ -36,7 +36,8 @@ function watchKeptDrive(temp: string) {
       if (!/webhook-run[^/]*\.json$/.test(f) || seen.has(f)) continue;
       try {
         const path = join(temp, f);
-        seen.set(f, { path: f, dirMode: statSync(dirname(path)).mode & 0o777, fileMode: statSync(path).mode & 0o777, inRunFolder: /^pis-run-[^/]+\/webhook-run\.json$/.test(f) });
+        seen.set(f, { path: f, dirMode: statSync(dirname(path)).mode & 0o777, fileMode: statSync(path).mode & 0o777,
+          inRunFolder: /^pis-run-[^/]+\/webhook-run\.json$/.test(f) });
       } catch { /* removed between the listing and the stat */ }
     }
   };
@@ -90,7 +91,8 @@ test('the webhook suite through run', { concurrency: true }, async t => {
         assert.deepEqual([...new Set(webhook.map(c => `${c.status} ${c.skipKind}`))], ['skipped not-run']);
         assert.match(webhook[0].message ?? '', /no control URL was given/);
         const n = WEBHOOK_CHECKS.length;
-        assert.match(r.stdout, new RegExp(`\\nIncomplete: 0 passed, 0 failed, ${n} skipped \\(${n} not run\\), \\d+ not selected\\.\\nNot run: give --control-url .* to run ${n} webhook checks\\.\\n`));
+        assert.match(r.stdout, new RegExp(`\\nIncomplete: 0 passed, 0 failed, ${n} skipped \\(${n} not run\\), \\d+ not selected\\.` +
+          `\\nNot run: give --control-url .* to run ${n} webhook checks\\.\\n`));
         assert.match(r.read('index.html'), /<h1 id="verdict" data-verdict="incomplete"/);
         assert.match(r.read('junit.xml'), /<property name="verdict" value="incomplete"\/>/);
         assert.equal(allowed.code, 0, `${allowed.stdout}\n${allowed.stderr}`);

@@ -23,7 +23,8 @@ function form(kind: Ticket['kind'], id: string, t: Ticket): string {
   const detail = t.kind === 'consent' ? `Give consent to ${escapeHtml(t.scope)} for session <code>${escapeHtml(t.sessionId)}</code>?`
     : `Authorise payment <code>${escapeHtml(t.paymentId)}</code>?`;
   return page(`Reference bank: ${WHAT[kind]}`, `<p>${detail}</p>
-<form method="post" action="/bank/${kind}/${encodeURIComponent(id)}"><button id="approve" type="submit" name="decision" value="approve">Approve</button></form>`);
+<form method="post" action="/bank/${kind}/${encodeURIComponent(id)}">` +
+    '<button id="approve" type="submit" name="decision" value="approve">Approve</button></form>');
 }
 
 /** Handles /bank/...; `subpath` is the part after /bank, `origin` the server as the browser reached it. Returns false when no page matches. */

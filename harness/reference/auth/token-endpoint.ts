@@ -44,10 +44,12 @@ export function createTokenEndpoint(opts: TokenEndpointOptions) {
     const secretOk = c.clientSecret === opts.clientSecret || (!!c.clientSecret && faults.has('token-wrong-secret-accepted'))
       || (grant === 'refresh_token' && faults.has('token-refresh-no-client-auth'));
     if (known && secretOk) return null;
-    const description = !c.clientId ? 'client_id is missing' : !known ? 'client is not known' : !c.clientSecret ? 'client_secret is missing' : 'client secret is wrong';
+    const description = !c.clientId ? 'client_id is missing' : !known ? 'client is not known' :
+      !c.clientSecret ? 'client_secret is missing' : 'client secret is wrong';
     // Quirk token-keycloak-errors: Keycloak answers a wrong secret or an unknown client with 401 unauthorized_client.
     const wrongOrUnknown = !!c.clientId && (!known || !!c.clientSecret);
-    if (wrongOrUnknown && faults.has('token-keycloak-errors')) return { status: 401, error: 'unauthorized_client', description: 'Invalid client or Invalid client credentials' };
+    if (wrongOrUnknown && faults.has('token-keycloak-errors'))
+      return { status: 401, error: 'unauthorized_client', description: 'Invalid client or Invalid client credentials' };
     // RFC 6749 5.2: 401 with WWW-Authenticate when the client used the Authorization header, else 400.
     return c.basic
       ? { status: 401, error: 'invalid_client', description, headers: { 'www-authenticate': 'Basic realm="pis"' } }
@@ -100,7 +102,8 @@ export function createTokenEndpoint(opts: TokenEndpointOptions) {
     if (grant === 'refresh_token') {
       const refreshToken = form.get('refresh_token');
       // Fault token-refresh-token-optional: a refresh grant without refresh_token is served like the client credentials grant.
-      if (!refreshToken && faults.has('token-refresh-token-optional')) return void sendJson(res, 200, answer(opts.tokens.issue(opts.clientId), grant), noStore());
+      if (!refreshToken && faults.has('token-refresh-token-optional'))
+        return void sendJson(res, 200, answer(opts.tokens.issue(opts.clientId), grant), noStore());
       if (!refreshToken) return sendError(res, { status: 400, error: 'invalid_request', description: 'refresh_token is missing' });
       const r = opts.tokens.exchange(refreshToken, opts.clientId);
       if (!r.ok) return sendError(res, { status: 400, error: 'invalid_grant', description: r.why });

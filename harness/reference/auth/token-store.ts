@@ -90,7 +90,8 @@ export class TokenStore {
     if (++this.issuedSincePrune >= 200) this.prune();
     const refreshToken = newToken();
     this.access.set(accessToken, { clientId, issuedAtMs: now, expiresAtMs: accessExp });
-    this.refresh.set(refreshToken, { clientId, issuedAtMs: now, expiresAtMs: refreshExp, used: false, accessToken, accessExpiresAtMs: accessExp, sessionState });
+    this.refresh.set(refreshToken,
+      { clientId, issuedAtMs: now, expiresAtMs: refreshExp, used: false, accessToken, accessExpiresAtMs: accessExp, sessionState });
     // Rounded up so a fresh answer states the whole lifetime (3600, never 3599).
     const secs = (t: number) => Math.max(0, Math.ceil((t - now) / 1000 - 1e-9));
     return { accessToken, refreshToken, expiresIn: secs(accessExp), refreshExpiresIn: secs(refreshExp), sessionState };

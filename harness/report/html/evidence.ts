@@ -35,7 +35,8 @@ function http(e: HttpEvidence, mark?: string): string {
     ? `<div class="res"><b>${esc(e.response.status)}</b> after ${fixed(e.durationMs, 0)} ms${headers(e.response.headers)}${body(e.response.body, mark)}</div>`
     : `<div class="res err">no response: ${esc(e.error ?? 'unknown')} after ${fixed(e.durationMs, 0)} ms</div>`;
   return `<div class="http">${e.label ? `<div class="label">${esc(e.label)}</div>` : ''}
-<div class="req"><b>${esc(e.request?.method)}</b> <span class="url">${esc(e.request?.url)}</span> <small>${esc(e.startedAt)}</small>${headers(e.request?.headers)}${body(e.request?.body)}</div>
+<div class="req"><b>${esc(e.request?.method)}</b> <span class="url">${esc(e.request?.url)}</span> <small>${esc(e.startedAt)}</small>` +
+    `${headers(e.request?.headers)}${body(e.request?.body)}</div>
 ${res}${e.curl ? `<div class="curl"><small>reproduce:</small><pre>${esc(e.curl)}</pre></div>` : ''}</div>`;
 }
 
@@ -49,9 +50,11 @@ function keyShown(a: DeliveryEvidence['attempts'][number]): string {
 function deliveries(e: DeliveryEvidence): string {
   const bad = new Set(Array.isArray(e.violating) ? e.violating : []);
   const rows = (Array.isArray(e.attempts) ? e.attempts : []).map(a => `<tr${bad.has(a.seq) ? ' class="violating"' : ''}><td>${esc(a.seq)}</td>
-<td>${a.plan ? `${esc(a.plan)} <small>${esc(String(a.checkoutId).slice(0, 8))}</small>` : esc(a.checkoutId)}</td><td>${esc(a.event ?? '')}</td><td>${esc(a.bodyStatus ?? '')}</td>
+<td>${a.plan ? `${esc(a.plan)} <small>${esc(String(a.checkoutId).slice(0, 8))}</small>` : esc(a.checkoutId)}</td>` +
+    `<td>${esc(a.event ?? '')}</td><td>${esc(a.bodyStatus ?? '')}</td>
 <td>${fixed(a.arrivedMs, 1)}</td><td>${esc(a.probe)}</td><td>${esc(a.answer)}</td><td>${esc(keyShown(a))}</td></tr>`).join('');
-  return `<table class="attempts"><tr><th>#</th><th>checkout</th><th>event</th><th>status</th><th>arrived (ms)</th><th>probe</th><th>answer</th><th>api-key</th></tr>${rows}</table>`;
+  return '<table class="attempts"><tr><th>#</th><th>checkout</th><th>event</th><th>status</th><th>arrived (ms)</th><th>probe</th>' +
+    `<th>answer</th><th>api-key</th></tr>${rows}</table>`;
 }
 
 /** A series in one line: how many values, their range, and its marks; the picture draws them. */
@@ -66,7 +69,8 @@ export function renderEvidence(e: Evidence, mark?: string): string {
   switch (e.kind) {
     case 'http': return http(e, mark);
     case 'note': return `<p class="note">${esc(e.text)}</p>`;
-    case 'measurement': return `<p class="measure">${esc(e.name)}: expected ${esc(e.expected)}, seen <b>${esc(e.seen)}</b>${e.unit ? ' ' + esc(e.unit) : ''}</p>`;
+    case 'measurement': return `<p class="measure">${esc(e.name)}: expected ${esc(e.expected)}, ` +
+      `seen <b>${esc(e.seen)}</b>${e.unit ? ' ' + esc(e.unit) : ''}</p>`;
     case 'delivery': return deliveries(e);
     case 'samples': return samplesLine(e);
     default: return `<pre class="unknown">${esc(JSON.stringify(e))}</pre>`;
@@ -107,8 +111,10 @@ export function renderCheckEvidence(c: CheckResult): string {
     ? `<details class="more-ev"><summary>${esc(label)}: ${esc(describe(list))}</summary>${list.map(e => renderEvidence(e)).join('\n')}</details>` : '';
   if (p < 0) {
     // A failure with nothing to point at (notes only) shows them; other checks keep them folded.
-    return c.status === 'failed' ? `<div class="ev">${items.map(e => renderEvidence(e)).join('\n')}</div>` : `<div class="ev">${folded('evidence', items)}</div>`;
+    return c.status === 'failed' ? `<div class="ev">${items.map(e => renderEvidence(e)).join('\n')}</div>` :
+      `<div class="ev">${folded('evidence', items)}</div>`;
   }
-  return `<div class="ev"><div class="primary-ev" data-primary="true"><div class="primary-label">what broke the rule</div>${renderEvidence(items[p], seenValue(c.seen))}</div>
+  return '<div class="ev"><div class="primary-ev" data-primary="true"><div class="primary-label">what broke the rule</div>' +
+    `${renderEvidence(items[p], seenValue(c.seen))}</div>
 ${folded('the rest of the evidence', rest)}</div>`;
 }

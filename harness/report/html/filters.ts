@@ -16,7 +16,8 @@ export function categoryOf(c: CheckResult): string {
   return 'passed';
 }
 
-const CATEGORIES: Array<[string, string]> = [['failed', 'failed'], ['warning', 'warnings'], ['not-run', 'not run'], ['not-applicable', 'not applicable'], ['passed', 'passed']];
+const CATEGORIES: Array<[string, string]> = [['failed', 'failed'], ['warning', 'warnings'], ['not-run', 'not run'],
+  ['not-applicable', 'not applicable'], ['passed', 'passed']];
 const LEVELS = ['must', 'should', 'profile'];
 
 const SCRIPT = `(() => {
@@ -54,7 +55,8 @@ const SCRIPT = `(() => {
 export const CSP = `default-src 'none'; style-src 'unsafe-inline'; img-src data:; script-src 'sha256-${createHash('sha256').update(SCRIPT).digest('base64')}'`;
 
 export const FILTER_CSS = `
-#filters{top:0;z-index:2;background:#fff;border-bottom:1px solid #dde1e7;padding:6px 28px;display:flex;flex-wrap:wrap;gap:6px 16px;align-items:center;font-size:13px}
+#filters{top:0;z-index:2;background:#fff;border-bottom:1px solid #dde1e7;padding:6px 28px;display:flex;flex-wrap:wrap;` +
+  `gap:6px 16px;align-items:center;font-size:13px}
 #filters fieldset{border:0;margin:0;padding:0;display:flex;flex-wrap:wrap;gap:2px 8px;align-items:center}
 #filters legend{float:left;color:#556;margin-right:4px;padding:0} #filters label{white-space:nowrap}
 #filters input[type=search]{min-width:12em;flex:1 1 14em;max-width:28em;padding:3px 6px;font:inherit}

@@ -51,10 +51,12 @@ export function latencyFigure(r: RunResults): string {
       `<text x="8" y="${y + 12}" font-size="10.5" fill="#556">n=${row.ms.length} · p50 ${esc(fmt(q.p50))}</text>`,
       `<rect x="${x(q.p50)}" y="${y - 9}" width="${Math.max(1, x(q.p99) - x(q.p50))}" height="18" fill="${color}" opacity="0.12"/>`);
     // Deterministic vertical spread so equal times do not hide each other.
-    row.ms.forEach((ms, j) => parts.push(`<circle cx="${x(ms).toFixed(1)}" cy="${(y - 7 + ((j * 37) % 15)).toFixed(1)}" r="2.2" fill="${color}" opacity="0.55"/>`));
+    row.ms.forEach((ms, j) => parts.push(
+      `<circle cx="${x(ms).toFixed(1)}" cy="${(y - 7 + ((j * 37) % 15)).toFixed(1)}" r="2.2" fill="${color}" opacity="0.55"/>`));
     // Marks without labels (they would collide when percentiles are close); the table below gives the figures.
     for (const [name, v] of Object.entries(q))
-      parts.push(`<line x1="${x(v)}" x2="${x(v)}" y1="${y - (name === 'max' ? 8 : 12)}" y2="${y + (name === 'max' ? 8 : 12)}" stroke="#1d2433" stroke-width="${name === 'max' ? 1 : 1.8}"><title>${esc(row.kind)} ${name} ${esc(fmt(v))}</title></line>`);
+      parts.push(`<line x1="${x(v)}" x2="${x(v)}" y1="${y - (name === 'max' ? 8 : 12)}" y2="${y + (name === 'max' ? 8 : 12)}" ` +
+        `stroke="#1d2433" stroke-width="${name === 'max' ? 1 : 1.8}"><title>${esc(row.kind)} ${name} ${esc(fmt(v))}</title></line>`);
   });
 
   const table = rows.map(row => {
@@ -65,7 +67,8 @@ export function latencyFigure(r: RunResults): string {
 <svg xmlns="http://www.w3.org/2000/svg" role="img" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" class="latency-chart">
 <title>Answer time of every delivery per kind, log scale, with the 5 s limit and the 1 s p99 advice</title>
 ${parts.join('\n')}
-<text x="${LEFT}" y="${H - 2}" font-size="11" fill="#556">log scale; a dot per answered delivery; marks at p50, p95, p99, max; burst: checkouts in parallel</text>
+<text x="${LEFT}" y="${H - 2}" font-size="11" fill="#556">` +
+    `log scale; a dot per answered delivery; marks at p50, p95, p99, max; burst: checkouts in parallel</text>
 </svg>
 <table class="latency"><tr><th>kind</th><th>n</th><th>p50</th><th>p95</th><th>p99</th><th>max</th></tr>${table}</table>`;
 }

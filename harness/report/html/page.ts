@@ -51,8 +51,10 @@ function overview(r: RunResults, suites: Map<string, CheckResult[]>): string {
   const fails = r.checks.filter(isMustFailure);
   const warns = r.checks.filter(isWarning);
   return `<div class="overview"><table><tr><th>suite</th><th>passed</th><th>failed</th><th>warnings</th><th>skipped</th></tr>${rows}</table>
-<div>${fails.length ? `<b>Failed (must)</b><ul id="failures">${fails.map(item).join('')}</ul>` : ''}${warns.length ? `<b>Warnings (should, profile)</b><ul id="warnings">${warns.map(item).join('')}</ul>` : ''}
-<p class="legend">must: stated by the spec, decides the verdict · should: advice, a failure warns · profile: a decision of docs/profile.md where the spec is silent, never decides</p></div></div>`;
+<div>${fails.length ? `<b>Failed (must)</b><ul id="failures">${fails.map(item).join('')}</ul>` : ''}` +
+    `${warns.length ? `<b>Warnings (should, profile)</b><ul id="warnings">${warns.map(item).join('')}</ul>` : ''}
+<p class="legend">must: stated by the spec, decides the verdict · should: advice, a failure warns · ` +
+    'profile: a decision of docs/profile.md where the spec is silent, never decides</p></div></div>';
 }
 
 function check(c: CheckResult): string {
@@ -63,10 +65,14 @@ function check(c: CheckResult): string {
     ? `<p class="msg expected-seen">expected: <code>${esc(c.expected ?? '')}</code><br>seen: <code>${esc(c.seen ?? '')}</code></p>` : '';
   const seconds = typeof c.durationMs === 'number' ? (c.durationMs / 1000).toFixed(2) : esc(c.durationMs);
   // The order a reader needs: what went wrong, expected versus seen, the evidence that shows it, then the rule's words.
-  return `<details class="check ${esc(c.status)}${warn ? ' warn' : ''}" id="${esc(c.id)}" data-status="${esc(c.status)}" data-level="${esc(c.level)}" data-suite="${esc(c.suite)}" data-cat="${esc(categoryOf(c))}"${kind ? ` data-skip-kind="${esc(kind)}"` : ''}${c.status === 'failed' ? ' open' : ''}>
+  return `<details class="check ${esc(c.status)}${warn ? ' warn' : ''}" id="${esc(c.id)}" data-status="${esc(c.status)}" ` +
+    `data-level="${esc(c.level)}" data-suite="${esc(c.suite)}" data-cat="${esc(categoryOf(c))}"${kind ? ` data-skip-kind="${esc(kind)}"` : ''}` +
+    `${c.status === 'failed' ? ' open' : ''}>
 <summary><span class="badge ${warn ? 'warn' : esc(c.status)}">${esc(label)}</span> ${esc(c.title)} <span class="id">${esc(c.id)}</span>
 <span class="badge">spec ${esc(c.spec)}</span><span class="badge">${esc(c.level)}</span> <small>${seconds} s</small></summary>
-${c.message ? `<p class="msg">${esc(c.message)}</p>` : ''}${ex}${renderCheckEvidence(c)}${c.remedy ? `<p class="msg">to run it: ${esc(c.remedy)}</p>` : ''}${c.quote ? `<p class="quote">${c.spec === 'profile' ? 'profile' : `spec ${esc(c.spec)}`}: “${esc(c.quote)}”</p>` : ''}</details>`;
+${c.message ? `<p class="msg">${esc(c.message)}</p>` : ''}${ex}${renderCheckEvidence(c)}` +
+    `${c.remedy ? `<p class="msg">to run it: ${esc(c.remedy)}</p>` : ''}` +
+    `${c.quote ? `<p class="quote">${c.spec === 'profile' ? 'profile' : `spec ${esc(c.spec)}`}: “${esc(c.quote)}”</p>` : ''}</details>`;
 }
 
 /** What the run was asked to check, one line: suites, grep, profile, time scale, wait budget (and what other commands record). */
@@ -100,22 +106,26 @@ export function renderPage(r: RunResults): string {
   const figures = FIGURES.map(f => f(r)).filter(Boolean).map(f => `<div class="figure">${f}</div>`).join('\n');
   const groups = [...suites].map(([name, cs]) => {
     const failed = cs.filter(c => c.status === 'failed').length;
-    return `<section class="suite" id="suite-${esc(name)}"><h2>${esc(name)} <small>${cs.length} checks${failed ? `, ${failed} failed` : ''}</small></h2>\n${cs.map(check).join('\n')}</section>`;
+    return `<section class="suite" id="suite-${esc(name)}"><h2>${esc(name)} <small>${cs.length} checks${failed ? `, ${failed} failed` : ''}</small></h2>\n` +
+      `${cs.map(check).join('\n')}</section>`;
   }).join('\n');
   const notRun = verdict === 'incomplete' ? notRunLines(r.checks) : [];
   const stopped = verdict === 'interrupted' ? '<p>The run was stopped before it finished: run it again to get a verdict.</p>' : '';
-  const unselected = notSelected.length ? `<details class="not-selected" id="not-selected"><summary>${notSelected.length} checks not selected</summary><ul>${notSelected
+  const unselected = notSelected.length ?
+    `<details class="not-selected" id="not-selected"><summary>${notSelected.length} checks not selected</summary><ul>${notSelected
     .map(c => `<li><code>${esc(c.id)}</code> ${esc(c.message ?? '')}</li>`).join('')}</ul></details>` : '';
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <meta http-equiv="Content-Security-Policy" content="${CSP}">
 <title>${esc(r.tool.name)} ${esc(r.command)}: ${esc(VERDICT_LABEL[verdict] ?? verdict)}</title><style>${CSS}${FILTER_CSS}</style></head>
-<body><header class="${esc(tone)}"><h1 id="verdict" data-verdict="${esc(verdict)}" data-conformant="${s.conformant === true}">${esc(VERDICT_LABEL[verdict] ?? verdict)}</h1>
+<body><header class="${esc(tone)}"><h1 id="verdict" data-verdict="${esc(verdict)}" data-conformant="${s.conformant === true}">` +
+    `${esc(VERDICT_LABEL[verdict] ?? verdict)}</h1>
 <p id="counts">${esc(countsLine(s))}</p>${stopped}
 ${notRun.length ? `<ul id="not-run">${notRun.map(l => `<li>${esc(l)}</li>`).join('')}</ul>` : ''}
 <p>${esc(r.tool.name)} ${esc(r.tool.version)} · ${esc(r.command)} · ${target}</p>
 <p id="selection">${selectionLine(r.selection, r.timeScale)} · ${esc(r.startedAt)} → ${esc(r.finishedAt)}</p></header>
 ${listed.length ? filterBar(listed) : ''}
-<main>${reproduceBox(r)}${unselected}${listed.length ? overview(r, suites) : ''}${figures}${groups || '<p>No checks ran.</p>'}</main>${listed.length ? filterScript() : ''}</body></html>
+<main>${reproduceBox(r)}${unselected}${listed.length ? overview(r, suites) : ''}${figures}${groups || '<p>No checks ran.</p>'}</main>` +
+    `${listed.length ? filterScript() : ''}</body></html>
 `;
 }

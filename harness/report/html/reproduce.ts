@@ -19,14 +19,16 @@ function tokenCurl(r: RunResults, all: readonly HttpEvidence[]): string | undefi
   const { authUrl, realm, clientId } = r.target;
   if (!authUrl || !clientId) return undefined;
   const url = `${authUrl}/auth/realms/${realm ?? 'pis'}/protocol/openid-connect/token`;
-  return `curl -sS -X POST '${url}' -H 'content-type: application/x-www-form-urlencoded' --data-raw "grant_type=client_credentials&client_id=${clientId}&client_secret=$PIS_CLIENT_SECRET"`;
+  return `curl -sS -X POST '${url}' -H 'content-type: application/x-www-form-urlencoded' ` +
+    `--data-raw "grant_type=client_credentials&client_id=${clientId}&client_secret=$PIS_CLIENT_SECRET"`;
 }
 
 export function reproduceBox(r: RunResults): string {
   const all = exchanges(r);
   const uses = (name: string) => all.some(e => e.curl!.includes(`$${name}`));
   const lines: string[] = [];
-  if (uses('PIS_CLIENT_SECRET') || uses('PIS_ACCESS_TOKEN') || uses('PIS_REFRESH_TOKEN')) lines.push("export PIS_CLIENT_SECRET='…'   # your client secret: never written to this report");
+  if (uses('PIS_CLIENT_SECRET') || uses('PIS_ACCESS_TOKEN') || uses('PIS_REFRESH_TOKEN'))
+    lines.push("export PIS_CLIENT_SECRET='…'   # your client secret: never written to this report");
   const token = tokenCurl(r, all);
   if (token && (uses('PIS_ACCESS_TOKEN') || uses('PIS_REFRESH_TOKEN'))) {
     lines.push(`TOKENS="$(${token})"`);
@@ -35,6 +37,7 @@ export function reproduceBox(r: RunResults): string {
   }
   if (uses('PIS_WEBHOOK_API_KEY')) lines.push("export PIS_WEBHOOK_API_KEY='…'   # the api-key registered for the webhook");
   if (!lines.length) return '';
-  return `<details class="reproduce" id="reproduce" open><summary>Repeat a request: the curl lines below use $PIS_… placeholders for secrets; set them first</summary>
+  return '<details class="reproduce" id="reproduce" open>' +
+    `<summary>Repeat a request: the curl lines below use $PIS_… placeholders for secrets; set them first</summary>
 <pre>${esc(lines.join('\n'))}</pre></details>`;
 }

@@ -63,7 +63,8 @@ export function timelineFigure(r: RunResults): string {
   const all = r.deliveries ?? [];
   if (!all.length) return '';
   const t0 = Math.min(...all.map(a => a.arrivedMs));
-  const endOf = (a: DeliveryAttempt) => a.answer === 'none' && a.closedMs !== undefined ? a.closedMs : a.answeredMs ?? a.closedMs ?? a.arrivedMs + WINDOW_S * 1000 * r.timeScale;
+  const endOf = (a: DeliveryAttempt) => a.answer === 'none' && a.closedMs !== undefined ? a.closedMs :
+    a.answeredMs ?? a.closedMs ?? a.arrivedMs + WINDOW_S * 1000 * r.timeScale;
   const span = Math.max(WINDOW_S * 2, ...all.map(a => Math.max(specS(r, endOf(a) - t0), specS(r, a.arrivedMs - t0) + WINDOW_S)));
   const x = (ms: number) => LEFT + specS(r, ms - t0) / span * PLOT;
   const width = (s: number) => s / span * PLOT;
@@ -91,9 +92,11 @@ export function timelineFigure(r: RunResults): string {
     // Behind the bars: the 10 s no-retry zone after each failed attempt, and each 5 s window.
     for (const a of mine) {
       if (a.answer === 200) continue;
-      parts.push(`<rect class="min-delay" x="${x(endOf(a))}" y="${mid - 9}" width="${width(MIN_DELAY_S)}" height="18" fill="#f4d6d3" opacity="0.55"><title>10 s minimum retry delay (spec 6.5)</title></rect>`);
+      parts.push(`<rect class="min-delay" x="${x(endOf(a))}" y="${mid - 9}" width="${width(MIN_DELAY_S)}" height="18" fill="#f4d6d3" opacity="0.55">` +
+        '<title>10 s minimum retry delay (spec 6.5)</title></rect>');
     }
-    for (const a of mine) parts.push(`<rect class="window" x="${x(a.arrivedMs)}" y="${mid - 7}" width="${width(WINDOW_S)}" height="14" fill="none" stroke="#b9c2cf" stroke-dasharray="3 2"><title>5 s response window (spec 6.6)</title></rect>`);
+    for (const a of mine) parts.push(`<rect class="window" x="${x(a.arrivedMs)}" y="${mid - 7}" width="${width(WINDOW_S)}" height="14" fill="none" ` +
+      'stroke="#b9c2cf" stroke-dasharray="3 2"><title>5 s response window (spec 6.6)</title></rect>');
     // Retry gaps of the same event, with the measured delay written on them.
     for (let k = 1; k < mine.length; k++) {
       const b = mine[k];
@@ -105,19 +108,28 @@ export function timelineFigure(r: RunResults): string {
     }
     for (const a of mine) {
       const x1 = x(a.arrivedMs), w = Math.max(MIN_ATTEMPT_PX, x(endOf(a)) - x1);
-      const tip = `#${a.seq} ${a.bodyStatus ?? '(no status)'} event ${a.event ?? '?'} attempt ${a.attempt ?? '?'}: probe ${a.probe}, answer ${a.answer}, at ${specS(r, a.arrivedMs - t0).toFixed(2)} s, lasted ${specS(r, endOf(a) - a.arrivedMs).toFixed(2)} s`;
-      parts.push(`<rect class="attempt" data-seq="${esc(a.seq)}" data-answer="${esc(a.answer)}" x="${x1}" y="${mid - 5}" width="${w}" height="10" rx="2" fill="${colour(a)}"><title>${esc(tip)}</title></rect>`);
+      const tip = `#${a.seq} ${a.bodyStatus ?? '(no status)'} event ${a.event ?? '?'} attempt ${a.attempt ?? '?'}: probe ${a.probe}, answer ${a.answer}, ` +
+        `at ${specS(r, a.arrivedMs - t0).toFixed(2)} s, lasted ${specS(r, endOf(a) - a.arrivedMs).toFixed(2)} s`;
+      parts.push(`<rect class="attempt" data-seq="${esc(a.seq)}" data-answer="${esc(a.answer)}" x="${x1}" y="${mid - 5}" width="${w}" height="10" rx="2" ` +
+        `fill="${colour(a)}"><title>${esc(tip)}</title></rect>`);
       const v = bad.get(a.seq);
-      if (v) parts.push(`<g class="violation" data-seq="${esc(a.seq)}"><circle cx="${x1}" cy="${mid}" r="8" fill="none" stroke="#b3261e" stroke-width="2"/><text x="${x1 + 9}" y="${mid + 12}" font-size="11" font-weight="bold" fill="#b3261e">!</text><title>${esc(`#${a.seq} shown by failed ${v.join(', ')}`)}</title></g>`);
+      if (v) parts.push(`<g class="violation" data-seq="${esc(a.seq)}"><circle cx="${x1}" cy="${mid}" r="8" fill="none" stroke="#b3261e" stroke-width="2"/>` +
+        `<text x="${x1 + 9}" y="${mid + 12}" font-size="11" font-weight="bold" fill="#b3261e">!</text>` +
+        `<title>${esc(`#${a.seq} shown by failed ${v.join(', ')}`)}</title></g>`);
     }
     parts.push('</g>');
   });
-  const legend = LEGEND.map(([c, label], i) => `<rect x="${LEFT + i * 150}" y="30" width="12" height="10" rx="2" fill="${c}"/><text x="${LEFT + i * 150 + 17}" y="39" font-size="11" fill="#334">${esc(label)}</text>`).join('')
-    + `<rect x="${LEFT + 750}" y="29" width="24" height="12" fill="none" stroke="#b9c2cf" stroke-dasharray="3 2"/><text x="${LEFT + 780}" y="39" font-size="11" fill="#334">5 s window</text>`
+  const legend = LEGEND.map(([c, label], i) => `<rect x="${LEFT + i * 150}" y="30" width="12" height="10" rx="2" fill="${c}"/>` +
+      `<text x="${LEFT + i * 150 + 17}" y="39" font-size="11" fill="#334">${esc(label)}</text>`).join('')
+    + `<rect x="${LEFT + 750}" y="29" width="24" height="12" fill="none" stroke="#b9c2cf" stroke-dasharray="3 2"/>`
+    + `<text x="${LEFT + 780}" y="39" font-size="11" fill="#334">5 s window</text>`
     + `<rect x="${LEFT + 860}" y="29" width="24" height="12" fill="#f4d6d3"/><text x="${LEFT + 890}" y="39" font-size="11" fill="#334">10 s minimum</text>`;
   return `<h2>Webhook deliveries</h2>
-<svg class="timeline" data-attempts="${all.length}" data-checkouts="${rows.length}" role="img" aria-label="Timeline of ${all.length} webhook delivery attempts of ${rows.length} checkouts" xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" font-family="system-ui,sans-serif">
-<text x="8" y="18" font-size="12" fill="#334">${all.length} attempts of ${rows.length} checkouts; time in spec seconds from the first attempt (time scale ${esc(r.timeScale)}); red rings mark the attempts that broke a rule</text>
+<svg class="timeline" data-attempts="${all.length}" data-checkouts="${rows.length}" role="img" ` +
+    `aria-label="Timeline of ${all.length} webhook delivery attempts of ${rows.length} checkouts" xmlns="http://www.w3.org/2000/svg" ` +
+    `width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" font-family="system-ui,sans-serif">
+<text x="8" y="18" font-size="12" fill="#334">${all.length} attempts of ${rows.length} checkouts; ` +
+    `time in spec seconds from the first attempt (time scale ${esc(r.timeScale)}); red rings mark the attempts that broke a rule</text>
 ${legend}
 ${parts.join('\n')}
 </svg>`;

@@ -12,7 +12,8 @@ export const MIN_DELAY: CheckDef = {
   quote: 'Retries use exponential backoff with a minimum delay of 10 seconds.',
 };
 export const GROWTH: CheckDef = {
-  id: 'webhook.backoff.growth', requirements: ['R6.5-exponential'], title: 'Over consecutive failures of one event the retry delays grow exponentially', spec: '6.5',
+  id: 'webhook.backoff.growth', requirements: ['R6.5-exponential'],
+  title: 'Over consecutive failures of one event the retry delays grow exponentially', spec: '6.5',
   quote: 'Retries use exponential backoff with a minimum delay of 10 seconds.',
 };
 
@@ -63,7 +64,8 @@ function chains(view: RunView): { runs: Delay[][]; overlapping: number } {
 }
 
 const label = (d: Delay) => `event ${d.retry.event} (${d.retry.status ?? 'unreadable'}) of checkout ${d.retry.d.checkoutId}`;
-const overlapNote = (n: number): Evidence[] => n ? [{ kind: 'note', text: `${n} attempts came while the previous attempt of their event was still open: copies sent alongside, not retries after a failure, so not measured` }] : [];
+const overlapNote = (n: number): Evidence[] => n ? [{ kind: 'note', text: `${n} attempts came while the previous attempt of their event was still open: ` +
+  `copies sent alongside, not retries after a failure, so not measured` }] : [];
 
 interface MinDelays {
   delays: Delay[]; overlapping: number; findings: Finding[];
@@ -88,7 +90,8 @@ function judgeMinDelays(view: RunView): MinDelays {
   for (const run of runs) run.forEach((d, i) => {
     const t = view.timing(MIN_RETRY_DELAY_MS, [d.failed, d.retry]);
     const j = judgeAtLeast(d.ms, MIN_RETRY_DELAY_MS, t);
-    if (j === 'short') findings.push({ message: `retry ${d.retry.attempt - 1} of ${label(d)} came ${sec(d.ms)} after the failed attempt ended`, attempts: [d.failed, d.retry] });
+    if (j === 'short')
+      findings.push({ message: `retry ${d.retry.attempt - 1} of ${label(d)} came ${sec(d.ms)} after the failed attempt ended`, attempts: [d.failed, d.retry] });
     if (j === 'unsure') { unsure++; unsureAt.add(i + 1); if (!worst || t.lag > worst.lag) worst = t; } else judgedAt.add(i + 1);
   });
   const uncovered = Math.max(0, ...[...unsureAt].filter(p => !judgedAt.has(p)));
@@ -112,11 +115,16 @@ export function checkMinDelay(view: RunView): Judged {
   const { delays, overlapping, findings, unsure, worst, uncovered } = judgeMinDelays(view);
   if (!delays.length) return skipped(MIN_DELAY, 'no failed attempt was retried, so there was no delay to measure');
   const shortest = minOf(delays.map(d => d.ms));
-  const measured: Evidence = { kind: 'measurement', name: 'shortest retry delay', expected: `≥ ${sec(MIN_RETRY_DELAY_MS)} (tolerance ${sec(view.tol(MIN_RETRY_DELAY_MS))})`, seen: sec(shortest) };
+  const measured: Evidence = { kind: 'measurement', name: 'shortest retry delay',
+    expected: `≥ ${sec(MIN_RETRY_DELAY_MS)} (tolerance ${sec(view.tol(MIN_RETRY_DELAY_MS))})`, seen: sec(shortest) };
   if (!findings.length && uncovered) return skipped(MIN_DELAY, tooLate(unsure, delays.length, worst!, 'retry delays'));
-  const leftOut: Evidence[] = !findings.length && unsure ? [{ kind: 'note', text: `${tooLate(unsure, delays.length, worst!, 'retry delays', false)}, so they were left out; each was at the place in its run of failures (first retry, second, ...) of a delay judged in time` }] : [];
+  const leftOut: Evidence[] = !findings.length && unsure ? [{ kind: 'note',
+    text: `${tooLate(unsure, delays.length, worst!, 'retry delays', false)}, so they were left out; ` +
+      `each was at the place in its run of failures (first retry, second, ...) of a delay judged in time` }] : [];
   return verdict(MIN_DELAY, `every retry ≥ ${sec(MIN_RETRY_DELAY_MS)} after the failed attempt ended`, findings,
-    `${delays.length} retries, the shortest ${sec(shortest)} after its failed attempt${leftOut.length ? ` (${unsure} blurred by the sink's own lateness left out)` : ''}`, [measured, ...leftOut, ...overlapNote(overlapping)]);
+    `${delays.length} retries, the shortest ${sec(shortest)} after its failed attempt` +
+      `${leftOut.length ? ` (${unsure} blurred by the sink's own lateness left out)` : ''}`,
+    [measured, ...leftOut, ...overlapNote(overlapping)]);
 }
 
 /** Delays of a chain for a message: the first ten, and how many more. */
@@ -142,7 +150,10 @@ function judgeGrowth(view: RunView): Growths {
     for (let i = 1; i < ch.length; i++) {
       const t = view.timing(ms[i - 1], [ch[i - 1].failed, ch[i - 1].retry, ch[i].failed, ch[i].retry]);
       const j = judgeAtLeast(ms[i], ms[i - 1] / MAX_JITTER, t);
-      if (j === 'short') { findings.push({ message: `the retry delays of ${label(ch[i])} shrank from ${sec(ms[i - 1])} to ${sec(ms[i])} (delays ${shown(ch)})`, attempts }); break; }
+      if (j === 'short') {
+        findings.push({ message: `the retry delays of ${label(ch[i])} shrank from ${sec(ms[i - 1])} to ${sec(ms[i])} (delays ${shown(ch)})`, attempts });
+        break;
+      }
       if (j === 'unsure') { unsure++; if (!worst || t.lag > worst.lag) worst = t; }
     }
     const growth = ms[ms.length - 1] / ms[0];
@@ -152,7 +163,8 @@ function judgeGrowth(view: RunView): Growths {
       // only more lateness than the cap could explain is not judged.
       const a = view.timing(ms[0], [ch[0].failed, ch[0].retry]), z = view.timing(ms[ms.length - 1], [ch[ch.length - 1].failed, ch[ch.length - 1].retry]);
       const best = (ms[ms.length - 1] + z.lag) / Math.max(1, ms[0] - a.lag);
-      if (best < MIN_OVERALL_GROWTH) findings.push({ message: `the retry delays of ${label(ch[0])} did not grow: ${shown(ch)}, last/first = ${growth.toFixed(2)}`, attempts });
+      if (best < MIN_OVERALL_GROWTH)
+        findings.push({ message: `the retry delays of ${label(ch[0])} did not grow: ${shown(ch)}, last/first = ${growth.toFixed(2)}`, attempts });
       else if (!a.judgeable || !z.judgeable) { unsure++; const t = a.lag > z.lag ? a : z; if (!worst || t.lag > worst.lag) worst = t; }
     }
     if (unsure === before) judged++;
@@ -169,8 +181,11 @@ export function checkGrowth(view: RunView): Judged {
   const { long, findings, unsure, worst, judged } = judgeGrowth(view);
   if (!long.length) return skipped(GROWTH, `no event failed ${MIN_CHAIN} times in a row with retries, so growth cannot be told from jitter`);
   if (!findings.length && unsure && !judged) return skipped(GROWTH, tooLate(unsure, long.length, worst!, 'steps between retry delays'));
-  const leftOut: Evidence[] = !findings.length && unsure ? [{ kind: 'note', text: `${tooLate(unsure, long.length, worst!, 'steps between retry delays', false)}, so their chains were left out; judged on the ${judged} chains measured in time` }] : [];
-  const evidence: Evidence[] = long.slice(0, 10).map(ch => ({ kind: 'measurement', name: `retry delays of ${label(ch[0])}`, expected: `growing: last/first ≥ ${MIN_OVERALL_GROWTH}, no step shrinking below 1/${MAX_JITTER}`, seen: shown(ch) }));
+  const leftOut: Evidence[] = !findings.length && unsure ? [{ kind: 'note',
+    text: `${tooLate(unsure, long.length, worst!, 'steps between retry delays', false)}, so their chains were left out; ` +
+      `judged on the ${judged} chains measured in time` }] : [];
+  const evidence: Evidence[] = long.slice(0, 10).map(ch => ({ kind: 'measurement', name: `retry delays of ${label(ch[0])}`,
+    expected: `growing: last/first ≥ ${MIN_OVERALL_GROWTH}, no step shrinking below 1/${MAX_JITTER}`, seen: shown(ch) }));
   return verdict(GROWTH, `delays growing by last/first ≥ ${MIN_OVERALL_GROWTH} over ${MIN_CHAIN}+ consecutive failures`, findings,
     `${long.length} chains of consecutive failures, delays ${listed(long.map(ch => ch.map(d => sec(d.ms)).slice(0, 10).join(' → ')), 5)}`,
     findings.length ? evidence : [...evidence, ...leftOut, deliveries(long.flat().flatMap(d => [d.failed, d.retry]))]);

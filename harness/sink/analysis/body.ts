@@ -8,15 +8,21 @@ import type { AttemptView, RunView } from './view.ts';
 // the fields and their types; unknown extra fields are allowed (docs/profile.md:
 // "A receiver accepts ... fields it does not know"), so they never fail.
 export const VALID: CheckDef = {
-  id: 'webhook.body.valid', requirements: ['R2.2-id', 'R2.2-reference-id', 'R2.2-parties', 'R2.2-status', 'R2.2-dates', 'R2.2-amount', 'R2.2-original-amount', 'R2.2-scheduled-date', 'R2.2-currency', 'R2.2-remittance-info', 'R2.2-transaction-status-values', 'R2.3-payments-array', 'R2.3-no-top-level-creditor', 'R2.3-payment-elements', 'R2.4-abort-reason-values', 'R4.3-post-json-body', 'R4.3-https', 'P-webhook-dates-iso8601'], title: 'Every webhook body is JSON and valid as a normal (2.2) or batch (2.3) body', spec: '2.2',
+  id: 'webhook.body.valid', requirements: ['R2.2-id', 'R2.2-reference-id', 'R2.2-parties', 'R2.2-status', 'R2.2-dates', 'R2.2-amount',
+    'R2.2-original-amount', 'R2.2-scheduled-date', 'R2.2-currency', 'R2.2-remittance-info', 'R2.2-transaction-status-values', 'R2.3-payments-array',
+    'R2.3-no-top-level-creditor', 'R2.3-payment-elements', 'R2.4-abort-reason-values', 'R4.3-post-json-body', 'R4.3-https', 'P-webhook-dates-iso8601'],
+  title: 'Every webhook body is JSON and valid as a normal (2.2) or batch (2.3) body', spec: '2.2',
   quote: 'Body: webhook body (2.2 or 2.3).',
 };
 // Spec 2.5: "An earlier form of the body omits id, endToEndId, abortReason and
 // transactionStatus ... Receivers should accept it." A sender still using it is
 // behind the current form: a warning, not a failure.
 export const CURRENT: CheckDef = {
-  id: 'webhook.body.current-variant', requirements: ['R2.5-older-variant-superseded'], title: 'Bodies use the current form, not the older variant of 2.5', spec: '2.5',
-  quote: 'An earlier form of the body omits id, endToEndId, abortReason and transactionStatus, and has payment with amount, currency, remittanceInfo only (plus creditor, debtor, referenceId, status, createdDate, lastModifiedDate). Receivers should accept it.',
+  id: 'webhook.body.current-variant', requirements: ['R2.5-older-variant-superseded'],
+  title: 'Bodies use the current form, not the older variant of 2.5', spec: '2.5',
+  quote: 'An earlier form of the body omits id, endToEndId, abortReason and transactionStatus, ' +
+    'and has payment with amount, currency, remittanceInfo only (plus creditor, debtor, referenceId, status, createdDate, lastModifiedDate). ' +
+    'Receivers should accept it.',
 };
 // Spec 2.2: endToEndId "returned unchanged in the webhook body": in every body
 // even where the check has no request to compare with (rules.ts, level should).
@@ -33,7 +39,8 @@ export const METHOD: CheckDef = {
 // Spec 2.2: id is the "Identifier returned when the checkout was created ...
 // Used to track updates per checkout"; 2.3: a batch checkout's body has payments.
 export const MATCHES: CheckDef = {
-  id: 'webhook.body.matches-checkout', requirements: ['R2.2-id', 'R2.3-payments-array'], title: 'A body carries the id the control API returned and the kind of checkout asked for', spec: '2.2',
+  id: 'webhook.body.matches-checkout', requirements: ['R2.2-id', 'R2.3-payments-array'],
+  title: 'A body carries the id the control API returned and the kind of checkout asked for', spec: '2.2',
   quote: 'Identifier returned when the checkout was created through the checkout-request endpoint. Unique per checkout. Used to track updates per checkout.',
 };
 
@@ -56,7 +63,10 @@ export function checkValid(view: RunView): Judged {
   for (const a of all) {
     const f = a.facts;
     if (f.unreadable !== undefined) { findings.push({ message: `${where(a)}: ${f.unreadable}`, attempts: [a] }); continue; }
-    if (f.kind === 'unknown') { findings.push({ message: `${where(a)}: the body is neither a normal, a batch nor an older-variant webhook body`, attempts: [a] }); continue; }
+    if (f.kind === 'unknown') {
+      findings.push({ message: `${where(a)}: the body is neither a normal, a batch nor an older-variant webhook body`, attempts: [a] });
+      continue;
+    }
     const must = f.violations.filter(v => v.level === 'must' && !JUDGED_ELSEWHERE.has(v.rule));
     if (must.length) findings.push({
       message: `${where(a)}: ${must.slice(0, 3).map(v => `${v.pointer || '/'} should be ${v.expected}, found ${v.found} (spec ${v.spec})`).join('; ')}`,
@@ -70,7 +80,10 @@ export function checkCurrentVariant(view: RunView): Judged {
   const all = readable(view);
   if (!all.length) return skipped(CURRENT, 'no JSON webhook body arrived');
   const older = all.filter(a => a.facts.kind === 'older');
-  return verdict(CURRENT, 'the body of spec 2.2 or 2.3', older.length ? [{ message: `${older.length} of ${all.length} bodies used the older variant of spec 2.5 (first: ${where(older[0])})`, attempts: older, at: older }] : [],
+  return verdict(CURRENT, 'the body of spec 2.2 or 2.3', older.length ? [{
+    message: `${older.length} of ${all.length} bodies used the older variant of spec 2.5 (first: ${where(older[0])})`,
+    attempts: older, at: older,
+  }] : [],
     `none of ${all.length} bodies used the older variant`);
 }
 
@@ -80,7 +93,10 @@ export function checkAdvice(view: RunView): Judged {
   const findings: Finding[] = [];
   for (const a of all) {
     const should = a.facts.violations.filter(v => v.level === 'should' && !JUDGED_ELSEWHERE.has(v.rule));
-    if (should.length) findings.push({ message: `${where(a)}: ${should.slice(0, 2).map(v => `${v.pointer || '/'}: expected ${v.expected}, found ${v.found}`).join('; ')}`, attempts: [a] });
+    if (should.length) findings.push({
+      message: `${where(a)}: ${should.slice(0, 2).map(v => `${v.pointer || '/'}: expected ${v.expected}, found ${v.found}`).join('; ')}`,
+      attempts: [a],
+    });
   }
   return verdict(ADVICE, 'no should-level finding in any body', findings, `${all.length} bodies follow the advice`);
 }
@@ -95,7 +111,10 @@ export function checkMatches(view: RunView): Judged {
     const id = p.control?.id;
     if (id === undefined || p.control!.status >= 300) continue;
     const other = byControlId.get(id);
-    if (other !== undefined) findings.push({ message: `the control API returned the id ${JSON.stringify(id)} for both checkout '${other}' and '${p.plan.name}'`, attempts: view.byId.get(id)?.attempts.slice(0, 2) ?? [] });
+    if (other !== undefined) findings.push({
+      message: `the control API returned the id ${JSON.stringify(id)} for both checkout '${other}' and '${p.plan.name}'`,
+      attempts: view.byId.get(id)?.attempts.slice(0, 2) ?? [],
+    });
     byControlId.set(id, p.plan.name);
   }
   for (const c of planned) for (const a of c.attempts) {
@@ -116,6 +135,9 @@ export function checkMatches(view: RunView): Judged {
 export function checkMethod(view: RunView): Judged {
   if (!view.all.length) return skipped(METHOD, 'no delivery attempt arrived');
   const other = view.all.filter(a => a.d.method !== undefined && a.d.method !== 'POST');
-  return verdict(METHOD, 'POST', other.length ? [{ message: `${other.length} of ${view.all.length} attempts were not a POST (first: ${where(other[0])}, ${other[0].d.method})`, attempts: other }] : [],
+  return verdict(METHOD, 'POST', other.length ? [{
+    message: `${other.length} of ${view.all.length} attempts were not a POST (first: ${where(other[0])}, ${other[0].d.method})`,
+    attempts: other,
+  }] : [],
     `all ${view.all.length} attempts were POSTs`);
 }

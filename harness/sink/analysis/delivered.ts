@@ -8,14 +8,16 @@ import { RETRY_WAIT_BOUND_MS, type CheckoutView, type RunView } from './view.ts'
 
 // Spec 6.1: "An event is delivered every time a status update of a checkout is detected."
 export const EVERY_STATUS: CheckDef = {
-  id: 'webhook.states.every-status-sent', requirements: ['R6.1-event-per-update'], title: 'Every status the control API accepted is sent as a webhook', spec: '6.1',
+  id: 'webhook.states.every-status-sent', requirements: ['R6.1-event-per-update'],
+  title: 'Every status the control API accepted is sent as a webhook', spec: '6.1',
   quote: 'An event is delivered every time a status update of a checkout is detected.',
 };
 // Spec 3.1: "PAYMENT_CREATED | End user started the payment but has not authorized
 // it. | Sent when strong customer authentication is needed." Spec 6.2: "PAYMENT_CREATED
 // is sent when strong customer authentication is needed."
 export const SCA: CheckDef = {
-  id: 'webhook.states.sca-payment-created', requirements: ['R3.1-payment-created-when-sca'], title: 'A checkout whose payment needs strong customer authentication sends PAYMENT_CREATED before PAYMENT_INITIATED', spec: '6.2',
+  id: 'webhook.states.sca-payment-created', requirements: ['R3.1-payment-created-when-sca'],
+  title: 'A checkout whose payment needs strong customer authentication sends PAYMENT_CREATED before PAYMENT_INITIATED', spec: '6.2',
   quote: 'PAYMENT_CREATED is sent when strong customer authentication is needed.',
 };
 
@@ -38,7 +40,8 @@ function accepted(view: RunView): Array<{ name: string; id: string; statuses: st
  */
 export function checkEveryStatus(view: RunView): Judged {
   const list = accepted(view);
-  if (!list.length) return withoutRequests(view, EVERY_STATUS, 'no checkout was created through the control API, so there is no list of statuses to compare with');
+  if (!list.length)
+    return withoutRequests(view, EVERY_STATUS, 'no checkout was created through the control API, so there is no list of statuses to compare with');
   const findings: Finding[] = [];
   let judged = 0;
   for (const x of list) {
@@ -51,12 +54,17 @@ export function checkEveryStatus(view: RunView): Judged {
     const lastAck = x.c.events.find(e => e.status === x.statuses[lastSeen])?.ackAt;
     const watchedOn = lastAck !== undefined && view.until - lastAck >= RETRY_WAIT_BOUND_MS;
     const missing = x.statuses.filter((s, i) => !seen.has(s) && (i < lastSeen || watchedOn));
-    if (missing.length) findings.push({ message: `checkout ${x.id} ('${x.name}'): ${listed(missing)} never arrived, though ${x.statuses[lastSeen] ?? 'nothing asked for'} did (asked for ${x.statuses.join(' → ')})`, attempts: x.c.attempts });
+    if (missing.length) findings.push({
+      message: `checkout ${x.id} ('${x.name}'): ${listed(missing)} never arrived, though ${x.statuses[lastSeen] ?? 'nothing asked for'} did ` +
+        `(asked for ${x.statuses.join(' → ')})`,
+      attempts: x.c.attempts,
+    });
   }
   const silent = list.filter(x => !x.c);
   if (!judged) return skipped(EVERY_STATUS, `none of the ${list.length} checkouts created through the control API sent a webhook`);
   return verdict(EVERY_STATUS, 'every accepted status sent as an event', findings,
-    `${judged} checkouts: every status up to the last one seen arrived${silent.length ? `; ${silent.length} sent nothing (${listed(silent.map(x => x.id))})` : ''}`);
+    `${judged} checkouts: every status up to the last one seen arrived` +
+      `${silent.length ? `; ${silent.length} sent nothing (${listed(silent.map(x => x.id))})` : ''}`);
 }
 
 export function checkSca(view: RunView): Judged {
@@ -66,8 +74,12 @@ export function checkSca(view: RunView): Judged {
   for (const x of list) {
     const order = x.c!.attempts.map(a => a.status);
     const created = order.indexOf('PAYMENT_CREATED'), initiated = order.indexOf('PAYMENT_INITIATED');
-    if (created < 0) findings.push({ message: `checkout ${x.id} ('${x.name}') needed strong customer authentication but sent no PAYMENT_CREATED (it sent ${[...new Set(order)].join(' → ')})`, attempts: x.c!.attempts });
-    else if (initiated >= 0 && initiated < created) findings.push({ message: `checkout ${x.id} ('${x.name}') sent PAYMENT_CREATED only after PAYMENT_INITIATED`, attempts: x.c!.attempts });
+    if (created < 0) findings.push({
+      message: `checkout ${x.id} ('${x.name}') needed strong customer authentication but sent no PAYMENT_CREATED (it sent ${[...new Set(order)].join(' → ')})`,
+      attempts: x.c!.attempts,
+    });
+    else if (initiated >= 0 && initiated < created)
+      findings.push({ message: `checkout ${x.id} ('${x.name}') sent PAYMENT_CREATED only after PAYMENT_INITIATED`, attempts: x.c!.attempts });
   }
   return verdict(SCA, 'PAYMENT_CREATED before PAYMENT_INITIATED on a checkout that needs strong customer authentication', findings,
     `${list.length} checkouts needing strong customer authentication sent PAYMENT_CREATED first`);

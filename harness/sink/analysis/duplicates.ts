@@ -8,7 +8,8 @@ import type { RunView } from './view.ts';
 // catalog quirk `webhook-duplicates` proves the suite passes a sender that sends
 // every event twice. It is the one webhook check that cannot fail, on purpose.
 export const DUPLICATES: CheckDef = {
-  id: 'webhook.duplicates.counted', requirements: ['R6.3-at-least-once'], title: 'Deliveries of an event after its 200 are counted (at least once allows them)', spec: '6.3',
+  id: 'webhook.duplicates.counted', requirements: ['R6.3-at-least-once'],
+  title: 'Deliveries of an event after its 200 are counted (at least once allows them)', spec: '6.3',
   quote: 'Delivery is at least once. The receiver must expect duplicates.',
 };
 

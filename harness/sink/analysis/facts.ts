@@ -67,7 +67,8 @@ function paymentFacts(p: unknown): PaymentFacts {
 export function readBody(text: string): BodyFacts {
   let json: unknown;
   try { json = JSON.parse(text); } catch (e) {
-    return { unreadable: `the body is not JSON (${String((e as Error).message).slice(0, MAX_TEXT)})`, kind: 'unknown', payments: [], paymentCount: 0, violations: NONE, violationCount: 0 };
+    return { unreadable: `the body is not JSON (${String((e as Error).message).slice(0, MAX_TEXT)})`, kind: 'unknown', payments: [], paymentCount: 0,
+      violations: NONE, violationCount: 0 };
   }
   const { kind, violations } = checkWebhookBody(json);
   const body = isObject(json) ? json : {};

@@ -9,7 +9,8 @@ import type { AttemptView, CheckoutView, RunView } from './view.ts';
 
 // Spec 2.2: "endToEndId | string | Sent in the initial checkout request and returned unchanged in the webhook body."
 export const END_TO_END_ID: CheckDef = {
-  id: 'webhook.body.end-to-end-id', requirements: ['R2.2-end-to-end-id'], title: 'Every body returns the endToEndId of the checkout request unchanged', spec: '2.2',
+  id: 'webhook.body.end-to-end-id', requirements: ['R2.2-end-to-end-id'],
+  title: 'Every body returns the endToEndId of the checkout request unchanged', spec: '2.2',
   quote: 'endToEndId | string | Sent in the initial checkout request and returned unchanged in the webhook body.',
 };
 // Spec 2.2: "referenceId | string | Customer reference given in the checkout request."
@@ -20,12 +21,14 @@ export const REFERENCE_ID: CheckDef = {
 // Spec 2.2: "scheduledDate | string, YYYY-MM-DD | Only for scheduled payments."
 // Spec 2.3: "named scheduledDate in the field definitions and paymentScheduledDate in the batch body shape. Both appear."
 export const SCHEDULED_DATE: CheckDef = {
-  id: 'webhook.body.scheduled-date', requirements: ['R2.2-scheduled-date'], title: 'A scheduled checkout\'s bodies carry its date (either spelling for a batch); an unscheduled payment has none', spec: '2.2',
+  id: 'webhook.body.scheduled-date', requirements: ['R2.2-scheduled-date'],
+  title: 'A scheduled checkout\'s bodies carry its date (either spelling for a batch); an unscheduled payment has none', spec: '2.2',
   quote: 'scheduledDate | string, YYYY-MM-DD | Only for scheduled payments.',
 };
 // Spec 2.2: "createdDate | string | Date the checkout was created." "originalAmount | number | Original amount of the checkout."
 export const STABLE: CheckDef = {
-  id: 'webhook.body.stable-fields', requirements: ['R2.2-dates', 'R2.2-original-amount'], title: 'createdDate and originalAmount stay the same across a checkout\'s events', spec: '2.2',
+  id: 'webhook.body.stable-fields', requirements: ['R2.2-dates', 'R2.2-original-amount'],
+  title: 'createdDate and originalAmount stay the same across a checkout\'s events', spec: '2.2',
   quote: 'createdDate | string | Date the checkout was created. originalAmount | number | Original amount of the checkout.',
 };
 
@@ -47,7 +50,10 @@ function returned(view: RunView, def: CheckDef, field: 'endToEndId' | 'reference
   const findings: Finding[] = [];
   for (const { value, bodies } of list) for (const a of bodies) {
     const got = a.facts[field];
-    if (got !== value) { findings.push({ message: `${where(a)}: ${field} is ${showFact(got)}, the checkout request gave ${JSON.stringify(value)}`, attempts: [a] }); break; }
+    if (got !== value) {
+      findings.push({ message: `${where(a)}: ${field} is ${showFact(got)}, the checkout request gave ${JSON.stringify(value)}`, attempts: [a] });
+      break;
+    }
   }
   return verdict(def, `the ${field} of the checkout request, unchanged`, findings,
     `${list.length} checkouts: every body returned the ${field} of its checkout request`);
@@ -75,7 +81,9 @@ function missingDate(a: AttemptView, date: string): string | null {
     const spellings = a.facts.kind === 'batch' ? [p.scheduledDate, p.paymentScheduledDate] : [p.scheduledDate];
     const given = spellings.filter((f): f is Fact => f !== undefined && f !== null);
     const where = a.facts.kind === 'batch' ? `payment ${i}` : 'the payment';
-    if (!given.length) return `${where} has no ${a.facts.kind === 'batch' ? 'scheduledDate or paymentScheduledDate' : 'scheduledDate'}, though the checkout was scheduled for ${date}`;
+    if (!given.length)
+      return `${where} has no ${a.facts.kind === 'batch' ? 'scheduledDate or paymentScheduledDate' : 'scheduledDate'}, ` +
+        `though the checkout was scheduled for ${date}`;
     const wrong = given.find(f => f !== date);
     if (wrong !== undefined) return `${where} is scheduled for ${showFact(wrong)}, the checkout request asked for ${date}`;
   }
@@ -98,11 +106,14 @@ export function checkStableFields(view: RunView): Judged {
     judged++;
     const first = bodies[0];
     const changed = (a: AttemptView) => {
-      if (!sameInstant(a.facts.createdDate, first.facts.createdDate)) return `createdDate ${showFact(a.facts.createdDate)}, but ${showFact(first.facts.createdDate)} in attempt ${first.d.seq}`;
+      if (!sameInstant(a.facts.createdDate, first.facts.createdDate))
+        return `createdDate ${showFact(a.facts.createdDate)}, but ${showFact(first.facts.createdDate)} in attempt ${first.d.seq}`;
       if (a.facts.kind === 'older' || first.facts.kind === 'older') return null;
       for (const [i, p] of a.facts.payments.entries()) {
         const before = first.facts.payments[i]?.originalAmount;
-        if (before !== undefined && !same(p.originalAmount, before)) return `originalAmount ${showFact(p.originalAmount)}${a.facts.kind === 'batch' ? ` of payment ${i}` : ''}, but ${showFact(before)} in attempt ${first.d.seq}`;
+        if (before !== undefined && !same(p.originalAmount, before))
+          return `originalAmount ${showFact(p.originalAmount)}${a.facts.kind === 'batch' ? ` of payment ${i}` : ''}, ` +
+            `but ${showFact(before)} in attempt ${first.d.seq}`;
       }
       return null;
     };

@@ -76,7 +76,8 @@ function keysOf(opts: AnalysisOptions, plan: SinkPlan): string[] {
 function withoutKeys(j: Judged, keys: readonly string[]): Judged {
   if (!keys.length) return j;
   const clean = (s: string | undefined) => s === undefined ? s : keys.reduce((t, k) => t.split(k).join(REDACTED), s);
-  return { ...j, message: clean(j.message), ...(j.expected !== undefined ? { expected: clean(j.expected) } : {}), ...(j.seen !== undefined ? { seen: clean(j.seen) } : {}) };
+  return { ...j, message: clean(j.message), ...(j.expected !== undefined ? { expected: clean(j.expected) } : {}),
+    ...(j.seen !== undefined ? { seen: clean(j.seen) } : {}) };
 }
 
 /** The agreed entry point: one CheckResult per webhook check id. */

@@ -9,7 +9,8 @@ import type { AttemptView, CheckoutView, RunView } from './view.ts';
 // Spec 6.8: "Events of a single payment are delivered in order: an event is not
 // delivered until the previous one is acknowledged."
 export const ACK_GATED: CheckDef = {
-  id: 'webhook.order.ack-gated', requirements: ['R6.8-ack-gated'], title: 'No event of a checkout is sent before the previous one was answered 200', spec: '6.8',
+  id: 'webhook.order.ack-gated', requirements: ['R6.8-ack-gated'],
+  title: 'No event of a checkout is sent before the previous one was answered 200', spec: '6.8',
   quote: 'Events of a single payment are delivered in order: an event is not delivered until the previous one is acknowledged.',
 };
 
@@ -71,9 +72,16 @@ export function checkOrder(view: RunView): Judged {
   let skips = 0;
   for (const c of multi) for (const b of orderBreaks(c)) {
     const m = `${b.x.status ?? 'unreadable'} (event ${b.x.event})`, n = `${c.events[b.n].status} (event ${b.n})`;
-    if (b.kind === 'overtake') findings.push({ message: `checkout ${c.id}: ${m} arrived while ${n} was still waiting for its answer`, attempts: [...b.with, b.x] });
-    else if (b.kind === 'regression') findings.push({ message: `checkout ${c.id}: ${m} arrived before ${n} was acknowledged, and ${n} was attempted again afterwards`, attempts: [b.x, ...b.with], at: b.x });
-    else if (skips++ < 10) notes.push({ kind: 'note', text: `checkout ${c.id}: ${m} arrived after ${n} failed and was never attempted again (a missing retry, judged by webhook.retry and webhook.timeout)` });
+    if (b.kind === 'overtake')
+      findings.push({ message: `checkout ${c.id}: ${m} arrived while ${n} was still waiting for its answer`, attempts: [...b.with, b.x] });
+    else if (b.kind === 'regression') findings.push({
+      message: `checkout ${c.id}: ${m} arrived before ${n} was acknowledged, and ${n} was attempted again afterwards`,
+      attempts: [b.x, ...b.with], at: b.x,
+    });
+    else if (skips++ < 10) notes.push({
+      kind: 'note',
+      text: `checkout ${c.id}: ${m} arrived after ${n} failed and was never attempted again (a missing retry, judged by webhook.retry and webhook.timeout)`,
+    });
   }
   if (skips > 10) notes.push({ kind: 'note', text: `and ${skips - 10} more such skips` });
   return verdict(ACK_GATED, 'each event sent only after the previous one of its checkout was answered 200', findings,

@@ -60,12 +60,14 @@ function overlap(view: RunView): [AttemptView, AttemptView] | undefined {
 export function checkConcurrent(view: RunView): Judged {
   if (view.checkouts.length < 2) return skipped(CONCURRENT, 'fewer than two checkouts sent webhooks');
   // Without an answer held open there is nothing to overlap with (the suite holds some for 4 and 6 s).
-  if (!view.all.some(a => a.d.probe.startsWith('slow-'))) return skipped(CONCURRENT, 'no attempt was held open by a slow answer, so overlap could not be provoked');
+  if (!view.all.some(a => a.d.probe.startsWith('slow-')))
+    return skipped(CONCURRENT, 'no attempt was held open by a slow answer, so overlap could not be provoked');
   const pair = overlap(view);
   if (pair) return passed(CONCURRENT, `checkouts ${pair[0].d.checkoutId} and ${pair[1].d.checkoutId} had attempts open at the same time`, [deliveries(pair)]);
   const slow = view.all.filter(a => a.d.probe.startsWith('slow-'));
   return failed(CONCURRENT, 'attempts of different checkouts open at the same time', [{
-    message: `no two checkouts ever had attempts open at the same time (${view.all.length} attempts of ${view.checkouts.length} checkouts, one after another, even while answers were held ${slow.map(a => sec(finish(a) - a.arrived)).slice(0, 3).join(', ')})`,
+    message: `no two checkouts ever had attempts open at the same time (${view.all.length} attempts of ${view.checkouts.length} checkouts, ` +
+      `one after another, even while answers were held ${slow.map(a => sec(finish(a) - a.arrived)).slice(0, 3).join(', ')})`,
     attempts: slow,
   }]);
 }
@@ -96,9 +98,12 @@ function lateVersusHeld(view: RunView, held: CheckoutView, late: CheckoutView): 
   const ack = heldAck(held);
   const evidence = [deliveries([...held.attempts, first])];
   if (ack === undefined || first.arrived < ack)
-    return passed(NOT_HELD, `checkout ${late.id} (created while ${held.id} was in backoff) delivered ${ack === undefined ? 'although the held event was never acknowledged' : `${sec(ack - first.arrived)} before the held event was acknowledged`}`, evidence);
+    return passed(NOT_HELD, `checkout ${late.id} (created while ${held.id} was in backoff) delivered ` +
+      `${ack === undefined ? 'although the held event was never acknowledged' : `${sec(ack - first.arrived)} before the held event was acknowledged`}`,
+      evidence);
   return failed(NOT_HELD, 'the late checkout delivered while the held one waits in backoff', [{
-    message: `checkout ${late.id}, created while ${held.id} was in backoff, got its first attempt only ${sec(first.arrived - ack)} after the held event was finally acknowledged`,
+    message: `checkout ${late.id}, created while ${held.id} was in backoff, got its first attempt only ${sec(first.arrived - ack)} ` +
+      `after the held event was finally acknowledged`,
     attempts: [...held.attempts, first],
   }]);
 }

@@ -83,7 +83,8 @@ export function skipped(info: CheckDef, why: string, kind?: SkipKind): Judged {
 export function withoutRequests(view: RunView, info: CheckDef, why: string): Judged {
   const drove = [...view.plan.values()].some(p => p.plan.request);
   return drove ? skipped(info, why)
-    : skipped(info, 'needs checkouts created through the control API (the webhook suite of `run` with --control-url); a passive sink only sees what arrives', 'not-selected');
+    : skipped(info, 'needs checkouts created through the control API (the webhook suite of `run` with --control-url); ' +
+      'a passive sink only sees what arrives', 'not-selected');
 }
 
 /** Passed when there are no findings, else failed. */

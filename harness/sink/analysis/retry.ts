@@ -9,20 +9,29 @@ import { RETRY_WAIT_BOUND_MS, nextOfEvent, sec, type AttemptView, type CheckoutV
 // One check per kind of answer, so a sender that takes 2xx for success fails
 // only `after-other-2xx`. Slow answers belong to webhook.timeout, not here.
 const CASES: Array<{ info: CheckDef; probes: string[]; when?: (a: AttemptView) => boolean }> = [
-  { info: { id: 'webhook.retry.after-500', requirements: ['R6.4-non-200-retried'], title: 'A 500 answer is followed by another attempt of the same event', spec: '6.4',
-    quote: 'The receiver must answer each request with status code 200. Any other status code triggers another attempt to deliver the same event.' }, probes: ['status-500'] },
-  { info: { id: 'webhook.retry.after-other-2xx', requirements: ['R6.4-non-200-retried'], title: 'A 201 or 204 answer is not taken for delivery: another attempt follows', spec: '6.4',
-    quote: 'The receiver must answer each request with status code 200. Any other status code triggers another attempt to deliver the same event.' }, probes: ['status-201', 'status-204'] },
-  { info: { id: 'webhook.retry.after-3xx-4xx', requirements: ['R6.4-non-200-retried'], title: 'A 302, 400 or 413 answer is followed by another attempt of the same event', spec: '6.4',
-    quote: 'The receiver must answer each request with status code 200. Any other status code triggers another attempt to deliver the same event.' }, probes: ['status-302', 'status-400', 'too-large'] },
+  { info: { id: 'webhook.retry.after-500', requirements: ['R6.4-non-200-retried'],
+    title: 'A 500 answer is followed by another attempt of the same event', spec: '6.4',
+    quote: 'The receiver must answer each request with status code 200. Any other status code triggers another attempt to deliver the same event.' },
+    probes: ['status-500'] },
+  { info: { id: 'webhook.retry.after-other-2xx', requirements: ['R6.4-non-200-retried'],
+    title: 'A 201 or 204 answer is not taken for delivery: another attempt follows', spec: '6.4',
+    quote: 'The receiver must answer each request with status code 200. Any other status code triggers another attempt to deliver the same event.' },
+    probes: ['status-201', 'status-204'] },
+  { info: { id: 'webhook.retry.after-3xx-4xx', requirements: ['R6.4-non-200-retried'],
+    title: 'A 302, 400 or 413 answer is followed by another attempt of the same event', spec: '6.4',
+    quote: 'The receiver must answer each request with status code 200. Any other status code triggers another attempt to deliver the same event.' },
+    probes: ['status-302', 'status-400', 'too-large'] },
   // Spec 6.6: "Without a response in that time the event counts as not delivered
   // and is retried at the next backoff." Only attempts the sender itself gave up
   // on; one that waited and took a late answer fails webhook.timeout instead.
-  { info: { id: 'webhook.retry.after-timeout', requirements: ['R6.6-no-answer-retried'], title: 'An attempt the sender gave up on after 5 s is followed by another attempt', spec: '6.6',
+  { info: { id: 'webhook.retry.after-timeout', requirements: ['R6.6-no-answer-retried'],
+    title: 'An attempt the sender gave up on after 5 s is followed by another attempt', spec: '6.6',
     quote: 'Without a response in that time the event counts as not delivered and is retried at the next backoff.' },
     probes: ['slow-4s', 'slow-6s'], when: a => a.d.answer === 'none' },
-  { info: { id: 'webhook.retry.after-reset', requirements: ['R7-webhook-no-response-retried'], title: 'A connection reset without an answer is followed by another attempt', spec: '7',
-    quote: 'Webhook: any response other than 200, or no response within 5 seconds, is a failed delivery and leads to a retry (section 6).' }, probes: ['reset'] },
+  { info: { id: 'webhook.retry.after-reset', requirements: ['R7-webhook-no-response-retried'],
+    title: 'A connection reset without an answer is followed by another attempt', spec: '7',
+    quote: 'Webhook: any response other than 200, or no response within 5 seconds, is a failed delivery and leads to a retry (section 6).' },
+    probes: ['reset'] },
 ];
 
 export const RETRY_CHECKS: readonly CheckDef[] = CASES.map(c => c.info);
@@ -35,8 +44,10 @@ export function followUp(view: RunView, c: CheckoutView, a: AttemptView): 'retri
 
 export function checkRetries(view: RunView): Judged[] {
   return CASES.map(({ info, probes, when }) => {
-    const failed = view.checkouts.flatMap(c => c.attempts.filter(a => probes.includes(a.d.probe) && (when ? when(a) : a.d.answer !== 'none')).map(a => ({ c, a })));
-    if (!failed.length) return skipped(info, when ? 'the sender never gave up on an attempt, so there was nothing to retry' : `no attempt was answered ${probes.map(p => p.replace('status-', '')).join(' or ')}, so there was nothing to retry`);
+    const failed = view.checkouts.flatMap(c => c.attempts.filter(a => probes.includes(a.d.probe) && (when ? when(a) : a.d.answer !== 'none'))
+      .map(a => ({ c, a })));
+    if (!failed.length) return skipped(info, when ? 'the sender never gave up on an attempt, so there was nothing to retry' :
+      `no attempt was answered ${probes.map(p => p.replace('status-', '')).join(' or ')}, so there was nothing to retry`);
     const findings: Finding[] = [];
     let retried = 0, unknown = 0;
     for (const { c, a } of failed) {
@@ -44,11 +55,14 @@ export function checkRetries(view: RunView): Judged[] {
       if (f === 'retried') retried++;
       else if (f === 'unknown') unknown++;
       else findings.push({
-        message: `event ${a.event} (${a.status ?? 'unreadable'}) of checkout ${c.id} was ${a.d.answer === 'none' ? `given up by the sender after ${sec((a.closed ?? a.end) - a.arrived)}` : `answered ${a.d.answer}`} and not attempted again within ${sec(RETRY_WAIT_BOUND_MS)}`,
+        message: `event ${a.event} (${a.status ?? 'unreadable'}) of checkout ${c.id} was ` +
+          `${a.d.answer === 'none' ? `given up by the sender after ${sec((a.closed ?? a.end) - a.arrived)}` : `answered ${a.d.answer}`} ` +
+          `and not attempted again within ${sec(RETRY_WAIT_BOUND_MS)}`,
         attempts: [a],
       });
     }
-    if (!findings.length && !retried) return skipped(info, `the sink stopped watching less than ${sec(RETRY_WAIT_BOUND_MS)} after each such answer, too early to tell`);
+    if (!findings.length && !retried)
+      return skipped(info, `the sink stopped watching less than ${sec(RETRY_WAIT_BOUND_MS)} after each such answer, too early to tell`);
     return verdict(info, 'another attempt of the same event after each such answer', findings,
       `${retried} of ${failed.length} such answers were followed by another attempt${unknown ? ` (${unknown} too close to the end of the run to tell)` : ''}`,
       findings.length ? [] : [deliveries(failed.map(x => x.a))]);

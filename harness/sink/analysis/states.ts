@@ -13,18 +13,21 @@ import type { CheckoutView, RunView } from './view.ts';
 // PAYMENT_CANCELLED and PAYMENT_NONTRACKABLE can only be reached after
 // PAYMENT_INITIATED." CANCELLED, FAILED, TIMED_OUT and the PAYMENT_* poller statuses are "Final".
 export const SEQUENCE: CheckDef = {
-  id: 'webhook.states.sequence', requirements: ['R3.1-started-always-sent', 'R3.1-final-statuses', 'R3.1-poller-after-initiated'], title: 'STARTED first, poller statuses only after PAYMENT_INITIATED, nothing after a final status', spec: '3.1',
+  id: 'webhook.states.sequence', requirements: ['R3.1-started-always-sent', 'R3.1-final-statuses', 'R3.1-poller-after-initiated'],
+  title: 'STARTED first, poller statuses only after PAYMENT_INITIATED, nothing after a final status', spec: '3.1',
   quote: 'PAYMENT_COMPLETED, PAYMENT_FAILED, PAYMENT_CANCELLED and PAYMENT_NONTRACKABLE can only be reached after PAYMENT_INITIATED.',
 };
 // Spec 2.4: abortReason "may be populated when status is TIMED_OUT, FAILED or CANCELLED".
 export const ABORT_REASON: CheckDef = {
-  id: 'webhook.states.abort-reason', requirements: ['R2.4-abort-reason-when'], title: 'abortReason appears only with TIMED_OUT, FAILED or CANCELLED', spec: '2.4',
+  id: 'webhook.states.abort-reason', requirements: ['R2.4-abort-reason-when'],
+  title: 'abortReason appears only with TIMED_OUT, FAILED or CANCELLED', spec: '2.4',
   quote: 'May be populated when status is TIMED_OUT, FAILED or CANCELLED and the end user attempted a payment but did not finish the checkout.',
 };
 // Spec 3.1 (rule above) and docs/control-api.md: "a conforming target refuses
 // a forbidden sequence with 400 and a reason, and delivers every accepted one".
 export const FORBIDDEN: CheckDef = {
-  id: 'webhook.states.forbidden-refused', requirements: ['R3.1-poller-after-initiated'], title: 'A status sequence that spec 3.1 forbids is refused by the control API, not delivered', spec: '3.1',
+  id: 'webhook.states.forbidden-refused', requirements: ['R3.1-poller-after-initiated'],
+  title: 'A status sequence that spec 3.1 forbids is refused by the control API, not delivered', spec: '3.1',
   quote: 'PAYMENT_COMPLETED, PAYMENT_FAILED, PAYMENT_CANCELLED and PAYMENT_NONTRACKABLE can only be reached after PAYMENT_INITIATED.',
 };
 
@@ -63,9 +66,11 @@ export function checkSequence(view: RunView): Judged {
   }
   const notes: Evidence[] = [
     ...(disordered.size ? [{ kind: 'note' as const, text: `arrival order not judged for ${listed([...disordered])}: see webhook.order` }] : []),
-    ...(unreadable.size ? [{ kind: 'note' as const, text: `not judged, a body without a readable status: ${listed([...unreadable].map(c => c.id))} (see webhook.body.valid)` }] : []),
+    ...(unreadable.size ? [{ kind: 'note' as const,
+      text: `not judged, a body without a readable status: ${listed([...unreadable].map(c => c.id))} (see webhook.body.valid)` }] : []),
   ];
-  return verdict(SEQUENCE, 'every checkout\'s statuses follow spec 3.1', findings, `${judged.length} checkouts, every status sequence allowed by spec 3.1`, notes);
+  return verdict(SEQUENCE, 'every checkout\'s statuses follow spec 3.1', findings,
+    `${judged.length} checkouts, every status sequence allowed by spec 3.1`, notes);
 }
 
 export function checkAbortReason(view: RunView): Judged {
@@ -74,7 +79,8 @@ export function checkAbortReason(view: RunView): Judged {
   const findings: Finding[] = withReason
     .filter(a => !abortReasonAllowed(a.status, a.facts.abortReason))
     .map(a => ({ message: `checkout ${a.d.checkoutId} sent abortReason ${showFact(a.facts.abortReason)} with status ${a.status ?? '(none)'}`, attempts: [a] }));
-  return verdict(ABORT_REASON, 'abortReason only with TIMED_OUT, FAILED or CANCELLED', findings, `${withReason.length} webhooks carried an abortReason, each with an allowed status`);
+  return verdict(ABORT_REASON, 'abortReason only with TIMED_OUT, FAILED or CANCELLED', findings,
+    `${withReason.length} webhooks carried an abortReason, each with an allowed status`);
 }
 
 export function checkForbiddenRefused(view: RunView): Judged {
@@ -92,5 +98,6 @@ export function checkForbiddenRefused(view: RunView): Judged {
     });
   }
   if (findings.length) return failed(FORBIDDEN, 'a 4xx refusal with a reason (docs/control-api.md)', findings);
-  return passed(FORBIDDEN, `the control API refused ${forbidden.map(p => p.plan.request?.statuses.join(' → ')).join('; ')} with ${forbidden.map(p => `${p.control!.status}${p.control!.reason ? ` (${p.control!.reason})` : ''}`).join(', ')}`);
+  return passed(FORBIDDEN, `the control API refused ${forbidden.map(p => p.plan.request?.statuses.join(' → ')).join('; ')} ` +
+    `with ${forbidden.map(p => `${p.control!.status}${p.control!.reason ? ` (${p.control!.reason})` : ''}`).join(', ')}`);
 }

@@ -8,7 +8,8 @@ import { RESPONSE_WAIT_MS, sec, type AttemptView, type RunView } from './view.ts
 
 // Spec 6.6: "The service waits 5 seconds in total for a response."
 export const WAITS_5S: CheckDef = {
-  id: 'webhook.timeout.waits-5s', requirements: ['R6.6-waits-5s'], title: 'The sender waits 5 s for an answer before giving up (an answer after 4 s is taken)', spec: '6.6',
+  id: 'webhook.timeout.waits-5s', requirements: ['R6.6-waits-5s'],
+  title: 'The sender waits 5 s for an answer before giving up (an answer after 4 s is taken)', spec: '6.6',
   quote: 'The service waits 5 seconds in total for a response.',
 };
 // Spec 6.6: "Without a response in that time the event counts as not delivered
@@ -17,7 +18,8 @@ export const WAITS_5S: CheckDef = {
 // takes the late 200 for delivery breaks this; one that hung up and did not retry
 // fails webhook.retry.after-timeout instead (one fault, one check).
 export const LATE_NOT_TAKEN: CheckDef = {
-  id: 'webhook.timeout.late-answer-not-taken', requirements: ['R6.6-no-answer-retried'], title: 'An answer after 6 s is not taken for delivery: the event is attempted again', spec: '6.6',
+  id: 'webhook.timeout.late-answer-not-taken', requirements: ['R6.6-no-answer-retried'],
+  title: 'An answer after 6 s is not taken for delivery: the event is attempted again', spec: '6.6',
   quote: 'Without a response in that time the event counts as not delivered and is retried at the next backoff.',
 };
 
@@ -75,7 +77,11 @@ function judgeHangUps(view: RunView): HangUps {
   for (const a of hungUp) {
     const m = a.closed! - a.arrived;
     const extra = head + 2 * a.lag;
-    if (m + head + a.lag < floor) findings.push({ message: `the sender hung up ${sec(m)} after sending event ${a.event} (${a.status ?? 'unreadable'}) of checkout ${a.d.checkoutId}, before the ${a.d.probe === 'slow-4s' ? '4 s' : '6 s'} answer`, attempts: [a] });
+    if (m + head + a.lag < floor) findings.push({
+      message: `the sender hung up ${sec(m)} after sending event ${a.event} (${a.status ?? 'unreadable'}) of checkout ${a.d.checkoutId}, ` +
+        `before the ${a.d.probe === 'slow-4s' ? '4 s' : '6 s'} answer`,
+      attempts: [a],
+    });
     else if (m - a.lag < floor && extra > maxExtra) unsure.push({ a, extra });
   }
   return { slow, hungUp, tol, head, floor, maxExtra, findings, unsure, judged: hungUp.length - findings.length - unsure.length };
@@ -104,14 +110,20 @@ export function checkWaits5s(view: RunView): Judged {
   const { slow, hungUp, tol, head, floor, maxExtra, findings, unsure, judged } = judgeHangUps(view);
   if (!slow.length) return skipped(WAITS_5S, 'no attempt was held for a slow answer');
   const gaveUp = hungUp.map(a => sec(a.closed! - a.arrived));
-  const measured: Evidence = { kind: 'measurement', name: 'sender gave up after', expected: `≥ ${sec(floor)} (5 s less the tolerance of ${sec(tol)}), allowing the sender's quickest turnaround of ${sec(head)} and the sink's own lateness`, seen: gaveUp.length ? listed(gaveUp) : 'never hung up first' };
+  const measured: Evidence = { kind: 'measurement', name: 'sender gave up after',
+    expected: `≥ ${sec(floor)} (5 s less the tolerance of ${sec(tol)}), allowing the sender's quickest turnaround of ${sec(head)} and the sink's own lateness`,
+    seen: gaveUp.length ? listed(gaveUp) : 'never hung up first' };
   const worst = unsure.length ? unsure.reduce((x, y) => y.extra > x.extra ? y : x) : undefined;
-  const blurred = worst && `${unsure.length} of ${hungUp.length} hang-ups could not be judged: the sender gave up after ${sec(worst.a.closed! - worst.a.arrived)}, and its quickest turnaround (${sec(head)}) with the sink's own lateness around the attempt (${sec(worst.a.lag)}, measured) is more than the ${sec(maxExtra)} this check can allow`;
+  const blurred = worst && `${unsure.length} of ${hungUp.length} hang-ups could not be judged: ` +
+    `the sender gave up after ${sec(worst.a.closed! - worst.a.arrived)}, and its quickest turnaround (${sec(head)}) ` +
+    `with the sink's own lateness around the attempt (${sec(worst.a.lag)}, measured) is more than the ${sec(maxExtra)} this check can allow`;
   if (!findings.length && blurred && !judged) return skipped(WAITS_5S, `${blurred}; run on a quieter machine or with a larger --time-scale`);
   const taken = slow.filter(a => a.d.probe === 'slow-4s' && a.delivered).length;
-  const leftOut: Evidence[] = !findings.length && blurred ? [{ kind: 'note', text: `${blurred}, so they were left out; judged on the ${judged} the sink measured in time` }] : [];
+  const leftOut: Evidence[] = !findings.length && blurred ?
+    [{ kind: 'note', text: `${blurred}, so they were left out; judged on the ${judged} the sink measured in time` }] : [];
   return verdict(WAITS_5S, `no hang-up before ${sec(floor)}`, findings,
-    `${taken} answers after 4 s were taken; the sender gave up after ${gaveUp.length ? listed(gaveUp) : '(never hung up first)'}${leftOut.length ? ` (${unsure.length} blurred by the sink's own lateness left out)` : ''}`,
+    `${taken} answers after 4 s were taken; the sender gave up after ${gaveUp.length ? listed(gaveUp) : '(never hung up first)'}` +
+      `${leftOut.length ? ` (${unsure.length} blurred by the sink's own lateness left out)` : ''}`,
     [measured, ...leftOut, ...(findings.length ? [] : [deliveries(slow)])]);
 }
 
@@ -122,11 +134,13 @@ export function checkLateNotTaken(view: RunView): Judged {
   const taken = late.filter(x => x.a.delivered);
   const findings: Finding[] = [];
   for (const { c, a } of taken) if (followUp(view, c, a) === 'missing') findings.push({
-    message: `event ${a.event} (${a.status ?? 'unreadable'}) of checkout ${c.id}: the sender was still waiting when the 200 came ${sec(a.answered! - a.arrived)} after sending, took it for delivery and never attempted the event again`,
+    message: `event ${a.event} (${a.status ?? 'unreadable'}) of checkout ${c.id}: the sender was still waiting when the 200 came ` +
+      `${sec(a.answered! - a.arrived)} after sending, took it for delivery and never attempted the event again`,
     attempts: [a],
   });
   const hungUp = late.length - taken.length;
   return verdict(LATE_NOT_TAKEN, 'the sender gives up by 5 s, or attempts the event again after a late 200', findings,
-    `${hungUp} of ${late.length} attempts answered after 6 s were given up by the sender first; ${taken.length - findings.length} read late answers were followed by another attempt`,
+    `${hungUp} of ${late.length} attempts answered after 6 s were given up by the sender first; ` +
+      `${taken.length - findings.length} read late answers were followed by another attempt`,
     findings.length ? [] : [deliveries(late.map(x => x.a))]);
 }

@@ -43,7 +43,8 @@ function transactionStatusFinding(status: string | undefined, kind: 'normal' | '
     if (!given) return `no transactionStatus, though status ${status} means the end user has authorised (spec 6.1)`;
     if (typeof tx !== 'string' || !TRANSACTION_STATUSES.includes(tx)) return null; // not a 3.2 value: webhook.body.valid
     if (!AUTHORISED.has(tx)) return `transactionStatus ${tx} with status ${status}: after authorisation it is PAYMENT_INITIATED or a final value (spec 3.2)`;
-    if (kind === 'normal' && FINAL.has(status!) && tx !== status) return `transactionStatus ${tx} with status ${status}: the poller's final status of the one payment`;
+    if (kind === 'normal' && FINAL.has(status!) && tx !== status)
+      return `transactionStatus ${tx} with status ${status}: the poller's final status of the one payment`;
     return null;
   }
   if ((status === 'STARTED' || status === 'PAYMENT_CREATED') && typeof tx === 'string' && CLAIMS_AUTHORISED.has(tx))
@@ -80,7 +81,10 @@ function finalChanged(view: RunView): Finding[] {
       for (const [i, p] of a.facts.payments.entries()) {
         const before = final.get(i), tx = p.transactionStatus;
         if (before && tx !== undefined && tx !== null && tx !== before.tx) {
-          out.push({ message: `checkout ${c.id}: payment ${i} had the final transactionStatus ${before.tx} (${before.a.status}), then ${showFact(tx)} (${a.status})`, attempts: [before.a, a] });
+          out.push({
+            message: `checkout ${c.id}: payment ${i} had the final transactionStatus ${before.tx} (${before.a.status}), then ${showFact(tx)} (${a.status})`,
+            attempts: [before.a, a],
+          });
           found = true;
           break;
         }

@@ -200,7 +200,8 @@ export function judgeAtLeast(value: number, min: number, t: Timing): 'ok' | 'sho
 
 /** The skip message of a timing check whose measurements the sink's own lateness made unjudgeable. */
 export function tooLate(n: number, of: number, t: Timing, what: string, advice = true): string {
-  return `${n} of ${of} ${what} could not be judged: the sink itself ran up to ${sec(t.lag)} late around them (measured lag), more than the ${sec(t.cap)} this check can allow${advice ? '; run on a quieter machine or with a larger --time-scale' : ''}`;
+  return `${n} of ${of} ${what} could not be judged: the sink itself ran up to ${sec(t.lag)} late around them (measured lag), ` +
+    `more than the ${sec(t.cap)} this check can allow${advice ? '; run on a quieter machine or with a larger --time-scale' : ''}`;
 }
 
 /** The attempts as results.json keeps them: with event, status and attempt number filled in; strangers marked. */

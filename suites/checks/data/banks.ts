@@ -59,7 +59,8 @@ export const filterCountry: Check = {
       const { status, banks: filtered, raw } = await list(c, { countryCode: cc });
       c.expect(filtered, `the list filtered by countryCode=${cc} was not answered`, 'a 2xx answer with a JSON array', `${status} ${show(raw)}`);
       const other = filtered!.filter(b => b.countryCode !== cc);
-      c.expect(!other.length, `countryCode=${cc} lists banks of other countries`, `only banks with countryCode ${cc}`, `${other.length} others, e.g. ${show({ id: other[0]?.id, countryCode: other[0]?.countryCode })}`);
+      c.expect(!other.length, `countryCode=${cc} lists banks of other countries`, `only banks with countryCode ${cc}`,
+        `${other.length} others, e.g. ${show({ id: other[0]?.id, countryCode: other[0]?.countryCode })}`);
       const expected = banks.filter(b => b.countryCode === cc).map(b => b.id);
       const missing = expected.filter(id => !filtered!.some(b => b.id === id));
       c.expect(!missing.length, `countryCode=${cc} leaves out banks of that country`, `all of ${show(expected)}`, `missing ${show(missing)}`);
@@ -90,13 +91,15 @@ async function byName(c: CheckContext): Promise<{ bank: Bank; q: string; banks?:
 export const filterName: Check = {
   id: 'data.banks.filter-name', requirements: ['R4.4-banks-filter-name'], spec: '4.4',
   title: 'The name filter finds a bank by its name and lists no bank whose names share nothing with it',
-  quote: 'GET /banks | Lists banks. Query filters: countryCode, name. (How a name matches is not shown: any matching rule lists the bank named, and a filter lists nothing unrelated.)',
+  quote: 'GET /banks | Lists banks. Query filters: countryCode, name. ' +
+    '(How a name matches is not shown: any matching rule lists the bank named, and a filter lists nothing unrelated.)',
   async run(c) {
     for (const { bank, q, banks, status, raw } of await byName(c)) {
       c.expect(banks, `the list filtered by name=${q} was not answered`, 'a 2xx answer with a JSON array', `${status} ${show(raw)}`);
       c.expect(banks!.some(b => b.id === bank.id), `name=${q} does not list ${bank.id}`, `bank ${bank.id} in the list`, show(banks!.map(b => b.id)));
       const unrelated = banks!.filter(b => !sharesName(q, b));
-      c.expect(!unrelated.length, `name=${q} lists ${unrelated.length} bank${unrelated.length === 1 ? '' : 's'} whose names share nothing with it (the filter is not applied)`,
+      c.expect(!unrelated.length,
+        `name=${q} lists ${unrelated.length} bank${unrelated.length === 1 ? '' : 's'} whose names share nothing with it (the filter is not applied)`,
         `only banks whose names have a word of "${q}"`, show(unrelated.map(b => nameOf(b) || b.id)));
     }
   },
@@ -150,9 +153,12 @@ export const errorBody: Check = {
 };
 
 export const contract = (level: 'must' | 'profile'): Check => ({
-  id: level === 'must' ? 'data.banks.contract' : 'data.banks.profile-fields', requirements: level === 'must' ? ['R2.6-supported-services'] : ['P-records-bank'], spec: level === 'must' ? '2.6' : '4.4',
+  id: level === 'must' ? 'data.banks.contract' : 'data.banks.profile-fields',
+  requirements: level === 'must' ? ['R2.6-supported-services'] : ['P-records-bank'], spec: level === 'must' ? '2.6' : '4.4',
   title: level === 'must' ? "Banks follow the spec's rules for bank records" : "Banks carry docs/profile.md's bank fields",
-  quote: level === 'must' ? 'supportedServices | Array of strings.' : 'docs/profile.md: bank: id, countryCode, bankDisplayName, bankOfficialName, bankingGroupName, bic, status, personalIdentificationRequired, supportedServices',
+  quote: level === 'must' ? 'supportedServices | Array of strings.' :
+    'docs/profile.md: bank: id, countryCode, bankDisplayName, bankOfficialName, bankingGroupName, bic, status, ' +
+      'personalIdentificationRequired, supportedServices',
   async run(c) {
     const banks = await allOrSkip(c);
     expectContract(c, 'bank', banks.map(b => ({ label: `bank ${b.id}`, value: b })), level);
@@ -182,7 +188,8 @@ export const jsonContentType: Check = {
     const answers = [
       { label: 'the bank list', res: await call(c, 'GET', 'banks', {}, { label: 'all banks' }) },
       { label: `bank ${first!.id} by id`, res: await call(c, 'GET', 'bank', { bankId: String(first!.id) }, { label: `bank ${first!.id} by id` }) },
-      { label: 'the error answer to an unknown bank id', res: await call(c, 'GET', 'bank', { bankId: 'pis-conformance-no-such-bank' }, { label: 'an unknown bank id' }) },
+      { label: 'the error answer to an unknown bank id',
+        res: await call(c, 'GET', 'bank', { bankId: 'pis-conformance-no-such-bank' }, { label: 'an unknown bank id' }) },
     ].filter(a => a.res.text.length);
     const off = answers.filter(a => !JSON_TYPE.test(a.res.headers['content-type'] ?? ''));
     c.expect(!off.length, `${off[0]?.label} says content-type ${off[0]?.res.headers['content-type'] ?? '(none)'}`,

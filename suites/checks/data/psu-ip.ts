@@ -15,7 +15,8 @@ export function psuIpVerdict(c: CheckContext, name: string, what: string, answer
   const refused = answers.filter(a => !a.served);
   const refusedText = refused.map(a => `${a.bankId}: ${a.seen}`).join('; ');
   if (served.length) {
-    c.summary = `${what} without ${name} served at ${served.join(', ')}${refused.length ? `; refused at ${refused.map(a => a.bankId).join(', ')} (allowed: "required for some banks")` : ''}`;
+    c.summary = `${what} without ${name} served at ${served.join(', ')}` +
+      `${refused.length ? `; refused at ${refused.map(a => a.bankId).join(', ')} (allowed: "required for some banks")` : ''}`;
     return;
   }
   if (answers.length < 2)

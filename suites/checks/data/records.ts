@@ -13,7 +13,8 @@ export type Rec = Record<string, unknown>;
 
 
 /** GET /accounts at `bankId`; `headers` adds or (with '') leaves out headers. */
-export async function accountsOf(c: CheckContext, bankId: string, headers: Record<string, string> = {}, label = `accounts at ${bankId}`): Promise<{ res: ExchangeResponse; accounts?: Rec[] }> {
+export async function accountsOf(c: CheckContext, bankId: string, headers: Record<string, string> = {},
+  label = `accounts at ${bankId}`): Promise<{ res: ExchangeResponse; accounts?: Rec[] }> {
   const res = await sessionCall(c, bankId, 'accounts', 'GET', 'accounts', {}, { label, headers });
   const accounts = ok(res) && Array.isArray(res.json) ? (res.json as unknown[]).filter((a): a is Rec => !!a && typeof a === 'object') : undefined;
   return { res, accounts };
@@ -32,7 +33,8 @@ export async function allAccounts(c: CheckContext): Promise<{ bankId: string; ac
     if (!accounts) throw new Prerequisite(`the accounts at ${bank.id} could not be read (${res.status}; see data.accounts.list)`);
     out.push(...accounts.map(account => ({ bankId: bank.id, account })));
   }
-  if (!out.length) c.skip(`${NO_ACCOUNTS} (${banks.length} bank${banks.length === 1 ? '' : 's'} under test: ${banks.map(b => b.id).join(', ')})`, NO_ACCOUNTS_REMEDY);
+  if (!out.length)
+    c.skip(`${NO_ACCOUNTS} (${banks.length} bank${banks.length === 1 ? '' : 's'} under test: ${banks.map(b => b.id).join(', ')})`, NO_ACCOUNTS_REMEDY);
   return out;
 }
 

@@ -30,11 +30,13 @@ const FIELDS = ['counterpartyAccount', 'counterpartyName', 'counterpartyAgent'];
 export const counterparty: Check = {
   id: 'data.transactions.counterparty-strings', requirements: ['R2.6-transaction-counterparty'], spec: '2.6',
   title: 'counterpartyAccount, counterpartyName and counterpartyAgent are strings, "" when unknown',
-  quote: 'ownerName, displayName, counterpartyAccount, counterpartyName and counterpartyAgent are returned when the bank returns them; otherwise they are empty strings.',
+  quote: 'ownerName, displayName, counterpartyAccount, counterpartyName and counterpartyAgent are returned when the bank returns them; ' +
+    'otherwise they are empty strings.',
   async run(c) {
     for (const { where, tx, res } of await allTransactions(c))
       for (const k of FIELDS)
-        c.expect(typeof tx[k] === 'string', `${k} of ${where} is not a string`, 'a string ("" when unknown)', tx[k] === undefined ? 'absent' : show(tx[k]), res);
+        c.expect(typeof tx[k] === 'string', `${k} of ${where} is not a string`, 'a string ("" when unknown)',
+          tx[k] === undefined ? 'absent' : show(tx[k]), res);
   },
 };
 
@@ -57,9 +59,12 @@ export const bic: Check = {
 };
 
 export const contract = (level: 'must' | 'profile'): Check => ({
-  id: level === 'must' ? 'data.transactions.contract' : 'data.transactions.profile-fields', requirements: level === 'must' ? ['R2.6-transaction-counterparty', 'R2.6-counterparty-agent-bic'] : ['P-records-transaction'], spec: level === 'must' ? '2.6' : '4.4',
+  id: level === 'must' ? 'data.transactions.contract' : 'data.transactions.profile-fields',
+  requirements: level === 'must' ? ['R2.6-transaction-counterparty', 'R2.6-counterparty-agent-bic'] : ['P-records-transaction'],
+  spec: level === 'must' ? '2.6' : '4.4',
   title: level === 'must' ? "Transactions follow the spec's rules for transaction records" : "Transactions carry docs/profile.md's transaction fields",
-  quote: level === 'must' ? 'transaction | counterpartyAccount | counterpartyName | counterpartyAgent (spec 2.6)' : 'docs/profile.md: transaction: id, transactionReference, transactionAmount {value, currency}, creditDebitIndicator, bookingDate, valueDate, ...',
+  quote: level === 'must' ? 'transaction | counterpartyAccount | counterpartyName | counterpartyAgent (spec 2.6)' :
+    'docs/profile.md: transaction: id, transactionReference, transactionAmount {value, currency}, creditDebitIndicator, bookingDate, valueDate, ...',
   async run(c) {
     const all = await allTransactions(c);
     expectContract(c, 'transaction', all.map(t => ({ label: t.where, value: t.tx, at: t.res })), level);

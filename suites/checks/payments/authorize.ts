@@ -36,7 +36,8 @@ export const sepaAuthorize = authorizeCheck('sepa', ['sepa-credit']);
 export const scaRedirect: Check = {
   id: 'payments.domestic.sca-redirect', requirements: ['R4.4-redirect-url', 'R9-sca-redirect'], spec: '4.4',
   title: 'After strong customer authentication the bank sends the end user to the x-redirect-url given',
-  quote: 'x-redirect-url | Optional on consent initiation and payment initiation; redirects control to a custom address after the bank\'s strong customer authentication redirect.',
+  quote: 'x-redirect-url | Optional on consent initiation and payment initiation; ' +
+    'redirects control to a custom address after the bank\'s strong customer authentication redirect.',
   async run(c) {
     const t = target();
     let tried = 0;

@@ -40,7 +40,8 @@ async function judge(c: CheckContext, bankId: string): Promise<'supported' | 'no
   const small = await confirmFunds(c, bankId, '1.00');
   const huge = await confirmFunds(c, bankId, HUGE);
   if (isNotImplemented(small.res)) {
-    c.expect(isNotImplemented(huge.res), `${bankId} answered Not Implemented for 1.00 but not for ${HUGE}`, 'Not Implemented for every amount', seen(huge), huge.res);
+    c.expect(isNotImplemented(huge.res), `${bankId} answered Not Implemented for 1.00 but not for ${HUGE}`, 'Not Implemented for every amount',
+      seen(huge), huge.res);
     return 'not-implemented';
   }
   const yesSmall = fundsAnswer(small.res), yesHuge = fundsAnswer(huge.res);
@@ -51,7 +52,8 @@ async function judge(c: CheckContext, bankId: string): Promise<'supported' | 'no
   if (yesSmall === false && balance !== undefined && balance >= 1)
     c.fail(`${bankId} said 1.00 is not available from an account whose balance is ${balance}: ${cannot}`,
       '{"fundsAvailable": true}, or Not Implemented', seen(small), small.res);
-  c.expect(yesHuge !== undefined, `${bankId} answered ${HUGE} with neither fundsAvailable nor Not Implemented`, '{"fundsAvailable": false}', seen(huge), huge.res);
+  c.expect(yesHuge !== undefined, `${bankId} answered ${HUGE} with neither fundsAvailable nor Not Implemented`, '{"fundsAvailable": false}',
+    seen(huge), huge.res);
   return 'supported';
 }
 

@@ -14,7 +14,8 @@ import { flowBanks } from './common.ts';
 export const errorCodes: Check = {
   id: 'payments.domestic.error-codes', requirements: ['P-error-codes-known'], spec: '7',
   title: 'Payment refusals carry the error codes of docs/profile.md (1002, 1003, 1004, 1005, 1428)',
-  quote: 'docs/profile.md: Known codes: 1002 missing required parameter, 1003 invalid account or payment id, 1004 invalid x-psu-ip-address, 1005 invalid redirect URL, 1428 payment needs strong customer authentication.',
+  quote: 'docs/profile.md: Known codes: 1002 missing required parameter, 1003 invalid account or payment id, ' +
+    '1004 invalid x-psu-ip-address, 1005 invalid redirect URL, 1428 payment needs strong customer authentication.',
   async run(c) {
     const t = target();
     const banks = await flowBanks(c);
@@ -23,12 +24,15 @@ export const errorCodes: Check = {
       c.expect(isError(res) && obj(res)?.errorCode === code, `${what} at ${bank.id} was not refused with ${code}`,
         `an error answer with errorCode "${code}"`, `${describeAnswer(res)}`, res);
     const body = await paymentBody(bank.id, 'domestic-transfer');
-    expectCode((await postPayment(c, bank.id, 'domestic-transfer', await paymentBody(bank.id, 'domestic-transfer', { omit: ['endToEndIdentification'] }), 'domestic-transfer without endToEndIdentification')).res,
+    expectCode((await postPayment(c, bank.id, 'domestic-transfer', await paymentBody(bank.id, 'domestic-transfer', { omit: ['endToEndIdentification'] }),
+        'domestic-transfer without endToEndIdentification')).res,
       '1002', 'a payment without endToEndIdentification');
     expectCode(await getPayment(c, bank.id, 'domestic-transfer', 'pis-conformance-no-such-payment'), '1003', 'an unknown payment id');
-    expectCode((await postPayment(c, bank.id, 'domestic-transfer', body, `domestic-transfer with ${t.headers.psuIpAddress} not-an-ip`, { [t.headers.psuIpAddress]: 'not-an-ip' })).res,
+    expectCode((await postPayment(c, bank.id, 'domestic-transfer', body, `domestic-transfer with ${t.headers.psuIpAddress} not-an-ip`,
+        { [t.headers.psuIpAddress]: 'not-an-ip' })).res,
       '1004', `a payment with ${t.headers.psuIpAddress} "not-an-ip"`);
-    expectCode((await postPayment(c, bank.id, 'domestic-transfer', body, `domestic-transfer with ${t.headers.redirectUrl} relative/path`, { [t.headers.redirectUrl]: 'relative/path' })).res,
+    expectCode((await postPayment(c, bank.id, 'domestic-transfer', body, `domestic-transfer with ${t.headers.redirectUrl} relative/path`,
+        { [t.headers.redirectUrl]: 'relative/path' })).res,
       '1005', `a payment with ${t.headers.redirectUrl} "relative/path"`);
     for (const b of banks) {
       const a = await initiate(c, b.id, 'domestic-transfer');

@@ -12,7 +12,8 @@ import { describeAnswer } from '../../support/check.ts';
 function expectInitiated(c: CheckContext, a: Awaited<ReturnType<typeof initiate>>, product: Product, bankId: string): void {
   c.expect(accepted(a), `the ${product} payment at ${bankId} was not accepted`,
     'a 2xx answer with paymentId, or an error whose link leads to authorize (strong customer authentication)', describeAnswer(a.res), a.res);
-  if (a.kind === 'created') c.expect(a.paymentId, `the ${product} payment at ${bankId} has no paymentId`, 'paymentId: a non-empty string', describeAnswer(a.res), a.res);
+  if (a.kind === 'created')
+    c.expect(a.paymentId, `the ${product} payment at ${bankId} has no paymentId`, 'paymentId: a non-empty string', describeAnswer(a.res), a.res);
 }
 
 /** Domestic payments at every bank under test: this also learns which banks ask for strong customer authentication. */
@@ -47,7 +48,8 @@ export const sepaInitiate = initiateCheck('sepa', ['sepa-credit'],
   'POST /payments/sepa-credit | SEPA payment. Body may require endToEndIdentification; optional paymentMetadata.',
   ['R4.4-sepa-payment', 'R9-sca-redirect'], ['R9-sca-redirect']);
 export const scheduledInitiate = initiateCheck('scheduled', SCHEDULED,
-  'POST /payments/sepa-scheduled-credit | Like SEPA payments plus requestedExecutionDate. Domestic scheduled payment: body like SEPA and domestic payments plus requestedExecutionDate, accountScheme and identifier.',
+  'POST /payments/sepa-scheduled-credit | Like SEPA payments plus requestedExecutionDate. ' +
+    'Domestic scheduled payment: body like SEPA and domestic payments plus requestedExecutionDate, accountScheme and identifier.',
   ['R2.6-supported-services-meaning', 'R4.4-sepa-scheduled-payment', 'R4.4-domestic-scheduled-payment'], ['R4.4-sepa-scheduled-payment']);
 
 interface Omission { what: string; body: BodyOptions }
@@ -60,7 +62,8 @@ function refusedWithout(id: string, products: Product[], omissions: Omission[], 
       for (const { bankId, product } of await cases(c, products)) {
         for (const o of omissions) {
           const a = await postPayment(c, bankId, product, await paymentBody(bankId, product, o.body), `${product} without ${o.what}`);
-          c.expect(a.kind === 'refused', `a ${product} payment at ${bankId} without ${o.what} was accepted`, 'an error answer (4xx or 5xx), not a payment', describeAnswer(a.res), a.res);
+          c.expect(a.kind === 'refused', `a ${product} payment at ${bankId} without ${o.what} was accepted`, 'an error answer (4xx or 5xx), not a payment',
+            describeAnswer(a.res), a.res);
         }
       }
     },
@@ -73,9 +76,11 @@ export const domesticRequiresE2e = refusedWithout('payments.domestic.requires-e2
   ['R4.4-domestic-e2e-required', 'P-records-payment-required-fields']);
 export const scheduledRequiresDate = refusedWithout('payments.scheduled.requires-execution-date', SCHEDULED,
   [{ what: 'requestedExecutionDate', body: { omit: ['requestedExecutionDate'] } }],
-  'sepa-scheduled-credit: like SEPA payments plus requestedExecutionDate; domestic-scheduled-transfer: plus requestedExecutionDate, accountScheme and identifier.',
+  'sepa-scheduled-credit: like SEPA payments plus requestedExecutionDate; ' +
+    'domestic-scheduled-transfer: plus requestedExecutionDate, accountScheme and identifier.',
   ['R4.4-sepa-scheduled-payment', 'R4.4-domestic-scheduled-payment', 'P-records-payment-required-fields'], ['R4.4-sepa-scheduled-payment']);
 export const scheduledRequiresScheme = refusedWithout('payments.scheduled.requires-account-scheme', ['domestic-scheduled-transfer'],
   [{ what: 'accountScheme', body: { omitAccount: ['accountScheme'] } }, { what: 'identifier', body: { omitAccount: ['identifier'] } }],
-  'Domestic scheduled payment (product domestic-scheduled-transfer) | Body like SEPA and domestic payments plus requestedExecutionDate, accountScheme (account type, for example a giro number scheme) and identifier (assigned by the bank, in the format given by accountScheme).',
+  'Domestic scheduled payment (product domestic-scheduled-transfer) | Body like SEPA and domestic payments plus requestedExecutionDate, ' +
+    'accountScheme (account type, for example a giro number scheme) and identifier (assigned by the bank, in the format given by accountScheme).',
   ['R4.4-domestic-scheduled-payment', 'P-records-payment-required-fields']);

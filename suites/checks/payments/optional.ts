@@ -18,8 +18,10 @@ export const psuIpOptional: Check = {
     const name = target().headers.psuIpAddress;
     const answers: { bankId: string; served: boolean; seen: string }[] = [];
     for (const bank of await flowBanks(c)) {
-      const a = await postPayment(c, bank.id, 'domestic-transfer', await paymentBody(bank.id, 'domestic-transfer'), `domestic-transfer without ${name}`, { [name]: '' });
-      c.expect(accepted(a) || a.kind === 'refused', `a domestic payment at ${bank.id} without ${name} got neither an answer nor an error`, 'a payment or an error answer', describeAnswer(a.res), a.res);
+      const a = await postPayment(c, bank.id, 'domestic-transfer', await paymentBody(bank.id, 'domestic-transfer'), `domestic-transfer without ${name}`,
+        { [name]: '' });
+      c.expect(accepted(a) || a.kind === 'refused', `a domestic payment at ${bank.id} without ${name} got neither an answer nor an error`,
+        'a payment or an error answer', describeAnswer(a.res), a.res);
       answers.push({ bankId: bank.id, served: accepted(a), seen: describeAnswer(a.res) });
     }
     psuIpVerdict(c, name, 'payment initiation', answers);
@@ -30,7 +32,8 @@ function metadataCheck(area: string, product: Product): Check {
   return {
     id: `payments.${area}.metadata`, requirements: ['R4.4-payment-metadata-optional'], spec: '4.4',
     title: `A ${product} payment with paymentMetadata is accepted`,
-    quote: `POST /payments/${product} | ... optional object paymentMetadata (risk analysis data for banks). (9 3.0.0: endToEndIdentification and paymentMetadata on domestic and SEPA payments.)`,
+    quote: `POST /payments/${product} | ... optional object paymentMetadata (risk analysis data for banks). ` +
+      '(9 3.0.0: endToEndIdentification and paymentMetadata on domestic and SEPA payments.)',
     async run(c) {
       for (const { bankId } of await cases(c, [product])) {
         // Its fields are not shown; the empty object is the one value every bank must take.
@@ -57,11 +60,15 @@ export const amountLimit: Check = {
   async run(c) {
     let judged = 0;
     for (const bank of await flowBanks(c)) {
-      const a = await postPayment(c, bank.id, 'domestic-transfer', await paymentBody(bank.id, 'domestic-transfer', { amount: HUGE }), `domestic-transfer of ${HUGE}`);
+      const a = await postPayment(c, bank.id, 'domestic-transfer', await paymentBody(bank.id, 'domestic-transfer', { amount: HUGE }),
+        `domestic-transfer of ${HUGE}`);
       // With strong customer authentication the bank may refuse it only when the person authorises: not judged here.
       if (a.kind === 'sca') { c.note(`${bank.id} asked for strong customer authentication first; its limit would show at authorisation`); continue; }
       judged++;
-      if (a.kind !== 'created') { c.expect(a.kind === 'refused', `the payment of ${HUGE} at ${bank.id} got no usable answer`, 'an error answer', describeAnswer(a.res), a.res); continue; }
+      if (a.kind !== 'created') {
+        c.expect(a.kind === 'refused', `the payment of ${HUGE} at ${bank.id} got no usable answer`, 'an error answer', describeAnswer(a.res), a.res);
+        continue;
+      }
       const status = a.paymentId ? obj(await getPayment(c, bank.id, 'domestic-transfer', a.paymentId))?.status : a.status;
       c.expect(REJECTED.includes(String(status)), `${bank.id} accepted a payment of ${HUGE} with status ${show(status)}`,
         `an error answer, or status ${REJECTED.join(' or ')}`, describeAnswer(a.res), a.res);

@@ -31,7 +31,8 @@ export const byId: Check = {
     for (const p of await payments(c)) {
       const res = await getPayment(c, p.bank.id, p.product, p.paymentId);
       const body = obj(res);
-      c.expect(ok(res) && body, `payment ${p.paymentId} (${p.product} at ${p.bank.id}) was not answered`, 'a 2xx answer with the payment', `${describeAnswer(res)}`, res);
+      c.expect(ok(res) && body, `payment ${p.paymentId} (${p.product} at ${p.bank.id}) was not answered`, 'a 2xx answer with the payment',
+        `${describeAnswer(res)}`, res);
       c.expect(typeof body!.status === 'string' && body!.status, `payment ${p.paymentId} has no status`, 'status: a string', show(body!.status), res);
     }
   },
@@ -45,12 +46,14 @@ export const nordicCodes: Check = {
     if (!(await flowBanks(c)).some(isNordic)) c.notApplicable('no bank under test is in NO, SE, FI or DK');
     for (const p of await payments(c, isNordic)) {
       if (p.initial !== undefined)
-        c.expect(NORDIC_PAYMENT_CODES.includes(String(p.initial)), `the initiation answer of ${p.product} at ${p.bank.id} (${p.bank.countryCode}) has a status outside the nine codes`,
+        c.expect(NORDIC_PAYMENT_CODES.includes(String(p.initial)),
+          `the initiation answer of ${p.product} at ${p.bank.id} (${p.bank.countryCode}) has a status outside the nine codes`,
           NORDIC_PAYMENT_CODES.join(', '), show(p.initial));
       const res = await getPayment(c, p.bank.id, p.product, p.paymentId);
       const status = obj(res)?.status;
       if (!ok(res)) continue; // payments.status.by-id reports it
-      c.expect(NORDIC_PAYMENT_CODES.includes(String(status)), `payment ${p.paymentId} (${p.product} at ${p.bank.id}, ${p.bank.countryCode}) has a status outside the nine codes`,
+      c.expect(NORDIC_PAYMENT_CODES.includes(String(status)),
+        `payment ${p.paymentId} (${p.product} at ${p.bank.id}, ${p.bank.countryCode}) has a status outside the nine codes`,
         NORDIC_PAYMENT_CODES.join(', '), show(status), res);
     }
   },

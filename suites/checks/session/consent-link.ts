@@ -10,13 +10,15 @@ import { paymentBody } from '../../support/payments.ts';
 import { target } from '../../support/target.ts';
 import { consentedNewSession, newSession, paymentIn, PROBE_PRODUCT, sessionBank } from './common.ts';
 
-export const SENTENCE = 'When a request to an account or payment endpoint uses a new or expired session, the service returns a specific error carrying a link to the consent request URL, so that the client starts the consent process.';
+export const SENTENCE = 'When a request to an account or payment endpoint uses a new or expired session, ' +
+  'the service returns a specific error carrying a link to the consent request URL, so that the client starts the consent process.';
 
 export const consentUrl: Check = {
   id: 'session.consent-link.consent-url', requirements: ['R4.4-consent-url', 'R4.4-consent-psu-ip-address', 'R4.4-redirect-url'], spec: '4.4',
   addedLater: ['R4.4-consent-psu-ip-address', 'R4.4-redirect-url'],
   title: 'GET /consent answers a consent URL (with x-psu-ip-address and x-redirect-url)',
-  quote: 'GET /consent | Returns a consent authentication URL for the bank. Header x-psu-ip-address is accepted. x-redirect-url: optional on consent initiation.',
+  quote: 'GET /consent | Returns a consent authentication URL for the bank. Header x-psu-ip-address is accepted. ' +
+    'x-redirect-url: optional on consent initiation.',
   async run(c) {
     const id = await newSession(c);
     const { res, href } = await requestConsent(c, id, 'accounts');
@@ -37,7 +39,8 @@ export const newRefused: Check = {
   quote: SENTENCE,
   async run(c) {
     const res = await newSessionAnswer(c);
-    c.expect(isError(res), 'a session without consent was served accounts', 'an error answer (4xx or 5xx) with a link to the consent request', `${describeAnswer(res)}`);
+    c.expect(isError(res), 'a session without consent was served accounts', 'an error answer (4xx or 5xx) with a link to the consent request',
+      `${describeAnswer(res)}`);
   },
 };
 

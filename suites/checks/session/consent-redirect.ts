@@ -9,7 +9,8 @@ import { probeConsent, requestConsent } from '../../support/sessions.ts';
 import { target } from '../../support/target.ts';
 import { newSession } from './common.ts';
 
-const QUOTE = 'x-redirect-url | Optional on consent initiation and payment initiation; redirects control to a custom address after the bank\'s strong customer authentication redirect.';
+const QUOTE = 'x-redirect-url | Optional on consent initiation and payment initiation; ' +
+  'redirects control to a custom address after the bank\'s strong customer authentication redirect.';
 
 export const withoutRedirect: Check = {
   id: 'session.lifecycle.consent-without-redirect-url', requirements: ['R4.4-redirect-url'], spec: '4.4',
@@ -47,6 +48,7 @@ export const redirect: Check = {
     if (outcome.redirectedBack === undefined)
       c.skip(`the ${t.consentDriver} consent driver cannot see where the bank sends the person`, 'use --consent-driver follow or browser');
     c.expect(outcome.redirectedBack, `after consent the bank did not send the end user to ${t.redirectUrl}`,
-      `a redirect to ${t.redirectUrl} (given in ${t.headers.redirectUrl})`, `the flow ended at ${outcome.finalUrl ?? 'an unknown page'} (links: ${show(links(res.json))})`);
+      `a redirect to ${t.redirectUrl} (given in ${t.headers.redirectUrl})`,
+      `the flow ended at ${outcome.finalUrl ?? 'an unknown page'} (links: ${show(links(res.json))})`);
   },
 };

@@ -69,7 +69,8 @@ export const expiredSession: Check = {
       return c.skip('not checked: the spec does not say how long a consent lasts, and the run was not told',
         'give --session-lifetime S (spec seconds a consented session lasts on the target) to see one expire');
     if (w.kind === 'too-long')
-      return c.skip(`not checked: seeing a session expire (--session-lifetime ${target().sessionLifetimeS} s at time scale ${target().timeScale}) is ${(w.waitMs / 1000).toFixed(1)} s of waiting, more than --max-wait ${target().maxWaitS} s`,
+      return c.skip(`not checked: seeing a session expire (--session-lifetime ${target().sessionLifetimeS} s at time scale ${target().timeScale}) ` +
+          `is ${(w.waitMs / 1000).toFixed(1)} s of waiting, more than --max-wait ${target().maxWaitS} s`,
         `raise --max-wait to ${neededMaxWait(w.waitMs)}`);
     adopt(c, w.setup);
     const accounts = adopt(c, w.accounts);
@@ -77,6 +78,7 @@ export const expiredSession: Check = {
     c.note(`both sessions were used ${w.lifeS} spec s (plus a spec second) after their consent was given`);
     expectConsentLinkError(c, accounts, 'to an account call in an expired session');
     expectConsentLinkError(c, payment, 'to a payment in an expired session');
-    c.summary = `Account and payment calls in sessions whose consent was given ${w.lifeS} spec s before got the consent-link error (${accounts.status}, ${payment.status}).`;
+    c.summary = `Account and payment calls in sessions whose consent was given ${w.lifeS} spec s before ` +
+      `got the consent-link error (${accounts.status}, ${payment.status}).`;
   },
 };

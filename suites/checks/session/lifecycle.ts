@@ -37,7 +37,8 @@ export const statusFields: Check = {
     const res = await call(c, 'GET', 'session', { sessionId: id }, { session: id, label: 'consent status' });
     const body = obj(res) ?? {};
     const missing = ['bankId', 'bankName', 'createdAt', 'consentStatus'].filter(k => typeof body[k] !== 'string');
-    c.expect(!missing.length, 'the consent status lacks fields', 'bankId, bankName, createdAt, consentStatus as strings', `missing or not strings: ${missing.join(', ')}`);
+    c.expect(!missing.length, 'the consent status lacks fields', 'bankId, bankName, createdAt, consentStatus as strings',
+      `missing or not strings: ${missing.join(', ')}`);
     c.expect(body.bankId === await sessionBank(), 'the consent status names another bank', String(await sessionBank()), show(body.bankId));
   },
 };

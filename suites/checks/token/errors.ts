@@ -19,33 +19,53 @@ interface Case {
 
 const wrongSecret = () => target().clientSecret + '-wrong';
 const CASES: Record<string, Case> = {
-  'wrong-secret': { name: 'a wrong client secret', quote: 'Form fields: grant_type = client_credentials; client_id (string, required); client_secret (string, required).', statuses: [400, 401], errors: ['invalid_client', 'unauthorized_client'],
+  'wrong-secret': { name: 'a wrong client secret',
+    quote: 'Form fields: grant_type = client_credentials; client_id (string, required); client_secret (string, required).',
+    statuses: [400, 401], errors: ['invalid_client', 'unauthorized_client'],
     requirements: { refused: ['R4.1-client-secret-required'], answer: ['P-token-error-client'] },
     form: () => ({ grant_type: 'client_credentials', client_id: target().clientId, client_secret: wrongSecret() }) },
-  'missing-secret': { name: 'no client secret', quote: 'Form fields: grant_type = client_credentials; client_id (string, required); client_secret (string, required).', statuses: [400, 401], errors: ['invalid_client', 'unauthorized_client', 'invalid_request'],
+  'missing-secret': { name: 'no client secret',
+    quote: 'Form fields: grant_type = client_credentials; client_id (string, required); client_secret (string, required).',
+    statuses: [400, 401], errors: ['invalid_client', 'unauthorized_client', 'invalid_request'],
     requirements: { refused: ['R4.1-client-secret-required'], answer: ['P-token-error-client'] },
     form: () => ({ grant_type: 'client_credentials', client_id: target().clientId }) },
-  'unknown-client': { name: 'an unknown client id', quote: 'Form fields: grant_type = client_credentials; client_id (string, required); client_secret (string, required).', statuses: [400, 401], errors: ['invalid_client', 'unauthorized_client'],
+  'unknown-client': { name: 'an unknown client id',
+    quote: 'Form fields: grant_type = client_credentials; client_id (string, required); client_secret (string, required).',
+    statuses: [400, 401], errors: ['invalid_client', 'unauthorized_client'],
     requirements: { refused: ['R4.1-client-id-required'], answer: ['P-token-error-client'] },
     form: () => ({ grant_type: 'client_credentials', client_id: 'pis-conformance-unknown-client', client_secret: wrongSecret() }) },
-  'unsupported-grant': { name: 'an unsupported grant_type', quote: 'Form fields: grant_type = client_credentials (4.1) or refresh_token (4.2).', statuses: [400], errors: ['unsupported_grant_type', 'invalid_request'],
+  'unsupported-grant': { name: 'an unsupported grant_type',
+    quote: 'Form fields: grant_type = client_credentials (4.1) or refresh_token (4.2).',
+    statuses: [400], errors: ['unsupported_grant_type', 'invalid_request'],
     requirements: { refused: ['R4.1-grant-type'], answer: ['P-token-error-grant'] },
     form: () => ({ grant_type: 'urn:pis-conformance:no-such-grant', client_id: target().clientId, client_secret: target().clientSecret }) },
-  'missing-grant': { name: 'no grant_type', quote: 'Form fields: grant_type = client_credentials (4.1) or refresh_token (4.2).', statuses: [400], errors: ['invalid_request', 'unsupported_grant_type'],
+  'missing-grant': { name: 'no grant_type',
+    quote: 'Form fields: grant_type = client_credentials (4.1) or refresh_token (4.2).',
+    statuses: [400], errors: ['invalid_request', 'unsupported_grant_type'],
     requirements: { refused: ['R4.1-grant-type'], answer: ['P-token-error-grant'] },
     form: () => ({ client_id: target().clientId, client_secret: target().clientSecret }) },
-  'unknown-refresh-token': { name: 'an unknown refresh token', quote: 'Form fields: grant_type = refresh_token; refresh_token (string, required); ... This must be done before refresh_token expires.', statuses: [400], errors: ['invalid_grant'],
+  'unknown-refresh-token': { name: 'an unknown refresh token',
+    quote: 'Form fields: grant_type = refresh_token; refresh_token (string, required); ... This must be done before refresh_token expires.',
+    statuses: [400], errors: ['invalid_grant'],
     requirements: { refused: ['R4.2-refresh-grant'], answer: ['P-token-error-refresh'] },
-    form: () => ({ grant_type: 'refresh_token', refresh_token: 'pis-conformance-not-a-refresh-token', client_id: target().clientId, client_secret: target().clientSecret }) },
-  'missing-client': { name: 'no client id', quote: 'Form fields: grant_type = client_credentials; client_id (string, required); client_secret (string, required).', statuses: [400, 401], errors: ['invalid_client', 'unauthorized_client', 'invalid_request'],
+    form: () => ({ grant_type: 'refresh_token', refresh_token: 'pis-conformance-not-a-refresh-token', client_id: target().clientId,
+      client_secret: target().clientSecret }) },
+  'missing-client': { name: 'no client id',
+    quote: 'Form fields: grant_type = client_credentials; client_id (string, required); client_secret (string, required).',
+    statuses: [400, 401], errors: ['invalid_client', 'unauthorized_client', 'invalid_request'],
     requirements: { refused: ['R4.1-client-id-required'], answer: ['P-token-error-client'] },
     form: () => ({ grant_type: 'client_credentials', client_secret: target().clientSecret }) },
-  'missing-refresh-token': { name: 'a refresh grant without refresh_token', quote: 'Form fields: grant_type = refresh_token; refresh_token (string, required); client_id (string, required); client_secret (string, required).', statuses: [400], errors: ['invalid_request', 'invalid_grant'],
+  'missing-refresh-token': { name: 'a refresh grant without refresh_token',
+    quote: 'Form fields: grant_type = refresh_token; refresh_token (string, required); client_id (string, required); client_secret (string, required).',
+    statuses: [400], errors: ['invalid_request', 'invalid_grant'],
     requirements: { refused: ['R4.2-refresh-grant'], answer: ['P-token-error-refresh'] },
     form: () => ({ grant_type: 'refresh_token', client_id: target().clientId, client_secret: target().clientSecret }) },
-  'refresh-wrong-secret': { name: 'a live refresh token and a wrong client secret', quote: 'Form fields: grant_type = refresh_token; refresh_token (string, required); client_id (string, required); client_secret (string, required).', statuses: [400, 401], errors: ['invalid_client', 'unauthorized_client'],
+  'refresh-wrong-secret': { name: 'a live refresh token and a wrong client secret',
+    quote: 'Form fields: grant_type = refresh_token; refresh_token (string, required); client_id (string, required); client_secret (string, required).',
+    statuses: [400, 401], errors: ['invalid_client', 'unauthorized_client'],
     requirements: { refused: ['R4.2-refresh-grant'], answer: ['P-token-error-client'] },
-    form: async c => ({ grant_type: 'refresh_token', refresh_token: (await issuePair(c)).refresh, client_id: target().clientId, client_secret: wrongSecret() }) },
+    form: async c => ({ grant_type: 'refresh_token', refresh_token: (await issuePair(c)).refresh, client_id: target().clientId,
+      client_secret: wrongSecret() }) },
 };
 
 async function ask(c: CheckContext, key: string) {
@@ -63,7 +83,8 @@ function refused(key: string, spec: string): Check {
     async run(c) {
       const { res, body } = await ask(c, key);
       c.expect(res.status >= 400, `a request with ${k.name} was not refused`, 'a 4xx answer', describeAnswer(res));
-      c.expect(!tokenFields(body).length, `the refusal of ${k.name} carries a token`, 'no access_token or refresh_token in an error answer', tokenFields(body).join(', '));
+      c.expect(!tokenFields(body).length, `the refusal of ${k.name} carries a token`, 'no access_token or refresh_token in an error answer',
+        tokenFields(body).join(', '));
     },
   };
 }
@@ -72,7 +93,8 @@ function refused(key: string, spec: string): Check {
 function answer(key: string, spec: string): Check {
   const k = CASES[key]!;
   return {
-    id: `token.errors.${key}-answer`, requirements: k.requirements.answer, spec, title: `The refusal of ${k.name} is ${k.statuses.join(' or ')} with error ${k.errors.join(' or ')}`,
+    id: `token.errors.${key}-answer`, requirements: k.requirements.answer, spec,
+    title: `The refusal of ${k.name} is ${k.statuses.join(' or ')} with error ${k.errors.join(' or ')}`,
     quote: `docs/profile.md (RFC 6749 5.2): ${k.name}: ${k.statuses.join(' or ')}; error is ${k.errors.join(' or ')}.`,
     async run(c) {
       const { res, body } = await ask(c, key);

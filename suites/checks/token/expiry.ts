@@ -28,7 +28,8 @@ export const oldTokenRefused: Check = {
     requireApi(c, 'seeing a token expire');
     const w = accessWatch();
     const wrong = adopt(c, await w.madeUp);
-    if (!apiRefused(wrong)) return c.skip('not checked: the API does not refuse a made-up token either, so expiry cannot be seen (see token.use.wrong-token-refused)');
+    if (!apiRefused(wrong))
+      return c.skip('not checked: the API does not refuse a made-up token either, so expiry cannot be seen (see token.use.wrong-token-refused)');
     const seen = await w.after;
     requireLifetime(c, seen, 'expires_in');
     const before = seen.kind === 'seen' ? seen.fresh : seen.partial?.fresh;
@@ -42,7 +43,8 @@ export const oldTokenRefused: Check = {
     if (apiRefused(after)) return;
     if (seen.kind === 'too-long')
       return skipTooLong(c, `seeing the leeway end (${LEEWAY_SPEC_S} s past expires_in)`, 'expires_in', got.lifeS, seen.waitMs,
-        `not checked to the end: the API still accepts the token just after expires_in, which the ${LEEWAY_SPEC_S} s clock-skew leeway of RFC 7519 4.1.4 allows; `);
+        'not checked to the end: the API still accepts the token just after expires_in, ' +
+          `which the ${LEEWAY_SPEC_S} s clock-skew leeway of RFC 7519 4.1.4 allows; `);
     const late = adopt(c, got.late!);
     c.expect(apiRefused(late), `the API still accepts the access token ${LEEWAY_SPEC_S} s after expires_in`,
       `a refusal (401) at the latest ${LEEWAY_SPEC_S} s (clock-skew leeway) after expires_in`, describeAnswer(late));
@@ -64,7 +66,8 @@ export const oldRefreshRefused: Check = {
   async run(c) {
     const seen = await refreshWatch().after;
     requireLifetime(c, seen, 'refresh_expires_in');
-    if (seen.kind === 'too-long') return skipTooLong(c, 'seeing the refresh token expire', 'refresh_expires_in', seen.grant.body.refresh_expires_in, seen.waitMs);
+    if (seen.kind === 'too-long')
+      return skipTooLong(c, 'seeing the refresh token expire', 'refresh_expires_in', seen.grant.body.refresh_expires_in, seen.waitMs);
     const res = adopt(c, seen.after);
     c.measure('waited after the token answer', `refresh_expires_in ${seen.lifeS} s x time scale ${target().timeScale} + margin`,
       ((seen.after.sentAt - seen.grant.seen.doneAt) / 1000).toFixed(2), 's (real)');

@@ -156,7 +156,8 @@ type Field = 'expires_in' | 'refresh_expires_in';
 
 /** Not run: a check's wait for a token's end does not fit --max-wait; the remedy names the --max-wait that would do. */
 export function skipTooLong(c: CheckContext, what: string, field: Field, lifeS: unknown, waitMs: number, prefix = 'not checked: '): never {
-  return c.skip(`${prefix}${what} (${field} ${JSON.stringify(lifeS)} s at time scale ${target().timeScale}) is ${(waitMs / 1000).toFixed(1)} s of waiting, more than --max-wait ${target().maxWaitS} s`,
+  return c.skip(`${prefix}${what} (${field} ${JSON.stringify(lifeS)} s at time scale ${target().timeScale}) ` +
+      `is ${(waitMs / 1000).toFixed(1)} s of waiting, more than --max-wait ${target().maxWaitS} s`,
     `raise --max-wait to ${neededMaxWait(waitMs)} (or run the target on a compressed clock with --time-scale)`);
 }
 
@@ -175,15 +176,18 @@ export function requireLifetime(c: CheckContext, w: Waited<unknown>, field: Fiel
  * rounding fails; a later one proves nothing (rounding, a slow request) and is
  * not run.
  */
-export function judgeNearEnd(c: CheckContext, w: Waited<NearEnd>, o: { field: Field; token: string; by: string; served: (r: ExchangeResponse) => boolean; expected: string }): void {
+export function judgeNearEnd(c: CheckContext, w: Waited<NearEnd>,
+  o: { field: Field; token: string; by: string; served: (r: ExchangeResponse) => boolean; expected: string }): void {
   requireLifetime(c, w, o.field);
   if (w.kind === 'too-long') return skipTooLong(c, `using the ${o.token} near its end`, o.field, w.grant.body[o.field], w.waitMs);
   const res = adopt(c, w.use);
   const scale = target().timeScale;
   const left = ((w.grant.seen.sentAt + realMs(w.lifeS) - w.use.doneAt) / 1000).toFixed(2);
-  c.measure(`answer read before the stated end of the ${o.token}`, `${o.field} ${w.lifeS} s x time scale ${scale} after the grant was sent`, left, 's (real) left');
+  c.measure(`answer read before the stated end of the ${o.token}`, `${o.field} ${w.lifeS} s x time scale ${scale} after the grant was sent`,
+    left, 's (real) left');
   if (o.served(res)) return;
-  c.expect(!w.judgeable, `${o.by} did not serve the ${o.token} ${left} s (real) before the end of its ${o.field} of ${w.lifeS} s`, o.expected, describeAnswer(res));
+  c.expect(!w.judgeable, `${o.by} did not serve the ${o.token} ${left} s (real) before the end of its ${o.field} of ${w.lifeS} s`,
+    o.expected, describeAnswer(res));
   c.skip(`not checked: the ${o.token} was not served (${res.status}) in its last spec second, twice, where rounding or a slow request explains it`,
     'run again on a less loaded machine or network');
 }

@@ -29,7 +29,8 @@ export const answers: Check = {
     // A wrong token_type in the first answer is token.issue.token-type's finding; only a refresh that breaks it on its own is this check's.
     const bearer = (v: unknown) => typeof v === 'string' && v.toLowerCase() === 'bearer';
     if (bearer(first.body.token_type))
-      c.expect(bearer(body.token_type), 'token_type of the refresh answer is not bearer', '"bearer" in any letter case', JSON.stringify(body.token_type) ?? 'absent');
+      c.expect(bearer(body.token_type), 'token_type of the refresh answer is not bearer', '"bearer" in any letter case',
+        JSON.stringify(body.token_type) ?? 'absent');
     c.expect(typeof body.scope === 'string', 'the refresh answer has no scope', 'scope: a string (spec 4.2: "including scope")',
       JSON.stringify(body.scope) ?? 'absent');
   },
@@ -65,14 +66,19 @@ export const resetsLifetimes: Check = {
     if (res.status !== 200) throw new Prerequisite(`the refresh grant answered ${res.status} (see token.refresh.answers-tokens)`);
     for (const k of ['expires_in', 'refresh_expires_in']) {
       const before = first.body[k], after = body[k];
-      if (!isInt(before) || !isInt(after)) return c.fail(`${k} is missing or not an integer in an answer`, 'integers in both answers', `${JSON.stringify(before)} then ${JSON.stringify(after)}`);
+      if (!isInt(before) || !isInt(after))
+        return c.fail(`${k} is missing or not an integer in an answer`, 'integers in both answers', `${JSON.stringify(before)} then ${JSON.stringify(after)}`);
       // refresh_expires_in 0 is "no fixed expiry" (Keycloak offline tokens; see token.issue.refresh-token): nothing to count down.
-      if (k === 'refresh_expires_in' && after === 0) { c.note('refresh_expires_in is 0 after the refresh: no fixed expiry, so no countdown to see.'); continue; }
+      if (k === 'refresh_expires_in' && after === 0) {
+        c.note('refresh_expires_in is 0 after the refresh: no fixed expiry, so no countdown to see.');
+        continue;
+      }
       // A countdown loses the elapsed time; a reset loses at most rounding. Half the elapsed time separates them.
       const floor = before - elapsedSpecS / 2;
       c.measure(`${k} after ${elapsedSpecS.toFixed(1)} spec s`, `at least ${floor.toFixed(1)} (reset)`, String(after), 's');
       c.expect(after >= floor, `${k} was not reset by the refresh`,
-        `about ${before} s again (at least ${floor.toFixed(1)})`, `${after} s, ${(before - after)} s less, ${elapsedSpecS.toFixed(1)} spec s after the first answer`);
+        `about ${before} s again (at least ${floor.toFixed(1)})`,
+        `${after} s, ${(before - after)} s less, ${elapsedSpecS.toFixed(1)} spec s after the first answer`);
     }
   },
 };
@@ -99,7 +105,8 @@ export const chain: Check = {
   async run(c) {
     const { res, body } = await refreshOnce(c);
     const next = body.refresh_token;
-    if (res.status !== 200 || typeof next !== 'string') throw new Prerequisite(`the refresh grant answered ${res.status} without a refresh_token (see token.refresh.answers-tokens)`);
+    if (res.status !== 200 || typeof next !== 'string')
+      throw new Prerequisite(`the refresh grant answered ${res.status} without a refresh_token (see token.refresh.answers-tokens)`);
     const again = await tokenRequest(c, refreshForm(next), 'the refresh token of the refresh answer');
     c.expect(again.status === 200 && tokenFields(obj(again)).includes('access_token'), 'the refresh token of a refresh answer was not exchanged',
       '200 with a new access_token: a session is kept alive by refreshing again and again', describeAnswer(again));

@@ -89,6 +89,7 @@ export const untilExpiresIn: Check = {
   timeoutS: () => target().maxWaitS + 45,
   async run(c) {
     requireApi(c, 'using a token until it expires');
-    judgeNearEnd(c, await accessWatch().near, { field: 'expires_in', token: 'access token', by: 'the API', served: apiServed, expected: 'a 2xx answer: the token has not expired' });
+    judgeNearEnd(c, await accessWatch().near,
+      { field: 'expires_in', token: 'access token', by: 'the API', served: apiServed, expected: 'a 2xx answer: the token has not expired' });
   },
 };

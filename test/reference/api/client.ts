@@ -6,7 +6,8 @@ import { startReference, type Reference, type ReferenceOptions } from '../../../
 export interface Reply { status: number; headers: Headers; json: any; text: string }
 
 async function post(url: string, form: Record<string, string>, headers: Record<string, string> = {}): Promise<Reply> {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, body: new URLSearchParams(form) });
+  const res = await fetch(url,
+    { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, body: new URLSearchParams(form) });
   return reply(res);
 }
 

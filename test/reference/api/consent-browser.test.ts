@@ -11,7 +11,8 @@ const CHROMIUM = '/usr/bin/chromium';
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
 
 describe('interactive consent pages in a browser', () => {
-  it('grants consent and authorises a payment only when Approve is clicked', { skip: !existsSync(CHROMIUM) && 'Chromium is not installed at /usr/bin/chromium' }, async () => {
+  it('grants consent and authorises a payment only when Approve is clicked',
+    { skip: !existsSync(CHROMIUM) && 'Chromium is not installed at /usr/bin/chromium' }, async () => {
     const { ref, client: c } = await withReference({ interactiveConsent: true, timeScale: 1 });
     const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
     try {

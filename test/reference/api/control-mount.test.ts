@@ -21,7 +21,8 @@ describe('control API mounted on the reference server', () => {
     const ref = await startReference({ timeScale: 0.1, webhookUrl: url, webhookApiKey: 'registered-key' });
     try {
       const statuses = ['STARTED', 'PAYMENT_INITIATED', 'PAYMENT_COMPLETED'];
-      const created = await fetch(`${ref.controlUrl}/checkouts`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ kind: 'normal', statuses }) });
+      const created = await fetch(`${ref.controlUrl}/checkouts`,
+        { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ kind: 'normal', statuses }) });
       assert.equal(created.status, 201);
       const { id } = await created.json() as { id: string };
       await new Promise<void>((resolve, reject) => {

@@ -30,7 +30,8 @@ describe('API errors (clean reference)', () => {
     assertError(await c.call('GET', '/banks/no-such-bank'), 510, '1003');
     assertError(await c.call('POST', '/session', { body: { bankId: 'no-such-bank' } }), 510, '1003');
     assertError(await c.call('POST', '/session', { body: {} }), 510, '1002');
-    const raw = await fetch(`${ref.baseUrl}/session`, { method: 'POST', body: '{nope', headers: { authorization: `Bearer ${c.token}`, 'x-device-id': 'd', 'content-type': 'application/json' } });
+    const raw = await fetch(`${ref.baseUrl}/session`, { method: 'POST', body: '{nope',
+      headers: { authorization: `Bearer ${c.token}`, 'x-device-id': 'd', 'content-type': 'application/json' } });
     assert.equal(raw.status, 510);
     assert.equal((await raw.json() as { errorCode: string }).errorCode, '1002');
   });
@@ -64,7 +65,8 @@ describe('API errors (clean reference)', () => {
     await c.newSession('swedbank-se');
     assertError(await c.call('GET', `/consent/${c.sessionId}?scope=accounts`), 510, '1001');
     assertError(await c.call('GET', `/consent/${c.sessionId}`, { headers: { 'x-psu-ip-address': 'not-an-ip' } }), 510, '1004');
-    assertError(await c.call('GET', `/consent/${c.sessionId}`, { headers: { 'x-psu-ip-address': '192.0.2.1', 'x-redirect-url': 'relative/path' } }), 510, '1005');
+    assertError(await c.call('GET', `/consent/${c.sessionId}`, { headers: { 'x-psu-ip-address': '192.0.2.1', 'x-redirect-url': 'relative/path' } }),
+      510, '1005');
     assertError(await c.call('GET', `/consent/${c.sessionId}?scope=everything`, { headers: { 'x-psu-ip-address': '192.0.2.1' } }), 510, '1002');
     await c.consent();
     assertError(await c.call('GET', '/accounts', { headers: { 'x-psu-ip-address': '999.1.1.1' } }), 510, '1004');
@@ -113,14 +115,17 @@ describe('API errors (clean reference)', () => {
     assertError(await c.call('POST', '/payments/domestic-scheduled-transfer', { body: paymentBody('domestic-scheduled-transfer') }), 510, '1007');
   });
 
-  it('refuses an instant payment at a bank without instant-domestic-transfer (1007), a non-boolean instantPayment (1002) and an amount above the limit (1008)', async () => {
+  it('refuses an instant payment at a bank without instant-domestic-transfer (1007), a non-boolean instantPayment (1002) ' +
+    'and an amount above the limit (1008)', async () => {
     await c.ready('sparebank1-no');
     assertError(await c.call('POST', '/payments/domestic-transfer', { body: paymentBody('domestic-transfer', { instantPayment: true }) }), 510, '1007');
     assert.equal((await c.call('POST', '/payments/domestic-transfer', { body: paymentBody('domestic-transfer', { instantPayment: false }) })).status, 201);
     await c.ready('nordea-fi');
     assertError(await c.call('POST', '/payments/domestic-transfer', { body: paymentBody('domestic-transfer', { instantPayment: 'yes' }) }), 510, '1002');
-    assertError(await c.call('POST', '/payments/domestic-transfer', { body: paymentBody('domestic-transfer', { instrumentedAmount: '1000000.01' }) }), 510, '1008');
-    assert.equal((await c.call('POST', '/payments/domestic-transfer', { body: paymentBody('domestic-transfer', { instrumentedAmount: '1000000.00' }) })).status, 201);
+    assertError(await c.call('POST', '/payments/domestic-transfer',
+      { body: paymentBody('domestic-transfer', { instrumentedAmount: '1000000.01' }) }), 510, '1008');
+    assert.equal((await c.call('POST', '/payments/domestic-transfer',
+      { body: paymentBody('domestic-transfer', { instrumentedAmount: '1000000.00' }) })).status, 201);
   });
 
   it('answers 1428 with an authorize link at a bank with strong customer authentication', async () => {

@@ -73,7 +73,8 @@ const CASES: FaultCase[] = [
       await c.ready('nordea-fi');
       const body = paymentBody('sepa-scheduled-credit', { requestedExecutionDate: undefined });
       const bad = paymentBody('sepa-scheduled-credit', { requestedExecutionDate: '2026-13-01' });
-      return [(await c.call('POST', '/payments/sepa-scheduled-credit', { body })).status, (await c.call('POST', '/payments/sepa-scheduled-credit', { body: bad })).status];
+      return [(await c.call('POST', '/payments/sepa-scheduled-credit', { body })).status,
+        (await c.call('POST', '/payments/sepa-scheduled-credit', { body: bad })).status];
     },
     clean: [510, 510], faulty: [201, 510],
   },
@@ -82,7 +83,8 @@ const CASES: FaultCase[] = [
     probe: async c => {
       await c.ready('sparebank1-no');
       const p = await c.call('POST', '/payments/domestic-transfer', { body: paymentBody('domestic-transfer') });
-      return [NORDIC_CODES.includes(p.json.status), NORDIC_CODES.includes((await c.call('GET', `/payments/domestic-transfer/${p.json.paymentId}`)).json.status)];
+      return [NORDIC_CODES.includes(p.json.status),
+        NORDIC_CODES.includes((await c.call('GET', `/payments/domestic-transfer/${p.json.paymentId}`)).json.status)];
     },
     clean: [true, true], faulty: [true, false],
   },
@@ -120,7 +122,8 @@ const CASES: FaultCase[] = [
     name: 'payments-sca-redirect-ignored',
     probe: async c => {
       await c.ready('dnb-no');
-      const p = await c.call('POST', '/payments/domestic-transfer', { body: paymentBody('domestic-transfer'), headers: { 'x-redirect-url': 'https://merchant.example/paid' } });
+      const p = await c.call('POST', '/payments/domestic-transfer',
+        { body: paymentBody('domestic-transfer'), headers: { 'x-redirect-url': 'https://merchant.example/paid' } });
       const auth = await c.call('POST', new URL(p.json.links[0].href).pathname.replace(/^\/api/, ''));
       const page = await fetch(auth.json.links[0].href, { redirect: 'manual' });
       return page.headers.get('location')?.replace(/^http:\/\/[^/]+/, '');

@@ -53,7 +53,8 @@ describe('banking API flows (clean reference)', () => {
     assert.match(html, /<button id="approve"/);
     assert.equal((await c.call('GET', `/session/${c.sessionId}`)).json.consentStatus, 'PENDING', 'showing the page grants nothing');
     const action = /action="([^"]+)"/.exec(html)![1];
-    const done = await fetch(new URL(action, ref.authUrl), { method: 'POST', body: 'decision=approve', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const done = await fetch(new URL(action, ref.authUrl),
+      { method: 'POST', body: 'decision=approve', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
     assert.equal(done.status, 200);
     assert.match(await done.text(), /Consent was given/);
     assert.equal((await c.call('GET', '/accounts')).status, 200);
@@ -106,12 +107,14 @@ describe('banking API flows (clean reference)', () => {
 
   it('leads a payment at an SCA bank through 1428, authorize and the bank page to ACSP', async () => {
     await c.ready('dnb-no');
-    const refused = await c.call('POST', '/payments/domestic-transfer', { body: paymentBody('domestic-transfer'), headers: { 'x-redirect-url': 'https://merchant.example/paid' } });
+    const refused = await c.call('POST', '/payments/domestic-transfer',
+      { body: paymentBody('domestic-transfer'), headers: { 'x-redirect-url': 'https://merchant.example/paid' } });
     assert.equal(refused.json.errorCode, '1428');
     const authorizeUrl = refused.json.links[0].href as string;
     const id = refused.json.links[0].meta.id as string;
     assert.equal((await c.call('GET', `/payments/domestic-transfer/${id}`)).json.status, 'RCVD');
-    const auth = await fetch(authorizeUrl, { method: 'POST', headers: { authorization: `Bearer ${c.token}`, 'x-device-id': 'd', 'x-session-id': c.sessionId } });
+    const auth = await fetch(authorizeUrl,
+      { method: 'POST', headers: { authorization: `Bearer ${c.token}`, 'x-device-id': 'd', 'x-session-id': c.sessionId } });
     assert.equal(auth.status, 200);
     const link = (await auth.json() as { links: { rel: string; href: string }[] }).links[0];
     assert.equal(link.rel, 'authorize');

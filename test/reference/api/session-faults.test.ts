@@ -13,7 +13,11 @@ const BANK = 'sparebank1-no';
 const CASES: FaultCase[] = [
   {
     name: 'session-delete-ignored',
-    probe: async c => { await c.ready(BANK); const d = await c.call('DELETE', `/session/${c.sessionId}`); return [d.status, (await c.call('GET', '/accounts')).status]; },
+    probe: async c => {
+      await c.ready(BANK);
+      const d = await c.call('DELETE', `/session/${c.sessionId}`);
+      return [d.status, (await c.call('GET', '/accounts')).status];
+    },
     clean: [204, 510], faulty: [204, 200],
   },
   {
@@ -28,7 +32,11 @@ const CASES: FaultCase[] = [
   },
   {
     name: 'session-consent-link-relative',
-    probe: async c => { await c.newSession(BANK); const href = (await c.call('GET', '/accounts')).json.links[0].href as string; return /^https?:\/\//.test(href); },
+    probe: async c => {
+      await c.newSession(BANK);
+      const href = (await c.call('GET', '/accounts')).json.links[0].href as string;
+      return /^https?:\/\//.test(href);
+    },
     clean: true, faulty: false,
   },
   {

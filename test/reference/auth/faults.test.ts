@@ -37,7 +37,8 @@ const CASES: FaultCase[] = [
   },
   {
     name: 'token-cacheable',
-    probe: async (c, r) => [(await issue(c, r)).headers.get('cache-control'), (await c.tokenRequest({ grant_type: 'nope', ...creds(r) })).headers.get('cache-control')],
+    probe: async (c, r) => [(await issue(c, r)).headers.get('cache-control'),
+      (await c.tokenRequest({ grant_type: 'nope', ...creds(r) })).headers.get('cache-control')],
     clean: ['no-store', 'no-store'], faulty: [null, null],
   },
   {
@@ -49,15 +50,23 @@ const CASES: FaultCase[] = [
   {
     name: 'token-keycloak-errors',
     probe: async (c, r) => {
-      const answer = async (form: Record<string, string>) => { const x = await c.tokenRequest({ grant_type: 'client_credentials', ...form }); return [x.status, x.json.error]; };
-      return [await answer({ client_id: r.clientId, client_secret: 'wrong' }), await answer({ client_id: 'stranger', client_secret: 'x' }), await answer({ client_id: r.clientId })];
+      const answer = async (form: Record<string, string>) => {
+        const x = await c.tokenRequest({ grant_type: 'client_credentials', ...form });
+        return [x.status, x.json.error];
+      };
+      return [await answer({ client_id: r.clientId, client_secret: 'wrong' }), await answer({ client_id: 'stranger', client_secret: 'x' }),
+        await answer({ client_id: r.clientId })];
     },
     clean: [[400, 'invalid_client'], [400, 'invalid_client'], [400, 'invalid_client']],
     faulty: [[401, 'unauthorized_client'], [401, 'unauthorized_client'], [400, 'invalid_client']],
   },
   {
     name: 'token-refresh-reusable',
-    probe: async (c, r) => { const a = await issue(c, r); await refresh(c, r, a.json.refresh_token); return (await refresh(c, r, a.json.refresh_token)).status; },
+    probe: async (c, r) => {
+      const a = await issue(c, r);
+      await refresh(c, r, a.json.refresh_token);
+      return (await refresh(c, r, a.json.refresh_token)).status;
+    },
     clean: 400, faulty: 200,
   },
   {
@@ -72,7 +81,11 @@ const CASES: FaultCase[] = [
   { name: 'extra-fields', probe: async (c, r) => 'not-before-policy' in (await issue(c, r)).json, clean: false, faulty: true },
   {
     name: 'token-refresh-not-renewable',
-    probe: async (c, r) => { const a = await issue(c, r); const b = await refresh(c, r, a.json.refresh_token); return [b.status, (await refresh(c, r, b.json.refresh_token)).status]; },
+    probe: async (c, r) => {
+      const a = await issue(c, r);
+      const b = await refresh(c, r, a.json.refresh_token);
+      return [b.status, (await refresh(c, r, b.json.refresh_token)).status];
+    },
     clean: [200, 200], faulty: [200, 400],
   },
   {
@@ -129,7 +142,8 @@ type Expect = { status: number; before?: number; after?: number };
  * its `before`, or a use sent before its `after`, proves nothing (the machine
  * held the request) and the pair is tried again, at most three times.
  */
-async function onTheClock(fault: string, atSpecS: number, use: (c: RefClient, ref: Reference, grant: Reply) => Promise<number>, expect: [Expect, Expect]): Promise<void> {
+async function onTheClock(fault: string, atSpecS: number, use: (c: RefClient, ref: Reference, grant: Reply) => Promise<number>,
+  expect: [Expect, Expect]): Promise<void> {
   const seen: string[] = [];
   for (let attempt = 0; attempt < 3; attempt++) {
     const refs = [await withReference(SHORT), await withReference({ ...SHORT, faults: [fault] })];
@@ -156,7 +170,8 @@ async function onTheClock(fault: string, atSpecS: number, use: (c: RefClient, re
   assert.fail(`the uses could not be placed on the clock three times (the machine held them): ${seen.join('; ')}`);
 }
 
-const apiCall = (c: RefClient, _r: Reference, g: Reply) => c.call('GET', '/banks', { headers: { authorization: `Bearer ${g.json.access_token}` } }).then(x => x.status);
+const apiCall = (c: RefClient, _r: Reference, g: Reply) =>
+  c.call('GET', '/banks', { headers: { authorization: `Bearer ${g.json.access_token}` } }).then(x => x.status);
 const refreshCall = (c: RefClient, r: Reference, g: Reply) => refresh(c, r, g.json.refresh_token).then(x => x.status);
 
 describe('token faults on the clock', { concurrency: true }, () => {

@@ -79,7 +79,8 @@ describe('token endpoint (clean reference)', () => {
   });
 
   it('refuses a body that is not a form, and methods other than POST', async () => {
-    const r = await fetch(ref.tokenUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ grant_type: 'client_credentials', ...creds() }) });
+    const r = await fetch(ref.tokenUrl, { method: 'POST', headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ grant_type: 'client_credentials', ...creds() }) });
     assert.equal(r.status, 400);
     assert.equal((await r.json() as { error: string }).error, 'invalid_request');
     const g = await fetch(ref.tokenUrl);

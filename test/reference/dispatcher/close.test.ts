@@ -31,7 +31,8 @@ test('close() aborts a request in flight and a pending backoff, and sends nothin
     // Wait past the pending retry's time: nothing more is sent or logged (the held request was aborted: hungUp below).
     const lastFailure = d.attempts('failing').at(-1)!;
     await new Promise(r => setTimeout(r, Math.max(0, (lastFailure.endedAtMs + 10_000 - closedAtSpec) * scale) + 200));
-    assert.ok(rx.arrivals.every(a => a.at <= closedAt), `requests arrived after close(): ${JSON.stringify(rx.arrivals.filter(a => a.at > closedAt).map(a => a.body.id))}`);
+    assert.ok(rx.arrivals.every(a => a.at <= closedAt),
+      `requests arrived after close(): ${JSON.stringify(rx.arrivals.filter(a => a.at > closedAt).map(a => a.body.id))}`);
     assert.ok(d.attempts().every(a => a.sentAtMs <= closedAtSpec && a.checkoutId === 'failing'), JSON.stringify(d.attempts()));
     assert.equal(rx.arrivals.find(a => a.body.id === 'slow')!.hungUp, true);
   } finally {

@@ -59,7 +59,8 @@ test('sca: PAYMENT_CREATED comes before PAYMENT_INITIATED; the request\'s endToE
   const c = await startControl();
   const faulty = await startControl({ faults: ['webhook-no-sca-event'] });
   try {
-    const asked = { kind: 'normal', statuses: ['STARTED', 'PAYMENT_INITIATED', 'PAYMENT_COMPLETED'], sca: true, endToEndId: 'E2E/ünïcode+1', referenceId: 'order 42', scheduledDate: '2026-12-01', webhook: { url: rx.url, apiKey: KEY } };
+    const asked = { kind: 'normal', statuses: ['STARTED', 'PAYMENT_INITIATED', 'PAYMENT_COMPLETED'], sca: true, endToEndId: 'E2E/ünïcode+1',
+      referenceId: 'order 42', scheduledDate: '2026-12-01', webhook: { url: rx.url, apiKey: KEY } };
     const r = await c.post('/checkouts', asked);
     const f = await faulty.post('/checkouts', asked);
     assert.deepEqual([r.status, f.status], [201, 201]);
@@ -79,8 +80,10 @@ test('webhook-transaction-status-stale: transactionStatus stays STARTED once aut
   const rx = await startReceiver();
   const stale = await startControl({ faults: ['webhook-transaction-status-stale'] });
   try {
-    const r = await stale.post('/checkouts', { kind: 'normal', statuses: ['STARTED', 'PAYMENT_INITIATED', 'PAYMENT_COMPLETED'], webhook: { url: rx.url, apiKey: KEY } });
+    const r = await stale.post('/checkouts',
+      { kind: 'normal', statuses: ['STARTED', 'PAYMENT_INITIATED', 'PAYMENT_COMPLETED'], webhook: { url: rx.url, apiKey: KEY } });
     await stale.control.settled();
-    assert.deepEqual(distinct(rx.arrivals.filter(a => a.body.id === r.body.id)).map(a => (a.body.payment as any).transactionStatus), ['STARTED', 'STARTED', 'STARTED']);
+    assert.deepEqual(distinct(rx.arrivals.filter(a => a.body.id === r.body.id)).map(a => (a.body.payment as any).transactionStatus),
+      ['STARTED', 'STARTED', 'STARTED']);
   } finally { await stale.close(); await rx.close(); }
 });

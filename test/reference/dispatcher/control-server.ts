@@ -35,7 +35,8 @@ export async function startControl(opts: { scale?: number; faults?: string[]; de
   return {
     controlUrl, control,
     realMs: specMs => t0 + specMs * scale,
-    post: (path, body) => call(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: typeof body === 'string' ? body : JSON.stringify(body) }),
+    post: (path, body) => call(path,
+      { method: 'POST', headers: { 'content-type': 'application/json' }, body: typeof body === 'string' ? body : JSON.stringify(body) }),
     get: path => call(path),
     async close() {
       await control.close();

@@ -33,7 +33,8 @@ test('webhook-retry-early: the first retry comes 2 s after the failure (growth k
   const { log } = await run(['webhook-retry-early'], failFirst(2));
   assert.equal(log.length, 3);
   // What the fault breaks: the first retry comes well before 10 s (2 s, plus any lateness of a busy machine).
-  guard.judge(() => assert.ok(gaps(log)[0] >= 2_000 && gaps(log)[0] < 10_000 - 100 / SCALE, `first retry after ${(gaps(log)[0] / 1000).toFixed(2)} s; expected 2 s`));
+  guard.judge(() => assert.ok(gaps(log)[0] >= 2_000 && gaps(log)[0] < 10_000 - 100 / SCALE,
+    `first retry after ${(gaps(log)[0] / 1000).toFixed(2)} s; expected 2 s`));
   guard.judge(() => assert.ok(gaps(log)[1] >= 4_000 && gaps(log)[1] < 10_000, `second retry after ${(gaps(log)[1] / 1000).toFixed(2)} s; expected 4 s`));
 });
 

@@ -22,7 +22,8 @@ test('the attempt log and the receiver agree on every attempt of several checkou
   try {
     const ids: string[] = [];
     for (let i = 0; i < 4; i++) {
-      const r = await c.post('/checkouts', { kind: 'normal', statuses: ['STARTED', 'PAYMENT_CREATED', 'PAYMENT_INITIATED', 'PAYMENT_COMPLETED'], webhook: { url: rx.url, apiKey: 'k' } });
+      const r = await c.post('/checkouts',
+        { kind: 'normal', statuses: ['STARTED', 'PAYMENT_CREATED', 'PAYMENT_INITIATED', 'PAYMENT_COMPLETED'], webhook: { url: rx.url, apiKey: 'k' } });
       ids.push(r.body.id);
     }
     await c.control.settled();
@@ -39,7 +40,8 @@ test('the attempt log and the receiver agree on every attempt of several checkou
       })) return;
       assert.deepEqual(log.map(a => a.status), seen.map(a => a.body.status));
       // Headers as sent, the key redacted: present in the log exactly where the receiver got it.
-      assert.deepEqual(log.map(a => [a.headers['api-key'], a.headers['content-type']]), seen.map(a => [a.headers['api-key'] === 'k' ? '[redacted]' : a.headers['api-key'], a.headers['content-type']]));
+      assert.deepEqual(log.map(a => [a.headers['api-key'], a.headers['content-type']]),
+        seen.map(a => [a.headers['api-key'] === 'k' ? '[redacted]' : a.headers['api-key'], a.headers['content-type']]));
       // The plan's 503 and hang are in it; on a very busy machine an extra timeout may be too, so
       // the exact list is not asserted, only that attempts count up per event and restart after a 200.
       assert.ok(log.some(a => a.outcome === 'http-503') && log.some(a => a.outcome === 'timeout'), JSON.stringify(log.map(a => a.outcome)));

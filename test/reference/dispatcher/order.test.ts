@@ -21,7 +21,8 @@ test('the next event of a checkout waits for the previous one\'s 200, through re
     assert.deepEqual(rx.arrivals.map(a => a.body.status), ['S0', 'S0', 'S0', 'S1', 'S2']);
     for (let i = 3; i < 5; i++) {
       const prev = rx.arrivals[i - 1];
-      assert.ok(rx.arrivals[i].at >= prev.endedAt!, `${rx.arrivals[i].body.status} arrived ${(prev.endedAt! - rx.arrivals[i].at).toFixed(1)} ms before ${prev.body.status} was acknowledged`);
+      assert.ok(rx.arrivals[i].at >= prev.endedAt!,
+        `${rx.arrivals[i].body.status} arrived ${(prev.endedAt! - rx.arrivals[i].at).toFixed(1)} ms before ${prev.body.status} was acknowledged`);
     }
     assert.deepEqual(d.events('c').map(e => e.state), ['delivered', 'delivered', 'delivered']);
   } finally {

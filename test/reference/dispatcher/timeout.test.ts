@@ -48,7 +48,8 @@ test('an answer after 4 s is delivered; after 6 s, or a body still arriving at 5
       assert.equal(seen[0].hungUp, true, `${id}: the first request was not aborted`);
       const gaveUp = realMs(log[0].endedAtMs);
       assert.ok(seen[0].at >= realMs(log[0].sentAtMs) - 1 && seen[0].endedAt! >= gaveUp - 1,
-        `${id}: the receiver saw the request at ${seen[0].at.toFixed(1)} ms and the hang-up at ${seen[0].endedAt!.toFixed(1)} ms; the log says sent at ${realMs(log[0].sentAtMs).toFixed(1)}, gave up at ${gaveUp.toFixed(1)}`);
+        `${id}: the receiver saw the request at ${seen[0].at.toFixed(1)} ms and the hang-up at ${seen[0].endedAt!.toFixed(1)} ms; ` +
+          `the log says sent at ${realMs(log[0].sentAtMs).toFixed(1)}, gave up at ${gaveUp.toFixed(1)}`);
       guard.judge(() => assertDelay(seen[0].endedAt! - gaveUp, 0, `${id}: hang-up seen at the receiver after the log's give-up`, 1));
     }
   } finally {

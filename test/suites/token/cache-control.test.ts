@@ -5,7 +5,8 @@ import assert from 'node:assert/strict';
 import { cacheDirectives, forbidsStore } from '../../../suites/checks/token/cache-control.ts';
 
 test('no-store beside other directives, in any letter case, from joined header lines', () => {
-  for (const v of ['no-store', 'no-store, no-cache', 'No-Store', 'private,no-store', 'no-cache="set-cookie, x-a", no-store', 'max-age=0, no-store, must-revalidate'])
+  for (const v of ['no-store', 'no-store, no-cache', 'No-Store', 'private,no-store', 'no-cache="set-cookie, x-a", no-store',
+      'max-age=0, no-store, must-revalidate'])
     assert.ok(forbidsStore(v), v);
 });
 

@@ -80,10 +80,12 @@ export async function startKeycloak(opts: KeycloakOptions): Promise<KeycloakServ
     if (opts.apiLeewayS !== undefined && req.method === 'GET' && req.url?.split('?')[0] === '/api/banks') {
       if (opts.apiStatus) return send(res, opts.apiStatus, { error: 'server_error' });
       const until = access.get((req.headers.authorization ?? '').replace(/^Bearer /i, ''));
-      if (until === undefined || performance.now() >= until) return send(res, 401, { error: 'invalid_token' }, { 'www-authenticate': 'Bearer error="invalid_token"' });
+      if (until === undefined || performance.now() >= until)
+        return send(res, 401, { error: 'invalid_token' }, { 'www-authenticate': 'Bearer error="invalid_token"' });
       return send(res, 200, []);
     }
-    if (req.method !== 'POST' || req.url !== TOKEN_PATH.replace('{realm}', REALM)) return error(res, 404, 'not_found', 'Unable to find matching target resource method');
+    if (req.method !== 'POST' || req.url !== TOKEN_PATH.replace('{realm}', REALM))
+      return error(res, 404, 'not_found', 'Unable to find matching target resource method');
     const form = new URLSearchParams(text);
     const grantType = form.get('grant_type');
     if (!grantType) return error(res, 400, 'invalid_request', 'Missing form parameter: grant_type');
