@@ -4,16 +4,15 @@
 // headers; without them by then the delivery counts as not answered and the
 // connection is dropped. The answer's body is read within the same wait but is
 // not timed: a 10 MB acknowledgement is the receiver's business, not a late
-// answer. What is kept of a body is capped (answer.ts).
-// One undici Agent for the whole run, without a connection limit, so the
+// answer. What is kept of a body is capped (wire.ts).
+// One pool of connections for the whole run, without a limit, so the
 // checkouts of a phase open parallel connections as the service's do (spec 6.9).
 // Every exchange is kept for receiver.latency.
-import { Agent } from 'undici';
 import type { Redactor } from '../report/redact.ts';
 import { answerJson, describeError, Sent, type Delivery, type DeliveryKind, type What } from './delivery.ts';
 import { headerValue } from './key.ts';
 import { StallMeter } from './stall.ts';
-import { targetOf, WireCall, type Target, type WireRequest } from './wire.ts';
+import { Connections, targetOf, WireCall, type Target, type WireRequest } from './wire.ts';
 import { budget, timing, type SenderOptions, type Timing } from './options.ts';
 
 export type { Delivery, DeliveryKind } from './delivery.ts';
@@ -37,9 +36,9 @@ const BODY_GRACE_MS = 250;
 export class Transport {
   readonly timing: Timing;
   readonly log: Delivery[] = [];
-  private readonly agent: Agent;
+  private readonly pool: Connections;
   /** For a request sent again: no connection is kept, so each goes on a new one. */
-  private readonly fresh: Agent;
+  private readonly fresh: Connections;
   private readonly stalls = new StallMeter();
   private readonly target: Target;
   private sent = 0;
@@ -57,9 +56,8 @@ export class Transport {
     private readonly onSent: (sent: number) => void = () => {}, readonly deadline = Infinity) {
     this.timing = timing(opts.timeScale);
     this.target = targetOf(opts.url);
-    const options = { connect: { rejectUnauthorized: !opts.insecure }, connections: null, headersTimeout: 0, bodyTimeout: 0 };
-    this.agent = new Agent({ ...options, keepAliveTimeout: 2_000 });
-    this.fresh = new Agent({ ...options, pipelining: 0 });
+    this.pool = new Connections({ rejectUnauthorized: !opts.insecure, keepAlive: true });
+    this.fresh = new Connections({ rejectUnauthorized: !opts.insecure, keepAlive: false });
   }
 
   get count(): number { return this.sent; }
@@ -131,18 +129,19 @@ export class Transport {
 
   async close(): Promise<void> {
     this.stalls.stop();
-    await Promise.all([this.agent, this.fresh].map(a => a.destroy().catch(() => {})));
+    this.pool.close();
+    this.fresh.close();
   }
 
   private async send(req: WireRequest, target: Target, what: What): Promise<Sent> {
     if (this.stopped) return this.unsent(req, what, this.stopped);
     if (!this.allows()) return this.unsent(req, what, `${budget(this.opts).text} would have run out before an answer`, 'raise --max-duration');
-    let d = await this.attempt(req, target, what, this.agent);
+    let d = await this.attempt(req, target, what, this.pool);
     // A kept-alive connection the receiver closed just as the request went out
     // (its idle timeout and ours crossing) is no answer from the receiver: the
     // request goes once more on a connection of its own, as an HTTP client
     // does. A receiver that is down fails the second time too.
-    if (d.status === undefined && !d.timedOut && !d.notSent && /UND_ERR_SOCKET|ECONNRESET|EPIPE/.test(d.error ?? '') && this.allows())
+    if (d.status === undefined && !d.timedOut && !d.notSent && /closed the connection/.test(d.error ?? '') && this.allows())
       d = await this.attempt(req, target, { ...what, label: `${what.label} (sent again on a new connection after: ${d.error})` }, this.fresh);
     if (d.status !== undefined) { this.lastAnswered = d; this.down = undefined; }
     else if (this.lastAnswered && !this.down && !d.timedOut && !d.notSent) this.down = { after: this.lastAnswered, refused: d };
@@ -150,11 +149,11 @@ export class Transport {
   }
 
   /** One exchange, timed as the service times it (see the file's head). */
-  private async attempt(req: WireRequest, target: Target, what: What, agent: Agent): Promise<Sent> {
+  private async attempt(req: WireRequest, target: Target, what: What, pool: Connections): Promise<Sent> {
     const waitMs = this.timing.waitMs;
     const startedAt = Date.now();
     const started = performance.now();
-    const call = new WireCall(agent, target, req);
+    const call = new WireCall(pool, target, req);
     let timedOut = false;
     // One timer serves the whole exchange. Until the status line it is the
     // wait, extended by this process's own stalls (up to twice its length);
