@@ -12,6 +12,7 @@ import type { Redactor } from '../report/redact.ts';
 import { answerJson, describeError, Sent, type Delivery, type DeliveryKind, type What } from './delivery.ts';
 import { headerValue } from './key.ts';
 import { StallMeter } from './stall.ts';
+import { Waits } from './waits.ts';
 import { Connections, targetOf, WireCall, type Target, type WireRequest } from './wire.ts';
 import { budget, timing, type SenderOptions, type Timing } from './options.ts';
 
@@ -29,10 +30,6 @@ export interface PostOptions {
   curlKey?: string;
 }
 
-// Arbitrary: an answer whose status line came just before the end of the wait
-// still gets this long for its body, so a small acknowledgement is not cut.
-const BODY_GRACE_MS = 250;
-
 export class Transport {
   readonly timing: Timing;
   readonly log: Delivery[] = [];
@@ -42,11 +39,13 @@ export class Transport {
   private readonly stalls = new StallMeter();
   private readonly target: Target;
   private sent = 0;
-  private readonly inFlight = new Set<WireCall>();
+  private readonly waits: Waits;
   private stopped?: string;
   private readonly wake = new Set<() => void>();
   private lastAnswered?: Delivery;
   private down?: { after: Delivery; refused: Delivery };
+  /** The headers of a delivery with the registered key, made once: most deliveries send them. */
+  private readonly headers: Readonly<Record<string, string>>;
 
   /**
    * `deadline` (performance.now() ms) is the run's time budget: a delivery that
@@ -55,7 +54,9 @@ export class Transport {
   constructor(private readonly opts: SenderOptions, private readonly redactor: Redactor,
     private readonly onSent: (sent: number) => void = () => {}, readonly deadline = Infinity) {
     this.timing = timing(opts.timeScale);
+    this.waits = new Waits(this.timing.waitMs, this.stalls);
     this.target = targetOf(opts.url);
+    this.headers = Object.freeze(headersFor(opts.apiKey, undefined));
     this.pool = new Connections({ rejectUnauthorized: !opts.insecure, keepAlive: true });
     this.fresh = new Connections({ rejectUnauthorized: !opts.insecure, keepAlive: false });
   }
@@ -72,7 +73,7 @@ export class Transport {
   stop(why: string): void {
     if (this.stopped) return;
     this.stopped = why;
-    for (const c of this.inFlight) c.cut(new Error(why));
+    this.waits.cutAll(why);
     for (const w of this.wake) w();
   }
 
@@ -95,9 +96,8 @@ export class Transport {
 
   /** POSTs one delivery to the receiver; never throws for HTTP or network failures. */
   async post(body: unknown, o: PostOptions): Promise<Delivery> {
-    const headers: Record<string, string> = { 'content-type': o.contentType ?? 'application/json' };
     const key = o.apiKey === undefined ? this.opts.apiKey : o.apiKey;
-    if (key !== null) headers['api-key'] = headerValue(key);
+    const headers = key === this.opts.apiKey && o.contentType === undefined ? this.headers : headersFor(key, o.contentType);
     const text = o.raw ?? JSON.stringify(body);
     const req = { method: 'POST', url: this.opts.url, headers, body: text };
     const d = await this.send(req, this.target, { kind: o.kind, label: o.label, curlKey: key === this.opts.apiKey ? '$PIS_WEBHOOK_API_KEY' : o.curlKey });
@@ -129,6 +129,7 @@ export class Transport {
 
   async close(): Promise<void> {
     this.stalls.stop();
+    this.waits.close();
     this.pool.close();
     this.fresh.close();
   }
@@ -150,33 +151,12 @@ export class Transport {
 
   /** One exchange, timed as the service times it (see the file's head). */
   private async attempt(req: WireRequest, target: Target, what: What, pool: Connections): Promise<Sent> {
-    const waitMs = this.timing.waitMs;
     const startedAt = Date.now();
     const started = performance.now();
-    const call = new WireCall(pool, target, req);
-    let timedOut = false;
-    // One timer serves the whole exchange. Until the status line it is the
-    // wait, extended by this process's own stalls (up to twice its length);
-    // the cut goes through setImmediate so an answer that arrived while the
-    // timer was due is read first (I/O is polled before immediates run). After
-    // the status line the body may use what is left of the wait, at least BODY_GRACE_MS.
-    const due = (): number => call.headed
-      ? Math.max(started + waitMs + this.stalls.stalledMs(started), call.outcome.headersAt! + BODY_GRACE_MS)
-      : started + waitMs + Math.min(waitMs, this.stalls.stalledMs(started));
-    let timer: NodeJS.Timeout;
-    const check = (): void => {
-      const left = due() - performance.now();
-      if (left > 0) { timer = setTimeout(check, left); return; }
-      setImmediate(() => {
-        if (call.headed) call.cut(new Error('the answer body was not complete at the end of the wait'));
-        else { timedOut = true; call.cut(new Error('no answer within the wait')); }
-      });
-    };
-    timer = setTimeout(check, waitMs);
-    this.inFlight.add(call);
-    const o = await call.done;
-    this.inFlight.delete(call);
-    clearTimeout(timer);
+    const f = this.waits.start(new WireCall(pool, target, req), started);
+    const o = await f.call.done;
+    this.waits.end(f);
+    const timedOut = f.timedOut, waitMs = this.timing.waitMs;
     // Cut by a stop signal: not the receiver's doing, so not judged.
     if (this.stopped && o.status === undefined && !timedOut) return this.unsent(req, what, this.stopped);
     const end = performance.now();
@@ -188,4 +168,10 @@ export class Transport {
       : timedOut ? `no answer within ${waitMs.toFixed(0)} ms${extended >= 1 ? ` (the wait was extended by the ${extended.toFixed(0)} ms this process was stalled)` : ''}` : describeError(o.error);
     return new Sent(this.redactor, req, what, { ms: at - started - stallMs, stallMs, startedAt, durationMs: end - started, timedOut, error, outcome: o });
   }
+}
+
+function headersFor(key: string | null, contentType: string | undefined): Record<string, string> {
+  const headers: Record<string, string> = { 'content-type': contentType ?? 'application/json' };
+  if (key !== null) headers['api-key'] = headerValue(key);
+  return headers;
 }
