@@ -71,7 +71,8 @@ async function measured(run: () => Promise<{ requests: number; seconds: number }
 
 /** The transport sends for `seconds`, `connections` deliveries in flight. */
 async function sender(url: string, o: CertifyBenchOptions, bodies: Record<string, unknown>[]): Promise<{ requests: number; seconds: number }> {
-  const opts: SenderOptions = { url, apiKey: API_KEY, timeScale: 1, concurrency: o.connections, maxRequests: bodies.length, maxDurationS: 3600, insecure: false };
+  // A round sends for a time, not a plan: no --max-requests bound (the log keeps every exchange of the round).
+  const opts: SenderOptions = { url, apiKey: API_KEY, timeScale: 1, concurrency: o.connections, maxRequests: Infinity, maxDurationS: 3600, insecure: false };
   const t = new Transport(opts, new Redactor().add(API_KEY, 'PIS_WEBHOOK_API_KEY'));
   let next = 0;
   const t0 = performance.now(), end = t0 + o.seconds * 1000;

@@ -39,6 +39,10 @@ export class Transport {
   private readonly stalls = new StallMeter();
   private readonly target: Target;
   private sent = 0;
+  /** Deliveries let through to be sent (sent counts those done). */
+  private posted = 0;
+  /** The request of a delivery not sent: no headers, no body. */
+  private readonly nothing: WireRequest;
   private readonly waits: Waits;
   private stopped?: string;
   private readonly wake = new Set<() => void>();
@@ -57,6 +61,7 @@ export class Transport {
     this.waits = new Waits(this.timing.waitMs, this.stalls);
     this.target = targetOf(opts.url);
     this.headers = Object.freeze(headersFor(opts.apiKey, undefined));
+    this.nothing = { method: 'POST', url: opts.url, headers: {} };
     this.pool = new Connections({ rejectUnauthorized: !opts.insecure, keepAlive: true });
     this.fresh = new Connections({ rejectUnauthorized: !opts.insecure, keepAlive: false });
   }
@@ -96,6 +101,10 @@ export class Transport {
 
   /** POSTs one delivery to the receiver; never throws for HTTP or network failures. */
   async post(body: unknown, o: PostOptions): Promise<Delivery> {
+    // makePlan keeps a run within --max-requests; this holds the log, and so what a run keeps in memory, to it whatever a phase sends.
+    const max = this.opts.maxRequests;
+    if (this.posted >= max) return this.unsent(this.nothing, o, `--max-requests (${max}) was reached`, 'raise --max-requests');
+    this.posted++;
     const key = o.apiKey === undefined ? this.opts.apiKey : o.apiKey;
     const headers = key === this.opts.apiKey && o.contentType === undefined ? this.headers : headersFor(key, o.contentType);
     const text = o.raw ?? JSON.stringify(body);
@@ -111,7 +120,7 @@ export class Transport {
    * is already settled); logged, so the checks that wanted it are not-run.
    */
   skip(kind: DeliveryKind, label: string, reason: string): Delivery {
-    const d = this.unsent({ method: 'POST', url: this.opts.url, headers: {} }, { kind, label }, reason);
+    const d = this.unsent(this.nothing, { kind, label }, reason);
     this.log.push(d);
     return d;
   }

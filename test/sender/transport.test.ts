@@ -121,6 +121,18 @@ test('deliveries started one after another to a silent receiver each get their o
   } finally { await t.close(); s.closeAllConnections(); s.close(); }
 });
 
+test('no more deliveries than --max-requests go out, so the log a run keeps is bounded by it', async () => {
+  const s = await listen(createServer((req, res) => { req.resume(); req.on('end', () => res.end('ok')); }));
+  const opts: SenderOptions = { url: s.url, apiKey: KEY, timeScale: 0.2, concurrency: 4, maxRequests: 3, insecure: false };
+  const t = new Transport(opts, new Redactor().add(KEY, 'PIS_WEBHOOK_API_KEY'));
+  try {
+    const ds = await Promise.all(Array.from({ length: 5 }, (_, i) => t.post({ n: i }, { kind: 'normal', label: `delivery ${i}` })));
+    assert.deepEqual(ds.map(d => d.status ?? d.notSent), [200, 200, 200, '--max-requests (3) was reached', '--max-requests (3) was reached']);
+    assert.equal(ds[4].remedy, 'raise --max-requests');
+    assert.equal(t.log.length, 3);
+  } finally { await t.close(); s.closeAllConnections(); s.close(); }
+});
+
 test('a kept-alive connection closed under a request is tried once more on a new one; a receiver that closes every one fails', async () => {
   // Raw TCP: the first connection reads a request and closes without a word; later connections answer 200.
   let connections = 0;
