@@ -23,7 +23,11 @@ export interface PostOptions {
   label: string;
   /** The api-key header: the registered key by default, null to leave the header out. */
   apiKey?: string | null;
-  /** A raw body sent as is (garbage); otherwise `body` is sent as JSON. */
+  /**
+   * The body's text, sent as is: garbage, or a body serialised ahead of time
+   * (the plan's); otherwise `body` is serialised here as JSON. Either way the
+   * evidence shows a JSON text parsed.
+   */
   raw?: string;
   contentType?: string;
   /** How the curl line writes the api-key when it is derived from the registered one (a shell expression of $PIS_WEBHOOK_API_KEY). */
