@@ -47,7 +47,7 @@ export class AnswerParser {
   private remaining = 0;
   private keepAlive = false;
   /** How long the connection may wait idle for the next request, when the receiver said. */
-  private idleMs?: number;
+  idleMs?: number;
   /** Bytes that came after the answer ended: the connection is out of step and not used again. */
   private extra = false;
   /** Bytes at the start of `pending` known to hold no end of the head (or trailers): a head that trickles in is not searched again from its start. */
@@ -55,9 +55,9 @@ export class AnswerParser {
 
   constructor(private readonly on: AnswerEvents) {}
 
-  /** Whether the answer is complete and its connection may carry the next request (and for how long idle, when the receiver said). */
-  reusable(): { idleMs?: number } | undefined {
-    return this.state === State.Done && this.keepAlive && !this.extra ? { idleMs: this.idleMs } : undefined;
+  /** Whether the answer is complete and its connection may carry the next request (for `idleMs` idle, when the receiver said). */
+  reusable(): boolean {
+    return this.state === State.Done && this.keepAlive && !this.extra;
   }
 
   /** Reads bytes of the connection; throws what was malformed. */
@@ -137,8 +137,7 @@ export class AnswerParser {
       if (colon < 0 || colon > e) throw malformed(`a header line without a colon: ${JSON.stringify(head.slice(i, Math.min(e, i + 80)))}`);
       if (!isToken(head, i, colon)) throw malformed(`a header name that is not a token: ${JSON.stringify(head.slice(i, Math.min(colon, i + 80)))}`);
       // Only four names frame the body; the rest are read when the evidence shows them.
-      const n = colon - i;
-      const key = n === 10 || n === 14 || n === 17 ? head.slice(i, colon).toLowerCase() : '';
+      const key = framing(head, i, colon);
       if (key === 'content-length') {
         const value = ows(head, colon + 1, e);
         if (!/^\d{1,15}$/.test(value) || (length !== undefined && length !== value)) throw malformed(`content-length ${JSON.stringify(value.slice(0, 80))}`);
@@ -147,9 +146,15 @@ export class AnswerParser {
         coded = true;
         chunked = lastToken(ows(head, colon + 1, e)) === 'chunked';
       } else if (key === 'connection') {
-        const tokens = ows(head, colon + 1, e).toLowerCase();
-        if (hasToken(tokens, 'close')) close = true;
-        if (hasToken(tokens, 'keep-alive')) keepAlive = true;
+        const tokens = ows(head, colon + 1, e);
+        // The usual value is one token: compared in place, the list read only otherwise.
+        if (tokens.length === 10 && named(tokens, 0, 'keep-alive')) keepAlive = true;
+        else if (tokens.length === 5 && named(tokens, 0, 'close')) close = true;
+        else {
+          const list = tokens.toLowerCase();
+          if (hasToken(list, 'close')) close = true;
+          if (hasToken(list, 'keep-alive')) keepAlive = true;
+        }
       } else if (key === 'keep-alive') {
         const t = /(?:^|[,\s])timeout\s*=\s*(\d+)/i.exec(ows(head, colon + 1, e));
         if (t) this.idleMs = Number(t[1]) * 1000 - KEEP_ALIVE_MARGIN_MS;
@@ -266,6 +271,23 @@ function ows(head: string, from: number, to: number): string {
   while (from < to && (head.charCodeAt(from) === 32 || head.charCodeAt(from) === 9)) from++;
   while (to > from && (head.charCodeAt(to - 1) === 32 || head.charCodeAt(to - 1) === 9)) to--;
   return head.slice(from, to);
+}
+
+const FRAMING = ['content-length', 'transfer-encoding', 'connection', 'keep-alive'];
+
+/** Which of the FRAMING names `head[from, to)` is, in any case; undefined for any other. */
+function framing(head: string, from: number, to: number): string | undefined {
+  for (const name of FRAMING) if (name.length === to - from && named(head, from, name)) return name;
+  return undefined;
+}
+
+/** Whether `head` at `from` holds `name` (lower case) in any case. */
+function named(head: string, from: number, name: string): boolean {
+  for (let i = 0; i < name.length; i++) {
+    const c = head.charCodeAt(from + i);
+    if ((c >= 65 && c <= 90 ? c + 32 : c) !== name.charCodeAt(i)) return false;
+  }
+  return true;
 }
 
 function isToken(head: string, from: number, to: number): boolean {

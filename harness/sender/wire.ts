@@ -65,19 +65,24 @@ export function smallAnswer(bytes: string): ReadBody {
 
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
-/** Header lines of a frozen header set, made once: a run sends the same few sets again and again. */
-const LINES = new WeakMap<Record<string, string>, string>();
+/** A header set as lines, and whether they are ASCII (then head and body go out as one UTF-8 string). */
+interface Lines { text: string; ascii: boolean }
+
+/** The lines of each frozen header set, made once: a run sends the same few sets again and again. */
+const LINES = new WeakMap<Record<string, string>, Lines>();
 
 /** The caller's headers as lines; throws for what a header cannot carry. */
-function headerLines(headers: Record<string, string>): string {
-  let lines = LINES.get(headers);
-  if (lines !== undefined) return lines;
-  lines = '';
+function headerLines(headers: Record<string, string>): Lines {
+  const known = LINES.get(headers);
+  if (known) return known;
+  let text = '';
   for (const name in headers) {
     const value = headers[name];
     if (!TOKEN.test(name) || /[\0\r\n]/.test(value)) throw new Error(`the request header ${JSON.stringify(name)} cannot be sent as it is`);
-    lines += `${name}: ${value}\r\n`;
+    text += `${name}: ${value}\r\n`;
   }
+  // The rest of a head is ASCII: a URL's path and host are percent- and punycode-encoded.
+  const lines = { text, ascii: !/[^\x00-\x7f]/.test(text) };
   if (Object.isFrozen(headers)) LINES.set(headers, lines);
   return lines;
 }
@@ -192,9 +197,8 @@ class Conn {
     if (!call.complete) return;
     this.call = undefined;
     call.finish(true);
-    const r = call.parser.reusable();
     // A request not yet written out whole (the receiver answered early) leaves the connection unusable.
-    if (r && this.socket.writableLength === 0) this.pool.release(this, r.idleMs); else this.socket.destroy();
+    if (call.parser.reusable() && this.socket.writableLength === 0) this.pool.release(this, call.parser.idleMs); else this.socket.destroy();
   }
 
   /** The connection ended (closed by the receiver, reset, refused, or destroyed here). */
@@ -238,7 +242,7 @@ export class WireCall implements AnswerEvents {
 
   constructor(pool: Connections, target: Target, req: WireRequest) {
     this.done = new Promise<WireOutcome>(r => { this.settle = r; });
-    let lines: string;
+    let lines: Lines;
     try {
       lines = headerLines(req.headers);
     } catch (e) {
@@ -252,8 +256,7 @@ export class WireCall implements AnswerEvents {
       this.finish(false, e as Error);
       return;
     }
-    // The rest of a head is ASCII: a URL's path and host are percent- and punycode-encoded.
-    this.conn.send(this, requestHead(target, req, lines, pool.o.keepAlive), req.body, !/[^\x00-\x7f]/.test(lines));
+    this.conn.send(this, requestHead(target, req, lines.text, pool.o.keepAlive), req.body, lines.ascii);
   }
 
   /** Whether the final status line and headers are in. */

@@ -36,11 +36,11 @@ const CHUNKED = 'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nDate: x\r\n\r\
 test('framed answers are read the same however the bytes are split, and leave the connection usable', () => {
   everySplit('HTTP/1.1 200 OK\r\nContent-Length: 7\r\nKeep-Alive: timeout=5\r\n\r\n{"a":1}', r => {
     assert.deepEqual([r.status, r.body, r.ended], [200, '{"a":1}', true]);
-    assert.deepEqual(r.parser.reusable(), { idleMs: 3_000 });
+    assert.deepEqual([r.parser.reusable(), r.parser.idleMs], [true, 3_000]);
   });
   everySplit(CHUNKED, r => {
     assert.deepEqual([r.status, r.body, r.ended], [200, 'ok, all', true]);
-    assert.deepEqual(r.parser.reusable(), { idleMs: undefined });
+    assert.deepEqual([r.parser.reusable(), r.parser.idleMs], [true, undefined]);
   });
   // An interim 100 Continue is skipped; bare LF line ends are read as CRLF; 204 has no body.
   everySplit('HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 201 Created\ncontent-length: 2\n\nok',
@@ -51,7 +51,7 @@ test('framed answers are read the same however the bytes are split, and leave th
 test('an answer without a length runs to the end of the connection, which is then not used again', () => {
   everySplit('HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n\r\nuntil the end', r => {
     assert.deepEqual([r.status, r.body, r.ended], [200, 'until the end', true]);
-    assert.equal(r.parser.reusable(), undefined);
+    assert.equal(r.parser.reusable(), false);
   }, true);
   const open = read('HTTP/1.1 200 OK\r\n\r\nmore to come');
   assert.equal(open.ended, false, 'complete only when the connection ends');
@@ -67,13 +67,16 @@ test('connection: close, HTTP/1.0, a too short keep-alive, bytes after the answe
     'HTTP/1.1 200 OK\r\nKeep-Alive: timeout=1\r\nContent-Length: 2\r\n\r\nok',
     'HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nokHTTP/1.1 200 OK\r\n',
     'HTTP/1.1 200 OK\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nok\r\n0\r\n\r\n',
+    'HTTP/1.1 200 OK\r\nCONNECTION: TE, Close\r\nCONTENT-LENGTH: 2\r\n\r\nok',
   ];
   for (const wire of cases) {
     const r = read(wire);
     assert.deepEqual([r.status, r.body, r.ended], [200, 'ok', true], wire);
-    assert.equal(r.parser.reusable(), undefined, wire);
+    assert.equal(r.parser.reusable(), false, wire);
   }
-  assert.ok(read('HTTP/1.0 200 OK\r\nConnection: keep-alive\r\nContent-Length: 2\r\n\r\nok').parser.reusable());
+  for (const keep of ['keep-alive', 'Keep-Alive', 'TE, keep-alive']) {
+    assert.ok(read(`HTTP/1.0 200 OK\r\nConnection: ${keep}\r\nContent-Length: 2\r\n\r\nok`).parser.reusable(), keep);
+  }
 });
 
 test('malformed answers are refused with what was wrong, and no head or chunk line is read past its cap', () => {
