@@ -107,6 +107,9 @@ export class Connections {
   private readonly open = new Set<Conn>();
   private readonly sessions = new Map<string, Buffer>();
   private readonly sweeper?: NodeJS.Timeout;
+  /** The last head and short body read (see kept). */
+  private readonly recent = ['', ''];
+  private next = 0;
 
   constructor(readonly o: { rejectUnauthorized: boolean; keepAlive: boolean }) {
     if (o.keepAlive) (this.sweeper = setInterval(() => this.sweep(), IDLE_MS / 2)).unref();
@@ -144,6 +147,19 @@ export class Connections {
     const list = this.idle.get(c.origin);
     const i = list ? list.indexOf(c) : -1;
     if (i >= 0) list!.splice(i, 1);
+  }
+
+  /**
+   * `s`, or an equal string read before: the heads and short bodies of a
+   * receiver's answers repeat (a head's Date line changes once a second), and
+   * a delivery keeps them for the run, so equal ones are kept once.
+   */
+  kept(s: string): string {
+    if (s === this.recent[0]) return this.recent[0];
+    if (s === this.recent[1]) return this.recent[1];
+    this.recent[this.next] = s;
+    this.next ^= 1;
+    return s;
   }
 
   /** Closes every connection, idle or busy (an exchange still running ends as cut). */
@@ -240,7 +256,7 @@ export class WireCall implements AnswerEvents {
   private collector?: BodyCollector;
   private readonly conn?: Conn;
 
-  constructor(pool: Connections, target: Target, req: WireRequest) {
+  constructor(private readonly pool: Connections, target: Target, req: WireRequest) {
     this.done = new Promise<WireOutcome>(r => { this.settle = r; });
     let lines: Lines;
     try {
@@ -270,7 +286,7 @@ export class WireCall implements AnswerEvents {
 
   head(status: number, head: string): void {
     this.outcome.status = status;
-    this.outcome.head = head;
+    this.outcome.head = this.pool.kept(head);
     this.outcome.headersAt = performance.now();
   }
 
@@ -300,7 +316,9 @@ export class WireCall implements AnswerEvents {
     if (this.settled) return;
     this.settled = true;
     if (this.outcome.status !== undefined) {
-      if (complete && !this.collector) this.outcome.small = !this.chunks ? '' : this.chunks.length === 1 ? this.chunks[0].toString('latin1') : Buffer.concat(this.chunks).toString('latin1');
+      if (complete && !this.collector) {
+        this.outcome.small = this.pool.kept(!this.chunks ? '' : this.chunks.length === 1 ? this.chunks[0].toString('latin1') : Buffer.concat(this.chunks).toString('latin1'));
+      }
       else this.outcome.answer = this.collect().finish(complete ? undefined : cut ?? 'deadline');
     }
     if (error) this.outcome.error = error;
