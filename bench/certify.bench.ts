@@ -76,7 +76,7 @@ async function measured(run: () => Promise<{ requests: number; seconds: number }
 
 /** The transport sends for `seconds`, `connections` deliveries in flight. */
 async function sender(url: string, o: CertifyBenchOptions, bodies: string[]): Promise<{ requests: number; seconds: number }> {
-  // A round sends for a time, not a plan: no --max-requests bound (the log keeps about 0.5 KB a delivery).
+  // A round sends for a time, not a plan: no --max-requests bound (the log keeps about 0.3 KB a delivery).
   const opts: SenderOptions = { url, apiKey: API_KEY, timeScale: 1, concurrency: o.connections, maxRequests: Infinity, maxDurationS: 3600, insecure: false };
   const t = new Transport(opts, new Redactor().add(API_KEY, 'PIS_WEBHOOK_API_KEY'));
   let next = 0;
