@@ -1,11 +1,16 @@
 // Benchmark of certify-receiver's sending core (harness/sender/transport.ts):
 // requests per second to a bare receiver, divided by autocannon's rate against
 // the same receiver at the same concurrency in the same run. The transport does
-// more per request than autocannon (a fresh body per delivery, its own timing,
-// the evidence of every exchange kept for the report), so the ratio says what
-// that costs. The receiver runs in a child process so it does not share the
-// measured event loop; the rounds alternate so a drift of the shared machine's
-// load touches both sides alike, and the median round is reported.
+// more per request than autocannon (a body of its own per delivery, its own
+// timing and 5 s wait, the evidence of every exchange kept for the report), so
+// the ratio says what that costs. The receiver runs in a child process so it
+// does not share the measured event loop; the rounds alternate so a drift of
+// the shared machine's load touches both sides alike, and the median round is
+// reported.
+// The bodies are built and serialised before the clock starts and posted as
+// their JSON text, as a certification sends them: its plan serialises every
+// event once when it is made (harness/sender/plan.ts) and a burst's bodies are
+// serialised before the burst.
 // Not part of `npm test`: `npx tsx bench/certify.bench.ts [--write]` (--write
 // updates bench/RESULTS.md between the certify.bench markers).
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -54,9 +59,9 @@ async function startReceiver(): Promise<{ url: string; child: ChildProcess }> {
   return { url: `http://127.0.0.1:${port}/hooks`, child };
 }
 
-// Bodies for the sending core, built once before any clock starts (a
-// certification builds its whole plan before it sends anything); more than a
-// round can send, so every delivery of a round has a body of its own.
+// Bodies for the sending core, built and serialised once before any clock
+// starts (a certification makes its whole plan before it sends anything); more
+// than a round can send, so every delivery of a round has a body of its own.
 const BODIES = 60_000;
 
 interface Side { rps: number; cpuUs: number }
@@ -70,14 +75,15 @@ async function measured(run: () => Promise<{ requests: number; seconds: number }
 }
 
 /** The transport sends for `seconds`, `connections` deliveries in flight. */
-async function sender(url: string, o: CertifyBenchOptions, bodies: Record<string, unknown>[]): Promise<{ requests: number; seconds: number }> {
-  const opts: SenderOptions = { url, apiKey: API_KEY, timeScale: 1, concurrency: o.connections, maxRequests: bodies.length, maxDurationS: 3600, insecure: false };
+async function sender(url: string, o: CertifyBenchOptions, bodies: string[]): Promise<{ requests: number; seconds: number }> {
+  // A round sends for a time, not a plan: no --max-requests bound (the log keeps about 0.3 KB a delivery).
+  const opts: SenderOptions = { url, apiKey: API_KEY, timeScale: 1, concurrency: o.connections, maxRequests: Infinity, maxDurationS: 3600, insecure: false };
   const t = new Transport(opts, new Redactor().add(API_KEY, 'PIS_WEBHOOK_API_KEY'));
   let next = 0;
   const t0 = performance.now(), end = t0 + o.seconds * 1000;
   await Promise.all(Array.from({ length: o.connections }, async () => {
     while (performance.now() < end) {
-      const d = await t.post(bodies[next++ % bodies.length], { kind: 'normal', label: 'bench' });
+      const d = await t.post(undefined, { kind: 'normal', label: 'bench', raw: bodies[next++ % bodies.length] });
       if (d.status !== 200) throw new Error(`the bare receiver answered ${d.status ?? d.error}`);
     }
   }));
@@ -107,7 +113,7 @@ export async function benchCertify(o: CertifyBenchOptions = { seconds: 3, connec
   const sampler = setInterval(() => { peak = Math.max(peak, process.memoryUsage.rss()); }, 100);
   try {
     const ids = new Ids();
-    const bodies = Array.from({ length: BODIES }, () => eventBody(ids.next('bench'), 'STARTED'));
+    const bodies = Array.from({ length: BODIES }, () => JSON.stringify(eventBody(ids.next('bench'), 'STARTED')));
     // One short round of each first, so neither side pays for warming up the JIT.
     await cannon(url, { ...o, seconds: 1 });
     await sender(url, { ...o, seconds: 1 }, bodies);
@@ -140,7 +146,7 @@ function markdown(f: CertifyBenchFigures): string {
     `Run ${new Date().toISOString().slice(0, 16)}Z, Node ${process.version}, ${cpus().length} cores, ${(totalmem() / 2 ** 30).toFixed(1)} GB, load average ${loadavg()[0].toFixed(1)} at the end. ` +
     `${f.seconds} s of POSTs of a normal webhook body per side and round, ${f.connections} connections, to a bare node:http receiver in its own process on loopback; ` +
     'Each round runs both, in alternating order, and the ratio is taken within the round (the shared machine\'s load drifts between rounds); the median round is reported. ' +
-    'autocannon sends one body again and again; the sending core sends a body of its own per delivery (built before the clock starts, as a certification builds its plan first) and keeps each exchange\'s evidence for the report. ' +
+    'autocannon sends one body again and again; the sending core sends a body of its own per delivery (built and serialised before the clock starts, as a certification makes its plan first) and keeps each exchange\'s evidence for the report. ' +
     `Median ratio ${f.ratio.toFixed(2)} (target at least 0.8). CPU time of the sending process per request, median: autocannon ${f.medianAutocannonCpuUs.toFixed(0)} µs, sending core ${f.medianSenderCpuUs.toFixed(0)} µs ` +
     `(ratio of costs ${(f.medianAutocannonCpuUs / f.medianSenderCpuUs).toFixed(2)}: the rate one core would reach, less exposed to the neighbours' load than the rates). The sending process's peak RSS ${f.senderPeakRssMb.toFixed(0)} MB.`,
     '',

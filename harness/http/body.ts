@@ -4,7 +4,7 @@
 // only to count and hash it, up to READ_LIMIT_BYTES, where it is cut. Evidence
 // in a report keeps less still: a short body whole, a long one as its first
 // bytes, its length and its sha256.
-import { createHash, type Hash } from 'node:crypto';
+import * as crypto from 'node:crypto';
 
 /** Kept whole and parsed for the checks (1 MiB, arbitrary: far above any record or webhook body the spec describes). */
 export const WHOLE_BODY_BYTES = 1024 * 1024;
@@ -39,7 +39,10 @@ export class BodyCollector {
   private readonly chunks: Buffer[] = [];
   private kept = 0;
   private read = 0;
-  private readonly hash: Hash = createHash('sha256');
+  // Started only when the body outgrows what is kept: a body kept whole is
+  // hashed at once from the kept bytes, which for a short answer costs a
+  // third of a running hash.
+  private hash?: crypto.Hash;
 
   constructor(private readonly wholeBytes = WHOLE_BODY_BYTES, private readonly limitBytes = READ_LIMIT_BYTES) {}
 
@@ -49,7 +52,11 @@ export class BodyCollector {
   push(chunk: Buffer): boolean {
     const take = Math.min(chunk.length, this.limitBytes - this.read);
     const part = take < chunk.length ? chunk.subarray(0, take) : chunk;
-    this.hash.update(part);
+    if (!this.hash && this.read + take > this.wholeBytes) {
+      this.hash = crypto.createHash('sha256');
+      for (const c of this.chunks) this.hash.update(c);
+    }
+    this.hash?.update(part);
     this.read += take;
     if (this.kept < this.wholeBytes) {
       const keep = part.subarray(0, this.wholeBytes - this.kept);
@@ -61,9 +68,16 @@ export class BodyCollector {
 
   finish(cut?: ReadBody['cut']): ReadBody {
     const whole = !cut && this.read <= this.wholeBytes;
-    return { text: Buffer.concat(this.chunks).toString('utf8'), bytes: this.read, sha256: this.hash.digest('hex'), whole, ...(cut ? { cut } : {}),
+    const kept = Buffer.concat(this.chunks);
+    const sha256 = this.hash ? this.hash.digest('hex') : sha256Of(kept);
+    return { text: kept.toString('utf8'), bytes: this.read, sha256, whole, ...(cut ? { cut } : {}),
       ...(this.limitBytes !== READ_LIMIT_BYTES ? { limit: this.limitBytes } : {}) };
   }
+}
+
+/** crypto.hash, one call, where Node has it (20.12 and later). */
+function sha256Of(bytes: Buffer): string {
+  return crypto.hash ? crypto.hash('sha256', bytes, 'hex') : crypto.createHash('sha256').update(bytes).digest('hex');
 }
 
 /** A body in a sentence: "10485760 bytes" or "16777216 bytes before it was cut at the read limit". */

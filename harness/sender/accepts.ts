@@ -59,7 +59,7 @@ async function deliver(ctx: Ctx, c: PlannedCheckout): Promise<Delivery[]> {
   for (const [i, e] of c.events.entries()) {
     const label = `${c.label}: event ${i + 1} of ${c.events.length}, ${e.status}`;
     const why = out.some(d => d.status === undefined) ? 'the event before it got no answer, and the service sends a checkout\'s next event only once the previous one was answered (spec 6.8)' : settledSlow(ctx);
-    out.push(why ? ctx.t.skip(c.kind, label, why) : await ctx.t.post(e.body, { kind: c.kind, label }));
+    out.push(why ? ctx.t.skip(c.kind, label, why) : await ctx.t.post(undefined, { kind: c.kind, label, raw: e.text }));
   }
   return out;
 }

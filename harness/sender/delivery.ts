@@ -4,7 +4,8 @@ import { curlLine } from '../http/exchange.ts';
 import type { HttpEvidence } from '../report/model.ts';
 import type { Redactor } from '../report/redact.ts';
 import { evidenceBody, type ReadBody } from '../http/body.ts';
-import { flatHeaders, type WireOutcome, type WireRequest } from './wire.ts';
+import { headerRecord } from './http1.ts';
+import { smallAnswer, type WireOutcome, type WireRequest } from './wire.ts';
 
 /** What a delivery was for: body kinds are measured separately by receiver.latency. */
 export type DeliveryKind = 'normal' | 'batch' | 'older' | 'burst' | 'auth' | 'garbage' | 'state';
@@ -63,18 +64,22 @@ export class Sent implements Delivery {
   readonly remedy?: string;
   readonly ms: number;
   readonly stallMs?: number;
-  readonly answerBytes?: number;
-  readonly answer?: ReadBody;
   json?: unknown;
+  private readonly curlKey?: string;
   private readonly startedAt: number;
   private readonly durationMs: number;
-  private readonly headers?: Record<string, string | string[] | undefined>;
+  /** The answer's status line and headers as they came: parsed only for the evidence. */
+  private readonly head?: string;
+  /** The answer's body as the wire read it (WireOutcome's `small` or `answer`); `read` is its ReadBody once asked for. */
+  private readonly small?: string;
+  private read?: ReadBody;
   private shown?: HttpEvidence;
 
-  constructor(private readonly redactor: Redactor, private readonly req: WireRequest, private readonly what: What,
+  constructor(private readonly redactor: Redactor, private readonly req: WireRequest, what: What,
     m: { ms: number; stallMs?: number; startedAt: number; durationMs: number; timedOut: boolean; notSent?: string; remedy?: string; error?: string; outcome?: WireOutcome }) {
     this.kind = what.kind;
     this.label = what.label;
+    this.curlKey = what.curlKey;
     this.ms = m.ms;
     this.stallMs = m.stallMs;
     this.startedAt = m.startedAt;
@@ -85,11 +90,17 @@ export class Sent implements Delivery {
     this.error = m.error;
     if (m.outcome?.status !== undefined) {
       this.status = m.outcome.status;
-      this.headers = m.outcome.headers;
-      this.answer = m.outcome.answer;
-      this.answerBytes = m.outcome.answer?.bytes;
+      this.head = m.outcome.head;
+      this.small = m.outcome.small;
+      this.read = m.outcome.answer;
     }
   }
+
+  /** Bytes of the answer's body read (the report keeps only the first few kilobytes). */
+  get answerBytes(): number | undefined { return this.small?.length ?? this.read?.bytes; }
+
+  /** The answer's body as read, when a status came. */
+  get answer(): ReadBody | undefined { return this.read ??= this.small !== undefined ? smallAnswer(this.small) : undefined; }
 
   /** The exchange as the report shows it: redacted, request body and curl line cut when large. */
   get evidence(): HttpEvidence {
@@ -97,10 +108,10 @@ export class Sent implements Delivery {
     return this.shown ??= this.redactor.evidence({
       kind: 'http', label: this.label, request: requestShown(this.req),
       ...(this.status !== undefined
-        ? { response: { status: this.status, headers: flatHeaders(this.headers ?? {}), ...(this.answer ? evidenceBody(this.answer, answerJson(this.answer)) : {}) } }
+        ? { response: { status: this.status, headers: this.head ? headerRecord(this.head) : {}, ...(this.answer ? evidenceBody(this.answer, answerJson(this.answer)) : {}) } }
         : { error: this.error ?? 'no answer' }),
       startedAt: new Date(this.startedAt).toISOString(), durationMs: this.durationMs,
-      curl: curlShown(this.req, this.redactor, this.what.curlKey),
+      curl: curlShown(this.req, this.redactor, this.curlKey),
     }) as HttpEvidence;
   }
 }
@@ -140,6 +151,6 @@ export function describeError(e: Error | undefined): string {
   if (!e) return 'no answer';
   const code = (e as NodeJS.ErrnoException).code ?? ((e.cause as NodeJS.ErrnoException | undefined)?.code) ?? '';
   if (code === 'ECONNREFUSED') return 'connection refused (the receiver is not listening any more)';
-  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE') return `the receiver closed the connection without an answer (${code})`;
+  if (code === 'ECONNRESET' || code === 'EOF' || code === 'EPIPE') return `the receiver closed the connection without an answer (${code})`;
   return `${code ? code + ': ' : ''}${e.message}`;
 }

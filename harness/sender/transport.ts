@@ -4,16 +4,16 @@
 // headers; without them by then the delivery counts as not answered and the
 // connection is dropped. The answer's body is read within the same wait but is
 // not timed: a 10 MB acknowledgement is the receiver's business, not a late
-// answer. What is kept of a body is capped (answer.ts).
-// One undici Agent for the whole run, without a connection limit, so the
+// answer. What is kept of a body is capped (wire.ts).
+// One pool of connections for the whole run, without a limit, so the
 // checkouts of a phase open parallel connections as the service's do (spec 6.9).
 // Every exchange is kept for receiver.latency.
-import { Agent } from 'undici';
 import type { Redactor } from '../report/redact.ts';
 import { answerJson, describeError, Sent, type Delivery, type DeliveryKind, type What } from './delivery.ts';
 import { headerValue } from './key.ts';
 import { StallMeter } from './stall.ts';
-import { targetOf, WireCall, type Target, type WireRequest } from './wire.ts';
+import { Waits } from './waits.ts';
+import { Connections, targetOf, WireCall, type Target, type WireRequest } from './wire.ts';
 import { budget, timing, type SenderOptions, type Timing } from './options.ts';
 
 export type { Delivery, DeliveryKind } from './delivery.ts';
@@ -23,31 +23,37 @@ export interface PostOptions {
   label: string;
   /** The api-key header: the registered key by default, null to leave the header out. */
   apiKey?: string | null;
-  /** A raw body sent as is (garbage); otherwise `body` is sent as JSON. */
+  /**
+   * The body's text, sent as is: garbage, or a body serialised ahead of time
+   * (the plan's); otherwise `body` is serialised here as JSON. Either way the
+   * evidence shows a JSON text parsed.
+   */
   raw?: string;
   contentType?: string;
   /** How the curl line writes the api-key when it is derived from the registered one (a shell expression of $PIS_WEBHOOK_API_KEY). */
   curlKey?: string;
 }
 
-// Arbitrary: an answer whose status line came just before the end of the wait
-// still gets this long for its body, so a small acknowledgement is not cut.
-const BODY_GRACE_MS = 250;
-
 export class Transport {
   readonly timing: Timing;
   readonly log: Delivery[] = [];
-  private readonly agent: Agent;
+  private readonly pool: Connections;
   /** For a request sent again: no connection is kept, so each goes on a new one. */
-  private readonly fresh: Agent;
+  private readonly fresh: Connections;
   private readonly stalls = new StallMeter();
   private readonly target: Target;
   private sent = 0;
-  private readonly inFlight = new Set<WireCall>();
+  /** Deliveries let through to be sent (sent counts those done). */
+  private posted = 0;
+  /** The request of a delivery not sent: no headers, no body. */
+  private readonly nothing: WireRequest;
+  private readonly waits: Waits;
   private stopped?: string;
   private readonly wake = new Set<() => void>();
   private lastAnswered?: Delivery;
   private down?: { after: Delivery; refused: Delivery };
+  /** The headers of a delivery with the registered key, made once: most deliveries send them. */
+  private readonly headers: Readonly<Record<string, string>>;
 
   /**
    * `deadline` (performance.now() ms) is the run's time budget: a delivery that
@@ -56,10 +62,12 @@ export class Transport {
   constructor(private readonly opts: SenderOptions, private readonly redactor: Redactor,
     private readonly onSent: (sent: number) => void = () => {}, readonly deadline = Infinity) {
     this.timing = timing(opts.timeScale);
+    this.waits = new Waits(this.timing.waitMs, this.stalls);
     this.target = targetOf(opts.url);
-    const options = { connect: { rejectUnauthorized: !opts.insecure }, connections: null, headersTimeout: 0, bodyTimeout: 0 };
-    this.agent = new Agent({ ...options, keepAliveTimeout: 2_000 });
-    this.fresh = new Agent({ ...options, pipelining: 0 });
+    this.headers = Object.freeze(headersFor(opts.apiKey, undefined));
+    this.nothing = { method: 'POST', url: opts.url, headers: {} };
+    this.pool = new Connections({ rejectUnauthorized: !opts.insecure, keepAlive: true });
+    this.fresh = new Connections({ rejectUnauthorized: !opts.insecure, keepAlive: false });
   }
 
   get count(): number { return this.sent; }
@@ -74,7 +82,7 @@ export class Transport {
   stop(why: string): void {
     if (this.stopped) return;
     this.stopped = why;
-    for (const c of this.inFlight) c.cut(new Error(why));
+    this.waits.cutAll(why);
     for (const w of this.wake) w();
   }
 
@@ -97,9 +105,12 @@ export class Transport {
 
   /** POSTs one delivery to the receiver; never throws for HTTP or network failures. */
   async post(body: unknown, o: PostOptions): Promise<Delivery> {
-    const headers: Record<string, string> = { 'content-type': o.contentType ?? 'application/json' };
+    // makePlan keeps a run within --max-requests; this holds the log, and so what a run keeps in memory, to it whatever a phase sends.
+    const max = this.opts.maxRequests;
+    if (this.posted >= max) return this.unsent(this.nothing, o, `--max-requests (${max}) was reached`, 'raise --max-requests');
+    this.posted++;
     const key = o.apiKey === undefined ? this.opts.apiKey : o.apiKey;
-    if (key !== null) headers['api-key'] = headerValue(key);
+    const headers = key === this.opts.apiKey && o.contentType === undefined ? this.headers : headersFor(key, o.contentType);
     const text = o.raw ?? JSON.stringify(body);
     const req = { method: 'POST', url: this.opts.url, headers, body: text };
     const d = await this.send(req, this.target, { kind: o.kind, label: o.label, curlKey: key === this.opts.apiKey ? '$PIS_WEBHOOK_API_KEY' : o.curlKey });
@@ -113,7 +124,7 @@ export class Transport {
    * is already settled); logged, so the checks that wanted it are not-run.
    */
   skip(kind: DeliveryKind, label: string, reason: string): Delivery {
-    const d = this.unsent({ method: 'POST', url: this.opts.url, headers: {} }, { kind, label }, reason);
+    const d = this.unsent(this.nothing, { kind, label }, reason);
     this.log.push(d);
     return d;
   }
@@ -131,18 +142,20 @@ export class Transport {
 
   async close(): Promise<void> {
     this.stalls.stop();
-    await Promise.all([this.agent, this.fresh].map(a => a.destroy().catch(() => {})));
+    this.waits.close();
+    this.pool.close();
+    this.fresh.close();
   }
 
   private async send(req: WireRequest, target: Target, what: What): Promise<Sent> {
     if (this.stopped) return this.unsent(req, what, this.stopped);
     if (!this.allows()) return this.unsent(req, what, `${budget(this.opts).text} would have run out before an answer`, 'raise --max-duration');
-    let d = await this.attempt(req, target, what, this.agent);
+    let d = await this.attempt(req, target, what, this.pool);
     // A kept-alive connection the receiver closed just as the request went out
     // (its idle timeout and ours crossing) is no answer from the receiver: the
     // request goes once more on a connection of its own, as an HTTP client
     // does. A receiver that is down fails the second time too.
-    if (d.status === undefined && !d.timedOut && !d.notSent && /UND_ERR_SOCKET|ECONNRESET|EPIPE/.test(d.error ?? '') && this.allows())
+    if (d.status === undefined && !d.timedOut && !d.notSent && /closed the connection/.test(d.error ?? '') && this.allows())
       d = await this.attempt(req, target, { ...what, label: `${what.label} (sent again on a new connection after: ${d.error})` }, this.fresh);
     if (d.status !== undefined) { this.lastAnswered = d; this.down = undefined; }
     else if (this.lastAnswered && !this.down && !d.timedOut && !d.notSent) this.down = { after: this.lastAnswered, refused: d };
@@ -150,34 +163,13 @@ export class Transport {
   }
 
   /** One exchange, timed as the service times it (see the file's head). */
-  private async attempt(req: WireRequest, target: Target, what: What, agent: Agent): Promise<Sent> {
-    const waitMs = this.timing.waitMs;
+  private async attempt(req: WireRequest, target: Target, what: What, pool: Connections): Promise<Sent> {
     const startedAt = Date.now();
     const started = performance.now();
-    const call = new WireCall(agent, target, req);
-    let timedOut = false;
-    // One timer serves the whole exchange. Until the status line it is the
-    // wait, extended by this process's own stalls (up to twice its length);
-    // the cut goes through setImmediate so an answer that arrived while the
-    // timer was due is read first (I/O is polled before immediates run). After
-    // the status line the body may use what is left of the wait, at least BODY_GRACE_MS.
-    const due = (): number => call.headed
-      ? Math.max(started + waitMs + this.stalls.stalledMs(started), call.outcome.headersAt! + BODY_GRACE_MS)
-      : started + waitMs + Math.min(waitMs, this.stalls.stalledMs(started));
-    let timer: NodeJS.Timeout;
-    const check = (): void => {
-      const left = due() - performance.now();
-      if (left > 0) { timer = setTimeout(check, left); return; }
-      setImmediate(() => {
-        if (call.headed) call.cut(new Error('the answer body was not complete at the end of the wait'));
-        else { timedOut = true; call.cut(new Error('no answer within the wait')); }
-      });
-    };
-    timer = setTimeout(check, waitMs);
-    this.inFlight.add(call);
-    const o = await call.done;
-    this.inFlight.delete(call);
-    clearTimeout(timer);
+    const f = this.waits.start(new WireCall(pool, target, req), started);
+    const o = await f.call.done;
+    this.waits.end(f);
+    const timedOut = f.timedOut, waitMs = this.timing.waitMs;
     // Cut by a stop signal: not the receiver's doing, so not judged.
     if (this.stopped && o.status === undefined && !timedOut) return this.unsent(req, what, this.stopped);
     const end = performance.now();
@@ -189,4 +181,10 @@ export class Transport {
       : timedOut ? `no answer within ${waitMs.toFixed(0)} ms${extended >= 1 ? ` (the wait was extended by the ${extended.toFixed(0)} ms this process was stalled)` : ''}` : describeError(o.error);
     return new Sent(this.redactor, req, what, { ms: at - started - stallMs, stallMs, startedAt, durationMs: end - started, timedOut, error, outcome: o });
   }
+}
+
+function headersFor(key: string | null, contentType: string | undefined): Record<string, string> {
+  const headers: Record<string, string> = { 'content-type': contentType ?? 'application/json' };
+  if (key !== null) headers['api-key'] = headerValue(key);
+  return headers;
 }

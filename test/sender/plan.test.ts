@@ -17,6 +17,8 @@ test('every accepts checkout follows a path the service sends, and every body is
       for (const e of c.events) {
         const v = checkWebhookBody(e.body).violations.filter(x => x.level === 'must');
         assert.deepEqual(v, [], `${group} ${c.label} ${e.status}`);
+        // What is sent is the body as it stands once the plan is made, edits included.
+        assert.equal(e.text, JSON.stringify(e.body), `${group} ${c.label} ${e.status}`);
       }
     }
   }

@@ -105,6 +105,34 @@ test('a receiver that never answers costs one wait, and the exchange says so', a
   } finally { await t.close(); s.closeAllConnections(); s.close(); }
 });
 
+test('deliveries started one after another to a silent receiver each get their own whole wait', async () => {
+  const s = await listen(createServer(() => { /* never answers */ }));
+  const t = transport(s.url, 0.02);
+  try {
+    // Started 40 ms apart within one wait of 125 ms: one timer serves all, each gives up at its own end.
+    const ds = await Promise.all([0, 40, 80].map(async (delay, i) => {
+      await new Promise(r => setTimeout(r, delay));
+      return t.post({ n: i }, { kind: 'normal', label: `silent ${i}` });
+    }));
+    for (const d of ds) {
+      assert.equal(d.timedOut, true, d.label);
+      assert.ok(d.ms >= t.timing.waitMs - 5 && d.ms < 3 * t.timing.waitMs, `${d.label} gave up after ${d.ms.toFixed(0)} ms`);
+    }
+  } finally { await t.close(); s.closeAllConnections(); s.close(); }
+});
+
+test('no more deliveries than --max-requests go out, so the log a run keeps is bounded by it', async () => {
+  const s = await listen(createServer((req, res) => { req.resume(); req.on('end', () => res.end('ok')); }));
+  const opts: SenderOptions = { url: s.url, apiKey: KEY, timeScale: 0.2, concurrency: 4, maxRequests: 3, insecure: false };
+  const t = new Transport(opts, new Redactor().add(KEY, 'PIS_WEBHOOK_API_KEY'));
+  try {
+    const ds = await Promise.all(Array.from({ length: 5 }, (_, i) => t.post({ n: i }, { kind: 'normal', label: `delivery ${i}` })));
+    assert.deepEqual(ds.map(d => d.status ?? d.notSent), [200, 200, 200, '--max-requests (3) was reached', '--max-requests (3) was reached']);
+    assert.equal(ds[4].remedy, 'raise --max-requests');
+    assert.equal(t.log.length, 3);
+  } finally { await t.close(); s.closeAllConnections(); s.close(); }
+});
+
 test('a kept-alive connection closed under a request is tried once more on a new one; a receiver that closes every one fails', async () => {
   // Raw TCP: the first connection reads a request and closes without a word; later connections answer 200.
   let connections = 0;
