@@ -7,6 +7,7 @@ import { connect } from 'node:net';
 import { Agent, request } from 'undici';
 import { startSink } from '../../harness/sink/server.ts';
 import { MAX_BODY_BYTES } from '../../harness/sink/recorder.ts';
+import { factsOf } from '../../harness/sink/analysis/facts.ts';
 import { isHarnessError } from '../../harness/errors.ts';
 import type { CheckoutPlan } from '../../harness/sink/plan.ts';
 
@@ -146,5 +147,20 @@ test('a planned checkout is found behind a tunnel path prefix', async () => {
     assert.equal(r.statusCode, 500);
     await r.body.text();
     assert.equal(sink.attempts()[0].checkoutId, 'k1');
+  } finally { await sink.close(); }
+});
+
+test('a body sent again is read once: its attempts share one reading, and another body gets its own', async () => {
+  const sink = await startSink({ passive: CLEAN, apiKey: KEY });
+  try {
+    // A retry's body, and a busy sender's repeats: the same text. The third is another body.
+    const same = '{"id":"r1","status":"STARTED"}';
+    for (const body of [same, same, '{"id":"r1","status":"PAYMENT_CREATED"}']) { const r = await post(`${sink.url}/hook`, body); await r.body.text(); }
+    await new Promise(r => setTimeout(r, 50));
+    const [a, b, c] = sink.attempts();
+    assert.deepEqual([a.body, b.body, c.body], [same, same, '{"id":"r1","status":"PAYMENT_CREATED"}']);
+    assert.equal(factsOf(a), factsOf(b), 'the repeated body was read twice');
+    assert.notEqual(factsOf(a), factsOf(c));
+    assert.deepEqual([factsOf(b).status, factsOf(c).status], ['STARTED', 'PAYMENT_CREATED']);
   } finally { await sink.close(); }
 });
