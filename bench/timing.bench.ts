@@ -6,7 +6,7 @@
 // error of a delay is the difference between the two, in real ms. Baseline in
 // the same run: the same measurement on a quiet sink; then with a steady
 // background load of 2,000 requests per second posted to the sink from another
-// process.
+// process, each with a body of its own (not a webhook the contract accepts).
 //
 // The reference's log is the yardstick, so the method keeps it true:
 // - It records the moments on the connection (dispatcher/send.ts): a request
@@ -110,7 +110,8 @@ async function referenceChild(): Promise<void> {
 /** Posts to url at `rate` requests per second until SIGTERM, then prints how many per second it managed. */
 async function loadChild(url: string, rate: number): Promise<void> {
   const agent = new Agent({ connections: 32 });
-  const body = JSON.stringify({ id: 'load', status: 'STARTED', note: 'background load' });
+  // Each request its own body, as a busy sender's are: the sink reads a repeated body only once.
+  const body = (n: number) => JSON.stringify({ id: `load-${n}`, status: 'STARTED', note: 'background load' });
   let sent = 0, open = 0;
   const t0 = performance.now();
   // Every 10 ms the share of the rate that is due, at most 1,000 requests open at once.
@@ -118,7 +119,7 @@ async function loadChild(url: string, rate: number): Promise<void> {
     const due = Math.floor(((performance.now() - t0) / 1000) * rate) - sent;
     for (let i = 0; i < due && open < 1_000; i++) {
       sent++; open++;
-      void request(url, { method: 'POST', body, dispatcher: agent, headers: { 'content-type': 'application/json' } })
+      void request(url, { method: 'POST', body: body(sent), dispatcher: agent, headers: { 'content-type': 'application/json' } })
         .then(r => r.body.dump(), () => undefined).finally(() => { open--; });
     }
   }, 10);
@@ -253,6 +254,7 @@ async function main(): Promise<void> {
     'the sink measures each retry delay from its side (its answer to the next arrival).',
     `Error: the two delays' difference in real ms. Time scale ${f.scale} (10 spec s = ${10_000 * f.scale} ms).`,
     `Tolerance the checks use: ${f.tolerance}, before the sink's own measured lateness widens it. Targets: median at most 5 ms, max at most 25 ms.`,
+    'The background load posts a body of its own with each request.',
     `Before the baseline a few checkouts warm both processes up; the background load runs ${LOAD_SETTLE_MS / 1000} s before its phase;`,
     "nothing reads the sink's record during a phase. The last column is the longest each process's event loop was held during the phase:",
     'a stall of the reference makes its log, the yardstick, late by as much.',
