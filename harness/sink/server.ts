@@ -86,8 +86,13 @@ const BODY_ID = /"id"\s*:\s*"([^"\\]{1,200})"/;
 const BODY_REF = /"referenceId"\s*:\s*"([^"\\]{1,200})"/;
 /** Spec ms a body may take: twice the 5 s a sender waits for an answer (spec 6.6), by when a conforming one has hung up. */
 const BODY_DEADLINE_SPEC_MS = 10_000;
-/** Distinct bodies whose reading is remembered (arbitrary: 256 of at most 4 KiB, the bodies the record keeps whole, 1 MiB at most). */
+/**
+ * Distinct bodies whose reading is remembered, and distinct lists of violations
+ * (arbitrary: 256 each, of bodies of at most 4 KiB, the ones the record keeps
+ * whole, and of lists of at most 8 KiB as JSON: 3 MiB at most).
+ */
 const READ_BODIES = 256;
+const SHARED_VIOLATIONS_CHARS = 8192;
 
 /**
  * The bodies read lately, by their text. A sender's retries carry the same body,
@@ -97,15 +102,36 @@ const READ_BODIES = 256;
  */
 class ReadBodies {
   private readonly byText = new Map<string, { text: string; facts: BodyFacts }>();
+  private readonly violations = new Map<string, BodyFacts['violations']>();
 
   read(text: string): { text: string; facts: BodyFacts } {
     let r = this.byText.get(text);
     if (r) return r;
-    r = { text, facts: readBody(text) };
-    if (this.byText.size >= READ_BODIES) this.byText.delete(this.byText.keys().next().value!);
-    this.byText.set(text, r);
+    r = { text, facts: this.facts(text) };
+    remember(this.byText, text, r);
     return r;
   }
+
+  /**
+   * The facts of a body, its violations shared with earlier bodies that broke the
+   * contract alike (a flood of one wrong kind of body differs only in its ids).
+   */
+  facts(text: string): BodyFacts {
+    const f = readBody(text);
+    if (!f.violations.length) return f;
+    const key = JSON.stringify(f.violations);
+    if (key.length > SHARED_VIOLATIONS_CHARS) return f;
+    const seen = this.violations.get(key);
+    if (seen) f.violations = seen;
+    else remember(this.violations, key, f.violations);
+    return f;
+  }
+}
+
+/** Adds to a map of at most READ_BODIES entries, forgetting the oldest. */
+function remember<V>(map: Map<string, V>, key: string, value: V): void {
+  if (map.size >= READ_BODIES) map.delete(map.keys().next().value!);
+  map.set(key, value);
 }
 
 export async function startSink(opts: SinkOptions = {}): Promise<Sink> {
@@ -170,7 +196,7 @@ export async function startSink(opts: SinkOptions = {}): Promise<Sink> {
     // A body kept whole may be one read before.
     const read = body.whole !== undefined && body.kept === body.whole ? bodies.read(body.whole) : undefined;
     a.kept = { text: read?.text ?? body.kept, bytes: body.bytes, ...(body.sha256 ? { sha256: body.sha256 } : {}) };
-    a.facts = read?.facts ?? (body.whole !== undefined ? readBody(body.whole) : undefined) ?? unreadableBody(a.probe === 'too-large' ? `the body is over the ${MAX_BODY_BYTES}-byte limit (${body.bytes} bytes)` : `the body never finished (${body.bytes} bytes came in ${(deadlineMs / 1000).toFixed(1)} s or before the connection ended)`);
+    a.facts = read?.facts ?? (body.whole !== undefined ? bodies.facts(body.whole) : undefined) ?? unreadableBody(a.probe === 'too-large' ? `the body is over the ${MAX_BODY_BYTES}-byte limit (${body.bytes} bytes)` : `the body never finished (${body.bytes} bytes came in ${(deadlineMs / 1000).toFixed(1)} s or before the connection ended)`);
     settle(a);
   };
 

@@ -150,17 +150,22 @@ test('a planned checkout is found behind a tunnel path prefix', async () => {
   } finally { await sink.close(); }
 });
 
-test('a body sent again is read once: its attempts share one reading, and another body gets its own', async () => {
+test('a body sent again is read once, and bodies that break the contract alike share their violations', async () => {
   const sink = await startSink({ passive: CLEAN, apiKey: KEY });
   try {
-    // A retry's body, and a busy sender's repeats: the same text. The third is another body.
+    // A retry's body, and a busy sender's repeats: the same text. The third breaks the contract
+    // as the first does (both lack the same fields), the fourth also has a status of the wrong type.
     const same = '{"id":"r1","status":"STARTED"}';
-    for (const body of [same, same, '{"id":"r1","status":"PAYMENT_CREATED"}']) { const r = await post(`${sink.url}/hook`, body); await r.body.text(); }
+    const bodies = [same, same, '{"id":"r1","status":"PAYMENT_CREATED"}', '{"id":"r1","status":42}'];
+    for (const body of bodies) { const r = await post(`${sink.url}/hook`, body); await r.body.text(); }
     await new Promise(r => setTimeout(r, 50));
-    const [a, b, c] = sink.attempts();
-    assert.deepEqual([a.body, b.body, c.body], [same, same, '{"id":"r1","status":"PAYMENT_CREATED"}']);
-    assert.equal(factsOf(a), factsOf(b), 'the repeated body was read twice');
-    assert.notEqual(factsOf(a), factsOf(c));
-    assert.deepEqual([factsOf(b).status, factsOf(c).status], ['STARTED', 'PAYMENT_CREATED']);
+    const [a, b, c, d] = sink.attempts().map(x => ({ body: x.body, facts: factsOf(x) }));
+    assert.deepEqual([a, b, c, d].map(x => x.body), bodies);
+    assert.equal(a.facts, b.facts, 'the repeated body was read twice');
+    assert.notEqual(a.facts, c.facts);
+    assert.deepEqual([b.facts.status, c.facts.status, d.facts.status], ['STARTED', 'PAYMENT_CREATED', 42]);
+    assert.ok(a.facts.violations.length > 0);
+    assert.equal(c.facts.violations, a.facts.violations, 'the same violations were kept twice');
+    assert.notDeepEqual(d.facts.violations, a.facts.violations);
   } finally { await sink.close(); }
 });
