@@ -10,7 +10,7 @@ import { contracts } from '../contracts/load.ts';
 import { buildWebhookBody } from '../webhook/bodies.ts';
 import { HarnessError, listenError } from '../errors.ts';
 import type { DeliveryAttempt } from '../report/model.ts';
-import { readBody, unreadableBody } from './analysis/facts.ts';
+import { readBody, unreadableBody, type BodyFacts } from './analysis/facts.ts';
 import { NO_CHECKOUT_ID as NO_ID } from './analysis/view.ts';
 import { BodyReader, MAX_BODY_BYTES } from './body.ts';
 import { ConnectionGuard } from './connections.ts';
@@ -86,6 +86,53 @@ const BODY_ID = /"id"\s*:\s*"([^"\\]{1,200})"/;
 const BODY_REF = /"referenceId"\s*:\s*"([^"\\]{1,200})"/;
 /** Spec ms a body may take: twice the 5 s a sender waits for an answer (spec 6.6), by when a conforming one has hung up. */
 const BODY_DEADLINE_SPEC_MS = 10_000;
+/**
+ * Distinct bodies whose reading is remembered, and distinct lists of violations
+ * (arbitrary: 256 each, of bodies of at most 4 KiB, the ones the record keeps
+ * whole, and of lists of at most 8 KiB as JSON: 3 MiB at most).
+ */
+const READ_BODIES = 256;
+const SHARED_VIOLATIONS_CHARS = 8192;
+
+/**
+ * The bodies read lately, by their text. A sender's retries carry the same body,
+ * and so may every request of a busy sender: such a body is parsed and judged
+ * once, and every attempt keeps the same text and facts (nothing changes facts
+ * once read), so the sink spends neither time nor memory on the repeats.
+ */
+class ReadBodies {
+  private readonly byText = new Map<string, { text: string; facts: BodyFacts }>();
+  private readonly violations = new Map<string, BodyFacts['violations']>();
+
+  read(text: string): { text: string; facts: BodyFacts } {
+    let r = this.byText.get(text);
+    if (r) return r;
+    r = { text, facts: this.facts(text) };
+    remember(this.byText, text, r);
+    return r;
+  }
+
+  /**
+   * The facts of a body, its violations shared with earlier bodies that broke the
+   * contract alike (a flood of one wrong kind of body differs only in its ids).
+   */
+  facts(text: string): BodyFacts {
+    const f = readBody(text);
+    if (!f.violations.length) return f;
+    const key = JSON.stringify(f.violations);
+    if (key.length > SHARED_VIOLATIONS_CHARS) return f;
+    const seen = this.violations.get(key);
+    if (seen) f.violations = seen;
+    else remember(this.violations, key, f.violations);
+    return f;
+  }
+}
+
+/** Adds to a map of at most READ_BODIES entries, forgetting the oldest. */
+function remember<V>(map: Map<string, V>, key: string, value: V): void {
+  if (map.size >= READ_BODIES) map.delete(map.keys().next().value!);
+  map.set(key, value);
+}
 
 export async function startSink(opts: SinkOptions = {}): Promise<Sink> {
   const host = opts.host ?? '127.0.0.1';
@@ -98,6 +145,7 @@ export async function startSink(opts: SinkOptions = {}): Promise<Sink> {
   contracts();
   for (const kind of ['normal', 'batch', 'older'] as const) readBody(JSON.stringify(buildWebhookBody({ kind, id: 'warm-up', status: 'STARTED' })));
   const rec = new Recorder();
+  const bodies = new ReadBodies();
   const lag = startLagMonitor(() => rec.nowMs());
   const routes = new Map<string, Route>();
   const byControlId = new Map<string, Route>();
@@ -145,9 +193,10 @@ export async function startSink(opts: SinkOptions = {}): Promise<Sink> {
     a.reader = undefined;
     a.key ??= judgeKey(a.keyValue, keysOf(routes.get(a.route)));
     delete a.keyValue;
-    a.kept = { text: body.kept, bytes: body.bytes, ...(body.sha256 ? { sha256: body.sha256 } : {}) };
-    a.facts = body.whole !== undefined ? readBody(body.whole)
-      : unreadableBody(a.probe === 'too-large' ? `the body is over the ${MAX_BODY_BYTES}-byte limit (${body.bytes} bytes)` : `the body never finished (${body.bytes} bytes came in ${(deadlineMs / 1000).toFixed(1)} s or before the connection ended)`);
+    // A body kept whole may be one read before.
+    const read = body.whole !== undefined && body.kept === body.whole ? bodies.read(body.whole) : undefined;
+    a.kept = { text: read?.text ?? body.kept, bytes: body.bytes, ...(body.sha256 ? { sha256: body.sha256 } : {}) };
+    a.facts = read?.facts ?? (body.whole !== undefined ? bodies.facts(body.whole) : undefined) ?? unreadableBody(a.probe === 'too-large' ? `the body is over the ${MAX_BODY_BYTES}-byte limit (${body.bytes} bytes)` : `the body never finished (${body.bytes} bytes came in ${(deadlineMs / 1000).toFixed(1)} s or before the connection ended)`);
     settle(a);
   };
 

@@ -7,6 +7,7 @@ import { connect } from 'node:net';
 import { Agent, request } from 'undici';
 import { startSink } from '../../harness/sink/server.ts';
 import { MAX_BODY_BYTES } from '../../harness/sink/recorder.ts';
+import { factsOf } from '../../harness/sink/analysis/facts.ts';
 import { isHarnessError } from '../../harness/errors.ts';
 import type { CheckoutPlan } from '../../harness/sink/plan.ts';
 
@@ -149,5 +150,25 @@ test('a planned checkout is found behind a tunnel path prefix', async () => {
     assert.equal(r.statusCode, 500);
     await r.body.text();
     assert.equal(sink.attempts()[0].checkoutId, 'k1');
+  } finally { await sink.close(); }
+});
+
+test('a body sent again is read once, and bodies that break the contract alike share their violations', async () => {
+  const sink = await startSink({ passive: CLEAN, apiKey: KEY });
+  try {
+    // A retry's body, and a busy sender's repeats: the same text. The third breaks the contract
+    // as the first does (both lack the same fields), the fourth also has a status of the wrong type.
+    const same = '{"id":"r1","status":"STARTED"}';
+    const bodies = [same, same, '{"id":"r1","status":"PAYMENT_CREATED"}', '{"id":"r1","status":42}'];
+    for (const body of bodies) { const r = await post(`${sink.url}/hook`, body); await r.body.text(); }
+    await new Promise(r => setTimeout(r, 50));
+    const [a, b, c, d] = sink.attempts().map(x => ({ body: x.body, facts: factsOf(x) }));
+    assert.deepEqual([a, b, c, d].map(x => x.body), bodies);
+    assert.equal(a.facts, b.facts, 'the repeated body was read twice');
+    assert.notEqual(a.facts, c.facts);
+    assert.deepEqual([b.facts.status, c.facts.status, d.facts.status], ['STARTED', 'PAYMENT_CREATED', 42]);
+    assert.ok(a.facts.violations.length > 0);
+    assert.equal(c.facts.violations, a.facts.violations, 'the same violations were kept twice');
+    assert.notDeepEqual(d.facts.violations, a.facts.violations);
   } finally { await sink.close(); }
 });

@@ -51,7 +51,7 @@ export async function deliver(ctx: LoopContext, ev: OutgoingEvent, record: Event
     // Spec 6.7: "An event not delivered within 7 days is lost." No attempt starts at or after the deadline.
     if (clock.now() >= deadline) return drop(ctx, record, 'not delivered within 7 days (spec 6.7)');
     const headers = headersFor(ctx, ev, n);
-    const sentAtMs = clock.now();
+    const begunAtMs = clock.now();
     let result;
     try {
       result = await send(ctx.connections, clock, ev.target.url, headers, body, policy.responseWaitMs, ctx.closed);
@@ -59,7 +59,8 @@ export async function deliver(ctx: LoopContext, ev: OutgoingEvent, record: Event
       if (e instanceof SendClosedError) return;
       throw e;
     }
-    const endedAtMs = clock.now();
+    // Logged as they happened on the connection (send.ts), not when this loop decided to send or got to the result.
+    const { sentAtMs = begunAtMs, endedAtMs } = result;
     const delivered = result.status !== undefined && policy.delivers(result.status);
     const outcome: AttemptOutcome = delivered ? 'delivered' : result.outcome;
     record.attempts = n;
@@ -76,8 +77,9 @@ export async function deliver(ctx: LoopContext, ev: OutgoingEvent, record: Event
     if (!policy.retries) return drop(ctx, record, 'not retried (fault webhook-no-retry)');
     // Spec 6.5: the backoff runs from the end of the failed attempt; it is cut at the
     // deadline so that the drop happens at 7 days, not at the next backoff after it.
-    const wait = Math.min(policy.retryDelayMs(n), Math.max(0, deadline - clock.now()));
-    if (!(await pause(ctx, wait))) return;
+    // Counted from the logged end, which this loop reaches a little later.
+    const wait = Math.min(endedAtMs + policy.retryDelayMs(n), deadline) - clock.now();
+    if (!(await pause(ctx, Math.max(0, wait)))) return;
   }
 }
 

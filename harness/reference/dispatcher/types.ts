@@ -21,7 +21,12 @@ export interface ReferenceAttempt {
   attempt: number;
   /** 1, or 2 for the second delivery of an event under the `webhook-duplicates` quirk. */
   copy: number;
+  /**
+   * When the request went out: undici handed its bytes to the socket, after any
+   * connection set-up (for an attempt that never got a connection: when it was begun).
+   */
   sentAtMs: number;
+  /** When undici had read the answer's last byte, the request failed, or the wait for the answer ran out. */
   endedAtMs: number;
   outcome: AttemptOutcome;
   /** Request headers as sent, with the api-key value shown as [redacted]. */

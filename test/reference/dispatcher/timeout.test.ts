@@ -35,14 +35,15 @@ test('an answer after 4 s is delivered; after 6 s, or a body still arriving at 5
     for (const id of ['slow', 'slow-body']) {
       const log = byId(id);
       if (!guard.judge(() => assert.deepEqual(log.map(a => a.outcome), ['timeout', 'delivered'], id))) return;
-      guard.judge(() => {
+      // A stall that made the give-up late may also let the receiver finish its answer first: past it nothing is judged.
+      if (!guard.judge(() => {
         assertDelay((log[0].endedAtMs - log[0].sentAtMs) * SCALE, 5_000 * SCALE, `${id}: time to give up`);
         assertDelay((log[1].sentAtMs - log[0].endedAtMs) * SCALE, 10_000 * SCALE, `${id}: backoff after the timeout`);
-      });
+      })) return;
       // The receiver saw the sender hang up before its answer was finished, and no earlier than the
       // log says the dispatcher gave up (same process, same performance.now(): 1 ms for rounding).
-      // The log's 5 s above is the measure: the receiver's own arrival time is late by a connection
-      // set-up and any stall of a loaded machine (seen: 113 ms), so it does not time the limit.
+      // The log's 5 s above is the measure: the receiver's own arrival time is late by any stall of
+      // a loaded machine (seen: 113 ms), so it does not time the limit.
       const seen = rx.arrivals.filter(a => a.body.id === id);
       assert.equal(seen.length, 2);
       assert.equal(seen[0].hungUp, true, `${id}: the first request was not aborted`);
