@@ -3,8 +3,8 @@
 // - `npm start` (`run`, bundled reference, time scale 0.1): the longest wait is
 //   the webhook backoff chain 10 + 20 + 40 spec s = 7 s; target at most 1.6x.
 //   Its seconds are split at the lines the run prints (reference started,
-//   Playwright starting, checks collected, first and last check): the profile
-//   of where start-up goes.
+//   webhook drive and Playwright starting, checks collected, first and last
+//   check): the profile of where start-up goes.
 // - `run --time-scale 1`: the same chain, 70 s; the bundled lifetimes
 //   (harness/runner/bundled.ts: 25 and 50 s) end inside it, so this run is also
 //   the complete one with every token and consent expiry; target at most 1.05x.
@@ -62,7 +62,8 @@ function steps(t: Timed): { step: string; atS: number }[] {
   const checks = t.lines.filter(l => /^(ok|FAIL|skip|warn) /.test(l.text));
   const marks: [string, number | undefined][] = [
     ['bundled reference started', at(/^Started the bundled reference/)],
-    ['target checked, Playwright starting', at(/^Starting the suites/)],
+    ['target checked, webhook drive starting', at(/^Driving the webhook checkouts/)],
+    ['Playwright starting', at(/^Starting the suites/)],
     ['checks collected', at(/^Running \d+ checks/)],
     ['first check ended', checks[0]?.atS],
     ['last check ended', checks.at(-1)?.atS],

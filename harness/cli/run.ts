@@ -7,6 +7,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { PassThrough } from 'node:stream';
 import { HarnessError } from '../errors.ts';
 import { numberFlag } from '../flag-values.ts';
 import { grepFlag, parseFlags, reportDirFlag, type Command } from './command.ts';
@@ -25,7 +26,8 @@ import { formatSummary } from '../report/progress.ts';
 import { candidates, selectionOf, writeCandidates } from './selection.ts';
 import { humanStream, reporterFlag, STDOUT_REPORTER_ENV } from '../report/terminal.ts';
 import { formatList, selectChecks } from './list.ts';
-import { availableSuites, runPlaywright } from '../runner/playwright.ts';
+import { availableSuites, makeScratch, runPlaywright } from '../runner/playwright.ts';
+import { selectsWebhookCheck, startWebhookDrive } from '../runner/webhook.ts';
 import { INTERRUPTED_EXIT, stopSignal } from '../stop.ts';
 import { BUNDLED_TIME_SCALE, startBundled, type Bundled } from '../runner/bundled.ts';
 import { parseLifetimes } from '../reference/lifetimes.ts';
@@ -195,11 +197,17 @@ export const command: Command = {
       if (suites.includes('data') || suites.includes('payments')) selection.banks = describeBanks(cfg.banks ?? DEFAULT_BANKS);
       const header = { command: 'run', target: { ...reportTarget(cfg), ...(scaleFrom ? { timeScaleSource: scaleFrom } : {}) }, timeScale: cfg.timeScale, selection };
       const listed = writeCandidates(candidates(choice));
+      const scratch = makeScratch();
+      const notes = new PassThrough();
+      // The longest wait first: the webhook drive needs the control API and the sink, not Playwright.
+      const drive = cfg.controlUrl && selectsWebhookCheck(choice) ? startWebhookDrive(cfg, { scratch: scratch.dir, redactor, notes }) : undefined;
       try {
+        if (drive) human.write('Driving the webhook checkouts through the control API, beside the suites...\n');
         human.write(`Starting the suites (${suites.join(', ')}) in up to ${workers} Playwright workers...\n`);
         const out = await runPlaywright({
-          suites, grep, workers,
+          suites, grep, workers, scratch: scratch.dir, ...(drive ? { notes } : {}),
           env: {
+            ...drive?.env,
             ...targetToEnv(cfg),
             PIS_REPORT_DIR: dir,
             PIS_REPORT_HEADER: JSON.stringify(header),
@@ -213,6 +221,8 @@ export const command: Command = {
         });
         return finish(dir, out, grep, allowIncomplete);
       } finally {
+        await drive?.stop();
+        scratch.remove();
         listed.remove();
       }
     } finally {

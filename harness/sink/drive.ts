@@ -4,6 +4,7 @@
 // `held` one is in backoff, and waits until every chain is done. It talks to the
 // target over HTTP only, like to any target.
 import { randomBytes } from 'node:crypto';
+import { setTimeout as pause } from 'node:timers/promises';
 import { exchange } from '../http/exchange.ts';
 import { HarnessError, unreachableError } from '../errors.ts';
 import type { HttpEvidence } from '../report/model.ts';
@@ -39,6 +40,8 @@ export interface DriveOptions {
   toleranceFloorMs?: number;
   /** Called at each poll (1 spec second): what the drive still waits for. */
   onProgress?: (p: DriveProgress) => void;
+  /** Ends the drive at its next wait (the run was stopped): it then rejects with an AbortError. */
+  signal?: AbortSignal;
 }
 
 /** Where a drive stands; times in real ms. */
@@ -56,16 +59,18 @@ export interface DriveResult {
 /** Spec ms the second wave waits at most for the first wave's first attempts. */
 const WAVE_WAIT_MS = 3_000;
 
-/** Resolves once `n` attempts were answered (or the sender hung up), or after `realMs`. */
-function firstAttempts(sink: Sink, n: number, realMs: number): Promise<void> {
-  return new Promise(resolve => {
+/** Resolves once `n` attempts were answered (or the sender hung up), or after `realMs`; rejects on a stop. */
+async function firstAttempts(sink: Sink, n: number, realMs: number, signal?: AbortSignal): Promise<void> {
+  await new Promise<void>(resolve => {
     let off = () => {};
-    const done = () => { clearTimeout(t); off(); resolve(); };
+    const done = () => { clearTimeout(t); off(); signal?.removeEventListener('abort', done); resolve(); };
     const t = setTimeout(done, realMs);
     const test = () => { if (sink.stats().attempts - sink.stats().open >= n) done(); };
     off = sink.onAttempt(test);
+    signal?.addEventListener('abort', done);
     test();
   });
+  signal?.throwIfAborted();
 }
 
 /** Spec ms to keep watching after every chain is complete, for trailing duplicates (spec 6.3). */
@@ -88,11 +93,11 @@ const CALM_WAIT_MS = 10_000;
 
 const isCalm = (sink: Sink) => sink.recentDelayMs(CALM_WINDOW_MS * sink.timeScale) <= CALM_LAG_MS * sink.timeScale;
 
-/** Resolves once the sink is calm, or after CALM_WAIT_MS. */
-async function calm(sink: Sink): Promise<void> {
+/** Resolves once the sink is calm, or after CALM_WAIT_MS; rejects on a stop. */
+async function calm(sink: Sink, signal?: AbortSignal): Promise<void> {
   const until = sink.nowMs() + CALM_WAIT_MS * sink.timeScale;
   const step = Math.max(5, 100 * sink.timeScale);
-  while (!isCalm(sink) && sink.nowMs() < until) await new Promise(r => setTimeout(r, step));
+  while (!isCalm(sink) && sink.nowMs() < until) await pause(step, undefined, { signal });
 }
 
 type AgainKind = 'hang-up' | 'backoff';
@@ -181,8 +186,8 @@ export async function driveCheckouts(o: DriveOptions): Promise<DriveResult> {
   const off = sink.onAttempt(() => { lastActivity = sink.nowMs(); });
   try {
     await Promise.all(plans.filter(p => !p.wave).map(create));
-    await firstAttempts(sink, [...keys.values()].filter(p => !p.forbidden).length, WAVE_WAIT_MS * scale);
-    await calm(sink);
+    await firstAttempts(sink, [...keys.values()].filter(p => !p.forbidden).length, WAVE_WAIT_MS * scale, o.signal);
+    await calm(sink, o.signal);
     await Promise.all(plans.filter(p => p.wave === 2).map(create));
     const again = new Again(o.again ?? 2);
     const held = [...keys].find(([, p]) => p.role === 'held')?.[0];
@@ -191,7 +196,7 @@ export async function driveCheckouts(o: DriveOptions): Promise<DriveResult> {
     let completeSince: number | undefined;
     for (;;) {
       // Polls at 1 spec second (at least 50 real ms): the chains' own steps are 4 s and more.
-      await new Promise(r => setTimeout(r, Math.max(50, 1_000 * scale)));
+      await pause(Math.max(50, 1_000 * scale), undefined, { signal: o.signal });
       const now = sink.nowMs();
       const plan = sink.plan();
       const view = buildView(sink.attempts(), plan, { timeScale: scale, observedUntilMs: now, ...(o.toleranceFloorMs !== undefined ? { toleranceFloorMs: o.toleranceFloorMs } : {}) });
