@@ -73,7 +73,7 @@ async function firstAttempts(sink: Sink, n: number, realMs: number, signal?: Abo
   signal?.throwIfAborted();
 }
 
-/** Spec ms to keep watching after every chain is complete, for trailing duplicates (spec 6.3). */
+/** Spec ms to keep watching after every chain is complete and the last attempt ended, for trailing duplicates (spec 6.3). */
 const GRACE_MS = 2_000;
 
 /**
@@ -193,10 +193,12 @@ export async function driveCheckouts(o: DriveOptions): Promise<DriveResult> {
     const held = [...keys].find(([, p]) => p.role === 'held')?.[0];
     let lateCreated = !held || !(o.late ?? LATE_PLAN);
     const cap = o.capMs ?? 15 * 60_000;
-    let completeSince: number | undefined;
+    // Polls at 1 spec second (at least 50 real ms): the chains' own steps are 4 s and more.
+    const poll = Math.max(50, 1_000 * scale);
+    let wait = poll;
     for (;;) {
-      // Polls at 1 spec second (at least 50 real ms): the chains' own steps are 4 s and more.
-      await pause(Math.max(50, 1_000 * scale), undefined, { signal: o.signal });
+      await pause(wait, undefined, { signal: o.signal });
+      wait = poll;
       const now = sink.nowMs();
       const plan = sink.plan();
       const view = buildView(sink.attempts(), plan, { timeScale: scale, observedUntilMs: now, ...(o.toleranceFloorMs !== undefined ? { toleranceFloorMs: o.toleranceFloorMs } : {}) });
@@ -217,9 +219,11 @@ export async function driveCheckouts(o: DriveOptions): Promise<DriveResult> {
       const complete = !pending.length && sink.stats().open === 0;
       o.onProgress?.({ attempts: sink.stats().attempts, chains: chains.length + (lateCreated ? 0 : 1), pending, elapsedMs: now - startedMs, capMs: cap * scale });
       if (complete) {
-        completeSince ??= now;
-        if (now - completeSince >= GRACE_MS * scale) return { plan, observedUntilMs: now, stoppedBecause: 'complete', control };
-      } else completeSince = undefined;
+        // The grace counts from the last attempt's end, not from the poll that saw it: a trailing duplicate would follow that attempt.
+        const graceEnd = lastActivity + GRACE_MS * scale;
+        if (now >= graceEnd) return { plan, observedUntilMs: now, stoppedBecause: 'complete', control };
+        wait = Math.min(poll, graceEnd - now);
+      }
       if (now - lastActivity >= RETRY_WAIT_BOUND_MS * scale && sink.stats().open === 0)
         return { plan, observedUntilMs: now, stoppedBecause: 'idle', control };
       if (now - startedMs >= cap * scale) return { plan, observedUntilMs: now, stoppedBecause: 'cap', control };
