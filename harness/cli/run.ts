@@ -33,6 +33,7 @@ import { BUNDLED_TIME_SCALE, startBundled, type Bundled } from '../runner/bundle
 import { parseLifetimes } from '../reference/lifetimes.ts';
 import { API_VERSIONS, LATEST_API_VERSION } from '../contracts/api-versions.ts';
 import { detectApiVersion, type Detection } from '../target/detect.ts';
+import { windowsEnv } from '../requirements/versions.ts';
 
 const HELP = `Usage: pis-conformance run [options]
 
@@ -208,6 +209,7 @@ export const command: Command = {
           suites, grep, workers, scratch: scratch.dir, ...(drive ? { notes } : {}),
           env: {
             ...drive?.env,
+            ...windowsEnv(),
             ...targetToEnv(cfg),
             PIS_REPORT_DIR: dir,
             PIS_REPORT_HEADER: JSON.stringify(header),
