@@ -74,7 +74,8 @@ What to run:
   --consent-script FILE   YAML list of steps for the browser driver: {click: SEL}, {fill: SEL, value: TEXT}, ...
   --config FILE           YAML file with any of the keys above, plus paths: and headers: overrides of docs/profile.md
   --report DIR            where to write the report (default reports/<timestamp>; reports/latest points at it)
-  --workers N             suites run side by side (default 5)
+  --workers N             suites run side by side (default 4: the webhook suite reads what run's own drive found,
+                          on the first worker free)
   --fault LIST            bundled reference only: switch on faults or quirks of its catalog, to see checks fail
   --lifetimes A,R[,C]     bundled reference only: access token, refresh token and consent lifetimes in spec
                           seconds (default 25,50,50, longer on a clock faster than 0.08: every expiry is seen)
@@ -90,6 +91,14 @@ Output:
 Exit status: 0 conformant, 1 not conformant or incomplete (some must checks could not run),
 2 the run could not be made, selected no check, or was interrupted.
 `;
+
+/**
+ * One Playwright worker per suite that waits on the spec's clock (token,
+ * session) or calls the API (data, payments); the webhook suite's checks only
+ * read the drive `run` makes, and get the first worker another suite leaves.
+ * Each worker costs most of a second of CPU to start, and they all start at once.
+ */
+const DEFAULT_WORKERS = 4;
 
 const FLAGS = {
   ...TARGET_FLAGS,
@@ -136,7 +145,7 @@ export const command: Command = {
     const file = v.config ? loadConfigFile(v.config) : { config: {} as PartialConfig, suites: undefined };
     const env = fromEnv(process.env);
     const suites = chooseSuites(v.suites ?? file.suites);
-    const workers = numberFlag('workers', v.workers, 5, { min: 1, integer: true });
+    const workers = numberFlag('workers', v.workers, DEFAULT_WORKERS, { min: 1, integer: true });
     const reporter = reporterFlag(v.reporter);
     // Read by the reporter in Playwright's process and by the summary below.
     process.env[STDOUT_REPORTER_ENV] = reporter;
