@@ -12,7 +12,7 @@ import { DELIVERIES_ATTACHMENT } from '../harness/report/playwright-reporter.ts'
 import { checkTest } from './support/register.ts';
 import { seedRedactor, target } from './support/target.ts';
 import { DRIVE_CAP_MS } from '../harness/sink/suite-run.ts';
-import { forgetWebhookRun, webhookRun } from './checks/webhook/run.ts';
+import { DriveStopped, forgetWebhookRun, webhookRun } from './checks/webhook/run.ts';
 
 const noControl = 'no control URL was given (--control-url or PIS_CONTROL_URL), so the harness cannot create checkouts to watch (docs/control-api.md)';
 const giveControl = 'give --control-url (the control API of docs/control-api.md) and --webhook-api-key';
@@ -25,12 +25,13 @@ for (const entry of WEBHOOK_CHECKS) {
     // The longest drive, compressed clock counted, plus a minute for a slow target.
     testInfo.setTimeout(DRIVE_CAP_MS * t.timeScale + 60_000);
     if (!t.controlUrl) return { ...meta, status: 'skipped', skipKind: 'not-run', message: noControl, remedy: giveControl, evidence: [], durationMs: 0 };
-    const run = await webhookRun().catch((e: unknown) => (e as Error)?.message ?? String(e));
-    if (typeof run === 'string') {
+    const run = await webhookRun().catch((e: unknown) => (e instanceof Error ? e : new Error(String(e))));
+    if (run instanceof Error) {
+      if (entry.id === LAST) forgetWebhookRun();
+      if (run instanceof DriveStopped) return { ...meta, status: 'skipped', skipKind: 'not-run', message: run.message, evidence: [], durationMs: 0 };
       // The drive could not be made: the first check says why, the others are not checked
       // (failing each would restart Playwright's worker twenty times for one cause).
-      if (entry.id === LAST) forgetWebhookRun();
-      const why = `the webhook probes could not be run: ${run}`;
+      const why = `the webhook probes could not be run: ${run.message}`;
       return entry.id === FIRST ? { ...meta, status: 'failed', message: why, evidence: [], durationMs: 0 }
         : { ...meta, status: 'skipped', skipKind: 'not-run', message: `not checked: ${why}`, evidence: [], durationMs: 0 };
     }

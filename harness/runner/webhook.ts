@@ -72,9 +72,9 @@ export interface WebhookDrive {
 }
 
 /**
- * Starts the drive against `cfg` (which names a control URL); its outcome, or
- * why it could not be made, is kept in the run's `scratch` folder. Nothing is
- * kept when it was stopped.
+ * Starts the drive against `cfg` (which names a control URL); its outcome, why
+ * it could not be made, or that it was stopped, is kept in the run's `scratch`
+ * folder.
  */
 export function startWebhookDrive(cfg: TargetConfig, o: { scratch: string; redactor: Redactor; notes: Writable }): WebhookDrive {
   const file = join(o.scratch, 'webhook-run.json');
@@ -82,6 +82,8 @@ export function startWebhookDrive(cfg: TargetConfig, o: { scratch: string; redac
   const off = onStop(() => stopped.abort());
   const note = (n: WaitNote) => { if (!o.notes.destroyed) o.notes.write(encodeWait(n)); };
   const drive = async () => {
+    // Stopped before it began (Playwright ended at once): no checkout is made.
+    stopped.signal.throwIfAborted();
     const sink = { host: cfg.sinkHost, port: cfg.sinkPort, timeScale: cfg.timeScale, publicUrl: cfg.publicSinkUrl, tls: sinkTls(process.env) };
     return driveSuite({
       sink, controlUrl: cfg.controlUrl!, apiKey: cfg.webhookApiKey, redactor: o.redactor,
@@ -91,14 +93,14 @@ export function startWebhookDrive(cfg: TargetConfig, o: { scratch: string; redac
   const keep = (kept: KeptWebhookRun) => {
     try { keepWebhookRun(file, kept); } catch (e) {
       // The checks wait for this file: they must learn why it will not come.
-      if ('error' in kept) process.stderr.write(`Could not keep the webhook drive's outcome: ${(e as Error).message}\n`);
+      if (!('checks' in kept)) process.stderr.write(`Could not keep the webhook drive's outcome: ${(e as Error).message}\n`);
       else keep({ error: `its outcome could not be kept (${(e as Error).message})` });
     }
   };
   // Begun on the next turn: the caller spawns Playwright first, which then loads on the other core
   // while this process compiles the contracts for the sink (startSink, half a second of CPU).
   const done = new Promise(setImmediate).then(drive).then(keep, (e: unknown) => {
-    if (!stopped.signal.aborted) keep({ error: o.redactor.text((e as Error)?.message ?? String(e)) });
+    keep(stopped.signal.aborted ? { stopped: true } : { error: o.redactor.text((e as Error)?.message ?? String(e)) });
   }).finally(() => {
     off();
     note({ key: 'webhook', what: '', end: true });

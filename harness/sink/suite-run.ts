@@ -29,8 +29,12 @@ export interface WebhookRun {
   realMs: number;
 }
 
-/** A drive that could not be made (the control API refused an allowed checkout, the sink could not listen) keeps why. */
-export type KeptWebhookRun = WebhookRun | { error: string };
+/**
+ * A drive that could not be made (the control API refused an allowed checkout,
+ * the sink could not listen) keeps why; one that the run's stop ended keeps
+ * that, so that no check waits for an outcome that will not come.
+ */
+export type KeptWebhookRun = WebhookRun | { error: string } | { stopped: true };
 
 export interface SuiteDriveOptions {
   /** Where the sink listens and on which clock; its api-key is chosen here. */

@@ -17,6 +17,9 @@ const POLL_MS = 250;
 
 let once: Promise<WebhookRun> | undefined;
 
+/** The run was stopped before the drive ended: there is nothing to judge, and nothing went wrong. */
+export class DriveStopped extends Error {}
+
 function runFile(): string {
   const file = process.env[RUN_FILE_ENV];
   if (!file)
@@ -34,6 +37,7 @@ export function webhookRun(): Promise<WebhookRun> {
   once ??= waitForRun(runFile()).then(kept => {
     // A drive that could not be made: every check reports the same reason.
     if ('error' in kept) throw new Error(kept.error);
+    if ('stopped' in kept) throw new DriveStopped('the run was stopped before the webhook drive ended');
     return kept;
   });
   return once;
