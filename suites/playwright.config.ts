@@ -14,7 +14,7 @@ export default defineConfig({
   // A suite's checks run in order in one worker (they share a token and a
   // consented session); suites run side by side.
   fullyParallel: false,
-  workers: Number(env.PIS_WORKERS ?? 5),
+  workers: Number(env.PIS_WORKERS ?? 4),
   retries: 0,
   // A check that waits (token expiry, consent by hand) sets its own timeout; the
   // default leaves room for a slow target (arbitrary: 30 s beyond the wait budget).

@@ -1,16 +1,18 @@
 // The webhook suite (spec 2.2-2.5, 3.1, 4.3, 6): the target as webhook sender.
 // One drive makes every probe at once (harness/sink/plan.ts: 200, 500, other
 // codes, answers after 4 s and 6 s, a reset, a chain of three failures), so the
-// suite lasts about as long as its longest mandated chain; then each check is
-// one Playwright test reading its result. The checks, their spec sentences and
-// their levels live in harness/sink/analysis/ (one file per concern), because
-// the `sink` command judges with the very same code.
+// suite lasts about as long as its longest mandated chain; `run` makes it
+// beside Playwright's start, and each check is one Playwright test reading its
+// result. The checks, their spec sentences and their levels live in
+// harness/sink/analysis/ (one file per concern), because the `sink` command
+// judges with the very same code.
 import { WEBHOOK_CHECKS } from '../harness/sink/analysis/index.ts';
 import type { CheckResult } from '../harness/report/model.ts';
 import { DELIVERIES_ATTACHMENT } from '../harness/report/playwright-reporter.ts';
 import { checkTest } from './support/register.ts';
-import { redactor, target } from './support/target.ts';
-import { DRIVE_CAP_MS, forgetWebhookRun, webhookRun } from './checks/webhook/run.ts';
+import { seedRedactor, target } from './support/target.ts';
+import { DRIVE_CAP_MS } from '../harness/sink/suite-run.ts';
+import { DriveStopped, forgetWebhookRun, webhookRun } from './checks/webhook/run.ts';
 
 const noControl = 'no control URL was given (--control-url or PIS_CONTROL_URL), so the harness cannot create checkouts to watch (docs/control-api.md)';
 const giveControl = 'give --control-url (the control API of docs/control-api.md) and --webhook-api-key';
@@ -23,12 +25,13 @@ for (const entry of WEBHOOK_CHECKS) {
     // The longest drive, compressed clock counted, plus a minute for a slow target.
     testInfo.setTimeout(DRIVE_CAP_MS * t.timeScale + 60_000);
     if (!t.controlUrl) return { ...meta, status: 'skipped', skipKind: 'not-run', message: noControl, remedy: giveControl, evidence: [], durationMs: 0 };
-    const run = await webhookRun().catch((e: unknown) => (e as Error)?.message ?? String(e));
-    if (typeof run === 'string') {
+    const run = await webhookRun().catch((e: unknown) => (e instanceof Error ? e : new Error(String(e))));
+    if (run instanceof Error) {
+      if (entry.id === LAST) forgetWebhookRun();
+      if (run instanceof DriveStopped) return { ...meta, status: 'skipped', skipKind: 'not-run', message: run.message, evidence: [], durationMs: 0 };
       // The drive could not be made: the first check says why, the others are not checked
       // (failing each would restart Playwright's worker twenty times for one cause).
-      if (entry.id === LAST) forgetWebhookRun();
-      const why = `the webhook probes could not be run: ${run}`;
+      const why = `the webhook probes could not be run: ${run.message}`;
       return entry.id === FIRST ? { ...meta, status: 'failed', message: why, evidence: [], durationMs: 0 }
         : { ...meta, status: 'skipped', skipKind: 'not-run', message: `not checked: ${why}`, evidence: [], durationMs: 0 };
     }
@@ -36,9 +39,10 @@ for (const entry of WEBHOOK_CHECKS) {
     const first = entry.id === FIRST;
     if (entry.id === LAST) forgetWebhookRun();
     if (first) {
+      const redactor = seedRedactor();
       await testInfo.attach(DELIVERIES_ATTACHMENT, { body: JSON.stringify(run.deliveries.map(a => redactor.attempt(a))), contentType: 'application/json' });
     }
     // The control API exchanges go with the first check, the drive's time with it too.
-    return { ...found, durationMs: first ? Math.round(run.realMs) : 0, evidence: first ? [...found.evidence, ...run.drive.control] : found.evidence };
+    return { ...found, durationMs: first ? Math.round(run.realMs) : 0, evidence: first ? [...found.evidence, ...run.control] : found.evidence };
   });
 }

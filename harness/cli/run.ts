@@ -7,6 +7,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { PassThrough } from 'node:stream';
 import { HarnessError } from '../errors.ts';
 import { numberFlag } from '../flag-values.ts';
 import { grepFlag, parseFlags, reportDirFlag, type Command } from './command.ts';
@@ -25,12 +26,14 @@ import { formatSummary } from '../report/progress.ts';
 import { candidates, selectionOf, writeCandidates } from './selection.ts';
 import { humanStream, reporterFlag, STDOUT_REPORTER_ENV } from '../report/terminal.ts';
 import { formatList, selectChecks } from './list.ts';
-import { availableSuites, runPlaywright } from '../runner/playwright.ts';
+import { availableSuites, makeScratch, runPlaywright } from '../runner/playwright.ts';
+import { selectsWebhookCheck, startWebhookDrive } from '../runner/webhook.ts';
 import { INTERRUPTED_EXIT, stopSignal } from '../stop.ts';
 import { BUNDLED_TIME_SCALE, startBundled, type Bundled } from '../runner/bundled.ts';
 import { parseLifetimes } from '../reference/lifetimes.ts';
 import { API_VERSIONS, LATEST_API_VERSION } from '../contracts/api-versions.ts';
 import { detectApiVersion, type Detection } from '../target/detect.ts';
+import { windowsEnv } from '../requirements/versions.ts';
 
 const HELP = `Usage: pis-conformance run [options]
 
@@ -51,7 +54,8 @@ What to run:
   --grep PATTERN          only the checks whose id or title matches (e.g. token.refresh.renews-tokens)
   --config FILE           YAML file of target options: the keys above
   --report DIR            where to write the report (default reports/<timestamp>; reports/latest points at it)
-  --workers N             suites run side by side (default 5)
+  --workers N             suites run side by side (default 4: the webhook suite reads what run's own drive found,
+                          on the first worker free)
   --fault LIST            bundled reference only: switch on faults or quirks of its catalog, to see checks fail
   --lifetimes A,R[,C]     bundled reference only: access token, refresh token and consent lifetimes in spec
                           seconds (default 25,50,50, longer on a clock faster than 0.08: every expiry is seen)
@@ -67,6 +71,14 @@ Output:
 Exit status: 0 conformant, 1 not conformant or incomplete (some must checks could not run),
 2 the run could not be made, selected no check, or was interrupted.
 `;
+
+/**
+ * One Playwright worker per suite that waits on the spec's clock (token,
+ * session) or calls the API (data, payments); the webhook suite's checks only
+ * read the drive `run` makes, and get the first worker another suite leaves.
+ * Each worker costs most of a second of CPU to start, and they all start at once.
+ */
+const DEFAULT_WORKERS = 4;
 
 const FLAGS = {
   ...TARGET_FLAGS,
@@ -113,7 +125,7 @@ export const command: Command = {
     const file = v.config ? loadConfigFile(v.config) : { config: {} as PartialConfig, suites: undefined };
     const env = fromEnv(process.env);
     const suites = chooseSuites(v.suites ?? file.suites);
-    const workers = numberFlag('workers', v.workers, 5, { min: 1, integer: true });
+    const workers = numberFlag('workers', v.workers, DEFAULT_WORKERS, { min: 1, integer: true });
     const reporter = reporterFlag(v.reporter);
     // Read by the reporter in Playwright's process and by the summary below.
     process.env[STDOUT_REPORTER_ENV] = reporter;
@@ -175,11 +187,18 @@ export const command: Command = {
       if (suites.includes('data') || suites.includes('payments')) selection.banks = describeBanks(cfg.banks ?? DEFAULT_BANKS);
       const header = { command: 'run', target: { ...reportTarget(cfg), ...(scaleFrom ? { timeScaleSource: scaleFrom } : {}) }, timeScale: cfg.timeScale, selection };
       const listed = writeCandidates(candidates(choice));
+      const scratch = makeScratch();
+      const notes = new PassThrough();
+      // The longest wait first: the webhook drive needs the control API and the sink, not Playwright.
+      const drive = cfg.controlUrl && selectsWebhookCheck(choice) ? startWebhookDrive(cfg, { scratch: scratch.dir, redactor, notes }) : undefined;
       try {
+        if (drive) human.write('Driving the webhook checkouts through the control API, beside the suites...\n');
         human.write(`Starting the suites (${suites.join(', ')}) in up to ${workers} Playwright workers...\n`);
         const out = await runPlaywright({
-          suites, grep, workers,
+          suites, grep, workers, scratch: scratch.dir, ...(drive ? { notes } : {}),
           env: {
+            ...drive?.env,
+            ...windowsEnv(),
             ...targetToEnv(cfg),
             PIS_REPORT_DIR: dir,
             PIS_REPORT_HEADER: JSON.stringify(header),
@@ -193,6 +212,8 @@ export const command: Command = {
         });
         return finish(dir, out, grep, allowIncomplete);
       } finally {
+        await drive?.stop();
+        scratch.remove();
         listed.remove();
       }
     } finally {

@@ -4,8 +4,8 @@
 // (results.jsonl grows as the run goes), prints one progress line per check,
 // and writes the rest of the report folder at the end. Configured by the
 // environment that `run` sets (PIS_REPORT_DIR, PIS_REPORT_HEADER,
-// PIS_REPORT_CANDIDATES, PIS_RUN_STATUS_FILE). A run that selected no check
-// writes no report folder at all.
+// PIS_REPORT_CANDIDATES, PIS_RUN_STATUS_FILE, PIS_NOTES_FD). A run that
+// selected no check writes no report folder at all.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { FullResult, Reporter, Suite as PwSuite, TestCase, TestError, TestResult } from '@playwright/test/reporter';
@@ -16,7 +16,7 @@ import { ReportWriter, type ReportHeader } from './writer.ts';
 import type { NotSelected } from './assemble.ts';
 import { stripAnsi } from './colour.ts';
 import { stdoutReporter, Terminal } from './terminal.ts';
-import { splitWaits } from './wait.ts';
+import { readNotes, splitWaits } from './wait.ts';
 
 export const DELIVERIES_ATTACHMENT = 'pis-deliveries';
 
@@ -59,6 +59,8 @@ export default class PisReporter implements Reporter {
   private readonly checks: CheckResult[] = [];
   private count = 0;
   private selected = 0;
+  /** The wait notes of `run`'s own process (the webhook drive), read from the start: it begins before Playwright. */
+  private readonly stopNotes = readNotes(n => this.terminal.wait(n));
 
   printsToStdio(): boolean { return true; }
 
@@ -125,6 +127,7 @@ export default class PisReporter implements Reporter {
   async onEnd(result: FullResult): Promise<void> {
     // A stop signal, or the global timeout: the checks without a result are listed as not run.
     const interrupted = result.status === 'interrupted' || result.status === 'timedout';
+    this.stopNotes();
     this.writer?.finish({ interrupted, ...(this.deliveries.length ? { deliveries: this.deliveries } : {}) });
     if (!interrupted) this.terminal.end(this.checks, this.writer ? join(this.writer.dir, 'index.html') : undefined);
     else this.terminal.stop();

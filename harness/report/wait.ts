@@ -4,7 +4,9 @@
 // rewritten in place on a terminal, a line every 10 s otherwise (a CI log).
 // Without such a note it still names the checks that are running and for how
 // long, so a run is never silent. Checks run in Playwright's workers; their
-// notes reach the reporter as marked lines of their standard output.
+// notes reach the reporter as marked lines of their standard output, and those
+// of `run`'s own process (the webhook drive) as the same lines on a pipe.
+import { Socket } from 'node:net';
 
 /** A wait announced by a check; `end` takes it back. Times are epoch ms (workers share the clock). */
 export interface WaitNote {
@@ -15,6 +17,13 @@ export interface WaitNote {
   bound?: boolean;
   end?: boolean;
 }
+
+/**
+ * The fd, named in this variable, on which the reporter's process reads the
+ * wait notes of `run`'s own process (the webhook drive runs there, beside
+ * Playwright, see harness/runner/webhook.ts).
+ */
+export const NOTES_FD_ENV = 'PIS_NOTES_FD';
 
 /** ASCII record separator: never part of what a check prints for a person. */
 const MARK = '\u001epis-wait ';
@@ -33,6 +42,28 @@ export function splitWaits(chunk: string): { notes: WaitNote[]; text: string } {
     try { notes.push(JSON.parse(line.slice(MARK.length)) as WaitNote); } catch { /* a cut note is dropped, never printed */ }
   }
   return { notes, text: text.join('') };
+}
+
+/**
+ * Reads the wait notes that arrive on the fd named by NOTES_FD_ENV, if any, and
+ * hands each to `onNote`; returns the function that stops reading. The variable
+ * is taken out of the environment: Playwright's workers inherit it, not the fd.
+ */
+export function readNotes(onNote: (n: WaitNote) => void, env: NodeJS.ProcessEnv = process.env): () => void {
+  const fd = Number(env[NOTES_FD_ENV]);
+  delete env[NOTES_FD_ENV];
+  if (!Number.isInteger(fd) || fd <= 2) return () => {};
+  let socket: Socket;
+  try { socket = new Socket({ fd, readable: true, writable: false }); } catch { return () => {}; }
+  let rest = '';
+  socket.on('data', (d: Buffer) => {
+    const lines = (rest + d.toString('utf8')).split(/(?<=\n)/);
+    rest = lines[lines.length - 1]!.endsWith('\n') ? '' : lines.pop()!;
+    for (const n of splitWaits(lines.join('')).notes) onNote(n);
+  });
+  socket.on('error', () => { /* the writer went: no more notes */ });
+  socket.unref();
+  return () => socket.destroy();
 }
 
 interface Out { write(s: string): unknown; isTTY?: boolean; columns?: number }

@@ -4,6 +4,7 @@
 // `held` one is in backoff, and waits until every chain is done. It talks to the
 // target over HTTP only, like to any target.
 import { randomBytes } from 'node:crypto';
+import { setTimeout as pause } from 'node:timers/promises';
 import { exchange } from '../http/exchange.ts';
 import { HarnessError, unreachableError } from '../errors.ts';
 import type { HttpEvidence } from '../report/model.ts';
@@ -39,6 +40,8 @@ export interface DriveOptions {
   toleranceFloorMs?: number;
   /** Called at each poll (1 spec second): what the drive still waits for. */
   onProgress?: (p: DriveProgress) => void;
+  /** Ends the drive at its next wait (the run was stopped): it then rejects with an AbortError. */
+  signal?: AbortSignal;
 }
 
 /** Where a drive stands; times in real ms. */
@@ -56,19 +59,21 @@ export interface DriveResult {
 /** Spec ms the second wave waits at most for the first wave's first attempts. */
 const WAVE_WAIT_MS = 3_000;
 
-/** Resolves once `n` attempts were answered (or the sender hung up), or after `realMs`. */
-function firstAttempts(sink: Sink, n: number, realMs: number): Promise<void> {
-  return new Promise(resolve => {
+/** Resolves once `n` attempts were answered (or the sender hung up), or after `realMs`; rejects on a stop. */
+async function firstAttempts(sink: Sink, n: number, realMs: number, signal?: AbortSignal): Promise<void> {
+  await new Promise<void>(resolve => {
     let off = () => {};
-    const done = () => { clearTimeout(t); off(); resolve(); };
+    const done = () => { clearTimeout(t); off(); signal?.removeEventListener('abort', done); resolve(); };
     const t = setTimeout(done, realMs);
     const test = () => { if (sink.stats().attempts - sink.stats().open >= n) done(); };
     off = sink.onAttempt(test);
+    signal?.addEventListener('abort', done);
     test();
   });
+  signal?.throwIfAborted();
 }
 
-/** Spec ms to keep watching after every chain is complete, for trailing duplicates (spec 6.3). */
+/** Spec ms to keep watching after every chain is complete and the last attempt ended, for trailing duplicates (spec 6.3). */
 const GRACE_MS = 2_000;
 
 /**
@@ -88,11 +93,11 @@ const CALM_WAIT_MS = 10_000;
 
 const isCalm = (sink: Sink) => sink.recentDelayMs(CALM_WINDOW_MS * sink.timeScale) <= CALM_LAG_MS * sink.timeScale;
 
-/** Resolves once the sink is calm, or after CALM_WAIT_MS. */
-async function calm(sink: Sink): Promise<void> {
+/** Resolves once the sink is calm, or after CALM_WAIT_MS; rejects on a stop. */
+async function calm(sink: Sink, signal?: AbortSignal): Promise<void> {
   const until = sink.nowMs() + CALM_WAIT_MS * sink.timeScale;
   const step = Math.max(5, 100 * sink.timeScale);
-  while (!isCalm(sink) && sink.nowMs() < until) await new Promise(r => setTimeout(r, step));
+  while (!isCalm(sink) && sink.nowMs() < until) await pause(step, undefined, { signal });
 }
 
 type AgainKind = 'hang-up' | 'backoff';
@@ -181,17 +186,19 @@ export async function driveCheckouts(o: DriveOptions): Promise<DriveResult> {
   const off = sink.onAttempt(() => { lastActivity = sink.nowMs(); });
   try {
     await Promise.all(plans.filter(p => !p.wave).map(create));
-    await firstAttempts(sink, [...keys.values()].filter(p => !p.forbidden).length, WAVE_WAIT_MS * scale);
-    await calm(sink);
+    await firstAttempts(sink, [...keys.values()].filter(p => !p.forbidden).length, WAVE_WAIT_MS * scale, o.signal);
+    await calm(sink, o.signal);
     await Promise.all(plans.filter(p => p.wave === 2).map(create));
     const again = new Again(o.again ?? 2);
     const held = [...keys].find(([, p]) => p.role === 'held')?.[0];
     let lateCreated = !held || !(o.late ?? LATE_PLAN);
     const cap = o.capMs ?? 15 * 60_000;
-    let completeSince: number | undefined;
+    // Polls at 1 spec second (at least 50 real ms): the chains' own steps are 4 s and more.
+    const poll = Math.max(50, 1_000 * scale);
+    let wait = poll;
     for (;;) {
-      // Polls at 1 spec second (at least 50 real ms): the chains' own steps are 4 s and more.
-      await new Promise(r => setTimeout(r, Math.max(50, 1_000 * scale)));
+      await pause(wait, undefined, { signal: o.signal });
+      wait = poll;
       const now = sink.nowMs();
       const plan = sink.plan();
       const view = buildView(sink.attempts(), plan, { timeScale: scale, observedUntilMs: now, ...(o.toleranceFloorMs !== undefined ? { toleranceFloorMs: o.toleranceFloorMs } : {}) });
@@ -212,9 +219,11 @@ export async function driveCheckouts(o: DriveOptions): Promise<DriveResult> {
       const complete = !pending.length && sink.stats().open === 0;
       o.onProgress?.({ attempts: sink.stats().attempts, chains: chains.length + (lateCreated ? 0 : 1), pending, elapsedMs: now - startedMs, capMs: cap * scale });
       if (complete) {
-        completeSince ??= now;
-        if (now - completeSince >= GRACE_MS * scale) return { plan, observedUntilMs: now, stoppedBecause: 'complete', control };
-      } else completeSince = undefined;
+        // The grace counts from the last attempt's end, not from the poll that saw it: a trailing duplicate would follow that attempt.
+        const graceEnd = lastActivity + GRACE_MS * scale;
+        if (now >= graceEnd) return { plan, observedUntilMs: now, stoppedBecause: 'complete', control };
+        wait = Math.min(poll, graceEnd - now);
+      }
       if (now - lastActivity >= RETRY_WAIT_BOUND_MS * scale && sink.stats().open === 0)
         return { plan, observedUntilMs: now, stoppedBecause: 'idle', control };
       if (now - startedMs >= cap * scale) return { plan, observedUntilMs: now, stoppedBecause: 'cap', control };

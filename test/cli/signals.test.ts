@@ -3,7 +3,7 @@
 // it once and lives to write its report (harness/stop.ts).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer } from 'node:http';
@@ -61,6 +61,37 @@ test('stop signals', { concurrency: true }, async t => {
     assert.deepEqual(results.checks.filter(c => c.status === 'failed').map(c => c.id), []);
     assert.doesNotMatch(run.err(), /bug of the harness|internal error/);
   }));
+
+  // At time scale 1 the webhook drive (in `run`'s own process) lasts 70 s and more: a run that ends
+  // well before that was stopped by the signal or the global timeout, its sink closed with it.
+  const stopDrive = (o: { env?: Record<string, string>; args: string[]; under: RegExp[]; stop: (pid: number) => void; interrupted: RegExp }) => async () => {
+    const temp = mkdtempSync(join(dir, 'tmp-'));
+    const report = join(temp, 'report');
+    const run = startBin(['run', '--time-scale', '1', '--report', report, ...o.args], { env: { ...o.env, TMPDIR: temp } });
+    for (const line of o.under) await run.waitFor(line);
+    const stopped = performance.now();
+    o.stop(run.pid);
+    const { code, signal } = await run.closed;
+    const after = (performance.now() - stopped) / 1000;
+    assert.deepEqual({ code, signal }, { code: 2, signal: null }, `${run.out()}\n${run.err()}`);
+    assert.ok(after < 30, `the run went on for ${after.toFixed(1)} s after the stop`);
+    assert.deepEqual(readdirSync(temp).filter(n => n.startsWith('pis-')), [], 'the run removed its temp folder');
+    assert.match(run.out(), o.interrupted);
+    if (existsSync(join(report, 'results.json')))
+      assert.equal((JSON.parse(readFileSync(join(report, 'results.json'), 'utf8')) as RunResults).summary.verdict, 'interrupted');
+  };
+  const drive = 'during the webhook drive: the drive ends, exit 2, Interrupted, no temp folder left';
+  // One worker, token first: the signal comes once it runs, as the webhook check begins.
+  running.push(t.test(`run on Ctrl-C ${drive}`, stopDrive({
+    args: ['--suites', 'token,webhook', '--workers', '1', '--grep', 'token\\.issue\\.access-token|webhook\\.body\\.valid'],
+    under: [/^ok {3}token\.issue\.access-token/m, /^… waiting: webhook: \d+ of \d+ checkouts delivered/m], stop: ctrlC,
+    interrupted: /\nInterrupted: 1 passed, 0 failed, 1 skipped \(1 not run\)/,
+  })));
+  // The drive starts before Playwright, whose global timeout then ends the run (on a loaded machine, maybe before it collected the check).
+  running.push(t.test(`run at PIS_GLOBAL_TIMEOUT_S ${drive}`, stopDrive({
+    env: { PIS_GLOBAL_TIMEOUT_S: '5' }, args: ['--suites', 'webhook', '--grep', 'webhook\\.body\\.valid'], under: [/^Driving the webhook checkouts/m], stop: () => {},
+    interrupted: /\nInterrupted: (0 passed, 0 failed, 1 skipped \(1 not run\)|no check finished before the stop\.\n)/,
+  })));
 
   running.push(t.test('Ctrl-C while nothing can be saved yet (a pre-flight waiting on a silent target) ends at once, exit 2', async () => {
     const silent = createServer(() => { /* accepts, never answers */ });

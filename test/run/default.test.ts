@@ -48,6 +48,14 @@ test('run with no target runs every suite against the bundled reference and is c
     for (const [waiting, earlier] of [['token.expiry.old-token-refused', 'token.use.refreshed-token-accepted'],
       ['token.expiry.old-refresh-token-refused', 'token.use.refreshed-token-accepted'], ['session.consent-link.expired-session', 'session.consent-link.per-session']])
       assert.ok(firstAt(waiting) < firstAt(earlier), `${waiting} began its wait at ${firstAt(waiting)}, after ${earlier} began at ${firstAt(earlier)}`);
+    // The longest wait first: `run` drives the webhook checkouts beside Playwright's start, so its first
+    // control API request precedes the first exchange of every check (an order, not a wall time).
+    const exchanges = (suite: (s: string) => boolean) => results.checks.filter(c => suite(c.suite))
+      .flatMap(c => c.evidence.flatMap(e => (e.kind === 'http' ? [{ at: e.startedAt, url: e.request.url }] : []))).sort((a, b) => a.at.localeCompare(b.at));
+    const [control] = exchanges(s => s === 'webhook').filter(e => /\/checkouts$/.test(e.url));
+    const [check] = exchanges(s => s !== 'webhook');
+    assert.ok(control && check, 'control API and check exchanges in the evidence');
+    assert.ok(control.at < check.at, `the first checkout was asked for at ${control.at}, after a check's first exchange at ${check.at}`);
     assert.deepEqual([...new Set(results.checks.map(c => c.suite))].sort(), availableSuites(SUITES).sort());
   } finally { for (const d of dirs) rmSync(d, { recursive: true, force: true }); }
 });

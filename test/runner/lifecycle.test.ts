@@ -15,7 +15,7 @@ test('run lifecycle', { concurrency: true }, async t => {
 
   running.push(t.test('SIGKILL to the binary (a CI timeout) leaves no process of the run behind', async () => {
     const report = join(dir, 'killed');
-    // The webhook suite keeps its worker busy driving checkouts for a while.
+    // The webhook suite's checks keep their worker waiting for run's drive a while.
     const run = startBin(['run', '--suites', 'token,webhook', '--report', report]);
     await run.waitFor(/^Running \d+ checks/m);
     // The runner, then its workers as they start.
