@@ -37,10 +37,18 @@ export class SessionStore {
   consentStatus(s: Session): ConsentStatus {
     if (s.consentGivenAtMs === undefined) {
       // Fault session-consent-per-bank: consent given to any live session of the bank opens this one too.
+      // Only a consent given to that session counts (never one it borrowed: two sessions without consent
+      // would ask each other for ever).
       const shared = this.faults.has('session-consent-per-bank')
-        && [...this.sessions.values()].some(o => o !== s && !o.deleted && o.bankId === s.bankId && this.consentStatus(o) === 'VALID');
+        && [...this.sessions.values()].some(o => o !== s && !o.deleted && o.bankId === s.bankId && this.ownConsent(o) === 'VALID');
       return shared ? 'VALID' : 'PENDING';
     }
+    return this.ownConsent(s);
+  }
+
+  /** The status of the consent given to `s` itself. */
+  private ownConsent(s: Session): ConsentStatus {
+    if (s.consentGivenAtMs === undefined) return 'PENDING';
     // Fault session-no-expiry: a consent never expires.
     if (this.faults.has('session-no-expiry')) return 'VALID';
     return this.clock.now() - s.consentGivenAtMs >= this.consentS * 1000 ? 'EXPIRED' : 'VALID';

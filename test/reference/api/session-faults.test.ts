@@ -63,6 +63,8 @@ const CASES: FaultCase[] = [
       await c.ready(BANK);
       await c.newSession(BANK);
       const sibling = (await c.call('GET', '/accounts')).status;
+      // Two sessions without consent at one bank: neither opens the other.
+      await c.newSession('handelsbanken-se');
       await c.newSession('handelsbanken-se');
       return [sibling, (await c.call('GET', '/accounts')).status];
     },
