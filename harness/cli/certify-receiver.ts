@@ -14,7 +14,7 @@ import { certify, makePlan, planLine } from '../sender/certify.ts';
 import { checkKey } from '../sender/key.ts';
 import { INTERRUPTED_EXIT, onStop } from '../stop.ts';
 import { DEFAULTS, type SenderOptions } from '../sender/options.ts';
-import { numberFlag } from '../flag-values.ts';
+import { numberFlag, parseNumber } from '../flag-values.ts';
 import { parseFlags, reportDirFlag, type Command } from './command.ts';
 import { redactUrlUserinfo } from '../http/url.ts';
 
@@ -86,8 +86,11 @@ function options(v: Record<string, string | boolean | undefined>): SenderOptions
   const stateUrl = str('state-url');
   if (stateUrl !== undefined && !stateUrl.includes('{id}'))
     throw new HarnessError('PIS_BAD_FLAG', `--state-url must contain {id} where the checkout id goes, e.g. https://merchant.example/checkouts/{id}.`);
-  const timeScale = numberFlag('time-scale', str('time-scale') ?? process.env.PIS_TIME_SCALE, DEFAULTS.timeScale);
-  if (!(timeScale > 0)) throw new HarnessError('PIS_BAD_FLAG', `--time-scale must be a positive number, not '${timeScale}'.`);
+  // Named where it came from: a bad PIS_TIME_SCALE in the environment is not fixed by looking at the flags.
+  const scaleFlag = str('time-scale');
+  const scaleVar = process.env.PIS_TIME_SCALE || undefined;
+  const timeScale = scaleFlag !== undefined ? parseNumber(scaleFlag, '--time-scale', { above: 0 })
+    : scaleVar !== undefined ? parseNumber(scaleVar, 'PIS_TIME_SCALE', { above: 0 }, 'PIS_BAD_CONFIG') : DEFAULTS.timeScale;
   return {
     url, apiKey, timeScale, stateUrl, insecure: v.insecure === true,
     concurrency: numberFlag('concurrency', str('concurrency'), DEFAULTS.concurrency, { min: 1, integer: true }),

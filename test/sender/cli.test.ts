@@ -116,6 +116,14 @@ test('missing flags and bad values are exit 2 with a sentence naming the fix', a
   const badState = await runCli(['certify-receiver', '--url', 'http://127.0.0.1:9/hooks', '--api-key', API_KEY, '--state-url', 'http://x/checkouts']);
   assert.equal(badState.code, 2);
   assert.match(badState.stderr, /--state-url must contain \{id\}/);
+  // A bad time scale is named where it was given: the flag, or the variable.
+  const base = ['certify-receiver', '--url', 'http://127.0.0.1:9/hooks', '--api-key', API_KEY];
+  const zeroFlag = await runCli([...base, '--time-scale', '0']);
+  assert.equal(zeroFlag.code, 2);
+  assert.match(zeroFlag.stderr, /\[PIS_BAD_FLAG\] --time-scale must be a positive number, not '0'/);
+  const badVar = await runCli(base, { env: { PIS_TIME_SCALE: '-1' } });
+  assert.equal(badVar.code, 2);
+  assert.match(badVar.stderr, /\[PIS_BAD_CONFIG\] PIS_TIME_SCALE must be a positive number, not '-1'/);
 });
 
 test('HTTPS: a self-signed certificate is a TLS pre-flight failure naming --insecure, and is accepted with it', async () => {
