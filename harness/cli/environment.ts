@@ -22,7 +22,7 @@ export const ENVIRONMENT: readonly EnvVar[] = [
 export const INTERNAL: readonly string[] = [
   'PIS_TARGET_JSON', 'PIS_REPORT_DIR', 'PIS_REPORT_HEADER', 'PIS_REPORT_CANDIDATES', 'PIS_RUN_STATUS_FILE', 'PIS_SCRATCH_DIR', 'PIS_GUARD_FD',
   'PIS_PLAYWRIGHT_OUTPUT', 'PIS_MAX_WAIT_S', 'PIS_WORKERS', 'PIS_REPORTER', 'PIS_STDOUT_REPORTER', 'PIS_TEST', 'PIS_GREP',
-  'PIS_WEBHOOK_RUN', 'PIS_NOTES_FD', 'PIS_REQUIREMENT_WINDOWS',
+  'PIS_WEBHOOK_RUN', 'PIS_NOTES_FD', 'PIS_REQUIREMENT_WINDOWS', 'PIS_SECRET_VARIABLES',
 ];
 
 /** Placeholders of the report's curl lines: the user sets them to repeat a request; the harness reads none. */

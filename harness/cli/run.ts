@@ -15,7 +15,7 @@ import { fromEnv, fromFlags, namesTarget, requireBaseUrl, resolveTarget, SUITES,
 import { configOnlyHelp, TARGET_FLAGS, targetHelp } from '../target/options.ts';
 import { DEFAULT_BANKS, describeBanks } from '../target/banks.ts';
 import { loadConfigFile } from '../target/file.ts';
-import { reportTarget, targetToEnv } from '../target/env.ts';
+import { redactTargetSecrets, reportTarget, targetToEnv } from '../target/env.ts';
 import { preflight } from '../target/preflight.ts';
 import { redactUrlUserinfo } from '../http/url.ts';
 import { defaultReportDir } from '../report/writer.ts';
@@ -166,7 +166,7 @@ export const command: Command = {
     if (!bundled) requireBaseUrl(cfg, suites);
 
     try {
-      const redactor = new Redactor().add(cfg.clientSecret, 'PIS_CLIENT_SECRET').add(cfg.webhookApiKey, 'PIS_WEBHOOK_API_KEY');
+      const redactor = redactTargetSecrets(new Redactor(), cfg);
       for (const p of redactor.shortSecrets) process.stderr.write(shortSecretWarning(p) + '\n');
       // Each step before the first check says what it is doing: on a loaded machine they take seconds.
       human.write('Checking that the target answers and takes the credentials...\n');

@@ -65,8 +65,8 @@ export default class PisReporter implements Reporter {
   printsToStdio(): boolean { return true; }
 
   onBegin(_config: unknown, suite: PwSuite): void {
-    this.redactor.add(process.env.PIS_CLIENT_SECRET, 'PIS_CLIENT_SECRET');
-    this.redactor.add(process.env.PIS_WEBHOOK_API_KEY, 'PIS_WEBHOOK_API_KEY');
+    // run names the variables that carry the target's secrets (its table of options says which).
+    for (const name of (process.env.PIS_SECRET_VARIABLES ?? '').split(',').filter(Boolean)) this.redactor.add(process.env[name], name);
     const dir = process.env.PIS_REPORT_DIR;
     const header = JSON.parse(process.env.PIS_REPORT_HEADER ?? '{"command":"run","target":{},"timeScale":1}') as ReportHeader;
     const tests = suite.allTests();

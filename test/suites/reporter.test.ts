@@ -27,7 +27,7 @@ test('checks come from attachments or, failing that, from annotations; secrets a
   const saved = { ...process.env };
   const write = process.stdout.write;
   try {
-    Object.assign(process.env, { PIS_REPORT_DIR: dir, PIS_CLIENT_SECRET: 'secret-value-1',
+    Object.assign(process.env, { PIS_REPORT_DIR: dir, PIS_CLIENT_SECRET: 'secret-value-1', PIS_SECRET_VARIABLES: 'PIS_CLIENT_SECRET,PIS_WEBHOOK_API_KEY',
       PIS_REPORT_HEADER: JSON.stringify({ command: 'run', target: {}, timeScale: 1 }) });
     delete process.env.PIS_RUN_STATUS_FILE;
     let printed = '';
