@@ -112,7 +112,8 @@ function outcome(t: Timed): string {
   return `${s.verdict}, ${s.passed} passed, ${s.failed} failed${failed.length ? ` (${failed.join(', ')})` : ''}, ${s.notRun} not run (exit ${t.code})`;
 }
 
-export async function runsBench(quick = false, repeat = 3): Promise<{ baselineS: number; repeat: number; rows: Row[]; startSteps: { step: string; atS: number }[] }> {
+export async function runsBench(quick = false, repeat = 3):
+  Promise<{ baselineS: number; repeat: number; rows: Row[]; startSteps: { step: string; atS: number }[] }> {
   const versions = [await timed(['--version']), await timed(['--version']), await timed(['--version'])];
   const baselineS = median(versions.map(v => v.wallS));
   const rows: Row[] = [];
@@ -124,7 +125,8 @@ export async function runsBench(quick = false, repeat = 3): Promise<{ baselineS:
   const start = await repeated(['run'], repeat);
   rows.push(row('`npm start` (run, bundled reference, time scale 0.1)', start, 7, 1.6));
   if (!quick) rows.push(row('run at time scale 1 (every token and consent expiry included)', await repeated(['run', '--time-scale', '1'], repeat), 70, 1.05));
-  for (const [what, fault] of [['correct receiver', undefined], ['receiver taking 6 s per new event', 'slow-new-event'], ['receiver that never answers', 'silent']] as const) {
+  for (const [what, fault] of [['correct receiver', undefined], ['receiver taking 6 s per new event', 'slow-new-event'],
+    ['receiver that never answers', 'silent']] as const) {
     const r = await startReceiver({ apiKey: API_KEY, ...(fault ? { fault } : {}) });
     try {
       const t = await timed(['certify-receiver', '--url', r.url, '--allow-incomplete'], { PIS_WEBHOOK_API_KEY: API_KEY });
@@ -142,7 +144,8 @@ function markdown(f: Awaited<ReturnType<typeof runsBench>>): string {
     '<!-- runs.bench -->',
     '## Full-run ratios (`npx tsx bench/runs.bench.ts --write`)',
     '',
-    `Run ${new Date().toISOString().slice(0, 16)}Z, Node ${process.version}, on the shared 2-core machine (load average ${loadavg()[0].toFixed(1)} at the end). ` +
+    `Run ${new Date().toISOString().slice(0, 16)}Z, Node ${process.version}, ` +
+    `on the shared 2-core machine (load average ${loadavg()[0].toFixed(1)} at the end). ` +
     'Each command is started as a user starts it (`node bin/pis-conformance.mjs ...`, a fresh report folder) and timed from spawn to exit. ' +
     `The two runs are made ${f.repeat} times each: wall s is the median (every run's in brackets), CPU s the median of user + sys ` +
     'of the command and every process under it. Ratio: the median wall time divided by the longest wait the spec forces in that run. ' +
@@ -151,7 +154,8 @@ function markdown(f: Awaited<ReturnType<typeof runsBench>>): string {
     '| run | wall s | CPU s | longest spec wait s | ratio | target | met | outcome |',
     '|---|---|---|---|---|---|---|---|',
     ...f.rows.map(r => `| ${r.what} | ${r.wallS.toFixed(1)}${r.walls && r.walls.length > 1 ? ` (${r.walls.map(w => w.toFixed(1)).join(', ')})` : ''} | ` +
-      `${r.cpuS?.toFixed(1) ?? '-'} | ${r.waitS ?? '-'} | ${r.waitS ? (r.wallS / r.waitS).toFixed(2) : '-'} | ${r.target} | ${r.met ? 'yes' : 'no'} | ${r.outcome} |`),
+      `${r.cpuS?.toFixed(1) ?? '-'} | ${r.waitS ?? '-'} | ${r.waitS ? (r.wallS / r.waitS).toFixed(2) : '-'} | ${r.target} | ` +
+      `${r.met ? 'yes' : 'no'} | ${r.outcome} |`),
     '',
     'Where `npm start`\'s seconds go (at each line it prints, in the run of median wall time):',
     '',
