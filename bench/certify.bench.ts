@@ -130,7 +130,8 @@ export async function benchCertify(o: CertifyBenchOptions = { seconds: 3, connec
     }
     const median = [...rounds].sort((x, y) => x.ratio - y.ratio)[Math.floor(rounds.length / 2)];
     const cpu = (k: 'senderCpuUs' | 'autocannonCpuUs') => [...rounds].map(r => r[k]).sort((x, y) => x - y)[Math.floor(rounds.length / 2)];
-    return { ...o, rounds_: rounds, ...median, senderPeakRssMb: peak / 2 ** 20, medianSenderCpuUs: cpu('senderCpuUs'), medianAutocannonCpuUs: cpu('autocannonCpuUs') };
+    return { ...o, rounds_: rounds, ...median, senderPeakRssMb: peak / 2 ** 20, medianSenderCpuUs: cpu('senderCpuUs'),
+      medianAutocannonCpuUs: cpu('autocannonCpuUs') };
   } finally {
     clearInterval(sampler);
     child.kill();
@@ -138,17 +139,25 @@ export async function benchCertify(o: CertifyBenchOptions = { seconds: 3, connec
 }
 
 function markdown(f: CertifyBenchFigures): string {
-  const rows = f.rounds_.map((r, i) => `| ${i + 1} | ${r.autocannonRps.toFixed(0)} | ${r.senderRps.toFixed(0)} | ${r.ratio.toFixed(2)} | ${r.autocannonCpuUs.toFixed(0)} | ${r.senderCpuUs.toFixed(0)} |`);
+  const rows = f.rounds_.map((r, i) => `| ${i + 1} | ${r.autocannonRps.toFixed(0)} | ${r.senderRps.toFixed(0)} | ${r.ratio.toFixed(2)} | ` +
+    `${r.autocannonCpuUs.toFixed(0)} | ${r.senderCpuUs.toFixed(0)} |`);
   return [
     '<!-- certify.bench -->',
     '## certify-receiver sending core against autocannon (`npx tsx bench/certify.bench.ts --write`)',
     '',
-    `Run ${new Date().toISOString().slice(0, 16)}Z, Node ${process.version}, ${cpus().length} cores, ${(totalmem() / 2 ** 30).toFixed(1)} GB, load average ${loadavg()[0].toFixed(1)} at the end. ` +
-    `${f.seconds} s of POSTs of a normal webhook body per side and round, ${f.connections} connections, to a bare node:http receiver in its own process on loopback; ` +
-    'Each round runs both, in alternating order, and the ratio is taken within the round (the shared machine\'s load drifts between rounds); the median round is reported. ' +
-    'autocannon sends one body again and again; the sending core sends a body of its own per delivery (built and serialised before the clock starts, as a certification makes its plan first) and keeps each exchange\'s evidence for the report. ' +
-    `Median ratio ${f.ratio.toFixed(2)} (target at least 0.8). CPU time of the sending process per request, median: autocannon ${f.medianAutocannonCpuUs.toFixed(0)} µs, sending core ${f.medianSenderCpuUs.toFixed(0)} µs ` +
-    `(ratio of costs ${(f.medianAutocannonCpuUs / f.medianSenderCpuUs).toFixed(2)}: the rate one core would reach, less exposed to the neighbours' load than the rates). The sending process's peak RSS ${f.senderPeakRssMb.toFixed(0)} MB.`,
+    `Run ${new Date().toISOString().slice(0, 16)}Z, Node ${process.version}, ${cpus().length} cores, ${(totalmem() / 2 ** 30).toFixed(1)} GB, ` +
+    `load average ${loadavg()[0].toFixed(1)} at the end. ` +
+    `${f.seconds} s of POSTs of a normal webhook body per side and round, ${f.connections} connections, ` +
+    'to a bare node:http receiver in its own process on loopback; ' +
+    'Each round runs both, in alternating order, and the ratio is taken within the round (the shared machine\'s load drifts between rounds); ' +
+    'the median round is reported. ' +
+    'autocannon sends one body again and again; the sending core sends a body of its own per delivery ' +
+    '(built and serialised before the clock starts, as a certification makes its plan first) and keeps each exchange\'s evidence for the report. ' +
+    `Median ratio ${f.ratio.toFixed(2)} (target at least 0.8). CPU time of the sending process per request, median: ` +
+    `autocannon ${f.medianAutocannonCpuUs.toFixed(0)} µs, sending core ${f.medianSenderCpuUs.toFixed(0)} µs ` +
+    `(ratio of costs ${(f.medianAutocannonCpuUs / f.medianSenderCpuUs).toFixed(2)}: the rate one core would reach, ` +
+    "less exposed to the neighbours' load than the rates). " +
+    `The sending process's peak RSS ${f.senderPeakRssMb.toFixed(0)} MB.`,
     '',
     '| round | autocannon req/s | sending core req/s | ratio | autocannon CPU µs/req | sending core CPU µs/req |',
     '|---|---|---|---|---|---|',

@@ -37,7 +37,8 @@ async function receiver() {
   let seen = new Map<string, string[]>();
   let requests = 0;
   const server = createServer((req, res) => {
-    if (req.url === '/stats') return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ requests, seen: Object.fromEntries(seen) }));
+    if (req.url === '/stats')
+      return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ requests, seen: Object.fromEntries(seen) }));
     if (req.url === '/reset') { seen = new Map(); requests = 0; return void res.writeHead(204).end(); }
     const chunks: Buffer[] = [];
     req.on('data', c => chunks.push(c));
@@ -124,8 +125,10 @@ async function sequentialPhase(checkouts: number, origin: string): Promise<Omit<
   const t0 = performance.now();
   for (const id of ids) {
     for (let e = 0; e < STATUSES.length; e++) {
-      const body = buildWebhookBody({ kind: 'normal', id, status: STATUSES[e], createdDate: new Date(base).toISOString(), lastModifiedDate: new Date(base + e * 1000).toISOString() });
-      const res = await request(url, { method: 'POST', dispatcher: agent, headers: { 'content-type': 'application/json', 'api-key': 'bench-key' }, body: JSON.stringify(body) });
+      const body = buildWebhookBody({ kind: 'normal', id, status: STATUSES[e], createdDate: new Date(base).toISOString(),
+        lastModifiedDate: new Date(base + e * 1000).toISOString() });
+      const res = await request(url, { method: 'POST', dispatcher: agent, headers: { 'content-type': 'application/json', 'api-key': 'bench-key' },
+        body: JSON.stringify(body) });
       await res.body.arrayBuffer();
     }
   }
@@ -162,8 +165,10 @@ async function runPhase(phase: string, origin: string): Promise<PhaseResult> {
 }
 
 export function table(results: PhaseResult[]): string {
-  const rows = results.map(r => `| ${r.phase} | ${r.events} | ${(r.wallMs / 1000).toFixed(2)} | ${r.eventsPerSec.toFixed(0)} | ${r.peakRssMb.toFixed(0)} | ${r.lost} | ${r.reordered} | ${r.duplicates} | ${r.retries} (${r.timeouts} after a timeout) |`);
-  return ['| phase | events | wall s | events/s | peak RSS MB | lost | reordered checkouts | duplicates | retries |', '|---|---|---|---|---|---|---|---|---|', ...rows].join('\n');
+  const rows = results.map(r => `| ${r.phase} | ${r.events} | ${(r.wallMs / 1000).toFixed(2)} | ${r.eventsPerSec.toFixed(0)} | ${r.peakRssMb.toFixed(0)} | ` +
+    `${r.lost} | ${r.reordered} | ${r.duplicates} | ${r.retries} (${r.timeouts} after a timeout) |`);
+  return ['| phase | events | wall s | events/s | peak RSS MB | lost | reordered checkouts | duplicates | retries |', '|---|---|---|---|---|---|---|---|---|',
+    ...rows].join('\n');
 }
 
 /** The three phases, each in a process of its own, against one receiver; returns their figures. */
@@ -202,7 +207,16 @@ function writeResults(text: string): void {
   const file = fileURLToPath(new URL('./RESULTS.md', import.meta.url));
   const start = '<!-- dispatcher.bench -->', end = '<!-- /dispatcher.bench -->';
   const section = [start, '## Reference webhook dispatcher (`npx tsx bench/dispatcher.bench.ts --write`)', '',
-    `Run ${new Date().toISOString().slice(0, 16)}Z, Node ${process.version}, ${STATUSES.length} events per checkout (${STATUSES.join(', ')}), time scale ${SCALE} (statuses 1 spec s = ${SCALE * 1000} ms apart, so a checkout takes at least ${(STATUSES.length - 1) * SCALE} s), one loopback receiver in its own process answering 200 at once, on the shared 2-core machine (load average ${loadavg()[0].toFixed(1)} at the end). Peak RSS is the sending process's alone, one process per phase. Duplicates and retries are spec 6.3's at-least-once at work: an answer that reaches the dispatcher after the 5 s limit (500 ms real) is a failed attempt, sent again 10 s later, and the receiver sees it twice; how many depends on the machine's load. Checkouts are created over the control API, 50 at a time, inside the timing; the sequential baseline builds and sends the same number of bodies one request at a time with no status spacing, so it bounds what one connection can carry, not what a dispatcher should reach.`,
+    `Run ${new Date().toISOString().slice(0, 16)}Z, Node ${process.version}, ${STATUSES.length} events per checkout (${STATUSES.join(', ')}), ` +
+    `time scale ${SCALE} (statuses 1 spec s = ${SCALE * 1000} ms apart, so a checkout takes at least ${(STATUSES.length - 1) * SCALE} s), ` +
+    'one loopback receiver in its own process answering 200 at once, ' +
+    `on the shared 2-core machine (load average ${loadavg()[0].toFixed(1)} at the end). ` +
+    "Peak RSS is the sending process's alone, one process per phase. " +
+    "Duplicates and retries are spec 6.3's at-least-once at work: an answer that reaches the dispatcher after the 5 s limit (500 ms real) " +
+    "is a failed attempt, sent again 10 s later, and the receiver sees it twice; how many depends on the machine's load. " +
+    'Checkouts are created over the control API, 50 at a time, inside the timing; ' +
+    'the sequential baseline builds and sends the same number of bodies one request at a time with no status spacing, ' +
+    'so it bounds what one connection can carry, not what a dispatcher should reach.',
     '', text, end].join('\n');
   const old = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmark results\n';
   const next = old.includes(start) ? old.replace(new RegExp(`${start}[\\s\\S]*?${end}`), section) : `${old.trimEnd()}\n\n${section}\n`;

@@ -116,7 +116,8 @@ function outcome(t: Timed): string {
   return `${s.verdict}, ${s.passed} passed, ${s.failed} failed${failed.length ? ` (${failed.join(', ')})` : ''}, ${s.notRun} not run (exit ${t.code})`;
 }
 
-export async function runsBench(quick = false, repeat = 3): Promise<{ baselineS: number; repeat: number; rows: Row[]; startSteps: { step: string; atS: number }[] }> {
+export async function runsBench(quick = false, repeat = 3):
+  Promise<{ baselineS: number; repeat: number; rows: Row[]; startSteps: { step: string; atS: number }[] }> {
   const versions = [await timed(['--version']), await timed(['--version']), await timed(['--version'])];
   const baselineS = median(versions.map(v => v.wallS));
   const rows: Row[] = [];
@@ -133,7 +134,8 @@ export async function runsBench(quick = false, repeat = 3): Promise<{ baselineS:
     const what = 'run at time scale 1, lifetimes 90, 120, 100 s (the refresh token\'s is the longest wait)';
     rows.push(row(what, await repeated(lifetimes, 1), 120, 1.05));
   }
-  for (const [what, fault] of [['correct receiver', undefined], ['receiver taking 6 s per new event', 'slow-new-event'], ['receiver that never answers', 'silent']] as const) {
+  for (const [what, fault] of [['correct receiver', undefined], ['receiver taking 6 s per new event', 'slow-new-event'],
+    ['receiver that never answers', 'silent']] as const) {
     const r = await startReceiver({ apiKey: API_KEY, ...(fault ? { fault } : {}) });
     try {
       const t = await timed(['certify-receiver', '--url', r.url, '--allow-incomplete'], { PIS_WEBHOOK_API_KEY: API_KEY });
@@ -151,7 +153,8 @@ function markdown(f: Awaited<ReturnType<typeof runsBench>>): string {
     '<!-- runs.bench -->',
     '## Full-run ratios (`npx tsx bench/runs.bench.ts --write`)',
     '',
-    `Run ${new Date().toISOString().slice(0, 16)}Z, Node ${process.version}, on the shared 2-core machine (load average ${loadavg()[0].toFixed(1)} at the end). ` +
+    `Run ${new Date().toISOString().slice(0, 16)}Z, Node ${process.version}, ` +
+    `on the shared 2-core machine (load average ${loadavg()[0].toFixed(1)} at the end). ` +
     'Each command is started as a user starts it (`node bin/pis-conformance.mjs ...`, a fresh report folder) and timed from spawn to exit. ' +
     `The first two runs are made ${f.repeat} times each, the one with longer lifetimes once: ` +
     'wall s is the median (every run\'s in brackets), CPU s the median of user + sys ' +
@@ -161,7 +164,8 @@ function markdown(f: Awaited<ReturnType<typeof runsBench>>): string {
     '| run | wall s | CPU s | longest spec wait s | ratio | target | met | outcome |',
     '|---|---|---|---|---|---|---|---|',
     ...f.rows.map(r => `| ${r.what} | ${r.wallS.toFixed(1)}${r.walls && r.walls.length > 1 ? ` (${r.walls.map(w => w.toFixed(1)).join(', ')})` : ''} | ` +
-      `${r.cpuS?.toFixed(1) ?? '-'} | ${r.waitS ?? '-'} | ${r.waitS ? (r.wallS / r.waitS).toFixed(2) : '-'} | ${r.target} | ${r.met ? 'yes' : 'no'} | ${r.outcome} |`),
+      `${r.cpuS?.toFixed(1) ?? '-'} | ${r.waitS ?? '-'} | ${r.waitS ? (r.wallS / r.waitS).toFixed(2) : '-'} | ${r.target} | ` +
+      `${r.met ? 'yes' : 'no'} | ${r.outcome} |`),
     '',
     'Where `npm start`\'s seconds go (at each line it prints, in the run of median wall time):',
     '',

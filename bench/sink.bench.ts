@@ -37,7 +37,8 @@ async function sender(url: string, n: number): Promise<void> {
   const t0 = performance.now();
   await Promise.all(Array.from({ length: C }, async () => {
     for (let i = next++; i < n; i = next++) {
-      const r = await request(`${url}/hook`, { method: 'POST', body: bodies[i % CHECKOUTS], headers: { 'content-type': 'application/json', 'api-key': KEY }, dispatcher: agent });
+      const r = await request(`${url}/hook`, { method: 'POST', body: bodies[i % CHECKOUTS], headers: { 'content-type': 'application/json', 'api-key': KEY },
+        dispatcher: agent });
       await r.body.text();
     }
   }));
@@ -61,7 +62,8 @@ const textBytes = (s: string) => s.length * (/[^\u0000-\u00ff]/.test(s) ? 2 : 1)
 
 export interface SinkFigures {
   posts: number; bareMs: number; sinkMs: number; recorded: number; p50Ms: number; p99Ms: number; cpuUsPerPost: number; analyzeMs: number; checks: number;
-  scale: { posts: number; recorded: number; recordMs: number; analyzeMs: number; peakRssMb: number; heapMb: number; keptBodyBytes: number; perAttemptBytes: number };
+  scale: { posts: number; recorded: number; recordMs: number; analyzeMs: number; peakRssMb: number; heapMb: number; keptBodyBytes: number;
+    perAttemptBytes: number };
   bodyBytes: number;
 }
 
@@ -81,7 +83,8 @@ async function recordingPath() {
   const { checks } = analyzeRun(attempts, sink.plan(), { timeScale: 1, apiKey: KEY, observedUntilMs: sink.nowMs() });
   const analyzeMs = performance.now() - t;
   await sink.close();
-  return { posts: N, bareMs, sinkMs, recorded: attempts.length, p50Ms: pct(lat, 0.5), p99Ms: pct(lat, 0.99), cpuUsPerPost: (cpu.user + cpu.system) / N, analyzeMs, checks: checks.length };
+  return { posts: N, bareMs, sinkMs, recorded: attempts.length, p50Ms: pct(lat, 0.5), p99Ms: pct(lat, 0.99), cpuUsPerPost: (cpu.user + cpu.system) / N,
+    analyzeMs, checks: checks.length };
 }
 
 /** At scale: the heap before and after recording, both after a full collection, then the analysis. */
@@ -112,11 +115,14 @@ export function sinkTables(f: SinkFigures): string {
     '| server | requests | wall s | requests/s | answer latency ms p50 / p99 | sink CPU µs per request |',
     '|---|---|---|---|---|---|',
     `| bare node:http, answers only (baseline) | ${f.posts} | ${(f.bareMs / 1000).toFixed(2)} | ${Math.round(f.posts / f.bareMs * 1000)} | | |`,
-    `| sink, records and answers | ${f.recorded} | ${(f.sinkMs / 1000).toFixed(2)} | ${Math.round(f.posts / f.sinkMs * 1000)} | ${f.p50Ms.toFixed(3)} / ${f.p99Ms.toFixed(3)} | ${f.cpuUsPerPost.toFixed(1)} |`,
+    `| sink, records and answers | ${f.recorded} | ${(f.sinkMs / 1000).toFixed(2)} | ${Math.round(f.posts / f.sinkMs * 1000)} | ` +
+    `${f.p50Ms.toFixed(3)} / ${f.p99Ms.toFixed(3)} | ${f.cpuUsPerPost.toFixed(1)} |`,
     '',
-    '| at scale | posts | recorded | recording s | analysis s | peak RSS MB | heap held MB | kept body bytes per attempt | heap per attempt beyond its kept body, bytes (target ≤ 2048) |',
+    '| at scale | posts | recorded | recording s | analysis s | peak RSS MB | heap held MB | kept body bytes per attempt ' +
+    '| heap per attempt beyond its kept body, bytes (target ≤ 2048) |',
     '|---|---|---|---|---|---|---|---|---|',
-    `| sink | ${s.posts} | ${s.recorded} | ${(s.recordMs / 1000).toFixed(1)} | ${(s.analyzeMs / 1000).toFixed(1)} | ${s.peakRssMb.toFixed(0)} | ${s.heapMb.toFixed(0)} | ${s.keptBodyBytes.toFixed(0)} | ${s.perAttemptBytes.toFixed(0)} |`,
+    `| sink | ${s.posts} | ${s.recorded} | ${(s.recordMs / 1000).toFixed(1)} | ${(s.analyzeMs / 1000).toFixed(1)} | ${s.peakRssMb.toFixed(0)} | ` +
+    `${s.heapMb.toFixed(0)} | ${s.keptBodyBytes.toFixed(0)} | ${s.perAttemptBytes.toFixed(0)} |`,
   ].join('\n');
 }
 
@@ -125,7 +131,16 @@ async function main(): Promise<void> {
   const text = `<!-- sink.bench -->
 ## Webhook sink: recording path and scale (\`npx tsx bench/sink.bench.ts --write\`)
 
-Run ${new Date().toISOString().slice(0, 16)}Z, Node ${process.version}, normal bodies of ${CHECKOUTS} checkouts (about ${f.bodyBytes} bytes) from a sender in its own process, ${C} in flight over keep-alive, loopback, on the shared 2-core machine (load average ${loadavg()[0].toFixed(1)} at the end). Every attempt recorded: ${f.recorded === f.posts && f.scale.recorded === f.scale.posts ? 'yes' : `NO (${f.recorded} of ${f.posts}, ${f.scale.recorded} of ${f.scale.posts})`}. Answer latency is the sink's own, from the request's arrival to its answer. Analysing the ${f.posts} attempts afterwards (${f.checks} checks, the bodies' facts read on arrival): ${(f.analyzeMs / 1000).toFixed(2)} s. At scale, the heap is measured after a full collection before and after recording; per attempt it holds the record, its headers, its body's facts and its kept body, which is counted apart (V8 keeps these bodies as two-byte text: they hold Nordic names).
+Run ${new Date().toISOString().slice(0, 16)}Z, Node ${process.version}, normal bodies of ${CHECKOUTS} checkouts (about ${f.bodyBytes} bytes) ` +
+    `from a sender in its own process, ${C} in flight over keep-alive, loopback, ` +
+    `on the shared 2-core machine (load average ${loadavg()[0].toFixed(1)} at the end). ` +
+    `Every attempt recorded: ${f.recorded === f.posts && f.scale.recorded === f.scale.posts ? 'yes'
+      : `NO (${f.recorded} of ${f.posts}, ${f.scale.recorded} of ${f.scale.posts})`}. ` +
+    "Answer latency is the sink's own, from the request's arrival to its answer. " +
+    `Analysing the ${f.posts} attempts afterwards (${f.checks} checks, the bodies' facts read on arrival): ${(f.analyzeMs / 1000).toFixed(2)} s. ` +
+    'At scale, the heap is measured after a full collection before and after recording; ' +
+    "per attempt it holds the record, its headers, its body's facts and its kept body, which is counted apart " +
+    `(V8 keeps these bodies as two-byte text: they hold Nordic names).
 
 ${sinkTables(f)}
 <!-- /sink.bench -->`;

@@ -266,7 +266,8 @@ export function timingTable(f: TimingFigures): string {
   const head = ['phase', 'background load req/s', 'delays', 'median error ms', 'p99 error ms', 'max error ms', 'least margin to the tolerance ms',
     'least margin, tolerance widened by the sink\'s lateness ms (delays not judgeable)', 'longest stall ms: sink / reference'];
   const rows = f.phases.map(p => [p.phase, p.loadPerSec ? p.loadPerSec.toFixed(0) : '-', `${p.delays} (${p.unmatched} checkouts left out)`,
-    p.medianMs.toFixed(2), p.p99Ms.toFixed(2), p.maxMs.toFixed(2), p.marginMs.toFixed(2), `${Number.isNaN(p.widenedMarginMs) ? '-' : p.widenedMarginMs.toFixed(2)} (${p.unjudgeable})`,
+    p.medianMs.toFixed(2), p.p99Ms.toFixed(2), p.maxMs.toFixed(2), p.marginMs.toFixed(2),
+    `${Number.isNaN(p.widenedMarginMs) ? '-' : p.widenedMarginMs.toFixed(2)} (${p.unjudgeable})`,
     `${p.sinkStallMs.toFixed(0)} / ${p.referenceStallMs.toFixed(0)}`]);
   return [head, head.map(() => '---'), ...rows].map(cells => `| ${cells.join(' | ')} |`).join('\n');
 }

@@ -23,13 +23,12 @@ if (!files.length) {
   process.exit(1);
 }
 
-// Lint (eslint.config.js; eslint-suppressions.json lists the lines over the
-// length cap known so far, per file, and a file may not gain more) and dead
-// code (knip.json: unused files, exports, dependencies), each a process of its
-// own beside the type-check. Whole runs only: a filtered run is for one area.
-// PIS_SKIP_LINT=1 skips them.
+// Lint (eslint.config.js, with no file of suppressions: every rule holds for
+// every line, the length cap included) and dead code (knip.json: unused files,
+// exports, dependencies), each a process of its own beside the type-check.
+// Whole runs only: a filtered run is for one area. PIS_SKIP_LINT=1 skips them.
 const lints = filters.length || process.env.PIS_SKIP_LINT ? [] : [
-  ['eslint', 'eslint/bin/eslint.js', ['--pass-on-unpruned-suppressions', '.']],
+  ['eslint', 'eslint/bin/eslint.js', ['.']],
   ['knip', 'knip/bin/knip.js', []],
 ].map(([name, bin, args]) => new Promise(done => {
   const t0 = Date.now();

@@ -77,11 +77,14 @@ function options(v: Record<string, string | boolean | undefined>): SenderOptions
   const url = str('url');
   if (!url) throw new HarnessError('PIS_MISSING_OPTION', 'No receiver given: pass --url with the address of the webhook receiver.');
   let parsed: URL;
-  try { parsed = new URL(url); } catch { throw new HarnessError('PIS_BAD_FLAG', `--url '${url}' is not a URL: give a full address such as https://merchant.example/webhooks.`); }
+  try { parsed = new URL(url); } catch {
+    throw new HarnessError('PIS_BAD_FLAG', `--url '${url}' is not a URL: give a full address such as https://merchant.example/webhooks.`);
+  }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
     throw new HarnessError('PIS_BAD_FLAG', `--url must start with http:// or https://, not '${parsed.protocol}'.`);
   const apiKey = str('api-key') ?? process.env.PIS_WEBHOOK_API_KEY;
-  if (!apiKey) throw new HarnessError('PIS_MISSING_OPTION', 'No api-key given: pass --api-key or set PIS_WEBHOOK_API_KEY to the key registered for the receiver.');
+  if (!apiKey)
+    throw new HarnessError('PIS_MISSING_OPTION', 'No api-key given: pass --api-key or set PIS_WEBHOOK_API_KEY to the key registered for the receiver.');
   const keyNote = checkKey(apiKey);
   const stateUrl = str('state-url');
   if (stateUrl !== undefined && !stateUrl.includes('{id}'))
@@ -106,7 +109,8 @@ const counter = (sent: number, total: number) => `[${String(sent).padStart(Strin
 const MARK: Record<string, string> = { passed: 'PASS', failed: 'FAIL', skipped: 'SKIP' };
 
 function checkLine(c: CheckResult, p = palette()): string {
-  const mark = isWarning(c) ? p.yellow('WARN') : c.status === 'failed' ? p.red(MARK[c.status]) : c.status === 'passed' ? p.green(MARK[c.status]) : p.grey(MARK[c.status]);
+  const mark = isWarning(c) ? p.yellow('WARN') : c.status === 'failed' ? p.red(MARK[c.status])
+    : c.status === 'passed' ? p.green(MARK[c.status]) : p.grey(MARK[c.status]);
   return `  ${mark} ${c.id} [${c.level}, spec ${c.spec}]${c.status === 'passed' ? '' : `: ${c.message ?? ''}`}`;
 }
 
@@ -121,7 +125,8 @@ export const command: Command = {
     const redactor = new Redactor().add(opts.apiKey, 'PIS_WEBHOOK_API_KEY');
     for (const p of redactor.shortSecrets) process.stderr.write(shortSecretWarning(p) + '\n');
     const plan = makePlan(opts);
-    const term = new Terminal(reporterFlag(typeof a.values.reporter === 'string' ? a.values.reporter : undefined), process.stdout, process.stderr, process.env, checkLine);
+    const term = new Terminal(reporterFlag(typeof a.values.reporter === 'string' ? a.values.reporter : undefined), process.stdout, process.stderr, process.env,
+      checkLine);
     const human = humanStream(term.mode);
     if (opts.keyNote) process.stderr.write(`pis-conformance certify-receiver: note: ${opts.keyNote}.\n`);
     human.write(planLine(plan, opts) + '\n');
@@ -131,7 +136,8 @@ export const command: Command = {
     let lastLine = performance.now();
     const allowIncomplete = a.values['allow-incomplete'] === true;
     const selection = { timeScale: opts.timeScale, concurrency: opts.concurrency, stateUrl: opts.stateUrl !== undefined, allowIncomplete };
-    const open = () => writer ??= new ReportWriter(dir, { command: 'certify-receiver', target: { receiverUrl: redactUrlUserinfo(opts.url), stateUrl: opts.stateUrl && redactUrlUserinfo(opts.stateUrl) }, timeScale: opts.timeScale, selection },
+    const open = () => writer ??= new ReportWriter(dir, { command: 'certify-receiver',
+      target: { receiverUrl: redactUrlUserinfo(opts.url), stateUrl: opts.stateUrl && redactUrlUserinfo(opts.stateUrl) }, timeScale: opts.timeScale, selection },
       redactor, { selected: RECEIVER_CHECKS.map(metaOf) });
     const stop = new AbortController();
     let off = () => {};

@@ -86,7 +86,8 @@ export function grepFlag(value: string | undefined): string | undefined {
     else new RegExp(value, 'gi');
   } catch (e) {
     const why = (e as Error).message.replace(/^Invalid regular expression: \/.*\/[a-z]*: /s, '');
-    throw new HarnessError('PIS_BAD_FLAG', `--grep '${value}' is not a valid regular expression (${why}): put a backslash before ( ) [ ] { } . * + ? | ^ $ to match them as they are, or give a check id such as token.issue.access-token.`);
+    throw new HarnessError('PIS_BAD_FLAG', `--grep '${value}' is not a valid regular expression (${why}): ` +
+      'put a backslash before ( ) [ ] { } . * + ? | ^ $ to match them as they are, or give a check id such as token.issue.access-token.');
   }
   return value;
 }
@@ -118,7 +119,8 @@ export function reportDirFlag(value: string | undefined, fallback: () => string)
   }
   // A run clears the report files of a folder it reuses; a folder of other files it leaves alone.
   if (!reportFolderUsable(dir))
-    throw new HarnessError('PIS_BAD_FLAG', `The report folder ${dir} holds files but no report (no results.jsonl or plan.json): give --report a new or empty folder, or one a run wrote.`);
+    throw new HarnessError('PIS_BAD_FLAG', `The report folder ${dir} holds files but no report (no results.jsonl or plan.json): ` +
+      'give --report a new or empty folder, or one a run wrote.');
   return dir;
 }
 

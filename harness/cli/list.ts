@@ -19,14 +19,17 @@ export function selectChecks(catalog: readonly Registered[], s: Selection): Regi
 
 export function formatList(checks: readonly Registered[], mode: StdoutReporter): string {
   if (mode === 'json') {
-    return checks.map(c => JSON.stringify({ type: 'check', id: c.id, suite: c.suite, level: c.level, spec: c.spec, requirements: c.requirements, title: c.title })).join('\n') + '\n';
+    return checks.map(c => JSON.stringify({ type: 'check', id: c.id, suite: c.suite, level: c.level, spec: c.spec, requirements: c.requirements,
+      title: c.title })).join('\n') + '\n';
   }
   const p = palette();
   const idW = Math.max(...checks.map(c => c.id.length), 2);
   const reqW = Math.min(40, Math.max(...checks.map(c => c.requirements.join(',').length), 12));
   const level = (l: string) => (l === 'must' ? p.bold : l === 'should' ? p.yellow : p.grey)(l.padEnd(7));
-  const rows = checks.map(c => `${c.id.padEnd(idW)}  ${level(c.level)}  ${`spec ${c.spec}`.padEnd(12)}  ${(c.requirements.join(',') || '-').padEnd(reqW)}  ${c.title}`);
+  const rows = checks.map(c =>
+    `${c.id.padEnd(idW)}  ${level(c.level)}  ${`spec ${c.spec}`.padEnd(12)}  ${(c.requirements.join(',') || '-').padEnd(reqW)}  ${c.title}`);
   const count = (l: string) => checks.filter(c => c.level === l).length;
   const suites = [...new Set(checks.map(c => c.suite))];
-  return [...rows, '', `${checks.length} checks in ${suites.length} suite${suites.length === 1 ? '' : 's'} (${suites.join(', ')}): ${count('must')} must, ${count('should')} should, ${count('profile')} profile.`].join('\n') + '\n';
+  return [...rows, '', `${checks.length} checks in ${suites.length} suite${suites.length === 1 ? '' : 's'} (${suites.join(', ')}): ` +
+    `${count('must')} must, ${count('should')} should, ${count('profile')} profile.`].join('\n') + '\n';
 }

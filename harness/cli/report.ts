@@ -33,7 +33,8 @@ function checked(dir: string, r: RunResults): RunResults {
   const results = { ...r, summary: summarize([...r.checks, ...(r.notSelected ?? [])], { interrupted: r.interrupted === true }) };
   const wrong = validateContract('results', results).filter(v => v.level === 'must');
   if (wrong.length)
-    throw new HarnessError('PIS_BAD_INPUT', `${where} is not the results of a run of this tool (${wrong.length} problem${wrong.length === 1 ? '' : 's'}, the first: ${wrong[0].pointer || '/'} should be ${wrong[0].expected}, found ${wrong[0].found}): give the folder a run wrote, unchanged.`);
+    throw new HarnessError('PIS_BAD_INPUT', `${where} is not the results of a run of this tool (${wrong.length} problem${wrong.length === 1 ? '' : 's'}, ` +
+      `the first: ${wrong[0].pointer || '/'} should be ${wrong[0].expected}, found ${wrong[0].found}): give the folder a run wrote, unchanged.`);
   return results;
 }
 
@@ -77,7 +78,8 @@ export const command: Command = {
     let results: RunResults;
     if (existsSync(join(dir, 'results.json'))) {
       try { results = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as RunResults; } catch (e) {
-        throw new HarnessError('PIS_BAD_INPUT', `${join(dir, 'results.json')} is not valid JSON (${(e as Error).message}): delete it to rebuild from results.jsonl.`);
+        throw new HarnessError('PIS_BAD_INPUT',
+          `${join(dir, 'results.json')} is not valid JSON (${(e as Error).message}): delete it to rebuild from results.jsonl.`);
       }
     } else if (existsSync(join(dir, 'results.jsonl'))) {
       results = fromJsonl(dir);

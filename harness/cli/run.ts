@@ -98,7 +98,8 @@ const FLAGS = {
 function grepPattern(grep: string | undefined): RegExp | undefined {
   if (grep === undefined) return undefined;
   try { return new RegExp(grep); } catch (e) {
-    throw new HarnessError('PIS_BAD_FLAG', `--grep '${grep}' is not a valid regular expression (${(e as Error).message.replace(/^Invalid regular expression: /, '')}): escape ( ) [ ] with a backslash, or give a check id.`);
+    throw new HarnessError('PIS_BAD_FLAG', `--grep '${grep}' is not a valid regular expression ` +
+      `(${(e as Error).message.replace(/^Invalid regular expression: /, '')}): escape ( ) [ ] with a backslash, or give a check id.`);
   }
 }
 
@@ -107,8 +108,10 @@ function chooseSuites(list: string | undefined): string[] {
   if (!list) return present;
   const asked = list.split(',').map(s => s.trim()).filter(Boolean);
   for (const s of asked) {
-    if (!(SUITES as readonly string[]).includes(s)) throw new HarnessError('PIS_BAD_FLAG', `--suites names '${s}', which is not a suite: use ${SUITES.join(', ')}.`);
-    if (!present.includes(s)) throw new HarnessError('PIS_BAD_FLAG', `The ${s} suite is not part of this build (no suites/${s}.spec.ts): leave it out of --suites.`);
+    if (!(SUITES as readonly string[]).includes(s))
+      throw new HarnessError('PIS_BAD_FLAG', `--suites names '${s}', which is not a suite: use ${SUITES.join(', ')}.`);
+    if (!present.includes(s))
+      throw new HarnessError('PIS_BAD_FLAG', `The ${s} suite is not part of this build (no suites/${s}.spec.ts): leave it out of --suites.`);
   }
   if (!asked.length) throw new HarnessError('PIS_BAD_FLAG', `--suites is empty: name at least one of ${present.join(', ')}.`);
   return [...new Set(asked)];
@@ -134,10 +137,13 @@ export const command: Command = {
     if (v.list) {
       const profile = flags.profile ?? env.profile ?? file.config.profile ?? true;
       if (askedVersion === 'detect')
-        throw new HarnessError('PIS_BAD_FLAG', `--list calls no target, so it cannot detect the API version: give --api-version V (one of ${API_VERSIONS.join(', ')}).`);
+        throw new HarnessError('PIS_BAD_FLAG',
+          `--list calls no target, so it cannot detect the API version: give --api-version V (one of ${API_VERSIONS.join(', ')}).`);
       const { CATALOG } = await import('../../suites/catalog/index.ts');
       const checks = selectChecks(CATALOG, { suites, grep: grepPattern(v.grep), profile, apiVersion: askedVersion ?? LATEST_API_VERSION });
-      if (!checks.length) throw new HarnessError('PIS_BAD_FLAG', `No check matches --grep '${v.grep}' in the suites ${suites.join(', ')}: give a check id such as token.issue.access-token.`);
+      if (!checks.length)
+        throw new HarnessError('PIS_BAD_FLAG',
+          `No check matches --grep '${v.grep}' in the suites ${suites.join(', ')}: give a check id such as token.issue.access-token.`);
       process.stdout.write(formatList(checks, reporter));
       return 0;
     }
@@ -149,7 +155,9 @@ export const command: Command = {
     let sources: PartialConfig[];
     if (namesTarget(flags, env, file.config)) {
       if (faults.length) throw new HarnessError('PIS_BAD_FLAG', '--fault applies to the bundled reference only: leave out the target options, or --fault.');
-      if (v.lifetimes) throw new HarnessError('PIS_BAD_FLAG', '--lifetimes applies to the bundled reference only: leave out the target options, or --lifetimes (a target of your own states its lifetimes in its answers; give --session-lifetime for its consents).');
+      if (v.lifetimes)
+        throw new HarnessError('PIS_BAD_FLAG', '--lifetimes applies to the bundled reference only: leave out the target options, or --lifetimes ' +
+          '(a target of your own states its lifetimes in its answers; give --session-lifetime for its consents).');
       sources = [flags, env, file.config];
     } else {
       const timeScale = flags.timeScale ?? env.timeScale ?? file.config.timeScale ?? BUNDLED_TIME_SCALE;
@@ -185,7 +193,8 @@ export const command: Command = {
       if (detection) selection.apiVersionDetected = detection.findings;
       // The banks asked for; the data.banks.list and payments.domestic.initiate evidence names the ones visited.
       if (suites.includes('data') || suites.includes('payments')) selection.banks = describeBanks(cfg.banks ?? DEFAULT_BANKS);
-      const header = { command: 'run', target: { ...reportTarget(cfg), ...(scaleFrom ? { timeScaleSource: scaleFrom } : {}) }, timeScale: cfg.timeScale, selection };
+      const header = { command: 'run', target: { ...reportTarget(cfg), ...(scaleFrom ? { timeScaleSource: scaleFrom } : {}) }, timeScale: cfg.timeScale,
+        selection };
       const listed = writeCandidates(candidates(choice));
       const scratch = makeScratch();
       const notes = new PassThrough();
@@ -242,7 +251,8 @@ function adoptControlTimeScale(cfg: TargetConfig, reported: number | undefined, 
   if (given) {
     // Arbitrary: equal to a part in a million, so 0.1 and 0.10000000000000001 agree.
     if (Math.abs(given.value - reported) <= 1e-6 * Math.max(given.value, reported)) return undefined;
-    throw new HarnessError('PIS_BAD_FLAG', `${given.by} says ${given.value}, but the control API's ${health} says the target runs at time scale ${reported}: give --time-scale ${reported}, or leave it out to use the target's.`);
+    throw new HarnessError('PIS_BAD_FLAG', `${given.by} says ${given.value}, but the control API's ${health} says the target runs at time scale ${reported}: ` +
+      `give --time-scale ${reported}, or leave it out to use the target's.`);
   }
   cfg.timeScale = reported;
   process.stdout.write(`The target's clock runs at time scale ${reported} (from ${health}); the run uses it.\n`);
@@ -272,7 +282,8 @@ function finish(dir: string, out: Awaited<ReturnType<typeof runPlaywright>>, gre
   // Nothing selected: the reporter wrote no report folder and left reports/latest alone.
   if (status && status.selected === 0) {
     const why = status.errors[0] ?? 'no check was selected';
-    throw new HarnessError(grep ? 'PIS_BAD_FLAG' : 'PIS_INTERNAL', grep ? `No check matches --grep '${grep}': give a check id such as token.issue.access-token.` : `No check ran (${why}).`);
+    throw new HarnessError(grep ? 'PIS_BAD_FLAG' : 'PIS_INTERNAL',
+      grep ? `No check matches --grep '${grep}': give a check id such as token.issue.access-token.` : `No check ran (${why}).`);
   }
   if (!status || !existsSync(join(dir, 'results.json'))) {
     const why = status?.errors[0] ?? `Playwright ended with status ${out.exitCode} before the report was written`;

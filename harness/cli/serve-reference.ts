@@ -61,7 +61,8 @@ export function banner(ref: Reference, opts: { webhookUrl?: string; webhookApiKe
     statuses: ['STARTED', 'PAYMENT_CREATED', 'PAYMENT_INITIATED', 'PAYMENT_COMPLETED'],
     ...(opts.webhookUrl ? {} : { webhook: { url: 'http://127.0.0.1:8080/webhook', apiKey: 'my-api-key' } }),
   };
-  const token = `curl -s -X POST ${q(ref.tokenUrl)} -d grant_type=client_credentials -d client_id=${q(ref.clientId)} -d client_secret=${secret.startsWith('$') ? `"${secret}"` : q(secret)}`;
+  const token = `curl -s -X POST ${q(ref.tokenUrl)} -d grant_type=client_credentials -d client_id=${q(ref.clientId)} ` +
+    `-d client_secret=${secret.startsWith('$') ? `"${secret}"` : q(secret)}`;
   return [
     `pis-conformance reference implementation is running (API version ${ref.apiVersion}, ${scale}).`,
     '',
@@ -72,9 +73,13 @@ export function banner(ref: Reference, opts: { webhookUrl?: string; webhookApiKe
     `  realm         ${ref.realm}`,
     `  client id     ${ref.clientId}`,
     `  client secret ${ref.clientSecret === DEMO_SECRET ? DEMO_SECRET : '(as given with --client-secret)'}`,
-    `  webhook       ${opts.webhookUrl ? `${opts.webhookUrl} (api-key ${opts.webhookApiKey ? 'as given with --webhook-api-key' : 'demo-webhook-key'})` : `none registered: name one per checkout${opts.webhookApiKey ? ' (--webhook-api-key needs --webhook-url to register one)' : ', or register one with --webhook-url'}`}`,
+    `  webhook       ${opts.webhookUrl
+      ? `${opts.webhookUrl} (api-key ${opts.webhookApiKey ? 'as given with --webhook-api-key' : 'demo-webhook-key'})`
+      : 'none registered: name one per checkout' +
+        `${opts.webhookApiKey ? ' (--webhook-api-key needs --webhook-url to register one)' : ', or register one with --webhook-url'}`}`,
     `  faults        ${ref.faults.length ? ref.faults.join(', ') : 'none (a clean reference)'}`,
-    `  lifetimes     access token ${life(ref.lifetimes.accessS)}, refresh token ${life(ref.lifetimes.refreshS)}, consent ${life(ref.lifetimes.consentS)}; first webhook retry after ${life(10)}`,
+    `  lifetimes     access token ${life(ref.lifetimes.accessS)}, refresh token ${life(ref.lifetimes.refreshS)}, ` +
+      `consent ${life(ref.lifetimes.consentS)}; first webhook retry after ${life(10)}`,
     '',
     'Get a token:',
     `  ${token}`,

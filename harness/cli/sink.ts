@@ -76,7 +76,8 @@ const FLAGS = {
 
 function readPem(flag: string, file: string): string {
   try { return readFileSync(file, 'utf8'); } catch (e) {
-    throw new HarnessError('PIS_TLS', `Cannot read --${flag} ${file} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}): give a readable PEM file.`);
+    throw new HarnessError('PIS_TLS',
+      `Cannot read --${flag} ${file} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}): give a readable PEM file.`);
   }
 }
 
@@ -104,7 +105,8 @@ function progress(sink: Sink, out: NodeJS.WriteStream = process.stdout): () => v
   let last = '';
   const counts = () => {
     const s = sink.stats();
-    return `checkouts ${s.checkouts} · attempts ${s.attempts} · failures provoked ${s.failuresProvoked} · retries seen ${s.retriesSeen}${s.unattributed ? ` · ${s.unattributed} not attributed` : ''}${s.open ? ` · ${s.open} open` : ''}`;
+    return `checkouts ${s.checkouts} · attempts ${s.attempts} · failures provoked ${s.failuresProvoked} · retries seen ${s.retriesSeen}` +
+      `${s.unattributed ? ` · ${s.unattributed} not attributed` : ''}${s.open ? ` · ${s.open} open` : ''}`;
   };
   const off = sink.onAttempt(d => {
     const line = formatAttemptLine(d, t0);
@@ -126,7 +128,9 @@ function openReport(dir: string, header: ReportHeader, redactor: Redactor): Repo
   try {
     return new ReportWriter(dir, header, redactor, { selected: WEBHOOK_CHECKS.map(metaOf) });
   } catch (e) {
-    throw new HarnessError('PIS_BAD_FLAG', `Cannot write the report folder ${dir} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}): give a writable folder with --report.`, { cause: e });
+    throw new HarnessError('PIS_BAD_FLAG',
+      `Cannot write the report folder ${dir} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}): give a writable folder with --report.`,
+      { cause: e });
   }
 }
 
@@ -161,14 +165,17 @@ export const command: Command = {
       const stopped = untilStopped(duration);
       const term = new Terminal(reporterFlag(v.reporter as string | undefined));
       const human = humanStream(term.mode);
-      human.write(`sink listening at ${sink.url} (register it as the webhook URL, api-key from --api-key)${duration !== undefined ? `; stopping after ${duration} s` : '; Ctrl-C to stop'}\n`);
+      human.write(`sink listening at ${sink.url} (register it as the webhook URL, api-key from --api-key)` +
+        `${duration !== undefined ? `; stopping after ${duration} s` : '; Ctrl-C to stop'}\n`);
       stopLine = progress(sink, human);
       const why = await stopped;
       stopLine(); stopLine = undefined;
       const until = sink.nowMs();
-      const { checks, deliveries } = analyzeRun(sink.attempts(), sink.plan(), { timeScale, apiKey, observedUntilMs: until, toleranceFloorMs, schedulingDelayMs: sink.schedulingDelayMs() });
+      const { checks, deliveries } = analyzeRun(sink.attempts(), sink.plan(),
+        { timeScale, apiKey, observedUntilMs: until, toleranceFloorMs, schedulingDelayMs: sink.schedulingDelayMs() });
       for (const c of checks) term.check(writer.add({ ...c, durationMs: until }));
-      if (!deliveries.length) process.stderr.write(`no webhook arrived at ${sink.url}: check the URL registered for the sender and that it can reach this address.\n`);
+      if (!deliveries.length)
+        process.stderr.write(`no webhook arrived at ${sink.url}: check the URL registered for the sender and that it can reach this address.\n`);
       const results = writer.finish({ deliveries });
       term.end(results.checks, join(writer.dir, 'index.html'));
       human.write(`sink stopped (${why}).\n${formatSummary(results, join(writer.dir, 'index.html'))}\n`);

@@ -80,7 +80,8 @@ function judgeValue(item: InputItem, as: Kind | undefined): Verdict {
   if (as) return { item, kind: as, violations: validateContract(as, item.value) };
   const detected = classifyItem(item.value);
   if (detected === 'unknown') {
-    const what = Array.isArray(item.value) ? 'an array' : item.value === null ? 'null' : typeof item.value === 'object' ? 'an object whose fields fit neither' : `a ${typeof item.value}`;
+    const what = Array.isArray(item.value) ? 'an array' : item.value === null ? 'null'
+      : typeof item.value === 'object' ? 'an object whose fields fit neither' : `a ${typeof item.value}`;
     return { item, kind: 'unknown', violations: [], unknown: `neither a webhook body nor a token response (${what}); say what it is with --as KIND` };
   }
   const name: ContractName = detected === 'normal' || detected === 'batch' || detected === 'older' ? `webhook-${detected}` : detected;
@@ -150,7 +151,8 @@ export const command: Command = {
   async run(argv) {
     const args = parseFlags('validate', help, argv, { 'as': { type: 'string' }, 'no-profile': { type: 'boolean' }, 'json': { type: 'boolean' } }, true);
     if (!args) return 0;
-    if (!args.positionals.length) throw new HarnessError('PIS_MISSING_OPTION', "No file given: name one or more JSON or JSON-lines files, e.g. 'pis-conformance validate bodies.jsonl'.");
+    if (!args.positionals.length)
+      throw new HarnessError('PIS_MISSING_OPTION', "No file given: name one or more JSON or JSON-lines files, e.g. 'pis-conformance validate bodies.jsonl'.");
     const as = resolveKind(args.values.as as string | undefined);
     const showProfile = !args.values['no-profile'];
     const json = !!args.values.json;
@@ -176,14 +178,18 @@ export const command: Command = {
       }
     }
     const valid = n.items - n.unknown - n.invalid;
-    if (!json) await out.line(`validate: ${n.items} item${n.items === 1 ? '' : 's'}, ${valid} valid${n.warned ? ` (${n.warned} with warnings)` : ''}, ${n.invalid} invalid${n.unknown ? `, ${n.unknown} of unknown kind` : ''}${n.unreadable ? `; ${n.unreadable} place${n.unreadable === 1 ? '' : 's'} not readable as JSON` : ''}`);
+    if (!json)
+      await out.line(`validate: ${n.items} item${n.items === 1 ? '' : 's'}, ${valid} valid${n.warned ? ` (${n.warned} with warnings)` : ''}, ` +
+        `${n.invalid} invalid${n.unknown ? `, ${n.unknown} of unknown kind` : ''}` +
+        `${n.unreadable ? `; ${n.unreadable} place${n.unreadable === 1 ? '' : 's'} not readable as JSON` : ''}`);
     await out.flush();
     if (!n.items && firstUnreadable) {
       process.stderr.write(`pis-conformance validate: ${firstUnreadable.sentence}\n`);
       return 2;
     }
     if (n.unknown) {
-      process.stderr.write(`pis-conformance validate: ${n.unknown} item${n.unknown === 1 ? ' is' : 's are'} neither a webhook body nor a token response: name the kind with --as KIND (see --help).\n`);
+      process.stderr.write(`pis-conformance validate: ${n.unknown} item${n.unknown === 1 ? ' is' : 's are'} neither a webhook body nor a token response: ` +
+        'name the kind with --as KIND (see --help).\n');
       return 2;
     }
     return n.invalid || n.unreadable ? 1 : 0;

@@ -108,7 +108,9 @@ export default class PisReporter implements Reporter {
     }
     for (const a of result.attachments) {
       if (a.name === DELIVERIES_ATTACHMENT && a.body) {
-        try { this.deliveries.push(...(JSON.parse(a.body.toString('utf8')) as DeliveryAttempt[])); } catch { /* a broken attachment is the suite's bug; the checks still count */ }
+        try { this.deliveries.push(...(JSON.parse(a.body.toString('utf8')) as DeliveryAttempt[])); } catch {
+          /* a broken attachment is the suite's bug; the checks still count */
+        }
       }
     }
     const clean = this.writer ? this.writer.add(check) : this.redactor.result(check);
@@ -143,7 +145,8 @@ export default class PisReporter implements Reporter {
     const durationMs = Math.round(result.duration);
     if (result.status === 'skipped') {
       const why = test.annotations.find(a => a.type === 'skip' || a.type === 'fixme')?.description;
-      return { ...meta, status: 'skipped', skipKind: 'not-run', message: why || 'not run (the run was stopped before it, or Playwright skipped it)', evidence: [], durationMs };
+      return { ...meta, status: 'skipped', skipKind: 'not-run', message: why || 'not run (the run was stopped before it, or Playwright skipped it)',
+        evidence: [], durationMs };
     }
     // Cut off by a stop signal: the check did not run to its end, which says nothing about the target.
     if (result.status === 'interrupted')

@@ -61,7 +61,9 @@ export function formatRecap(checks: readonly CheckResult[], p: Palette = PLAIN):
   const notRun = checks.filter(c => c.level === 'must' && skipKindOf(c) === 'not-run');
   const out: string[] = [];
   if (fails.length) out.push(p.red(`Failed (${fails.length}, must):`), ...fails.flatMap(c => recapEntry(c, p)));
-  if (warns.length) out.push(p.yellow(`Warnings (${warns.length}, should and profile: they do not decide the verdict):`), ...warns.flatMap(c => recapEntry(c, p)));
-  if (notRun.length) out.push(p.grey(`Not run (${notRun.length}, must):`), ...notRun.map(c => `  ${p.grey('skip')} ${c.id}: ${cut(c.message ?? 'not run', 400)}`));
+  if (warns.length)
+    out.push(p.yellow(`Warnings (${warns.length}, should and profile: they do not decide the verdict):`), ...warns.flatMap(c => recapEntry(c, p)));
+  if (notRun.length)
+    out.push(p.grey(`Not run (${notRun.length}, must):`), ...notRun.map(c => `  ${p.grey('skip')} ${c.id}: ${cut(c.message ?? 'not run', 400)}`));
   return out.join('\n');
 }

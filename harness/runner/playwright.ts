@@ -74,7 +74,8 @@ export async function runPlaywright(opts: PlaywrightRun): Promise<PlaywrightOutc
   // checkout Playwright's own compiler does the job, and a second loader on
   // every import cost the runner and each worker about a second of CPU.
   const installed = SUITES_DIR.split(sep).includes('node_modules');
-  const args = [...(installed ? ['--import', TSX] : []), '--import', GUARD, cli, 'test', '-c', CONFIG, '--workers', String(opts.workers), ...(opts.grep ? ['--grep', opts.grep] : []), ...files];
+  const args = [...(installed ? ['--import', TSX] : []), '--import', GUARD, cli, 'test', '-c', CONFIG, '--workers', String(opts.workers),
+    ...(opts.grep ? ['--grep', opts.grep] : []), ...files];
   const env: NodeJS.ProcessEnv = {
     ...process.env, ...opts.env,
     PIS_RUN_STATUS_FILE: statusFile,

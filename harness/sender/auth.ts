@@ -40,7 +40,8 @@ const PROBES: Probe[] = [
   { name: 'empty-key', title: 'A delivery with an empty api-key header is refused', key: () => '' },
   // A receiver that compares only a prefix of the key (startsWith, a fixed-length compare) takes these.
   { name: 'key-with-suffix', title: 'A delivery with the api-key and one more character is refused', key: real => `${real}x`, curl: '${PIS_WEBHOOK_API_KEY}x' },
-  { name: 'truncated-key', title: 'A delivery with the api-key without its last character is refused', key: real => [...real].slice(0, -1).join(''), curl: '${PIS_WEBHOOK_API_KEY%?}' },
+  { name: 'truncated-key', title: 'A delivery with the api-key without its last character is refused', key: real => [...real].slice(0, -1).join(''),
+    curl: '${PIS_WEBHOOK_API_KEY%?}' },
 ];
 
 const QUOTE = 'Every webhook request carries the key in the api-key header; the receiver verifies it to confirm the sender.';
@@ -66,15 +67,18 @@ function judgeProbe(ctx: Ctx, d: Delivery): Outcome {
     message: `the receiver accepted a delivery whose api-key it should have refused: ${answerOf(d)}`, evidence: [{ ...d.evidence, primary: true }],
   };
   if (d.timedOut) {
-    if (ctx.success.unanswered !== 'fail') return notRun(`not judged: no answer within the wait, as valid deliveries of receiver.accepts got none either (receiver.latency reports it)`);
+    if (ctx.success.unanswered !== 'fail')
+      return notRun(`not judged: no answer within the wait, as valid deliveries of receiver.accepts got none either (receiver.latency reports it)`);
     return {
       status: 'failed', expected: 'a refusal within the wait (401, 403 or 400 are usual)', seen: answerOf(d),
-      message: `the receiver answers valid deliveries but left this one without an answer: ${answerOf(d)}; the service would take that for a lost delivery and send it again`,
+      message: `the receiver answers valid deliveries but left this one without an answer: ${answerOf(d)}; ` +
+        'the service would take that for a lost delivery and send it again',
       evidence: [{ ...d.evidence, primary: true }],
     };
   }
   // A receiver that is not listening refuses nothing: receiver.robustness.stays-up reports it.
-  if (d.status === undefined && /connection refused/.test(d.error ?? '')) return notRun(`not judged: ${answerOf(d)}, which receiver.robustness.stays-up reports`);
+  if (d.status === undefined && /connection refused/.test(d.error ?? ''))
+    return notRun(`not judged: ${answerOf(d)}, which receiver.robustness.stays-up reports`);
   return { status: 'passed', message: `refused: ${answerOf(d)}` };
 }
 
@@ -101,7 +105,8 @@ export async function runAuth(ctx: Ctx): Promise<void> {
   }
   const sent: Delivery[] = [];
   const checks = await Promise.all(PROBES.map((p, i) => timed(AUTH_CHECKS[i], async () => {
-    const d = await ctx.t.post(freshBody(ctx.ids), { kind: 'auth', label: p.title.replace(/ is refused$/, ''), apiKey: p.key(ctx.opts.apiKey), ...(p.curl ? { curlKey: p.curl } : {}) });
+    const d = await ctx.t.post(freshBody(ctx.ids), { kind: 'auth', label: p.title.replace(/ is refused$/, ''), apiKey: p.key(ctx.opts.apiKey),
+      ...(p.curl ? { curlKey: p.curl } : {}) });
     sent[i] = d;
     return judgeProbe(ctx, d);
   })));

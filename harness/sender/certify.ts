@@ -30,14 +30,16 @@ export function makePlan(opts: SenderOptions): Plan {
   const accepts = acceptsPlan(ids);
   const size = planSize(accepts, opts.concurrency, Boolean(opts.stateUrl));
   if (size.total > opts.maxRequests)
-    throw new HarnessError('PIS_BAD_FLAG', `The plan needs ${size.total} requests but --max-requests is ${opts.maxRequests}: raise --max-requests to ${size.total} or lower --concurrency (each parallel checkout costs ${size.concurrency / opts.concurrency} requests).`);
+    throw new HarnessError('PIS_BAD_FLAG', `The plan needs ${size.total} requests but --max-requests is ${opts.maxRequests}: ` +
+      `raise --max-requests to ${size.total} or lower --concurrency (each parallel checkout costs ${size.concurrency / opts.concurrency} requests).`);
   return { ids, accepts, size };
 }
 
 /** "207 requests will go to URL (38 accepts, ...)". */
 export function planLine(plan: Plan, opts: SenderOptions): string {
   const s = plan.size;
-  return `${s.total} requests will go to ${opts.url} (accepts ${s.accepts}, auth ${s.auth}, idempotency ${s.idempotency}, concurrency ${s.concurrency} as ${opts.concurrency} parallel checkouts, robustness ${s.robustness})`
+  return `${s.total} requests will go to ${opts.url} (accepts ${s.accepts}, auth ${s.auth}, idempotency ${s.idempotency}, ` +
+    `concurrency ${s.concurrency} as ${opts.concurrency} parallel checkouts, robustness ${s.robustness})`
     + ', after a connection check' + (s.stateReads ? `, plus ${s.stateReads} reads of ${opts.stateUrl}` : '') + `; time scale ${opts.timeScale}.`;
 }
 
@@ -73,7 +75,9 @@ export async function certify(opts: SenderOptions, plan: Plan, redactor: Redacto
     ctx.emit(result(OVER_HTTPS, overHttps(opts), 0));
     const alone = () => t.log.filter(d => VALID_KINDS.has(d.kind));
     const phases: [string, () => Promise<unknown>][] = [
-      ['accepts: every body the service may send, a few checkouts at a time', async () => { ctx.success = successFrom(await runAccepts(ctx, plan.accepts), t.timing.limitMs + t.timing.toleranceMs); }],
+      ['accepts: every body the service may send, a few checkouts at a time', async () => {
+        ctx.success = successFrom(await runAccepts(ctx, plan.accepts), t.timing.limitMs + t.timing.toleranceMs);
+      }],
       ['auth: deliveries without the right api-key', () => runAuth(ctx)],
       ['idempotency: the same event again, and after a pause', () => runIdempotency(ctx)],
       [`concurrency: ${opts.concurrency} checkouts in parallel`, () => runConcurrency(ctx)],
@@ -109,7 +113,8 @@ export async function certify(opts: SenderOptions, plan: Plan, redactor: Redacto
 function stoppedCheck(down: { after: Delivery; refused: Delivery }): Judged {
   return result(STAYS_UP, {
     status: 'failed', expected: 'every delivery answered', seen: `${down.refused.label}: ${answerOf(down.refused)}`,
-    message: `the receiver stopped accepting connections after "${down.after.label}" (${answerOf(down.after)}); the run stopped there, so later checks were not made`,
+    message: `the receiver stopped accepting connections after "${down.after.label}" (${answerOf(down.after)}); ` +
+      'the run stopped there, so later checks were not made',
     evidence: [down.after.evidence, down.refused.evidence],
   }, 0);
 }

@@ -79,7 +79,8 @@ export function withinLimit(d: Delivery, limitMs: number): 'yes' | 'no' | 'unsur
   return d.ms + (d.stallMs ?? 0) > limitMs ? 'unsure' : 'yes';
 }
 
-const listed = (ds: readonly Delivery[]) => ds.slice(0, 3).map(d => `${d.label}: ${answerOf(d)}`).join('; ') + (ds.length > 3 ? `; and ${ds.length - 3} more` : '');
+const listed = (ds: readonly Delivery[]) =>
+  ds.slice(0, 3).map(d => `${d.label}: ${answerOf(d)}`).join('; ') + (ds.length > 3 ? `; and ${ds.length - 3} more` : '');
 
 /**
  * Passes only when every delivery was sent, answered and as expected; fails
@@ -111,13 +112,16 @@ export function every(deliveries: readonly Delivery[], j: Judging): Outcome {
   const unsure = deliveries.filter(d => !d.notSent && d.status !== undefined && j.unsure?.(d));
   if (unsure.length) {
     const worst = Math.max(...unsure.map(d => d.stallMs ?? 0));
-    return notRun(`not judged: ${unsure.length} of ${n} answers came as this process came out of a stall of its own (up to ${fmtMs(worst)} ms), so whether they were ${j.expected} cannot be told (first: ${unsure[0].label}: ${answerOf(unsure[0])})`, 'run again on a less loaded machine');
+    return notRun(`not judged: ${unsure.length} of ${n} answers came as this process came out of a stall of its own (up to ${fmtMs(worst)} ms), ` +
+      `so whether they were ${j.expected} cannot be told (first: ${unsure[0].label}: ${answerOf(unsure[0])})`, 'run again on a less loaded machine');
   }
   const fine = n - unsent.length - silent.length;
   if (silent.length && typeof j.unanswered === 'object')
-    return notRun(`not judged: ${silent.length} of ${n} deliveries got no answer within the wait, ${j.unanswered.notRun}; ${fine} answered as expected (${j.expected})${note}`);
+    return notRun(`not judged: ${silent.length} of ${n} deliveries got no answer within the wait, ${j.unanswered.notRun}; ` +
+      `${fine} answered as expected (${j.expected})${note}`);
   if (unsent.length)
-    return notRun(`not judged: ${unsent.length} of ${n} deliveries were not sent (${unsent[0].notSent}); ${fine} sent were as expected (${j.expected})${note}`, unsent.find(d => d.remedy)?.remedy);
+    return notRun(`not judged: ${unsent.length} of ${n} deliveries were not sent (${unsent[0].notSent}); ${fine} sent were as expected (${j.expected})${note}`,
+      unsent.find(d => d.remedy)?.remedy);
   return { status: 'passed', message: `${n} of ${n} as expected: ${j.expected}${note}` };
 }
 

@@ -13,16 +13,19 @@ import type { Delivery } from './transport.ts';
 
 export const CONCURRENCY = {
   allSuccess: {
-    id: 'receiver.concurrency.all-success', requirements: ['R6.9-receiver-concurrent'], title: 'Deliveries of many checkouts in parallel all get 200', spec: '6.9',
+    id: 'receiver.concurrency.all-success', requirements: ['R6.9-receiver-concurrent'],
+    title: 'Deliveries of many checkouts in parallel all get 200', spec: '6.9',
     quote: 'Events of different payments are delivered in parallel; the receiver must expect concurrent requests.',
   },
   withinLimit: {
-    id: 'receiver.concurrency.within-limit', requirements: ['R6.6-receiver-within-5s', 'R6.9-receiver-concurrent'], title: 'Deliveries of many checkouts in parallel are all answered within 5 s', spec: '6.6',
+    id: 'receiver.concurrency.within-limit', requirements: ['R6.6-receiver-within-5s', 'R6.9-receiver-concurrent'],
+    title: 'Deliveries of many checkouts in parallel are all answered within 5 s', spec: '6.6',
     quote: 'The service waits 5 seconds in total for a response.',
   },
   // Judged on the burst's checkouts, so it runs here; its id names what it shows.
   stateAfterBurst: {
-    id: 'receiver.idempotency.state-after-burst', requirements: ['R6.9-receiver-concurrent'], title: "After a burst the receiver's state of every checkout is its last status", spec: '6.8',
+    id: 'receiver.idempotency.state-after-burst', requirements: ['R6.9-receiver-concurrent'],
+    title: "After a burst the receiver's state of every checkout is its last status", spec: '6.8',
     quote: 'Events of a single payment are delivered in order: an event is not delivered until the previous one is acknowledged.',
   },
 } satisfies Record<string, CheckDef>;
@@ -41,7 +44,8 @@ async function sequence(ctx: Ctx, id: string, bodies: string[], startMs: number)
   const out: Delivery[] = [];
   for (const [i, status] of BURST_SEQUENCE.entries()) {
     const label = `burst checkout ${id} ${status}`;
-    out.push(out.some(d => d.status === undefined) ? ctx.t.skip('burst', label, 'the event before it got no answer (spec 6.8)') : await ctx.t.post(undefined, { kind: 'burst', label, raw: bodies[i] }));
+    out.push(out.some(d => d.status === undefined) ? ctx.t.skip('burst', label, 'the event before it got no answer (spec 6.8)')
+      : await ctx.t.post(undefined, { kind: 'burst', label, raw: bodies[i] }));
   }
   return out;
 }
@@ -74,7 +78,8 @@ export async function runConcurrency(ctx: Ctx): Promise<Delivery[]> {
   // sending again, and so does the sender, so later prefixes judge a settled receiver.
   if (burst.some(d => d.status === undefined && !d.notSent) && ctx.t.allows(ctx.t.timing.pauseMs)) await ctx.t.pause(ctx.t.timing.pauseMs);
   const { limitMs, toleranceMs, scale } = ctx.t.timing;
-  const what = `${n} checkouts in parallel, ${BURST_SEQUENCE.length} events each in order, ${burst.filter(d => !d.notSent).length} deliveries in ${fmtMs(wallMs)} ms`;
+  const what = `${n} checkouts in parallel, ${BURST_SEQUENCE.length} events each in order, ` +
+    `${burst.filter(d => !d.notSent).length} deliveries in ${fmtMs(wallMs)} ms`;
   const limit = describeLimit(RESPONSE_WAIT_SPEC_MS, scale);
 
   // Both burst checks last as long as the burst did. Codes here, time below:
@@ -85,8 +90,12 @@ export async function runConcurrency(ctx: Ctx): Promise<Delivery[]> {
 
   // Spec 6.6: "The service waits 5 seconds in total for a response."
   const slow = slowDelivery(ctx);
-  const w = slow ? notRun(`not judged: a valid delivery outside any burst already took longer than ${limit} (${slow.label}: ${answerOf(slow)}), which receiver.latency reports`) : every(burst.filter(d => d.status !== undefined || d.timedOut || d.notSent), { ok: d => d.ms <= limitMs + toleranceMs,
-    expected: `answered within ${limit}, tolerance ${fmtMs(toleranceMs)} ms`, unanswered: 'fail', unsure: d => withinLimit(d, limitMs + toleranceMs) === 'unsure' });
+  const w = slow
+    ? notRun(`not judged: a valid delivery outside any burst already took longer than ${limit} (${slow.label}: ${answerOf(slow)}), ` +
+      'which receiver.latency reports')
+    : every(burst.filter(d => d.status !== undefined || d.timedOut || d.notSent), { ok: d => d.ms <= limitMs + toleranceMs,
+      expected: `answered within ${limit}, tolerance ${fmtMs(toleranceMs)} ms`, unanswered: 'fail',
+      unsure: d => withinLimit(d, limitMs + toleranceMs) === 'unsure' });
   ctx.emit(result(CONCURRENCY.withinLimit, { ...w, message: `${what}: ${w.message}` }, wallMs));
 
   ctx.emit(await timed(CONCURRENCY.stateAfterBurst, async () => {

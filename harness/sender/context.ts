@@ -46,13 +46,16 @@ export function successFrom(accepted: readonly Delivery[], limitMs = Infinity): 
   const code = two.some(d => d.status === 200) ? 200 : two[0]?.status ?? (answered.length ? undefined : 200);
   // Late answers count with missing ones: a receiver that needs longer than the wait is latency's finding either way.
   const silent = accepted.some(d => d.timedOut || (d.status !== undefined && d.ms > limitMs));
-  const notes = code !== undefined && code !== 200 ? [`judged against the ${code} this receiver answers to a valid delivery; receiver.accepts reports that it is not 200`] : [];
+  const notes = code !== undefined && code !== 200
+    ? [`judged against the ${code} this receiver answers to a valid delivery; receiver.accepts reports that it is not 200`] : [];
   return {
     code,
     ok: d => code !== undefined && d.status === code,
     unanswered: silent ? { notRun: 'as valid deliveries of receiver.accepts got none in time either (receiver.latency reports it)' } : 'fail',
     note: notes.length ? ` (${notes.join('; ')})` : '',
-    ...(code === undefined ? { refused: `not judged: the receiver gave no valid delivery a 2xx (first: ${answered[0].label}: ${answered[0].status}), which receiver.accepts reports` } : {}),
+    ...(code === undefined ? {
+      refused: `not judged: the receiver gave no valid delivery a 2xx (first: ${answered[0].label}: ${answered[0].status}), which receiver.accepts reports`,
+    } : {}),
   };
 }
 
@@ -84,7 +87,9 @@ export function settledSlow(ctx: Ctx): string | undefined {
   const last = valid.slice(-SLOW_IN_A_ROW);
   if (last.length < SLOW_IN_A_ROW || !last.every(d => isSlow(ctx, d))) return undefined;
   const d = last[last.length - 1];
-  return `the receiver answered the last ${SLOW_IN_A_ROW} valid deliveries late or not at all (the latest: ${d.label}: ${d.status !== undefined ? `${d.status} in ${d.ms.toFixed(0)} ms` : d.error}), so receiver.latency has failed and settles the verdict; fix the receiver's answer time and run again`;
+  return `the receiver answered the last ${SLOW_IN_A_ROW} valid deliveries late or not at all ` +
+    `(the latest: ${d.label}: ${d.status !== undefined ? `${d.status} in ${d.ms.toFixed(0)} ms` : d.error}), ` +
+    "so receiver.latency has failed and settles the verdict; fix the receiver's answer time and run again";
 }
 
 /**
@@ -95,7 +100,8 @@ export function settledSlow(ctx: Ctx): string | undefined {
 export function silence(ctx: Ctx): string | undefined {
   const valid = ctx.t.log.filter(d => VALID_KINDS.has(d.kind) && !d.notSent);
   if (!valid.length || valid.some(d => d.status !== undefined) || !valid.some(d => d.timedOut)) return undefined;
-  return `not sent: the receiver answered none of the ${valid.length} valid deliveries sent so far within the wait, which receiver.latency reports; nothing it answers later could be judged`;
+  return `not sent: the receiver answered none of the ${valid.length} valid deliveries sent so far within the wait, which receiver.latency reports; ` +
+    'nothing it answers later could be judged';
 }
 
 /** Kinds of valid deliveries sent outside bursts: what receiver.latency judges. */

@@ -76,7 +76,8 @@ export class Sent implements Delivery {
   private shown?: HttpEvidence;
 
   constructor(private readonly redactor: Redactor, private readonly req: WireRequest, what: What,
-    m: { ms: number; stallMs?: number; startedAt: number; durationMs: number; timedOut: boolean; notSent?: string; remedy?: string; error?: string; outcome?: WireOutcome }) {
+    m: { ms: number; stallMs?: number; startedAt: number; durationMs: number; timedOut: boolean; notSent?: string; remedy?: string; error?: string;
+      outcome?: WireOutcome }) {
     this.kind = what.kind;
     this.label = what.label;
     this.curlKey = what.curlKey;
@@ -108,7 +109,8 @@ export class Sent implements Delivery {
     return this.shown ??= this.redactor.evidence({
       kind: 'http', label: this.label, request: requestShown(this.req),
       ...(this.status !== undefined
-        ? { response: { status: this.status, headers: this.head ? headerRecord(this.head) : {}, ...(this.answer ? evidenceBody(this.answer, answerJson(this.answer)) : {}) } }
+        ? { response: { status: this.status, headers: this.head ? headerRecord(this.head) : {},
+          ...(this.answer ? evidenceBody(this.answer, answerJson(this.answer)) : {}) } }
         : { error: this.error ?? 'no answer' }),
       startedAt: new Date(this.startedAt).toISOString(), durationMs: this.durationMs,
       curl: curlShown(this.req, this.redactor, this.curlKey),
@@ -131,7 +133,8 @@ function curlShown(req: WireRequest, redactor: Redactor, curlKey: string | undef
   const { 'api-key': sentKey, ...rest } = req.headers;
   let curl = curlLine(req.method, req.url, rest, req.body, redactor);
   if (sentKey !== undefined) curl += curlKey !== undefined ? ` -H "api-key: ${curlKey}"` : ` -H '${`api-key: ${sentKey}`.replace(/'/g, `'\\''`)}'`;
-  if (req.body !== undefined && req.body.length > MAX_EVIDENCE_CHARS) curl = curl.slice(0, 600) + ` … (the body is ${req.body.length} characters; this line is cut)`;
+  if (req.body !== undefined && req.body.length > MAX_EVIDENCE_CHARS)
+    curl = curl.slice(0, 600) + ` … (the body is ${req.body.length} characters; this line is cut)`;
   return curl;
 }
 

@@ -10,7 +10,8 @@ import { readState } from './state.ts';
 import type { Delivery } from './transport.ts';
 
 const def = (name: string, title: string): CheckDef => ({
-  id: `receiver.idempotency.${name}`, requirements: ['R6.3-receiver-expects-duplicates'], title, spec: '6.3', quote: 'Delivery is at least once. The receiver must expect duplicates.',
+  id: `receiver.idempotency.${name}`, requirements: ['R6.3-receiver-expects-duplicates'], title, spec: '6.3',
+  quote: 'Delivery is at least once. The receiver must expect duplicates.',
 });
 
 export const IDEMPOTENCY = {
@@ -22,7 +23,8 @@ export const IDEMPOTENCY = {
 };
 
 /** A check that reads the receiver's state, without --state-url. */
-export const NEEDS_STATE_URL = notRun("needs --state-url, the receiver's own view of a checkout: an address that answers a checkout's status as JSON, e.g. https://merchant.example/checkouts/{id}", 'give --state-url');
+export const NEEDS_STATE_URL = notRun("needs --state-url, the receiver's own view of a checkout: " +
+  "an address that answers a checkout's status as JSON, e.g. https://merchant.example/checkouts/{id}", 'give --state-url');
 
 /**
  * Sends `steps` in order, each once the one before succeeded. Returns the
@@ -30,12 +32,14 @@ export const NEEDS_STATE_URL = notRun("needs --state-url, the receiver's own vie
  * receiver's success (receiver.accepts or receiver.latency has that finding)
  * or a pause the time budget does not allow.
  */
-async function inOrder(ctx: Ctx, kind: BodyKind, steps: { body: Record<string, unknown>; label: string; pauseMs?: number; judged?: boolean; copy?: boolean }[]): Promise<Delivery[] | Outcome> {
+async function inOrder(ctx: Ctx, kind: BodyKind,
+  steps: { body: Record<string, unknown>; label: string; pauseMs?: number; judged?: boolean; copy?: boolean }[]): Promise<Delivery[] | Outcome> {
   if (ctx.success.refused) return notRun(ctx.success.refused);
   const out: Delivery[] = [];
   for (const s of steps) {
     if (s.pauseMs) {
-      if (!ctx.t.allows(s.pauseMs)) return notRun(`not judged: the pause of ${fmtMs(s.pauseMs)} ms before ${s.label} would outlast ${budget(ctx.opts).text}`, 'raise --max-duration');
+      if (!ctx.t.allows(s.pauseMs))
+        return notRun(`not judged: the pause of ${fmtMs(s.pauseMs)} ms before ${s.label} would outlast ${budget(ctx.opts).text}`, 'raise --max-duration');
       await ctx.t.pause(s.pauseMs);
     }
     const d = await ctx.t.post(s.body, { kind, label: s.label });
@@ -61,11 +65,13 @@ async function duplicated(ctx: Ctx, kind: 'normal' | 'batch', status: string, ti
   const body = eventBody(id, status, kind, path.length - 1);
   const sent = await inOrder(ctx, kind, [
     ...path.slice(0, -1).map((s, i) => ({ body: eventBody(id, s, kind, i), label: `${kind} ${id} ${s}` })),
-    ...Array.from({ length: times }, (_, i) => ({ body, label: `${kind} ${id} ${status}, delivery ${i + 1} of ${times}`, pauseMs: i ? pauseMs : 0, judged: i > 0 })),
+    ...Array.from({ length: times }, (_, i) => ({ body, label: `${kind} ${id} ${status}, delivery ${i + 1} of ${times}`,
+      pauseMs: i ? pauseMs : 0, judged: i > 0 })),
   ]);
   if (!Array.isArray(sent)) return sent;
   const original = sent[path.length - 1];
-  const o = every(sent.slice(path.length), { ok: ctx.success.ok, expected: `${ctx.success.code} to every duplicate, as to the original`, note: ctx.success.note, unanswered: ctx.success.unanswered });
+  const o = every(sent.slice(path.length), { ok: ctx.success.ok, expected: `${ctx.success.code} to every duplicate, as to the original`,
+    note: ctx.success.note, unanswered: ctx.success.unanswered });
   // The original's exchange beside the refused duplicates shows the same body answered two ways.
   return o.status === 'failed' ? { ...o, evidence: [original.evidence, ...(o.evidence ?? [])] } : o;
 }

@@ -16,6 +16,8 @@ export function headerValue(key: string): string {
 /** Throws a harness error when the key cannot be sent; returns a note for a key beyond ASCII. */
 export function checkKey(key: string): string | undefined {
   if (/[\x00-\x08\x0a-\x1f\x7f]/.test(key) || key.trim() !== key)
-    throw new HarnessError('PIS_BAD_FLAG', 'The api-key has characters an HTTP header cannot carry (line breaks, control characters, or spaces at either end): check --api-key.');
-  return /^[\x20-\x7e]*$/.test(key) ? undefined : 'the api-key has characters beyond ASCII: it is sent as its UTF-8 bytes, so the receiver compares the header\'s bytes with its key\'s UTF-8 bytes';
+    throw new HarnessError('PIS_BAD_FLAG',
+      'The api-key has characters an HTTP header cannot carry (line breaks, control characters, or spaces at either end): check --api-key.');
+  return /^[\x20-\x7e]*$/.test(key) ? undefined
+    : 'the api-key has characters beyond ASCII: it is sent as its UTF-8 bytes, so the receiver compares the header\'s bytes with its key\'s UTF-8 bytes';
 }

@@ -33,12 +33,15 @@ export function latencyEvidence(log: readonly Delivery[], limitMs: number, advic
   return out;
 }
 
-const WAIT = 'The service waits 5 seconds in total for a response. Without a response in that time the event counts as not delivered and is retried at the next backoff.';
+const WAIT = 'The service waits 5 seconds in total for a response. ' +
+  'Without a response in that time the event counts as not delivered and is retried at the next backoff.';
 
 export const LATENCY = {
-  underLimit: { id: 'receiver.latency.under-limit', requirements: ['R6.6-receiver-within-5s'], title: 'Every delivery is answered within 5 s', spec: '6.6', quote: WAIT },
+  underLimit: { id: 'receiver.latency.under-limit', requirements: ['R6.6-receiver-within-5s'], title: 'Every delivery is answered within 5 s', spec: '6.6',
+    quote: WAIT },
   // Arbitrary advice (see P99_ADVICE_SPEC_MS): not in the spec, hence registered as should.
-  p99: { id: 'receiver.latency.p99', requirements: ['R6.6-receiver-within-5s'], title: 'The 99th percentile of answer times is under 1 s', spec: '6.6', quote: WAIT },
+  p99: { id: 'receiver.latency.p99', requirements: ['R6.6-receiver-within-5s'], title: 'The 99th percentile of answer times is under 1 s', spec: '6.6',
+    quote: WAIT },
 } satisfies Record<string, CheckDef>;
 
 /**

@@ -93,7 +93,8 @@ function stepped(ids: Ids, kind: BodyKind, label: string, steps: Step[]): Draft 
 
 const payments = (b: Record<string, unknown>) => b.payments as Record<string, unknown>[];
 /** Gives the batch's payments these transactionStatus values, one each. */
-const eachTransactionStatus = (...values: string[]) => (b: Record<string, unknown>) => payments(b).forEach((p, i) => { p.transactionStatus = values[i % values.length]; });
+const eachTransactionStatus = (...values: string[]) => (b: Record<string, unknown>) =>
+  payments(b).forEach((p, i) => { p.transactionStatus = values[i % values.length]; });
 const setAll = (values: Record<string, unknown>) => (b: Record<string, unknown>) => {
   for (const [k, v] of Object.entries(values)) {
     const [top, field] = k.split('.');
@@ -179,7 +180,8 @@ export function acceptsPlan(ids: Ids): Record<string, PlannedCheckout[]> {
       respell(checkout(ids, 'normal', 'PAYMENT_INITIATED', 'normal checkout with paymentScheduledDate', { scheduledDate })),
     ],
     'older-variant': ['PAYMENT_COMPLETED', 'CANCELLED'].map(s => checkout(ids, 'older', s, `older variant (spec 2.5) ending ${s}`)),
-    'unknown-fields': (['normal', 'batch'] as const).map(k => checkout(ids, k, 'PAYMENT_INITIATED', `${k} checkout with unknown extra fields`, { extraFields: true })),
+    'unknown-fields': (['normal', 'batch'] as const)
+      .map(k => checkout(ids, k, 'PAYMENT_INITIATED', `${k} checkout with unknown extra fields`, { extraFields: true })),
     'transaction-statuses': transactionStatusCheckouts(ids),
     'card-payment': [cardCheckout(ids)],
     'optional-values': optionalValueCheckouts(ids),

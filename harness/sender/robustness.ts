@@ -17,7 +17,8 @@ const LARGE_BODY_BYTES = 2 * 1024 * 1024;
 const SHAPES: Record<Garbage, { title: string; raw: () => string; contentType: string }> = {
   'malformed-json': { title: 'malformed JSON', raw: () => '{"id": "cr-broken", "status": "STARTED",', contentType: 'application/json' },
   'empty-body': { title: 'an empty body', raw: () => '', contentType: 'application/json' },
-  'wrong-content-type': { title: 'a body of the wrong content type', raw: () => '<checkout><status>STARTED</status></checkout>', contentType: 'application/xml' },
+  'wrong-content-type': { title: 'a body of the wrong content type', raw: () => '<checkout><status>STARTED</status></checkout>',
+    contentType: 'application/xml' },
   'large-body': { title: 'a 2 MB body', contentType: 'application/json',
     raw: () => `[${Array.from({ length: LARGE_BODY_BYTES / 8 }, () => '1234567').join(',')}]` },
 };
@@ -28,7 +29,8 @@ const ANSWER_200 = 'The receiver must answer each request with status code 200. 
 export const ROBUSTNESS = Object.fromEntries(GARBAGE.map(g => {
   const shape = SHAPES[g].title;
   // The valid delivery after garbage is a request to answer 200 (spec 6.4); garbage itself is no webhook body (4.3).
-  const def = (name: string, title: string): CheckDef => ({ id: `receiver.robustness.${g}.${name}`, requirements: [name === 'keeps-working' ? 'R6.4-receiver-answers-200' : 'R4.3-receiver-body-is-webhook'], title, spec: '6.4', quote: ANSWER_200 });
+  const def = (name: string, title: string): CheckDef => ({ id: `receiver.robustness.${g}.${name}`,
+    requirements: [name === 'keeps-working' ? 'R6.4-receiver-answers-200' : 'R4.3-receiver-body-is-webhook'], title, spec: '6.4', quote: ANSWER_200 });
   return [g, {
     keeps: def('keeps-working', `After ${shape} the next valid delivery still gets 200`),
     refused: def('refused', `${shape[0].toUpperCase()}${shape.slice(1)} is refused with a 4xx`),
@@ -37,7 +39,8 @@ export const ROBUSTNESS = Object.fromEntries(GARBAGE.map(g => {
 
 /** Emitted instead of the robustness checks when the receiver stopped accepting connections before them. */
 export const STAYS_UP: CheckDef = {
-  id: 'receiver.robustness.stays-up', requirements: ['R6.4-receiver-answers-200'], title: 'The receiver keeps accepting connections for the whole run', spec: '6.4', quote: ANSWER_200,
+  id: 'receiver.robustness.stays-up', requirements: ['R6.4-receiver-answers-200'],
+  title: 'The receiver keeps accepting connections for the whole run', spec: '6.4', quote: ANSWER_200,
 };
 
 /** Emits both checks of one garbage not-run with one reason. */
@@ -83,7 +86,8 @@ function refused(ctx: Ctx, g: Garbage, title: string, garbage: Delivery): Outcom
 export async function runRobustness(ctx: Ctx): Promise<Delivery[]> {
   const answeredOnce = ctx.t.log.some(d => VALID_KINDS.has(d.kind) && ctx.success.ok(d));
   const skipAll = ctx.success.refused ?? (answeredOnce ? undefined
-    : 'not sent: the receiver answered no valid delivery within the wait, which receiver.latency reports; whether it keeps working after garbage could not be told');
+    : 'not sent: the receiver answered no valid delivery within the wait, which receiver.latency reports; ' +
+      'whether it keeps working after garbage could not be told');
   // Once the receiver is slow for sure, a valid delivery after the garbage could cost the whole wait and
   // not change the verdict: the garbage goes out (refused is judged), the delivery after it does not.
   const settled = settledSlow(ctx);
@@ -96,7 +100,8 @@ export async function runRobustness(ctx: Ctx): Promise<Delivery[]> {
     if (why) { skipBoth(ctx, g, why); continue; }
     const raw = shape.raw();
     const t0 = performance.now();
-    const garbage = await ctx.t.post(undefined, { kind: 'garbage', label: `${shape.title} (${raw.length} bytes, ${shape.contentType})`, raw, contentType: shape.contentType });
+    const garbage = await ctx.t.post(undefined, { kind: 'garbage', label: `${shape.title} (${raw.length} bytes, ${shape.contentType})`, raw,
+      contentType: shape.contentType });
     const label = `a valid delivery right after ${shape.title}`;
     const next = settled ? ctx.t.skip('normal', label, settled) : await ctx.t.post(freshBody(ctx.ids), { kind: 'normal', label });
     const took = performance.now() - t0;

@@ -137,7 +137,8 @@ export class Transport {
   }
 
   private unsent(req: WireRequest, what: What, reason: string, remedy?: string): Sent {
-    return new Sent(this.redactor, req, what, { ms: 0, startedAt: Date.now(), durationMs: 0, timedOut: false, notSent: reason, remedy, error: `not sent: ${reason}` });
+    return new Sent(this.redactor, req, what,
+      { ms: 0, startedAt: Date.now(), durationMs: 0, timedOut: false, notSent: reason, remedy, error: `not sent: ${reason}` });
   }
 
   async close(): Promise<void> {
@@ -178,7 +179,9 @@ export class Transport {
     const stallMs = o.status !== undefined ? this.stalls.justEnded(at, started) : 0;
     const extended = timedOut ? this.stalls.stalledMs(started, end) : 0;
     const error = o.status !== undefined ? undefined
-      : timedOut ? `no answer within ${waitMs.toFixed(0)} ms${extended >= 1 ? ` (the wait was extended by the ${extended.toFixed(0)} ms this process was stalled)` : ''}` : describeError(o.error);
+      : timedOut
+        ? `no answer within ${waitMs.toFixed(0)} ms${extended >= 1 ? ` (the wait was extended by the ${extended.toFixed(0)} ms this process was stalled)` : ''}`
+        : describeError(o.error);
     return new Sent(this.redactor, req, what, { ms: at - started - stallMs, stallMs, startedAt, durationMs: end - started, timedOut, error, outcome: o });
   }
 }

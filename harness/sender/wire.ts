@@ -34,7 +34,8 @@ export interface Target { origin: string; https: boolean; host: string; port: nu
 export function targetOf(url: string): Target {
   const u = new URL(url);
   const https = u.protocol === 'https:';
-  return { origin: u.origin, https, host: u.hostname.replace(/^\[|\]$/g, ''), port: Number(u.port || (https ? 443 : 80)), hostHeader: u.host, path: u.pathname + u.search };
+  return { origin: u.origin, https, host: u.hostname.replace(/^\[|\]$/g, ''), port: Number(u.port || (https ? 443 : 80)), hostHeader: u.host,
+    path: u.pathname + u.search };
 }
 
 export interface WireOutcome {
@@ -317,7 +318,8 @@ export class WireCall implements AnswerEvents {
     this.settled = true;
     if (this.outcome.status !== undefined) {
       if (complete && !this.collector) {
-        this.outcome.small = this.pool.kept(!this.chunks ? '' : this.chunks.length === 1 ? this.chunks[0].toString('latin1') : Buffer.concat(this.chunks).toString('latin1'));
+        this.outcome.small = this.pool.kept(!this.chunks ? '' : this.chunks.length === 1 ? this.chunks[0].toString('latin1')
+          : Buffer.concat(this.chunks).toString('latin1'));
       }
       else this.outcome.answer = this.collect().finish(complete ? undefined : cut ?? 'deadline');
     }

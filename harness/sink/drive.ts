@@ -171,9 +171,11 @@ export async function driveCheckouts(o: DriveOptions): Promise<DriveResult> {
     const { status, json } = ex.response;
     const body = json as { id?: unknown; reason?: unknown; error?: unknown } | undefined;
     if (status >= 200 && status < 300 && typeof body?.id !== 'string')
-      throw new HarnessError('PIS_BAD_CONFIG', `The control API at ${o.controlUrl} answered ${status} without an "id" to POST /checkouts: it must answer 201 {"id": ...} (docs/control-api.md).`);
+      throw new HarnessError('PIS_BAD_CONFIG', `The control API at ${o.controlUrl} answered ${status} without an "id" to POST /checkouts: ` +
+        'it must answer 201 {"id": ...} (docs/control-api.md).');
     if (!plan.forbidden && (status < 200 || status >= 300))
-      throw new HarnessError('PIS_BAD_CONFIG', `The control API at ${o.controlUrl} refused the allowed checkout '${plan.name}' with ${status}: it must accept ${plan.request?.statuses.join(', ')} (docs/control-api.md).`);
+      throw new HarnessError('PIS_BAD_CONFIG', `The control API at ${o.controlUrl} refused the allowed checkout '${plan.name}' with ${status}: ` +
+        `it must accept ${plan.request?.statuses.join(', ')} (docs/control-api.md).`);
     sink.created(key, {
       status, createdMs: sink.nowMs(),
       ...(typeof body?.id === 'string' ? { id: body.id } : {}),
@@ -201,7 +203,8 @@ export async function driveCheckouts(o: DriveOptions): Promise<DriveResult> {
       wait = poll;
       const now = sink.nowMs();
       const plan = sink.plan();
-      const view = buildView(sink.attempts(), plan, { timeScale: scale, observedUntilMs: now, ...(o.toleranceFloorMs !== undefined ? { toleranceFloorMs: o.toleranceFloorMs } : {}) });
+      const view = buildView(sink.attempts(), plan, { timeScale: scale, observedUntilMs: now,
+        ...(o.toleranceFloorMs !== undefined ? { toleranceFloorMs: o.toleranceFloorMs } : {}) });
       if (!lateCreated) {
         const h = view.checkouts.find(c => c.planned?.plan.role === 'held');
         if (h?.attempts.some(a => !a.delivered && a.d.answer !== 'none')) { lateCreated = true; await create(o.late ?? LATE_PLAN); }
@@ -211,13 +214,15 @@ export async function driveCheckouts(o: DriveOptions): Promise<DriveResult> {
         const c = view.checkouts.find(x => x.id === p.control!.id);
         // A 200 that came after 6 s does not acknowledge (spec 6.6): a conforming
         // sender has hung up and will retry, so the chain is not done yet.
-        return !c || !(p.plan.request?.statuses ?? []).every(s => c.events.some(e => e.status === s && e.attempts.some(a => a.delivered && a.d.probe !== 'slow-6s')));
+        return !c || !(p.plan.request?.statuses ?? [])
+          .every(s => c.events.some(e => e.status === s && e.attempts.some(a => a.delivered && a.d.probe !== 'slow-6s')));
       }).map(p => p.plan.name);
       if (!lateCreated) pending.push((o.late ?? LATE_PLAN).name);
       const more = again.next(view, sink, pending);
       if (more.length) { await Promise.all(more.map(create)); continue; }
       const complete = !pending.length && sink.stats().open === 0;
-      o.onProgress?.({ attempts: sink.stats().attempts, chains: chains.length + (lateCreated ? 0 : 1), pending, elapsedMs: now - startedMs, capMs: cap * scale });
+      o.onProgress?.({ attempts: sink.stats().attempts, chains: chains.length + (lateCreated ? 0 : 1), pending, elapsedMs: now - startedMs,
+        capMs: cap * scale });
       if (complete) {
         // The grace counts from the last attempt's end, not from the poll that saw it: a trailing duplicate would follow that attempt.
         const graceEnd = lastActivity + GRACE_MS * scale;

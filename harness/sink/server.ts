@@ -196,7 +196,9 @@ export async function startSink(opts: SinkOptions = {}): Promise<Sink> {
     // A body kept whole may be one read before.
     const read = body.whole !== undefined && body.kept === body.whole ? bodies.read(body.whole) : undefined;
     a.kept = { text: read?.text ?? body.kept, bytes: body.bytes, ...(body.sha256 ? { sha256: body.sha256 } : {}) };
-    a.facts = read?.facts ?? (body.whole !== undefined ? bodies.facts(body.whole) : undefined) ?? unreadableBody(a.probe === 'too-large' ? `the body is over the ${MAX_BODY_BYTES}-byte limit (${body.bytes} bytes)` : `the body never finished (${body.bytes} bytes came in ${(deadlineMs / 1000).toFixed(1)} s or before the connection ended)`);
+    a.facts = read?.facts ?? (body.whole !== undefined ? bodies.facts(body.whole) : undefined) ?? unreadableBody(a.probe === 'too-large'
+      ? `the body is over the ${MAX_BODY_BYTES}-byte limit (${body.bytes} bytes)`
+      : `the body never finished (${body.bytes} bytes came in ${(deadlineMs / 1000).toFixed(1)} s or before the connection ended)`);
     settle(a);
   };
 
@@ -293,7 +295,8 @@ export async function startSink(opts: SinkOptions = {}): Promise<Sink> {
   if (opts.tls) {
     const pems = opts.tls === 'self-signed' ? await selfSignedCertificate(host) : opts.tls;
     try { server = createHttps({ cert: pems.cert, key: pems.key, handshakeTimeout: deadlineMs, ...limits }, onRequest); } catch (e) {
-      throw new HarnessError('PIS_TLS', `The sink's TLS certificate or key is not usable (${(e as Error).message}): give a PEM certificate and its private key.`, { cause: e });
+      throw new HarnessError('PIS_TLS',
+        `The sink's TLS certificate or key is not usable (${(e as Error).message}): give a PEM certificate and its private key.`, { cause: e });
     }
     scheme = 'https';
   } else server = createHttp(limits, onRequest);
@@ -315,7 +318,8 @@ export async function startSink(opts: SinkOptions = {}): Promise<Sink> {
 
   const planOf = (): SinkPlan => {
     const out: SinkPlan = new Map();
-    for (const r of routes.values()) out.set(r.checkoutId, { plan: r.plan, ...(r.control ? { control: r.control } : {}), ...(r.apiKey !== undefined ? { apiKey: r.apiKey } : {}) });
+    for (const r of routes.values())
+      out.set(r.checkoutId, { plan: r.plan, ...(r.control ? { control: r.control } : {}), ...(r.apiKey !== undefined ? { apiKey: r.apiKey } : {}) });
     return out;
   };
 
@@ -338,7 +342,8 @@ export async function startSink(opts: SinkOptions = {}): Promise<Sink> {
     attempts: () => rec.attempts(checkoutOf, lag.around),
     stats: () => {
       const g = guard.stats();
-      return { checkouts: routes.size, attempts: rec.count, failuresProvoked, retriesSeen, open, unattributed, connections: g.open, connectionsClosed: g.closed };
+      return { checkouts: routes.size, attempts: rec.count, failuresProvoked, retriesSeen, open, unattributed,
+        connections: g.open, connectionsClosed: g.closed };
     },
     nowMs: () => rec.nowMs(),
     schedulingDelayMs: () => lag.max(),

@@ -149,7 +149,8 @@ export function resolveTarget(...sources: PartialConfig[]): TargetConfig {
     bundledReference: pick('bundledReference'),
   } as TargetConfig;
   if (out.consentDriver === 'browser' && !out.consentScript?.length)
-    throw new HarnessError('PIS_MISSING_OPTION', 'The browser consent driver needs a script of clicks and fills: give --consent-script FILE (YAML), or use --consent-driver follow or manual.');
+    throw new HarnessError('PIS_MISSING_OPTION', 'The browser consent driver needs a script of clicks and fills: ' +
+      'give --consent-script FILE (YAML), or use --consent-driver follow or manual.');
   return out;
 }
 
@@ -166,5 +167,7 @@ export function requireBaseUrl(cfg: TargetConfig, suites: readonly string[]): vo
   if (cfg.baseUrl) return;
   const needing = suites.filter(s => (API_SUITES as readonly string[]).includes(s));
   if (!needing.length) return;
-  throw new HarnessError('PIS_MISSING_OPTION', `The target's base-url is missing and the ${needing.join(', ')} suite${needing.length > 1 ? 's' : ''} need${needing.length > 1 ? '' : 's'} it: give --base-url, set PIS_BASE_URL, or put it in the --config file (or run only --suites token${cfg.controlUrl ? ',webhook' : ''}).`);
+  throw new HarnessError('PIS_MISSING_OPTION', `The target's base-url is missing and the ${needing.join(', ')} suite${needing.length > 1 ? 's' : ''} ` +
+    `need${needing.length > 1 ? '' : 's'} it: give --base-url, set PIS_BASE_URL, or put it in the --config file ` +
+    `(or run only --suites token${cfg.controlUrl ? ',webhook' : ''}).`);
 }

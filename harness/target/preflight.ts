@@ -25,7 +25,8 @@ export interface PreflightFindings {
 function noAnswer(ex: Exchange, what: string, url: string): HarnessError {
   const shown = redactUrlUserinfo(url);
   if (ex.error instanceof DeadlineError)
-    return new HarnessError('PIS_UNREACHABLE', `The ${what} at ${shown} gave ${ex.error.message}: a target answers such a call at once; check the URL and that it points at the right server.`);
+    return new HarnessError('PIS_UNREACHABLE', `The ${what} at ${shown} gave ${ex.error.message}: ` +
+      'a target answers such a call at once; check the URL and that it points at the right server.');
   return unreachableError(ex.error, what, shown);
 }
 
@@ -43,14 +44,17 @@ export async function preflight(cfg: TargetConfig, redactor: Redactor): Promise<
     const { status, json, headers, body } = tok.response;
     const error = (json as { error?: unknown } | undefined)?.error;
     if (status === 404 || status === 405)
-      throw new HarnessError('PIS_BAD_CONFIG', `The token endpoint ${shownTokenUrl} answered ${status}: check --auth-url and --realm (and paths.token in the config file).`);
+      throw new HarnessError('PIS_BAD_CONFIG',
+        `The token endpoint ${shownTokenUrl} answered ${status}: check --auth-url and --realm (and paths.token in the config file).`);
     if (status === 401 || status === 403 || (status === 400 && (error === 'invalid_client' || error === 'unauthorized_client')))
-      throw new HarnessError('PIS_AUTH_REJECTED', `The target refused the client credentials (${status}${typeof error === 'string' ? ' ' + error : ''}): check --client-id and --client-secret (or PIS_CLIENT_ID and PIS_CLIENT_SECRET).`);
+      throw new HarnessError('PIS_AUTH_REJECTED', `The target refused the client credentials (${status}${typeof error === 'string' ? ' ' + error : ''}): ` +
+        'check --client-id and --client-secret (or PIS_CLIENT_ID and PIS_CLIENT_SECRET).');
     // Spec 4.1: the token endpoint answers JSON. A 2xx page of HTML is some
     // other server (a login page, a proxy's portal): judging it would be a page of failures.
     if (status >= 200 && status < 300 && json === undefined) {
       const type = headers['content-type'] ? `${headers['content-type'].split(';')[0]!.trim()}, ` : '';
-      throw new HarnessError('PIS_BAD_CONFIG', `The token endpoint ${shownTokenUrl} answered ${status} with ${type}${describeBody(body)} that is not JSON, so it is not a token endpoint: check --auth-url and --realm (and paths.token in the config file).`);
+      throw new HarnessError('PIS_BAD_CONFIG', `The token endpoint ${shownTokenUrl} answered ${status} with ${type}${describeBody(body)} that is not JSON, ` +
+        'so it is not a token endpoint: check --auth-url and --realm (and paths.token in the config file).');
     }
     const access = (json as { access_token?: unknown } | undefined)?.access_token;
     if (typeof access === 'string') {

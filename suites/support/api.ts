@@ -32,7 +32,8 @@ export function apiUrl(path: PathName, params: Record<string, string> = {}, quer
 }
 
 /** Calls an API operation of docs/profile.md with the device, session and authorization headers. */
-export function call(c: CheckContext | null, method: string, path: PathName, params: Record<string, string> = {}, opts: CallOptions = {}): Promise<ExchangeResponse> {
+export function call(c: CheckContext | null, method: string, path: PathName, params: Record<string, string> = {},
+  opts: CallOptions = {}): Promise<ExchangeResponse> {
   return callUrl(c, method, apiUrl(path, params, opts.query), opts);
 }
 

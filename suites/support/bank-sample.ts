@@ -54,7 +54,9 @@ export interface Behaviour {
 }
 
 const behaviourKey = (b: Bank, x: Behaviour) =>
-  `${String(b.countryCode ?? '?')}, ${x.sca === undefined ? 'authentication unknown' : x.sca ? 'strong customer authentication' : 'no strong customer authentication'}, ${x.funds === undefined ? 'confirm-funds unknown' : x.funds ? 'confirm-funds' : 'no confirm-funds'}`;
+  `${String(b.countryCode ?? '?')}, ` +
+  `${x.sca === undefined ? 'authentication unknown' : x.sca ? 'strong customer authentication' : 'no strong customer authentication'}, ` +
+  `${x.funds === undefined ? 'confirm-funds unknown' : x.funds ? 'confirm-funds' : 'no confirm-funds'}`;
 
 /**
  * The banks the payment flows run at: the first bank of each distinct

@@ -17,7 +17,8 @@ const NORDIC = ['NO', 'SE', 'FI', 'DK'];
 
 /** Why the record and payment checks could not run on a target without data, and what to do: one remedy, so the verdict line says it once. */
 export const NO_ACCOUNTS = 'the target listed no accounts at any bank';
-export const NO_ACCOUNTS_REMEDY = 'the target listed no accounts at any bank under test: give the test user an account at one bank at least, or name banks that have some with --banks,';
+export const NO_ACCOUNTS_REMEDY = 'the target listed no accounts at any bank under test: ' +
+  'give the test user an account at one bank at least, or name banks that have some with --banks,';
 export const NO_TRANSACTIONS = 'the target listed no transactions on any account';
 export const NO_TRANSACTIONS_REMEDY = 'the target listed no transactions on any account: give the test user an account with transactions,';
 
@@ -49,7 +50,8 @@ async function named(ids: string[]): Promise<Bank[]> {
     if (known) { out.push(known); continue; }
     const res = await call(null, 'GET', 'bank', { bankId: id }, { label: `the bank ${id} named by --banks` });
     const b = obj(res);
-    if (!ok(res) || !b) throw new Prerequisite(`the bank ${id} named by --banks could not be read (${res.status})`, `give --banks ids that GET /banks lists (not ${id})`);
+    if (!ok(res) || !b)
+      throw new Prerequisite(`the bank ${id} named by --banks could not be read (${res.status})`, `give --banks ids that GET /banks lists (not ${id})`);
     out.push({ ...b, id } as Bank);
   }
   return out;
@@ -64,11 +66,14 @@ async function choose(choice: BankChoice, personInLoop: boolean): Promise<BankSe
   }
   const banks = await allBanks();
   if (!banks.length) throw new Prerequisite('GET /banks lists no bank');
-  if (personInLoop) return { banks: banks.slice(0, 1), summary: `the first of ${banks.length} listed banks (${banks[0]!.id}): with manual or browser consent each bank costs a consent; give --banks to visit more` };
+  if (personInLoop)
+    return { banks: banks.slice(0, 1), summary: `the first of ${banks.length} listed banks (${banks[0]!.id}): ` +
+      'with manual or browser consent each bank costs a consent; give --banks to visit more' };
   if (choice.kind === 'all' || banks.length <= choice.n)
     return { banks, summary: `all ${banks.length} listed banks: ${ids(banks)}` };
   const s = sampleBanks(banks, choice.n);
-  const gap = s.uncovered.length ? `; ${s.uncovered.length} not met within the cap: ${s.uncovered.join(', ')}` : '; every country and supportedServices set is met';
+  const gap = s.uncovered.length ? `; ${s.uncovered.length} not met within the cap: ${s.uncovered.join(', ')}`
+    : '; every country and supportedServices set is met';
   return { banks: s.banks, summary: `a sample of ${s.banks.length} of ${banks.length} listed banks (${describeBanks(choice)}): ${ids(s.banks)}${gap}` };
 }
 

@@ -155,7 +155,8 @@ export async function settle(c: CheckContext, body: (c: CheckContext) => Promise
     return { status: 'passed', ...(c.summary ? { message: c.summary } : {}) };
   } catch (e) {
     if (e instanceof CheckSkipped) return { status: 'skipped', skipKind: e.kind, message: e.message, ...(e.remedy ? { remedy: e.remedy } : {}) };
-    if (e instanceof Prerequisite) return { status: 'skipped', skipKind: 'not-run', message: `not checked: ${e.message}`, ...(e.remedy ? { remedy: e.remedy } : {}) };
+    if (e instanceof Prerequisite)
+      return { status: 'skipped', skipKind: 'not-run', message: `not checked: ${e.message}`, ...(e.remedy ? { remedy: e.remedy } : {}) };
     if (e instanceof CheckFailed) {
       // What was seen quotes the target: redacted before it goes into the message the harness writes.
       const seen = e.seen === undefined ? undefined : redactor.text(e.seen);

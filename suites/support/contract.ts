@@ -12,8 +12,10 @@ export function expectContract(c: CheckContext, name: ContractName, items: { lab
   const found: { label: string; v: Violation; at?: ExchangeResponse }[] = [];
   for (const item of items) for (const v of validateContract(name, item.value)) if (v.level === level) found.push({ label: item.label, v, at: item.at });
   if (!found.length) return;
-  for (const f of found.slice(0, 20)) c.note(`${f.label}${f.v.pointer ? ' ' + f.v.pointer : ''}: expected ${f.v.expected}, found ${f.v.found} (spec ${f.v.spec}, ${f.v.rule})`);
+  for (const f of found.slice(0, 20))
+    c.note(`${f.label}${f.v.pointer ? ' ' + f.v.pointer : ''}: expected ${f.v.expected}, found ${f.v.found} (spec ${f.v.spec}, ${f.v.rule})`);
   const first = found[0]!;
-  c.fail(`${found.length} ${level} rule${found.length === 1 ? '' : 's'} of the ${name} contract broken, first at ${first.label}${first.v.pointer ? ' ' + first.v.pointer : ''} (spec ${first.v.spec})`,
+  c.fail(`${found.length} ${level} rule${found.length === 1 ? '' : 's'} of the ${name} contract broken, ` +
+    `first at ${first.label}${first.v.pointer ? ' ' + first.v.pointer : ''} (spec ${first.v.spec})`,
     first.v.expected, first.v.found, first.at);
 }

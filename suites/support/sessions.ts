@@ -121,7 +121,8 @@ export async function sessionCall(c: CheckContext | null, bankId: string, scope:
 }
 
 /** The same for an absolute URL the target handed out (the authorize link of a payment). */
-export async function sessionCallUrl(c: CheckContext | null, bankId: string, scope: Scope, method: string, url: string, opts: CallOptions = {}): Promise<ExchangeResponse> {
+export async function sessionCallUrl(c: CheckContext | null, bankId: string, scope: Scope, method: string, url: string,
+  opts: CallOptions = {}): Promise<ExchangeResponse> {
   const t = target();
   const session = await consentedSession(bankId, scope);
   const headers = { [t.headers.psuIpAddress]: t.psuIpAddress, ...(opts.headers ?? {}) };

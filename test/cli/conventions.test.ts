@@ -14,7 +14,8 @@ import { nearest } from '../../harness/flag-values.ts';
 import { runCli, ROOT } from '../helpers/cli.ts';
 
 /** Every command file of harness/cli/ (those that export a command), so a new command is held to the same conventions. */
-const COMMANDS = readdirSync(join(ROOT, 'harness/cli')).filter(f => f.endsWith('.ts') && /^export const command\b/m.test(readFileSync(join(ROOT, 'harness/cli', f), 'utf8')))
+const COMMANDS = readdirSync(join(ROOT, 'harness/cli'))
+  .filter(f => f.endsWith('.ts') && /^export const command\b/m.test(readFileSync(join(ROOT, 'harness/cli', f), 'utf8')))
   .map(f => f.replace(/\.ts$/, ''));
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { name: string; version: string };
 

@@ -43,7 +43,8 @@ test('command-line input', { concurrency: true }, async t => {
   // Before: found only after the whole session.
   it('a --report folder that cannot be written is named at start by run, certify-receiver and sink', async () => {
     const bad = join(file, 'report');
-    const why = new RegExp(`The report folder ${bad.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} cannot be made: .*a-file is a file, not a folder; give --report a folder you can write to\\.$`);
+    const why = new RegExp(`The report folder ${bad.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} cannot be made: ` +
+      '.*a-file is a file, not a folder; give --report a folder you can write to\\.$');
     const [run] = await Promise.all([
       oneSentence(['run', '--suites', 'token', '--report', bad], why),
       oneSentence(['certify-receiver', '--url', 'http://127.0.0.1:9/hooks', '--api-key', 'some-key', '--report', bad], why),

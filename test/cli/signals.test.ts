@@ -89,7 +89,8 @@ test('stop signals', { concurrency: true }, async t => {
   })));
   // The drive starts before Playwright, whose global timeout then ends the run (on a loaded machine, maybe before it collected the check).
   running.push(t.test(`run at PIS_GLOBAL_TIMEOUT_S ${drive}`, stopDrive({
-    env: { PIS_GLOBAL_TIMEOUT_S: '5' }, args: ['--suites', 'webhook', '--grep', 'webhook\\.body\\.valid'], under: [/^Driving the webhook checkouts/m], stop: () => {},
+    env: { PIS_GLOBAL_TIMEOUT_S: '5' }, args: ['--suites', 'webhook', '--grep', 'webhook\\.body\\.valid'],
+    under: [/^Driving the webhook checkouts/m], stop: () => {},
     interrupted: /\nInterrupted: (0 passed, 0 failed, 1 skipped \(1 not run\)|no check finished before the stop\.\n)/,
   })));
 
@@ -99,7 +100,8 @@ test('stop signals', { concurrency: true }, async t => {
     const connected = new Promise<void>(r => silent.once('connection', () => r()));
     const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
     try {
-      const run = startBin(['run', '--auth-url', url, '--base-url', url, '--client-id', 'x', '--report', join(dir, 'silent')], { env: { PIS_CLIENT_SECRET: 'some-secret' } });
+      const run = startBin(['run', '--auth-url', url, '--base-url', url, '--client-id', 'x', '--report', join(dir, 'silent')],
+        { env: { PIS_CLIENT_SECRET: 'some-secret' } });
       await connected;
       ctrlC(run.pid);
       const { code, signal } = await run.closed;

@@ -13,7 +13,11 @@ function start() {
   child.stdout.on('data', d => { out += d; });
   child.stderr.on('data', d => { err += d; });
   /** Resolves once stdout holds `text`. */
-  const saw = (text: string) => new Promise<void>(r => { const f = () => { if (out.includes(text)) { child.stdout.off('data', f); r(); } }; child.stdout.on('data', f); f(); });
+  const saw = (text: string) => new Promise<void>(r => {
+    const f = () => { if (out.includes(text)) { child.stdout.off('data', f); r(); } };
+    child.stdout.on('data', f);
+    f();
+  });
   const closed = new Promise<number | null>(r => child.on('close', r));
   return { child, ready: saw('ready\n'), saw, closed, out: () => out, err: () => err };
 }

@@ -51,7 +51,8 @@ function noStack(r: CliResult) {
 }
 
 test('every valid fixture is valid, of the expected kind, with exactly the expected warnings', async () => {
-  const results = await Promise.all([...groups(manifest.valid)].filter(([as]) => cliGroup(as)).map(async ([as, files]) => ({ files, r: await run(files, join(FIXTURES, 'valid'), as) })));
+  const results = await Promise.all([...groups(manifest.valid)].filter(([as]) => cliGroup(as))
+    .map(async ([as, files]) => ({ files, r: await run(files, join(FIXTURES, 'valid'), as) })));
   let count = 0;
   for (const { files, r } of results) {
     assert.equal(r.code, 0, `${r.stdout}\n${r.stderr}`);
@@ -90,7 +91,8 @@ test('the record fixtures validated with --as get the same verdicts from validat
 });
 
 test('every invalid fixture is invalid with its single violation at the pointer its name says', async () => {
-  const results = await Promise.all([...groups(manifest.invalid)].filter(([as]) => cliGroup(as)).map(async ([as, files]) => ({ files, r: await run(files, join(FIXTURES, 'invalid'), as) })));
+  const results = await Promise.all([...groups(manifest.invalid)].filter(([as]) => cliGroup(as))
+    .map(async ([as, files]) => ({ files, r: await run(files, join(FIXTURES, 'invalid'), as) })));
   for (const { files, r } of results) {
     assert.equal(r.code, 1, `${r.stdout}\n${r.stderr}`);
     noStack(r);
@@ -106,7 +108,8 @@ test('every invalid fixture is invalid with its single violation at the pointer 
 });
 
 test('the valid fixtures use every value of every enum: statuses, abortReason, Nordic codes and countries, services, currencies', async () => {
-  const { CHECKOUT_STATUSES, TRANSACTION_STATUSES, ABORT_REASONS, NORDIC_PAYMENT_CODES, KNOWN_SUPPORTED_SERVICES, CURRENCIES, NORDIC_COUNTRIES } = await import('../../harness/contracts/enums.ts');
+  const { CHECKOUT_STATUSES, TRANSACTION_STATUSES, ABORT_REASONS, NORDIC_PAYMENT_CODES, KNOWN_SUPPORTED_SERVICES, CURRENCIES, NORDIC_COUNTRIES } =
+    await import('../../harness/contracts/enums.ts');
   const text = Object.keys(manifest.valid).map(f => readFileSync(join(FIXTURES, 'valid', f), 'utf8')).join('\n');
   const seen = (field: string) => new Set([...text.matchAll(new RegExp(`"${field}": ?"([^"]+)"`, 'g'))].map(m => m[1]));
   for (const s of CHECKOUT_STATUSES) assert.ok(seen('status').has(s), `status ${s}`);
@@ -205,8 +208,8 @@ test('a cut-off line is reported with its line and column, every other item is s
       'validate: 3 items, 3 valid, 0 invalid; 2 places not readable as JSON',
     ]);
     assert.equal(json.code, 1);
-    assert.deepEqual(JSON.parse(json.stdout.trim().split('\n')[1]), { file: join(dir, 'cut.jsonl'), line: 2, column: 81, kind: 'unreadable', verdict: 'unreadable',
-      reason: 'a line break inside a string (is the line cut off?), found the end of the line' });
+    assert.deepEqual(JSON.parse(json.stdout.trim().split('\n')[1]), { file: join(dir, 'cut.jsonl'), line: 2, column: 81, kind: 'unreadable',
+      verdict: 'unreadable', reason: 'a line break inside a string (is the line cut off?), found the end of the line' });
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -242,7 +245,8 @@ test('--as webhook judges an unrecognisable item as an invalid webhook body; std
     runCli(['validate', '--json', join(FIXTURES, 'invalid/batch-top-level-creditor.json'), join(FIXTURES, 'valid/older-started.json')]),
   ]);
   assert.equal(json.code, 1);
-  const rows = json.stdout.trim().split('\n').map(l => JSON.parse(l) as { kind: string; verdict: string; violations: { pointer: string; level: string; spec: string }[] });
+  const rows = json.stdout.trim().split('\n')
+    .map(l => JSON.parse(l) as { kind: string; verdict: string; violations: { pointer: string; level: string; spec: string }[] });
   assert.deepEqual(rows.map(r => [r.kind, r.verdict]), [['webhook-batch', 'invalid'], ['webhook-older', 'valid']]);
   assert.deepEqual(rows[0].violations.map(v => [v.pointer, v.level, v.spec]), [['/creditor', 'must', '2.3']]);
   assert.equal(noProfile.code, 0);

@@ -29,7 +29,8 @@ test('--banks takes all, a number or a list of ids; --bank-id is one id', () => 
 test('a bad --banks value, or both flags, is a PIS_BAD_FLAG error naming the accepted forms', () => {
   for (const v of ['0', ',', ' '])
     assert.throws(() => fromFlags({ banks: v }), (e: Error & { code?: string }) => e.code === 'PIS_BAD_FLAG' && /all, a number of banks/.test(e.message), v);
-  assert.throws(() => fromFlags({ banks: 'all', 'bank-id': 'dnb-no' }), (e: Error & { code?: string }) => e.code === 'PIS_BAD_FLAG' && /not both/.test(e.message));
+  assert.throws(() => fromFlags({ banks: 'all', 'bank-id': 'dnb-no' }),
+    (e: Error & { code?: string }) => e.code === 'PIS_BAD_FLAG' && /not both/.test(e.message));
 });
 
 test('the config file takes banks as all, a number, a list or a comma string, and bank-id as one id; flags win', () => {

@@ -14,7 +14,8 @@ test('the browser driver runs the consent script in Chromium', async () => {
   try {
     const script = join(dir, 'consent.yaml');
     writeFileSync(script, "- goto: '{href}?interactive=1'\n- click: '#approve'\n");
-    const r = await runCli(['run', '--suites', 'session', '--grep', 'session.lifecycle.consent ', '--consent-script', script, '--report', join(dir, 'report')], { timeoutMs: 180_000 });
+    const r = await runCli(['run', '--suites', 'session', '--grep', 'session.lifecycle.consent ', '--consent-script', script, '--report', join(dir, 'report')],
+      { timeoutMs: 180_000 });
     assert.equal(r.code, 0, r.stdout + r.stderr);
     const results = JSON.parse(readFileSync(join(dir, 'report', 'results.json'), 'utf8')) as RunResults;
     const c = results.checks.find(x => x.id === 'session.lifecycle.consent');

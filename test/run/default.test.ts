@@ -46,7 +46,8 @@ test('run with no target runs every suite against the bundled reference and is c
     // before a check registered ahead of it began (an order, not a wall time).
     const firstAt = (id: string) => results.checks.find(c => c.id === id)?.evidence.find(e => e.kind === 'http')?.startedAt ?? '';
     for (const [waiting, earlier] of [['token.expiry.old-token-refused', 'token.use.refreshed-token-accepted'],
-      ['token.expiry.old-refresh-token-refused', 'token.use.refreshed-token-accepted'], ['session.consent-link.expired-session', 'session.consent-link.per-session']])
+      ['token.expiry.old-refresh-token-refused', 'token.use.refreshed-token-accepted'],
+      ['session.consent-link.expired-session', 'session.consent-link.per-session']])
       assert.ok(firstAt(waiting) < firstAt(earlier), `${waiting} began its wait at ${firstAt(waiting)}, after ${earlier} began at ${firstAt(earlier)}`);
     // The longest wait first: `run` drives the webhook checkouts beside Playwright's start, so its first
     // control API request precedes the first exchange of every check (an order, not a wall time).

@@ -69,7 +69,8 @@ test('a bad flag, a bad flag value and an unknown suite are exit 2', async () =>
   await expectHarnessError(['--max-wait', 'soon'], /--max-wait must be a number/);
   await expectHarnessError(['--suites', 'token,bogus'], /'bogus', which is not a suite/);
   await expectHarnessError(['--consent-driver', 'telepathy'], /--consent-driver must be one of follow, browser, manual/);
-  await expectHarnessError(['--base-url', 'not a url', '--auth-url', 'http://x', '--client-id', 'x', '--client-secret', 'y'], /--base-url 'not a url' is not a URL/);
+  await expectHarnessError(['--base-url', 'not a url', '--auth-url', 'http://x', '--client-id', 'x', '--client-secret', 'y'],
+    /--base-url 'not a url' is not a URL/);
 });
 
 test('a bad config file is exit 2 naming the file and the key', async () => {
@@ -123,11 +124,16 @@ test('hostile token endpoints end the pre-flight within seconds, exit 2', async 
         const timer = setInterval(() => res.write(' '), 2000);
         res.on('close', () => clearInterval(timer));
       });
-      await expectHarnessError(target(auth), /The token endpoint at .* gave no complete answer within 3000 ms \(status 200 came, then \d+ bytes of the body\): /, SECRET);
+      await expectHarnessError(target(auth),
+        /The token endpoint at .* gave no complete answer within 3000 ms \(status 200 came, then \d+ bytes of the body\): /, SECRET);
     }),
     () => t.test('one that answers 200 with HTML is not a token endpoint (before: the run went on and exited 1)', async tc => {
-      const auth = await tokenEndpoint(tc, res => { res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }); res.end('<!doctype html><title>Sign in</title>'); });
-      await expectHarnessError(target(auth), /answered 200 with text\/html, 37 bytes that is not JSON, so it is not a token endpoint: check --auth-url and --realm/, SECRET);
+      const auth = await tokenEndpoint(tc, res => {
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+        res.end('<!doctype html><title>Sign in</title>');
+      });
+      await expectHarnessError(target(auth),
+        /answered 200 with text\/html, 37 bytes that is not JSON, so it is not a token endpoint: check --auth-url and --realm/, SECRET);
     }),
   ]) await run();
 });
@@ -135,7 +141,8 @@ test('hostile token endpoints end the pre-flight within seconds, exit 2', async 
 test('a --time-scale that differs from the one the control API reports is exit 2 naming both', async () => {
   const ref = await startReference({ timeScale: 0.1 });
   try {
-    await expectHarnessError(['--suites', 'token', '--auth-url', ref.authUrl, '--client-id', ref.clientId, '--control-url', ref.controlUrl, '--time-scale', '1'],
+    await expectHarnessError(['--suites', 'token', '--auth-url', ref.authUrl, '--client-id', ref.clientId, '--control-url', ref.controlUrl,
+      '--time-scale', '1'],
       /--time-scale says 1, but the control API's http:\/\/127\.0\.0\.1:\d+\/control\/health says the target runs at time scale 0\.1: give --time-scale 0\.1, or leave it out/,
       { PIS_CLIENT_SECRET: ref.clientSecret });
   } finally { await ref.close(); }

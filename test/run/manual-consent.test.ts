@@ -13,8 +13,8 @@ import { ROOT } from '../helpers/cli.ts';
 test('the manual driver shows the consent link and goes on once it was opened', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'pis-manual-'));
   try {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'harness/cli.ts'), 'run', '--suites', 'session', '--grep', 'session.lifecycle.consent ',
-      '--consent-driver', 'manual', '--report', dir], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'harness/cli.ts'), 'run', '--suites', 'session',
+      '--grep', 'session.lifecycle.consent ', '--consent-driver', 'manual', '--report', dir], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let opened = false;
     child.stdout.on('data', async d => {

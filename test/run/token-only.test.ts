@@ -16,7 +16,8 @@ test('run --suites token with only the auth URL runs the token suite and skips t
   const ref = await startReference({ timeScale: 0.01 });
   const dir = mkdtempSync(join(tmpdir(), 'pis-token-only-'));
   try {
-    const r = await runCli(['run', '--suites', 'token', '--auth-url', ref.authUrl, '--client-id', ref.clientId, '--time-scale', '0.01', '--workers', '1', '--report', dir, '--allow-incomplete'],
+    const r = await runCli(['run', '--suites', 'token', '--auth-url', ref.authUrl, '--client-id', ref.clientId, '--time-scale', '0.01', '--workers', '1',
+      '--report', dir, '--allow-incomplete'],
       { env: { PIS_CLIENT_SECRET: ref.clientSecret, PIS_BASE_URL: '' }, timeoutMs: 120_000 });
     const out = `${r.stdout}\n${r.stderr}`;
     assert.equal(r.code, 0, out);

@@ -59,7 +59,8 @@ test('no checkout without a selected webhook check; a drive that cannot be made 
     }
     assert.deepEqual(ref.events(), [], 'no checkout was created');
     assert.equal(refused.code, 1, `${refused.stdout}\n${refused.stderr}`);
-    assert.match(refused.stdout, /^FAIL webhook\.body\.valid .*\n.*the webhook probes could not be run: The control API at \S+ refused the allowed checkout '[\w-]+' with 503/m);
+    assert.match(refused.stdout,
+      /^FAIL webhook\.body\.valid .*\n.*the webhook probes could not be run: The control API at \S+ refused the allowed checkout '[\w-]+' with 503/m);
     assert.match(refused.stdout, /^skip webhook\.body\.method-post .*\n.*not checked: the webhook probes could not be run/m);
   } finally {
     refusing.close();

@@ -33,7 +33,8 @@ export async function certifyFixture(fault: string | undefined, o: FixtureRun): 
   const r = await startReceiver({ apiKey, fault, timeScale: o.timeScale, strict: o.strict, ...o.receiver });
   try {
     const opts: SenderOptions = { url: r.url, apiKey, timeScale: o.timeScale, concurrency: o.concurrency,
-      maxRequests: DEFAULTS.maxRequests, ...(o.maxDurationS ? { maxDurationS: o.maxDurationS } : {}), insecure: false, ...(o.state ? { stateUrl: r.stateUrl } : {}) };
+      maxRequests: DEFAULTS.maxRequests, ...(o.maxDurationS ? { maxDurationS: o.maxDurationS } : {}), insecure: false,
+      ...(o.state ? { stateUrl: r.stateUrl } : {}) };
     const checks: CheckResult[] = [];
     let sent = 0;
     const plan = makePlan(opts);
@@ -66,7 +67,9 @@ export async function certifyJudged(fault: string | undefined, o: FixtureRun, ju
     const r = await certifyFixture(fault, o);
     try { judge(r); return r; } catch (e) {
       if (r.stallMs <= r.waitMs * STALL_SHARE) throw e;
-      if (attempt >= ATTEMPTS) throw new Error(`${(e as Error).message}\n(in each of ${ATTEMPTS} runs this process stalled, the last time ${r.stallMs.toFixed(0)} ms of a ${r.waitMs.toFixed(0)} ms wait: the machine was too busy to judge)`, { cause: e });
+      if (attempt >= ATTEMPTS)
+        throw new Error(`${(e as Error).message}\n(in each of ${ATTEMPTS} runs this process stalled, ` +
+          `the last time ${r.stallMs.toFixed(0)} ms of a ${r.waitMs.toFixed(0)} ms wait: the machine was too busy to judge)`, { cause: e });
     }
   }
 }
@@ -89,7 +92,8 @@ export function assertCaught(f: ReceiverFault, r: Certified, besides: ReadonlySe
   const proof = loadProofs().receivers[f.name];
   assert.ok(proof, `contracts/proofs.yaml has no receivers entry ${f.name}`);
   const missed = proof.fails.filter(id => !caught.some(c => c.id === id));
-  assert.deepEqual(missed, [], `proofs.yaml says ${f.name} fails these, but they did not fail: ${lines(r.checks.filter(c => missed.includes(c.id))).join('; ')}`);
+  assert.deepEqual(missed, [],
+    `proofs.yaml says ${f.name} fails these, but they did not fail: ${lines(r.checks.filter(c => missed.includes(c.id))).join('; ')}`);
   const elsewhere = failed(r.checks, 'must').filter(c => !c.id.startsWith(f.prefix + '.') && !besides.has(c.id));
   assert.deepEqual(lines(elsewhere), []);
   for (const c of caught) {

@@ -29,7 +29,8 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
-test('the correct receiver without --state-url: plan line first, incomplete (exit 0 with --allow-incomplete), a report folder with the picture and no api-key', async () => {
+test('the correct receiver without --state-url: plan line first, incomplete (exit 0 with --allow-incomplete), ' +
+  'a report folder with the picture and no api-key', async () => {
   const r = await startReceiver({ apiKey: API_KEY, timeScale: 0.5 });
   const dir = tmp();
   try {
@@ -133,7 +134,8 @@ test('HTTPS: a self-signed certificate is a TLS pre-flight failure naming --inse
     const refused = await runCli(['certify-receiver', '--url', r.url, '--api-key', API_KEY, ...FAST, '--report', join(dir, 'no')]);
     assert.equal(refused.code, 2, refused.stdout + refused.stderr);
     assert.match(refused.stderr, /TLS .*--insecure/);
-    const ok = await runCli(['certify-receiver', '--url', r.url, '--api-key', API_KEY, ...FAST, '--insecure', '--state-url', r.stateUrl, '--report', join(dir, 'yes')]);
+    const ok = await runCli(['certify-receiver', '--url', r.url, '--api-key', API_KEY, ...FAST, '--insecure', '--state-url', r.stateUrl,
+      '--report', join(dir, 'yes')]);
     assert.equal(ok.code, 0, ok.stdout + ok.stderr);
     assert.match(ok.stdout, /PASS receiver\.idempotency\.state-after-burst/);
   } finally { await r.close(); rmSync(dir, { recursive: true, force: true }); }
@@ -143,7 +145,8 @@ test('a wrong --api-key: every accepts check fails and says to check the key', a
   const r = await startReceiver({ apiKey: API_KEY, timeScale: 0.2 });
   const dir = tmp();
   try {
-    const out = await runCli(['certify-receiver', '--url', r.url, '--api-key', 'not-the-registered-key', '--time-scale', '0.2', '--concurrency', '4', '--report', dir]);
+    const out = await runCli(['certify-receiver', '--url', r.url, '--api-key', 'not-the-registered-key', '--time-scale', '0.2', '--concurrency', '4',
+      '--report', dir]);
     assert.equal(out.code, 1);
     assert.match(out.stdout, /FAIL receiver\.accepts\.normal-statuses .*refused with 401: check that --api-key is the key registered/);
   } finally { await r.close(); rmSync(dir, { recursive: true, force: true }); }
@@ -155,7 +158,8 @@ test('Ctrl-C during a certification: exit 2, a report with what was found, the v
   await new Promise<void>(r => silent.listen(0, '127.0.0.1', r));
   const dir = tmp();
   try {
-    const run = startBin(['certify-receiver', '--url', `http://127.0.0.1:${(silent.address() as AddressInfo).port}/hooks`, '--api-key', API_KEY, '--report', dir]);
+    const run = startBin(['certify-receiver', '--url', `http://127.0.0.1:${(silent.address() as AddressInfo).port}/hooks`, '--api-key', API_KEY,
+      '--report', dir]);
     await run.waitFor(/\] accepts: /);
     process.kill(-run.pid, 'SIGINT');
     const { code, signal } = await run.closed;

@@ -44,6 +44,7 @@ test('answers of 500 with a 10 MB body: a report, the finding under receiver.acc
     for (const [f, size] of Object.entries(sizes)) assert.ok(size < 2 * 1024 * 1024, `${f} is ${size} bytes`);
     // Loose on purpose (a loaded machine collects garbage late); before the cap the peak was 3.3 GB.
     assert.ok(peak > 0 && peak < 400, `peak RSS ${peak.toFixed(0)} MB`);
-    process.stdout.write(`# certify-receiver against 500 + 10 MB answers: ${(wall / 1000).toFixed(1)} s, peak RSS ${peak.toFixed(0)} MB, results.json ${(sizes['results.json']! / 1024).toFixed(0)} KiB\n`);
+    process.stdout.write(`# certify-receiver against 500 + 10 MB answers: ${(wall / 1000).toFixed(1)} s, peak RSS ${peak.toFixed(0)} MB, ` +
+      `results.json ${(sizes['results.json']! / 1024).toFixed(0)} KiB\n`);
   } finally { await r.close(); rmSync(dir, { recursive: true, force: true }); }
 });

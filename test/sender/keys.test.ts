@@ -16,7 +16,8 @@ test('a key beyond ASCII goes out as its UTF-8 bytes; one with a line break or o
 
 // One certification per key; each receiver is registered with that key and compares its bytes.
 for (const key of ['k1', 'ключ-секрет-🔑-2026', 'Zm9vYmFy+/==:;,"quoted"', 'x'.repeat(512)]) {
-  test(`the correct receiver registered with ${JSON.stringify(key.length > 40 ? `${key.slice(0, 8)}… (${key.length} characters)` : key)} is certified, and the key is in no result`, async () => {
+  test(`the correct receiver registered with ${JSON.stringify(key.length > 40 ? `${key.slice(0, 8)}… (${key.length} characters)` : key)} ` +
+    'is certified, and the key is in no result', async () => {
     const r = await certifyJudged(undefined, { timeScale: 0.5, concurrency: 4, state: true, apiKey: key }, x => {
       assert.deepEqual(failed(x.checks).filter(c => c.id !== 'receiver.latency.p99' && c.id !== PLAIN_HTTP).map(c => `${c.id}: ${c.message}`), []);
       assert.equal(x.checks.filter(c => c.status === 'skipped').length, 0);

@@ -31,7 +31,8 @@ const delivery = (kind: Delivery['kind'], ms: number, answered = true): Delivery
 });
 
 function results(evidence: RunResults['checks'][number]['evidence']): RunResults {
-  const checks: RunResults['checks'] = [{ id: 'receiver.latency.under-limit', suite: 'receiver', title: 't', spec: '6.6', level: 'must', status: 'passed', evidence, durationMs: 1 }];
+  const checks: RunResults['checks'] = [{ id: 'receiver.latency.under-limit', suite: 'receiver', title: 't', spec: '6.6', level: 'must', status: 'passed',
+    evidence, durationMs: 1 }];
   return {
     tool: { name: 'pis-conformance', version: '0' }, command: 'certify-receiver', target: {}, timeScale: 1,
     startedAt: '', finishedAt: '', summary: summarize(checks), checks,

@@ -55,7 +55,8 @@ test('an answer is timed by its status line: 10 MB trickled over longer than the
     }
     meter.stop();
     assert.equal(d.status, 200);
-    assert.ok(d.ms < t.timing.limitMs / 2, `timed at ${d.ms.toFixed(0)} ms, by the body rather than the status line (this process stalled up to ${stall.toFixed(0)} ms)`);
+    assert.ok(d.ms < t.timing.limitMs / 2,
+      `timed at ${d.ms.toFixed(0)} ms, by the body rather than the status line (this process stalled up to ${stall.toFixed(0)} ms)`);
     assert.ok(d.answerBytes! > 0 && d.answerBytes! < 10 * MB, `${d.answerBytes} bytes read: the body was cut at the end of the wait`);
     const ev = d.evidence;
     assert.match(String(ev.response?.body), /^y+\n… \[kept the first \d+ bytes of \d+ bytes before the deadline; sha256 [0-9a-f]{64}\]$/);
@@ -88,7 +89,8 @@ test("20 answers of 10 MB side by side: timed by their status lines, read to the
     assert.ok(growth < 120, `peak RSS grew by ${growth.toFixed(0)} MB`);
     const kept = ds.reduce((n, d) => n + JSON.stringify(d.evidence).length, 0);
     assert.ok(kept < 20 * 8 * 1024, `${kept} characters of evidence for 20 answers`);
-    process.stdout.write(`# 20 x 10 MB answers: ${wall.toFixed(0)} ms, peak RSS growth ${growth.toFixed(0)} MB, evidence ${(kept / 1024).toFixed(1)} KiB, kept per answer ${ANSWER_KEPT_BYTES} bytes\n`);
+    process.stdout.write(`# 20 x 10 MB answers: ${wall.toFixed(0)} ms, peak RSS growth ${growth.toFixed(0)} MB, evidence ${(kept / 1024).toFixed(1)} KiB, ` +
+      `kept per answer ${ANSWER_KEPT_BYTES} bytes\n`);
   } finally { clearInterval(sampler); await t.close(); s.closeAllConnections(); s.close(); }
 });
 

@@ -25,7 +25,8 @@ function webhookTarget(v: unknown, fallback: WebhookTarget | undefined): Webhook
   if (v === undefined) return fallback ?? { error: 'no-webhook',
     reason: 'the request names no "webhook" and no organisation webhook is configured: add "webhook": {"url", "apiKey"}' };
   if (!isObject(v) || typeof v.url !== 'string' || typeof v.apiKey !== 'string' || !v.apiKey)
-    return { error: 'invalid-request', reason: '"webhook" must be an object with a "url" string and a non-empty "apiKey" string (spec 5.4: the key is mandatory)' };
+    return { error: 'invalid-request',
+      reason: '"webhook" must be an object with a "url" string and a non-empty "apiKey" string (spec 5.4: the key is mandatory)' };
   // Spec 4.3 and 5.4: the URL is registered "without the https:// part" and called over HTTPS.
   const given = /^[a-z][a-z0-9+.-]*:\/\//i.test(v.url) ? v.url : `https://${v.url}`;
   let url: URL;

@@ -37,13 +37,17 @@ export async function browser(task: ConsentTask): Promise<ConsentOutcome> {
   let b: Browser;
   try { b = await launch(); } catch (e) {
     shared = undefined;
-    throw new Prerequisite(`Chromium could not be started for the browser consent driver (${(e as Error).message.split('\n')[0]}); set browserPath in the config file`);
+    throw new Prerequisite(`Chromium could not be started for the browser consent driver (${(e as Error).message.split('\n')[0]}); ` +
+      'set browserPath in the config file');
   }
   const context = await b.newContext();
   try {
     const page = await context.newPage();
     let back = false;
-    await page.route(u => isRedirectBack(u.href), route => { back = true; return route.fulfill({ status: 200, contentType: 'text/html', body: '<p>back at the client</p>' }); });
+    await page.route(u => isRedirectBack(u.href), route => {
+      back = true;
+      return route.fulfill({ status: 200, contentType: 'text/html', body: '<p>back at the client</p>' });
+    });
     const script = target().consentScript ?? [];
     // A script that starts with goto opens the link its own way (a bank page with a query parameter, a login first).
     if (!(script[0] && 'goto' in script[0])) await page.goto(task.href, { timeout: STEP_TIMEOUT_MS });

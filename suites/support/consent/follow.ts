@@ -18,7 +18,8 @@ export async function follow(task: ConsentTask): Promise<ConsentOutcome> {
     if (!res) throw new Prerequisite(`the ${task.what} link ${url} got no answer (${ex.evidence.error})`);
     const location = res.headers.location;
     if (res.status >= 300 && res.status < 400 && location) { url = new URL(location, url).href; continue; }
-    if (res.status >= 400) throw new Prerequisite(`the ${task.what} page answered ${res.status} (the follow driver cannot get past it; try --consent-driver browser or manual)`);
+    if (res.status >= 400)
+      throw new Prerequisite(`the ${task.what} page answered ${res.status} (the follow driver cannot get past it; try --consent-driver browser or manual)`);
     return { redirectedBack: false, finalUrl: url };
   }
   throw new Prerequisite(`the ${task.what} link redirected more than ${MAX_HOPS} times`);
