@@ -5,7 +5,7 @@
 // webhook fault is tested on the analysis directly: test/sink/reference-*.test.ts.)
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, watch } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { startReference } from '../../harness/reference/index.ts';
@@ -28,7 +28,11 @@ async function run(args: string[], env: Record<string, string> = {}) {
   return { ...r, dir, results, read, files: () => readdirSync(dir) };
 }
 
-/** Where the webhook suite's kept drive (webhook-run.json) shows up under `temp` while a run lasts, with its modes. */
+/**
+ * Where the webhook suite's kept drive (webhook-run.json) shows up under `temp` while a run lasts, with its modes.
+ * The file lives for well under 100 ms at the end of a run (the checks read it, run removes its folder), so the
+ * folder is watched for changes and, as a fallback, listed every 20 ms.
+ */
 function watchKeptDrive(temp: string) {
   const seen = new Map<string, { path: string; dirMode: number; fileMode: number; inRunFolder: boolean }>();
   const scan = () => {
@@ -41,8 +45,11 @@ function watchKeptDrive(temp: string) {
       } catch { /* removed between the listing and the stat */ }
     }
   };
-  const timer = setInterval(() => { try { scan(); } catch { /* a folder went while listed */ } }, 100);
-  return { stop: () => { clearInterval(timer); return [...seen.values()]; } };
+  const tryScan = () => { try { scan(); } catch { /* a folder went while listed */ } };
+  const watcher = watch(temp, { recursive: true }, tryScan);
+  watcher.on('error', () => { /* the poll goes on */ });
+  const timer = setInterval(tryScan, 20);
+  return { stop: () => { clearInterval(timer); watcher.close(); return [...seen.values()]; } };
 }
 
 test('the webhook suite through run', { concurrency: true }, async t => {
