@@ -35,7 +35,9 @@ export function checkTest(r: Registered, body: (testInfo: TestInfo, meta: CheckM
 async function endCheck(testInfo: TestInfo, result: CheckResult): Promise<void> {
   const clean = redactor.result(result);
   await testInfo.attach(CHECK_ATTACHMENT, { body: JSON.stringify(clean), contentType: 'application/json' });
-  if (clean.status === 'skipped') test.skip(true, clean.message);
+  // The reason is the check's own: c.skip(reason) takes one, and the webhook
+  // and receiver results carry theirs; a skip without one says so.
+  if (clean.status === 'skipped') test.skip(true, clean.message ?? 'the check gave no reason for not running (a defect of the check)');
   if (clean.status === 'failed') {
     // Declared an expected failure first: Playwright restarts the worker after
     // an unexpected one, which would drop the suite's shared token, session and
