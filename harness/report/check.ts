@@ -6,6 +6,7 @@
 // profile below), never in the definition: the caller decides severity, as the
 // OpenID suite's callAndContinueOnFailure(Check, FAILURE, ...) does.
 import type { CheckResult, Level, Suite } from './model.ts';
+import type { PlaceDecl } from './places.ts';
 
 export interface CheckDef {
   /** Stable dotted id, suite.area.name; the first two segments are the fixed prefixes of docs/checks.md. */
@@ -29,6 +30,13 @@ export interface CheckDef {
    * versions that have them.
    */
   needs?: string[];
+  /**
+   * The family of places the check binds and iterates (every operation, every
+   * bank, every event position, ...; harness/report/places.ts), with `only`
+   * when it exercises part of the family by design. No declaration: the rule
+   * binds one place.
+   */
+  bindsAt?: PlaceDecl;
 }
 
 /** A check as registered: its definition plus the level its caller gave it and the suite its id names. */

@@ -1,5 +1,6 @@
 // The results model shared by every command that writes a report folder
 // (docs/report.md). Checks and reporters meet here and nowhere else.
+import type { PlaceTally } from './places.ts';
 
 /** The one level type: `must` decides the verdict, `should` warns, `profile` reports a decision of docs/profile.md. */
 export type Level = 'must' | 'should' | 'profile';
@@ -121,6 +122,8 @@ export interface CheckResult {
   seen?: string;
   evidence: Evidence[];
   durationMs: number;
+  /** The places the check bound in this run, those it exercised and those where the rule broke (harness/report/places.ts). */
+  places?: PlaceTally;
 }
 
 export type Verdict = 'conformant' | 'not-conformant' | 'incomplete' | 'interrupted';

@@ -8,6 +8,7 @@ import type { CheckDef } from '../../harness/report/check.ts';
 import { exchange, type Exchange, type ExchangeRequest, type ExchangeResponse } from '../../harness/http/exchange.ts';
 import { redactor, seedRedactor } from './target.ts';
 import { encodeWait, type WaitNote } from '../../harness/report/wait.ts';
+import { describeTally, PlaceLedger, type PlaceFamily, type PlaceTally } from '../../harness/report/places.ts';
 
 /** A check of the API suites: its definition and its body. Its level is given where it is registered (suites/catalog/). */
 export interface Check extends CheckDef {
@@ -38,6 +39,8 @@ export class CheckContext {
   readonly evidence: Evidence[] = [];
   /** A line a passed check reports (e.g. which of several allowed behaviours the target showed). */
   summary?: string;
+  /** The places the check iterated with everyPlace(), for its result. */
+  places?: PlaceTally;
   constructor(readonly def: CheckDef) {}
 
   /** The evidence of each answer, so a failure can point at the exchange that broke the rule. */
@@ -92,6 +95,47 @@ export class CheckContext {
 
   /** The target says it does not offer what the check needs (e.g. no bank lists the service): the run stays complete. */
   notApplicable(reason: string): never { throw new CheckSkipped(reason, 'not-applicable'); }
+
+  /**
+   * Judges the rule at every place it binds: runs `body` once per place, each
+   * with its own outcome, and goes on after a place that broke the rule or
+   * could not be exercised. The check fails when any place broke it (the
+   * message names every such place; expected and seen are the first one's),
+   * is not run when some place could not be exercised, and passes only when
+   * every bound place was exercised and kept the rule. An empty list of places
+   * is a check that did not run.
+   */
+  async everyPlace<T>(family: PlaceFamily, places: readonly { name: string; value: T }[],
+    body: (value: T, name: string) => Promise<void>): Promise<void> {
+    const ledger = new PlaceLedger(family, places.map(p => p.name));
+    const failures: { place: string; e: CheckFailed }[] = [];
+    try {
+      for (const p of places) {
+        try {
+          await body(p.value, p.name);
+          ledger.pass(p.name);
+        } catch (e) {
+          if (e instanceof CheckFailed) { ledger.fail(p.name); failures.push({ place: p.name, e }); continue; }
+          if (e instanceof CheckSkipped || e instanceof Prerequisite) { ledger.skip(p.name, e.message); continue; }
+          throw e;
+        }
+      }
+    } finally {
+      this.places = ledger.tally();
+    }
+    const tally = this.places;
+    if (failures.length) {
+      const first = failures[0].e;
+      const where = failures.map(f => `${f.place}: ${f.e.message}`).join('; ');
+      throw new CheckFailed(`broke the rule at ${failures.length} of ${places.length} ${family}s (${where})`, first.expected, first.seen);
+    }
+    if (!places.length) this.skip(`no ${family} to exercise the rule at`);
+    if (tally.notExercised?.length) {
+      const why = tally.notExercised.map(n => `${n.place}: ${n.reason}`).join('; ');
+      throw new CheckSkipped(`exercised ${describeTally(tally)}; not at ${why}`, 'not-run');
+    }
+    this.summary = [this.summary, `held at ${describeTally(tally)}`].filter(Boolean).join('; ');
+  }
 
   /** Waits `ms` real ms on purpose; the terminal shows `what` for and the time left meanwhile. */
   async wait(ms: number, what: string): Promise<void> {

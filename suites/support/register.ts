@@ -65,6 +65,7 @@ export function registerChecks(checks: readonly Registered<Check>[]): void {
         ...(outcome.expected !== undefined ? { expected: outcome.expected } : {}),
         ...(outcome.seen !== undefined ? { seen: outcome.seen } : {}),
         evidence: c.evidence, durationMs: Math.round(performance.now() - started),
+        ...(c.places ? { places: c.places } : {}),
       };
     });
   }
