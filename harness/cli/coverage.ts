@@ -47,7 +47,7 @@ export const command: Command = {
     const asked = parsed.values['api-version'];
     const version = asked === undefined ? undefined : parseApiVersion(asked, '--api-version');
     const cov = version
-      ? coverage(requirementsAtVersion(reqs, version, CATALOG), loadProofs(), CATALOG.filter(c => checkExistsAt(c, version)))
+      ? coverage(requirementsAtVersion(reqs, version, CATALOG), loadProofs(), CATALOG.filter(c => checkExistsAt(c, version)), version)
       : coverage(reqs, loadProofs(), CATALOG);
     const generatedAt = new Date().toISOString();
     const json = JSON.stringify({ generatedAt, ...(version ? { apiVersion: version } : {}), figures: cov.figures, requirements: cov.rows }, null, 2) + '\n';

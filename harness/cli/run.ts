@@ -140,11 +140,12 @@ export const command: Command = {
         throw new HarnessError('PIS_BAD_FLAG',
           `--list calls no target, so it cannot detect the API version: give --api-version V (one of ${API_VERSIONS.join(', ')}).`);
       const { CATALOG } = await import('../../suites/catalog/index.ts');
-      const checks = selectChecks(CATALOG, { suites, grep: grepPattern(v.grep), profile, apiVersion: askedVersion ?? LATEST_API_VERSION });
+      const listVersion = askedVersion ?? LATEST_API_VERSION;
+      const checks = selectChecks(CATALOG, { suites, grep: grepPattern(v.grep), profile, apiVersion: listVersion });
       if (!checks.length)
         throw new HarnessError('PIS_BAD_FLAG',
           `No check matches --grep '${v.grep}' in the suites ${suites.join(', ')}: give a check id such as token.issue.access-token.`);
-      process.stdout.write(formatList(checks, reporter));
+      process.stdout.write(formatList(checks, reporter, listVersion));
       return 0;
     }
     const faults = (v.fault ?? []).flatMap(f => f.split(',')).map(f => f.trim()).filter(Boolean);

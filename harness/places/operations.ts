@@ -14,7 +14,7 @@ export const PAYMENT_PRODUCTS = [
   { product: 'sepa-scheduled-credit', since: '3.2.0' },
 ] as const satisfies readonly { product: string; since: ApiVersion }[];
 
-export type PaymentProduct = typeof PAYMENT_PRODUCTS[number]['product'];
+type PaymentProduct = typeof PAYMENT_PRODUCTS[number]['product'];
 
 export interface Operation {
   /** Stable name: method and path as the latest version names them, with the product filled in. */

@@ -69,6 +69,7 @@ export function describeTally(t: PlaceTally): string {
 export function pluralFamily(f: PlaceFamily): string {
   if (f === 'country') return 'countries';
   if (f === 'answer-class') return 'answer classes';
+  if (f.endsWith('status')) return `${f}es`;
   return `${f}s`;
 }
 

@@ -4,6 +4,8 @@
 import type { Level } from '../report/model.ts';
 import { PROOF_KINDS, proofsOf, type Proofs, type Requirement } from './load.ts';
 import type { CheckMeta } from './rules.ts';
+import { placeCoverage, type PlaceCoverage } from './places.ts';
+import { LATEST_API_VERSION, type ApiVersion } from '../contracts/api-versions.ts';
 
 type CoverageStatus = 'covered' | 'partial' | 'uncovered' | 'untestable';
 
@@ -31,6 +33,8 @@ export interface CoverageRow {
   /** What is missing (partial), why it cannot be tested (untestable), or what a check would need (uncovered). */
   reason?: string;
   checks: CheckCoverage[];
+  /** Places its checks exercise out of the places it binds. */
+  places: PlaceCoverage;
 }
 
 export interface CoverageFigures {
@@ -44,6 +48,14 @@ export interface CoverageFigures {
   checksCannotFail: number;
   /** Checks with neither (the proof tests fail while there are any). */
   checksUnproven: string[];
+  /**
+   * Over the requirements that bind a family of places with members known
+   * before a run (operations, products, event positions...): places bound,
+   * places exercised, and how many such requirements are exercised at every
+   * place; `perTarget`: requirements whose places the target's data decide
+   * (every bank), and how many of them a check iterates whole.
+   */
+  places: { requirements: number; bound: number; exercised: number; atEvery: number; perTarget: number; perTargetEvery: number };
 }
 
 export interface Coverage { rows: CoverageRow[]; figures: CoverageFigures }
@@ -56,7 +68,9 @@ function statusOf(r: Requirement): CoverageStatus {
   return r.coverage === 'partial' ? 'partial' : 'covered';
 }
 
-export function coverage(reqs: readonly Requirement[], proofs: Proofs, checks: readonly CheckMeta[]): Coverage {
+export function coverage(reqs: readonly Requirement[], proofs: Proofs, checks: readonly CheckMeta[],
+  version: ApiVersion = LATEST_API_VERSION): Coverage {
+  const metaById = new Map(checks.map(c => [c.id, c]));
   const checkInfo = new Map<string, CheckCoverage>();
   for (const c of checks) {
     checkInfo.set(c.id, {
@@ -77,6 +91,7 @@ export function coverage(reqs: readonly Requirement[], proofs: Proofs, checks: r
       // A check the registry does not know still shows, without proofs (the requirement tests fail on it).
       checks: (r.checks ?? []).map(id => checkInfo.get(id) ??
         { id, level: 'must' as Level, proofs: proofsOf(proofs, id).map(p => `${SINGULAR[p.kind]} ${p.name}`) }),
+      places: placeCoverage(r.places, (r.checks ?? []).map(id => metaById.get(id) ?? {}), version),
     };
   });
   const all = [...checkInfo.values()];
@@ -92,6 +107,22 @@ export function coverage(reqs: readonly Requirement[], proofs: Proofs, checks: r
       checksProven: all.filter(c => c.proofs.length).length,
       checksCannotFail: all.filter(c => !c.proofs.length && c.cannotFail).length,
       checksUnproven: all.filter(c => !c.proofs.length && !c.cannotFail).map(c => c.id),
+      places: placeFigures(rows),
     },
+  };
+}
+
+function placeFigures(rows: readonly CoverageRow[]): CoverageFigures['places'] {
+  const judged = rows.filter(r => r.status !== 'untestable' && r.status !== 'uncovered');
+  const known = judged.filter(r => r.places.bound !== undefined);
+  const perTarget = judged.filter(r => r.places.family && r.places.bound === undefined);
+  const exercised = (p: PlaceCoverage) => (p.exercised === 'every' ? p.bound ?? 0 : p.exercised);
+  return {
+    requirements: known.length,
+    bound: known.reduce((n, r) => n + r.places.bound!, 0),
+    exercised: known.reduce((n, r) => n + exercised(r.places), 0),
+    atEvery: known.filter(r => exercised(r.places) === r.places.bound).length,
+    perTarget: perTarget.length,
+    perTargetEvery: perTarget.filter(r => r.places.exercised === 'every').length,
   };
 }

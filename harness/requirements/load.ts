@@ -8,6 +8,7 @@ import { parse } from 'yaml';
 import { HarnessError } from '../errors.ts';
 import { contracts, CONTRACTS_DIR, ID_BASE } from '../contracts/load.ts';
 import type { Level } from '../report/model.ts';
+import type { PlaceFamily } from '../report/places.ts';
 
 type Binds = 'service' | 'sender' | 'receiver';
 
@@ -31,6 +32,8 @@ export interface Requirement {
   untestable?: string;
   uncovered?: string;
   note?: string;
+  /** The family of places the statement binds (every operation, every bank, every event...); absent: one place. */
+  places?: PlaceFamily;
 }
 
 /** `versions`: older API versions a fault's proof runs at too (test/run/versions.test.ts). */

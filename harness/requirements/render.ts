@@ -13,6 +13,10 @@ function figuresText(f: CoverageFigures): string[] {
     `  covered ${s.covered}, partly covered ${s.partial}, not covered yet ${s.uncovered}, untestable ${s.untestable}`,
     `Checks: ${f.checks}; proven able to fail ${f.checksProven} (${pct(f.checksProven, f.checks)}), ` +
       `informational ${f.checksCannotFail}, without proof ${f.checksUnproven.length}`,
+    `Places: ${f.places.requirements} requirements bind a family of places known before a run; their checks exercise ` +
+      `${f.places.exercised} of ${f.places.bound} places (${pct(f.places.exercised, f.places.bound)}), ` +
+      `${f.places.atEvery} of the ${f.places.requirements} at every place; ${f.places.perTarget} bind every bank or country of a target, ` +
+      `${f.places.perTargetEvery} of them checked at every one`,
   ];
 }
 
@@ -28,6 +32,10 @@ export function tableText(cov: Coverage): string {
     const version = r.since !== '1.0.0' ? ` since ${r.since}` : '';
     lines.push(`${r.id.padEnd(width)}  ${short(r).padEnd(where)}  ${r.level.padEnd(7)}  ${r.status}${version}`);
     for (const c of r.checks) lines.push(`${''.padEnd(width)}    ${c.id} [${c.level}]: ${proofText(c)}`);
+    if (r.places.family) {
+      const missing = r.places.missing?.length ? `; not at ${r.places.missing.join(', ')}` : '';
+      lines.push(`${''.padEnd(width)}    places: exercised at ${r.places.text}${missing}`);
+    }
     if (r.reason)
       lines.push(`${''.padEnd(width)}    ${r.status === 'partial' ? 'missing' : r.status === 'untestable' ? 'untestable' : 'not covered yet'}: ${r.reason}`);
   }
@@ -45,7 +53,8 @@ function rowHtml(r: CoverageRow): string {
   return `<tr class="${STATUS_CLASS[r.status]}"><td><code>${esc(r.id)}</code>`
     + `<div class="where">${esc(r.where)} · ${esc(r.binds)}${history ? ` · ${esc(history)}` : ''}</div></td>`
     + `<td>${esc(r.level)}</td><td><blockquote>${esc(r.quote)}</blockquote></td><td>${checks ? `<ul>${checks}</ul>` : ''}</td>`
-    + `<td><b>${esc(r.status)}</b>${r.reason ? `<div class="reason">${esc(r.reason)}</div>` : ''}</td></tr>`;
+    + `<td><b>${esc(r.status)}</b>${r.reason ? `<div class="reason">${esc(r.reason)}</div>` : ''}</td>`
+    + `<td>${esc(r.places.text)}${r.places.missing?.length ? `<div class="reason">not at ${esc(r.places.missing.join(', '))}</div>` : ''}</td></tr>`;
 }
 
 export function pageHtml(cov: Coverage, generatedAt: string): string {
@@ -62,7 +71,7 @@ tr.part td:last-child { background: #fff4d6 } tr.no td:last-child { background: 
 <h1>Requirements and the checks that enforce them</h1>
 <p>${figuresText(cov.figures).map(esc).join('<br>')}</p>
 <p class="where">Generated ${esc(generatedAt)} from contracts/requirements.yaml and contracts/proofs.yaml.</p>
-<table><thead><tr><th>requirement</th><th>level</th><th>statement</th><th>checks and proofs</th><th>status</th></tr></thead>
+<table><thead><tr><th>requirement</th><th>level</th><th>statement</th><th>checks and proofs</th><th>status</th><th>places exercised</th></tr></thead>
 <tbody>${cov.rows.map(rowHtml).join('\n')}</tbody></table>
 </body></html>
 `;

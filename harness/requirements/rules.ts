@@ -5,9 +5,10 @@
 // under test/requirements/ and test/proofs/ assert there are none.
 import type { Level } from '../report/model.ts';
 import { PROOF_KINDS, type Proofs, type Requirement } from './load.ts';
+import type { PlaceDecl } from '../report/places.ts';
 
 /** A check as the registry of every check knows it. */
-export interface CheckMeta { id: string; level: Level; requirements?: readonly string[] }
+export interface CheckMeta { id: string; level: Level; requirements?: readonly string[]; bindsAt?: PlaceDecl }
 
 /** A named way to break something, with the check-id prefix that must catch it. */
 interface Breaker { name: string; prefix: string; level: Level }
