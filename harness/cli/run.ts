@@ -34,6 +34,7 @@ import { parseLifetimes } from '../reference/lifetimes.ts';
 import { API_VERSIONS, LATEST_API_VERSION } from '../contracts/api-versions.ts';
 import { detectApiVersion, type Detection } from '../target/detect.ts';
 import { windowsEnv } from '../requirements/versions.ts';
+import { applyGates, GATE_FLAGS, GATES_HELP, readGates } from './run-gates.ts';
 
 const HELP = `Usage: pis-conformance run [options]
 
@@ -61,6 +62,8 @@ What to run:
                           seconds (default 25,50,50, longer on a clock faster than 0.08: every expiry is seen)
   --allow-incomplete      exit 0 when no must check failed even though some could not run
   --list                  print the checks the selection would run (level, spec, requirements) and stop
+
+${GATES_HELP}
 
 Output:
   --reporter R            line (default): a line per check, a status line while checks wait, a recap of
@@ -92,6 +95,7 @@ const FLAGS = {
   'list': { type: 'boolean' },
   'reporter': { type: 'string' },
   'lifetimes': { type: 'string' },
+  ...GATE_FLAGS,
 } as const;
 
 /** --grep as the regular expression Playwright will use; a pattern that is not one is a bad flag. */
@@ -150,6 +154,7 @@ export const command: Command = {
     const faults = (v.fault ?? []).flatMap(f => f.split(',')).map(f => f.trim()).filter(Boolean);
     const grep = grepFlag(v.grep);
     const dir = reportDirFlag(v.report, defaultReportDir);
+    const gates = readGates(v);
 
     let bundled: Bundled | undefined;
     let sources: PartialConfig[];
@@ -219,7 +224,7 @@ export const command: Command = {
             [STDOUT_REPORTER_ENV]: reporter,
           },
         });
-        return finish(dir, out, grep, allowIncomplete);
+        return applyGates(dir, finish(dir, out, grep, allowIncomplete), gates, allowIncomplete);
       } finally {
         await drive?.stop();
         scratch.remove();
