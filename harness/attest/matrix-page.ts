@@ -45,7 +45,7 @@ header,main{padding:12px 28px} h1{margin:0 0 4px;font-size:22px}
 table{border-collapse:collapse;margin:12px 0} th,td{border:1px solid #dde1e7;padding:6px 10px;text-align:left;vertical-align:top}
 a.cell{display:block;font-weight:600;text-decoration:none;padding:2px 6px;border-radius:3px;margin:2px 0}
 .PASSED{background:#dff3e4;color:#0b5d23} .WARNED{background:#fff4d6;color:#7a5200} .FAILED{background:#fbe0e0;color:#8a1c1c}
-section.cert{border-top:1px solid #dde1e7;padding:8px 0} #refused li{color:#8a1c1c} code{font-size:13px}`;
+section.cert{border-top:1px solid #dde1e7;padding:8px 0} #refused li{color:#8a1c1c} code{font-size:13px} [hidden]{display:none!important}`;
 
 /** A column of the matrix: an API version and the suite (tool) version that tested it. */
 function columnOf(s: Statement): string {
