@@ -6,7 +6,6 @@
 import type { RunResults } from '../report/model.ts';
 import { isMustFailure } from '../report/model.ts';
 import { skipKindOf } from '../report/verdict.ts';
-import { readResultsFile } from './results-file.ts';
 
 export interface BaselineDiff {
   /** Failed now, not failed in the baseline (every level). */
@@ -15,11 +14,6 @@ export interface BaselineDiff {
   newMust: string[];
   fixed: string[];
   stale: string[];
-}
-
-/** The baseline's results.json, checked like any report's. */
-export function readBaseline(file: string): RunResults {
-  return readResultsFile(file);
 }
 
 export function compareBaseline(now: RunResults, baseline: RunResults): BaselineDiff {

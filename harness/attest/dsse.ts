@@ -1,4 +1,4 @@
-// DSSE envelopes (github.com/secure-systems-lab/dsse, protocol.md): the
+// DSSE envelopes (github.com/secure-systems-lab/dsse, its protocol page): the
 // signature is over the pre-authentication encoding
 //   PAE(type, body) = "DSSEv1" SP LEN(type) SP type SP LEN(body) SP body
 // (LEN: the byte length in ASCII decimal), never over the JSON of the envelope,

@@ -1,6 +1,6 @@
 // The in-toto Statement v1 of a report folder (github.com/in-toto/attestation,
-// spec/v1/statement.md) with the test-result predicate v0.1
-// (spec/predicates/test-result.md). Subjects are the report's files by
+// spec/v1) with the test-result predicate v0.1 (spec/predicates, "Test
+// Result"). Subjects are the report's files by
 // SHA-256; the predicate's test names are check ids. What the test-result
 // predicate has no field for (the verdict, the checks that did not run, the
 // declared deviations) is in one extra field, `conformance`: in-toto's parsing
@@ -25,7 +25,7 @@ export const PREDICATE_TYPE = 'https://in-toto.io/attestation/test-result/v0.1';
 /** The failedTests entry of an Interrupted run whose selected must checks all finished: the stop itself fails the run. */
 export const INTERRUPTED_TEST = 'pis-conformance.run-interrupted';
 
-export interface ResourceDescriptor {
+interface ResourceDescriptor {
   name?: string;
   uri?: string;
   digest?: Record<string, string>;
@@ -34,7 +34,7 @@ export interface ResourceDescriptor {
   annotations?: Record<string, unknown>;
 }
 
-export type TestResult = 'PASSED' | 'WARNED' | 'FAILED';
+type TestResult = 'PASSED' | 'WARNED' | 'FAILED';
 
 /** The judgement a statement carries, recomputable from results.json alone (`verify --report`). */
 export interface TestLists {
@@ -47,7 +47,7 @@ export interface TestLists {
   notApplicableTests: string[];
 }
 
-export interface Conformance {
+interface Conformance {
   verdict: Verdict;
   /** "Not conformant (2 declared deviations)". */
   verdictLine: string;
@@ -61,7 +61,7 @@ export interface Conformance {
   finishedAt: string;
 }
 
-export interface TestResultPredicate {
+interface TestResultPredicate {
   result: TestResult;
   configuration: ResourceDescriptor[];
   url?: string;
@@ -109,7 +109,7 @@ function canonical(v: unknown): string {
 }
 
 /** The report files a statement names: every file of REPORT_FILES the folder holds, but the certificate itself. */
-export function reportSubjects(dir: string): Statement['subject'] {
+function reportSubjects(dir: string): Statement['subject'] {
   return REPORT_FILES.filter(f => f !== ATTESTATION_FILE && existsSync(join(dir, f)))
     .map(f => ({ name: f, digest: { sha256: sha256(readFileSync(join(dir, f))) } }));
 }

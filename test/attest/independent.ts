@@ -11,7 +11,7 @@ import { join } from 'node:path';
 
 interface Env { payloadType: string; payload: string; signatures: { keyid?: string; sig: string }[] }
 
-/** PAE(type, body) = "DSSEv1" SP LEN(type) SP type SP LEN(body) SP body (secure-systems-lab/dsse, protocol.md). */
+/** PAE(type, body) = "DSSEv1" SP LEN(type) SP type SP LEN(body) SP body (github.com/secure-systems-lab/dsse, its protocol page). */
 function preAuth(type: string, body: Buffer): Buffer {
   return Buffer.concat([Buffer.from('DSSEv1 ' + Buffer.from(type).length + ' ' + type + ' ' + body.length + ' '), body]);
 }
