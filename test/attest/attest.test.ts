@@ -1,34 +1,56 @@
-// `run --attest` on the run `npm start` makes (every suite against the bundled
-// reference): `verify` accepts the certificate with the report folder and the
-// strictest policy, and so does the independent check of ./independent.ts
-// (openssl for the signature); one changed byte of any report file, of the
-// statement or of the signature makes both refuse.
+// The five commands of README.md's "A certificate anyone can verify", run as
+// written: `run --attest` on the run `npm start` makes (every suite against
+// the bundled reference) and again at API version 2.0.0, `verify` with the
+// report folder and the strictest policy, `matrix` of the two. The independent
+// check of ./independent.ts (openssl for the signature) accepts the
+// certificate too; one changed byte of any report file, of the statement or
+// of the signature makes both refuse.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateKeyPairSync } from 'node:crypto';
-import { runCli } from '../helpers/cli.ts';
+import { ROOT, runCli } from '../helpers/cli.ts';
 import { flipped, opensslAccepts, statementOf, subjectsMatch } from './independent.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'pis-attest-'));
-const dir = join(tmp, 'report'), key = join(tmp, 'k.key'), pub = join(tmp, 'k.pub'), policy = join(tmp, 'policy.yaml');
+const dir = join(tmp, 'runs', 'acme'), key = join(tmp, 'acme.key'), pub = join(tmp, 'acme.pub'), policy = join(tmp, 'policy.yaml');
 const envelope = join(dir, 'attestation.intoto.json');
-let runOutput = '';
+const outputs: string[] = [];
+
+/** The commands of README.md's certificate section, as argument lists (each line's comment left out). */
+function readmeCommands(): string[][] {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const block = /```sh\n([\s\S]*?)```/.exec(readme.slice(readme.indexOf('## A certificate anyone can verify')))![1]!;
+  return block.split('\n').filter(l => l.startsWith('npx pis-conformance '))
+    .map(l => l.replace(/\s+#.*$/, '').slice('npx pis-conformance '.length).split(/\s+/));
+}
+
+/** A shell's expansion of an argument `folder/STAR/file` (STAR: an asterisk). */
+function glob(arg: string): string[] {
+  const m = /^(.*)\/\*\/(.*)$/.exec(arg);
+  return m ? readdirSync(join(tmp, m[1]!)).sort().map(d => `${m[1]}/${d}/${m[2]}`) : [arg];
+}
 
 before(async () => {
-  const made = await runCli(['keygen', '--out', join(tmp, 'k')]);
-  assert.equal(made.code, 0, made.stderr);
   writeFileSync(policy, '{}\n');
-  const r = await runCli(['run', '--report', dir, '--attest', key], { timeoutMs: 170_000 });
-  runOutput = r.stdout + r.stderr;
-  assert.equal(r.code, 0, runOutput);
+  const commands = readmeCommands();
+  assert.deepEqual(commands.map(c => c[0]), ['keygen', 'run', 'verify', 'run', 'matrix']);
+  for (const c of commands) {
+    const r = await runCli(c.flatMap(glob), { cwd: tmp, timeoutMs: 170_000 });
+    outputs.push(r.stdout + r.stderr);
+    assert.equal(r.code, 0, `${c.join(' ')}: ${r.stdout}${r.stderr}`);
+  }
 });
 after(() => rmSync(tmp, { recursive: true, force: true }));
 
-test('the certificate of a whole run: verify and an independent openssl check accept it', async () => {
-  assert.match(runOutput, /Certificate: .*attestation\.intoto\.json \(PASSED\)/);
+test('the certificate of a whole run: verify and an independent openssl check accept it; the matrix shows both versions', async () => {
+  assert.equal(statSync(key).mode & 0o777, 0o600, 'the private key is readable by its owner only');
+  assert.match(outputs[1]!, /Certificate: .*attestation\.intoto\.json \(PASSED\)/);
+  assert.match(outputs[2]!, /^Verified: .*bundled reference, API version 3\.2\.0, PASSED \(Conformant\); checked the files of .* and the policy\.\n$/);
+  assert.match(outputs[3]!, /Certificate: .*attestation\.intoto\.json \(PASSED\)/);
+  assert.match(outputs[4]!, /wrote matrix\.html: 2 verified certificates, 0 refused/);
   const text = readFileSync(envelope, 'utf8');
   const s = statementOf(text);
   assert.equal(s._type, 'https://in-toto.io/Statement/v1');
