@@ -1,6 +1,6 @@
 // `pis-conformance keygen`: a key pair to sign certificates with (attest,
 // run --attest) and to verify them (verify, matrix, cosign, openssl).
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { HarnessError } from '../errors.ts';
 import { generateKeys, KEY_TYPES, type KeyType } from '../attest/keys.ts';
 import { parseFlags, type Command } from './command.ts';
@@ -28,6 +28,9 @@ export const command: Command = {
     const type = (parsed.values.type ?? 'ed25519') as KeyType;
     if (!KEY_TYPES.includes(type)) throw new HarnessError('PIS_BAD_FLAG', `--type ${type} is not a key type: use ${KEY_TYPES.join(' or ')}.`);
     const prefix = parsed.values.out ?? 'pis-attest';
+    // Neither file is written when either exists: a new private key beside an old public one would sign what nobody can verify.
+    for (const file of [`${prefix}.key`, `${prefix}.pub`])
+      if (existsSync(file)) throw new HarnessError('PIS_BAD_FLAG', `${file} exists already: give --out another prefix, or move the old key away first.`);
     const { privatePem, publicPem } = generateKeys(type);
     for (const [file, text, mode] of [[`${prefix}.key`, privatePem, 0o600], [`${prefix}.pub`, publicPem, 0o644]] as const) {
       try { writeFileSync(file, text, { mode, flag: 'wx' }); } catch (e) {
