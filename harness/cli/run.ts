@@ -72,7 +72,8 @@ Output:
                           annotations and a job summary in $GITHUB_STEP_SUMMARY
 
 Exit status: 0 conformant, 1 not conformant or incomplete (some must checks could not run),
-2 the run could not be made, selected no check, or was interrupted.
+2 the run could not be made, selected no check, or was interrupted. With --baseline a failed must check
+that also failed in the baseline does not count; declared deviations never change the status.
 `;
 
 /**
