@@ -16,6 +16,10 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<{ command:
   'report': { summary: 'Rebuild the HTML report of a run from its results.json / results.jsonl.', load: () => import('./cli/report.ts') },
   'coverage': { summary: 'Print every requirement of the spec, the checks that enforce it and the proofs they can fail.',
     load: () => import('./cli/coverage.ts') },
+  'keygen': { summary: 'Make an Ed25519 or ECDSA P-256 key pair to sign certificates with.', load: () => import('./cli/keygen.ts') },
+  'attest': { summary: 'Sign a report folder: an in-toto test-result statement in a DSSE envelope.', load: () => import('./cli/attest.ts') },
+  'verify': { summary: 'Verify a signed certificate: signature, report files, verdict, and a policy.', load: () => import('./cli/verify.ts') },
+  'matrix': { summary: 'One static HTML page of verified certificates: implementations by API version.', load: () => import('./cli/matrix.ts') },
 };
 
 function usage(): string {

@@ -14,6 +14,7 @@ export const ERROR_CODES = {
   PIS_PORT_IN_USE: 'a port the harness must listen on is taken',
   PIS_TLS: 'a TLS connection or certificate could not be set up',
   PIS_BAD_INPUT: 'an input file is missing, empty or not JSON',
+  PIS_BAD_KEY: 'a signing or public key is unreadable, not PEM, or neither Ed25519 nor ECDSA P-256',
   PIS_UNKNOWN_COMMAND: 'the command does not exist',
   PIS_INTERNAL: 'the harness itself failed',
 } as const;

@@ -8,10 +8,10 @@ import { join } from 'node:path';
 import { HarnessError } from '../errors.ts';
 import { assembleResults, PLAN_FILE, type PlanFile } from '../report/assemble.ts';
 import type { CheckResult, RunResults } from '../report/model.ts';
-import { summarize, verdictLines } from '../report/verdict.ts';
+import { verdictLines } from '../report/verdict.ts';
 import { writeReportFiles } from '../report/writer.ts';
 import { parseFlags, type Command } from './command.ts';
-import { validateContract } from '../contracts/index.ts';
+import { checkedResults } from '../attest/results-file.ts';
 
 const help = `Usage: pis-conformance report DIR
 
@@ -21,21 +21,9 @@ before it wrote results.json; such a run's verdict is Interrupted, and the
 selected checks without a result are listed as not run.
 Exit status 0 when rebuilt, 2 when the folder holds neither.`;
 
-/**
- * The results with their verdict computed again from the checks, refused
- * unless they have the shape of contracts/results.yaml: a results.json from
- * anywhere else is not rendered (the renderers escape everything besides).
- */
+/** The results with their verdict computed again, refused unless they have the shape of contracts/results.yaml. */
 function checked(dir: string, r: RunResults): RunResults {
-  const where = join(dir, existsSync(join(dir, 'results.json')) ? 'results.json' : 'results.jsonl');
-  if (!r || typeof r !== 'object' || !Array.isArray(r.checks) || (r.notSelected !== undefined && !Array.isArray(r.notSelected)))
-    throw new HarnessError('PIS_BAD_INPUT', `${where} is not the results of a run (no list of checks): give the folder a run of this tool wrote.`);
-  const results = { ...r, summary: summarize([...r.checks, ...(r.notSelected ?? [])], { interrupted: r.interrupted === true }) };
-  const wrong = validateContract('results', results).filter(v => v.level === 'must');
-  if (wrong.length)
-    throw new HarnessError('PIS_BAD_INPUT', `${where} is not the results of a run of this tool (${wrong.length} problem${wrong.length === 1 ? '' : 's'}, ` +
-      `the first: ${wrong[0].pointer || '/'} should be ${wrong[0].expected}, found ${wrong[0].found}): give the folder a run wrote, unchanged.`);
-  return results;
+  return checkedResults(join(dir, existsSync(join(dir, 'results.json')) ? 'results.json' : 'results.jsonl'), r);
 }
 
 function readPlan(dir: string): PlanFile | undefined {

@@ -34,6 +34,7 @@ import { parseLifetimes } from '../reference/lifetimes.ts';
 import { API_VERSIONS, LATEST_API_VERSION } from '../contracts/api-versions.ts';
 import { detectApiVersion, type Detection } from '../target/detect.ts';
 import { windowsEnv } from '../requirements/versions.ts';
+import { applyGates, GATE_FLAGS, GATES_HELP, readGates } from './run-gates.ts';
 
 const HELP = `Usage: pis-conformance run [options]
 
@@ -62,6 +63,8 @@ What to run:
   --allow-incomplete      exit 0 when no must check failed even though some could not run
   --list                  print the checks the selection would run (level, spec, requirements) and stop
 
+${GATES_HELP}
+
 Output:
   --reporter R            line (default): a line per check, a status line while checks wait, a recap of
                           the failures at the end; json: a JSON line per check and a summary line last
@@ -69,7 +72,8 @@ Output:
                           annotations and a job summary in $GITHUB_STEP_SUMMARY
 
 Exit status: 0 conformant, 1 not conformant or incomplete (some must checks could not run),
-2 the run could not be made, selected no check, or was interrupted.
+2 the run could not be made, selected no check, or was interrupted. With --baseline a failed must check
+that also failed in the baseline does not count; declared deviations never change the status.
 `;
 
 /**
@@ -92,6 +96,7 @@ const FLAGS = {
   'list': { type: 'boolean' },
   'reporter': { type: 'string' },
   'lifetimes': { type: 'string' },
+  ...GATE_FLAGS,
 } as const;
 
 /** --grep as the regular expression Playwright will use; a pattern that is not one is a bad flag. */
@@ -151,6 +156,7 @@ export const command: Command = {
     const faults = (v.fault ?? []).flatMap(f => f.split(',')).map(f => f.trim()).filter(Boolean);
     const grep = grepFlag(v.grep);
     const dir = reportDirFlag(v.report, defaultReportDir);
+    const gates = readGates(v);
 
     let bundled: Bundled | undefined;
     let sources: PartialConfig[];
@@ -220,7 +226,7 @@ export const command: Command = {
             [STDOUT_REPORTER_ENV]: reporter,
           },
         });
-        return finish(dir, out, grep, allowIncomplete);
+        return applyGates(dir, finish(dir, out, grep, allowIncomplete), gates, allowIncomplete);
       } finally {
         await drive?.stop();
         scratch.remove();

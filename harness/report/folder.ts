@@ -4,8 +4,11 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { PLAN_FILE } from './assemble.ts';
 
+/** The signed certificate of a report folder (`attest`, `run --attest`; docs/report.md). */
+export const ATTESTATION_FILE = 'attestation.intoto.json';
+
 /** The files a report folder holds; a run clears them before it writes its own, so nothing of an older run is left to be mixed in. */
-export const REPORT_FILES = ['results.json', 'results.jsonl', PLAN_FILE, 'junit.xml', 'index.html'] as const;
+export const REPORT_FILES = ['results.json', 'results.jsonl', PLAN_FILE, 'junit.xml', 'index.html', ATTESTATION_FILE] as const;
 
 /** Whether `dir` is a folder a run wrote (it holds results.jsonl or plan.json). */
 function isReportFolder(dir: string): boolean {

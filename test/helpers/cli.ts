@@ -26,3 +26,22 @@ export function runCli(args: string[], opts: { cwd?: string; env?: Record<string
     child.stdin.end(opts.input ?? '');
   });
 }
+
+/** A shell command as CI runs it: bash -e, in `cwd`, with `env` on top of this process's. */
+export function sh(command: string, cwd: string, env: Record<string, string> = {}, timeoutMs = 180_000): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const full: NodeJS.ProcessEnv = { ...process.env, ...env };
+    // Set by `node --test` in its children; it would make a nested Node process report to this runner.
+    delete full.NODE_TEST_CONTEXT;
+    const child = spawn('bash', ['-ec', command], { cwd, env: full, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '', stderr = '';
+    child.stdout.on('data', d => { stdout += d; });
+    child.stderr.on('data', d => { stderr += d; });
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`${command} did not end within ${timeoutMs} ms\n${stdout}\n${stderr}`));
+    }, timeoutMs);
+    child.on('error', reject);
+    child.on('close', code => { clearTimeout(timer); resolve({ code, stdout, stderr }); });
+  });
+}

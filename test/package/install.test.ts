@@ -8,35 +8,16 @@
 // and the report folder they upload is there. About 30-60 s, most of it npm.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { startReference } from '../../harness/reference/index.ts';
-import { ROOT, type CliResult } from '../helpers/cli.ts';
+import { ROOT, sh } from '../helpers/cli.ts';
 
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as
   { name: string; version: string; files: string[]; dependencies: Record<string, string> };
 
-/** A shell command as CI runs it: bash -e, in `cwd`, with `env` on top of this process's. */
-function sh(command: string, cwd: string, env: Record<string, string> = {}, timeoutMs = 180_000): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const full: NodeJS.ProcessEnv = { ...process.env, ...env };
-    // Set by `node --test` in its children; it would make a nested Node process report to this runner.
-    delete full.NODE_TEST_CONTEXT;
-    const child = spawn('bash', ['-ec', command], { cwd, env: full, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '', stderr = '';
-    child.stdout.on('data', d => { stdout += d; });
-    child.stderr.on('data', d => { stderr += d; });
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`${command} did not end within ${timeoutMs} ms\n${stdout}\n${stderr}`));
-    }, timeoutMs);
-    child.on('error', reject);
-    child.on('close', code => { clearTimeout(timer); resolve({ code, stdout, stderr }); });
-  });
-}
 
 /** Bare package names a source file imports at run time (not types, not node: or relative paths). */
 function runtimeImports(text: string): string[] {

@@ -1,0 +1,76 @@
+// `pis-conformance attest DIR --key KEY`: signs a report folder. The
+// certificate is an in-toto Statement (test-result predicate) in a DSSE
+// envelope, verifiable with `verify`, cosign or openssl (docs/report.md).
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { HarnessError } from '../errors.ts';
+import { readPrivateKey } from '../attest/keys.ts';
+import { attestFolder } from '../attest/attest.ts';
+import { deviationLines, loadDeviations } from '../attest/deviations.ts';
+import { parseFlags, type Command } from './command.ts';
+
+const help = `Usage: pis-conformance attest DIR --key KEY [options]
+
+Signs the report folder DIR of a finished run: writes DIR/attestation.intoto.json,
+a DSSE envelope of an in-toto Statement v1 whose subjects are the SHA-256 of the
+report's files and whose predicate is the in-toto test-result predicate v0.1
+(result PASSED, WARNED or FAILED; the check ids that passed, warned and failed).
+Incomplete and Interrupted runs are FAILED, their must checks that did not run
+listed in failedTests. Verify it with 'pis-conformance verify'.
+
+Options:
+  --key KEY          the private key (PEM, Ed25519 or ECDSA P-256; 'pis-conformance keygen' makes one)
+  --deviations FILE  declared deviations (YAML, contracts/deviations.yaml): listed in the certificate,
+                     never turning a failed check into a pass; expired and unused ones are reported
+  --config FILE      the run's --config file, recorded by its SHA-256
+  --name NAME        the implementation's name in the certificate and the matrix
+                     (default: 'bundled reference', or the API's origin)
+  --url URL          a link to the run (e.g. the CI job), the predicate's url
+  --out FILE         where to write the envelope (default DIR/attestation.intoto.json)
+
+Exit status 0 when signed, 2 when not.`;
+
+export const FLAGS = {
+  'key': { type: 'string' },
+  'deviations': { type: 'string' },
+  'config': { type: 'string' },
+  'name': { type: 'string' },
+  'url': { type: 'string' },
+  'out': { type: 'string' },
+} as const;
+
+/** The SHA-256 of the --config file a certificate records. */
+export function configDigest(file: string): { file: string; sha256: string } {
+  try { return { file, sha256: createHash('sha256').update(readFileSync(file)).digest('hex') }; } catch (e) {
+    throw new HarnessError('PIS_BAD_CONFIG', `The config file ${file} cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}).`);
+  }
+}
+
+export function urlFlag(url: string | undefined): string | undefined {
+  if (url === undefined) return undefined;
+  try { new URL(url); } catch { throw new HarnessError('PIS_BAD_FLAG', `--url ${url} is not a URL: give an absolute one such as https://ci.example/run/1.`); }
+  return url;
+}
+
+export const command: Command = {
+  name: 'attest',
+  help,
+  async run(argv) {
+    const parsed = parseFlags('attest', help, argv, FLAGS, true);
+    if (!parsed) return 0;
+    const v = parsed.values;
+    const dir = parsed.positionals[0];
+    if (!dir || parsed.positionals.length > 1)
+      throw new HarnessError('PIS_BAD_FLAG', 'give exactly one report folder, e.g. pis-conformance attest reports/latest --key pis-attest.key.');
+    if (!v.key) throw new HarnessError('PIS_MISSING_OPTION', "attest needs --key KEY, a private key in PEM ('pis-conformance keygen' makes one).");
+    const key = readPrivateKey(v.key);
+    const url = urlFlag(v.url);
+    const deviations = v.deviations ? loadDeviations(v.deviations) : undefined;
+    const out = attestFolder({ dir, key, ...(deviations ? { deviations } : {}), ...(v.config ? { targetConfig: configDigest(v.config) } : {}),
+      ...(url ? { url } : {}), ...(v.name ? { name: v.name } : {}), ...(v.out ? { out: v.out } : {}) });
+    const p = out.statement.predicate;
+    const signed = `${p.conformance.verdictLine}: signed ${out.statement.subject.length} files of ${dir}, result ${p.result}.`;
+    process.stdout.write([...deviationLines(out.deviations), signed, `Certificate: ${out.file}`].join('\n') + '\n');
+    return 0;
+  },
+};
