@@ -5,6 +5,8 @@
 // union of their checks; a mutation that breaks something every check builds
 // on (tokens, sessions, consent, the bank list) gets a run of its own that
 // selects only its checks (--grep), since the others would only skip.
+import { operationsAt } from '../../harness/places/operations.ts';
+import { LATEST_API_VERSION } from '../../harness/contracts/api-versions.ts';
 import { editJson as json, errorAnswer, jsonAnswer, type Answer, type Exchange, type ProxyMutation } from '../helpers/proxy.ts';
 
 export interface Mutation extends ProxyMutation {
@@ -37,6 +39,8 @@ export const RUNS = {
   'consent-url': { suites: 'session', grep: 'session\\.consent-link\\.consent-url ' },
   'consent-kept': { suites: 'session', grep: 'session\\.lifecycle\\.consent ' },
   'banks-list': { suites: 'data', grep: 'data\\.banks\\.list ' },
+  // The consent-link error served away at one operation: the checks that judge it at every session-bound operation.
+  'consent-places': { suites: 'session', grep: 'session\\.(consent-link\\.new-session-every-operation|lifecycle\\.delete) ' },
   'accounts-list': { suites: 'data', grep: 'data\\.accounts\\.list ' },
   'transactions-list': { suites: 'data', grep: 'data\\.transactions\\.list ' },
 } satisfies Record<string, MutationRun>;
@@ -83,7 +87,26 @@ function nameFilterLoose(): ProxyMutation {
 const hasConsentLink = (body: any) => Array.isArray(body?.links) && body.links.some((l: { rel?: string }) => l?.rel === 'consent');
 const payment = (x: Exchange, product: RegExp) => x.method === 'POST' && new RegExp(`^/api/payments/${product.source}$`).test(x.path);
 
+/**
+ * One mutation per session-bound operation (harness/places/operations.ts) but
+ * GET /accounts, transactions and payment initiation, which catalog faults
+ * break: the consent-link error (1426) there, and only there, becomes a 2xx.
+ */
+const consentSkipped: Record<string, Mutation> = Object.fromEntries(operationsAt(LATEST_API_VERSION)
+  .filter(o => o.sessionBound && !['accounts', 'transactions', 'payments'].includes(o.path))
+  .map(o => {
+    const [method, path] = o.id.split(' ') as [string, string];
+    const at = new RegExp(`^/api${path.replace(/\{\w+\}/g, '[^/]+')}$`);
+    const name = `consent-skipped-${o.id.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/-+$/, '')}`;
+    const mutation: Mutation = {
+      run: 'consent-places',
+      answer: (x, a) => { if (x.method === method && at.test(x.path) && isCode(a, '1426')) Object.assign(a, jsonAnswer({})); },
+    };
+    return [name, mutation];
+  }));
+
 export const MUTATIONS: Record<string, Mutation> = {
+  ...consentSkipped,
   // ---- token ----
   'token-no-expires-in': { run: 'shared', answer: (x, a) => { if (TOKEN.test(x.path) && a.status === 200) json(a, b => { delete b.expires_in; }); } },
   'refresh-no-scope': {

@@ -67,5 +67,7 @@ export class SessionStore {
     // Fault session-delete-ignored: the answer says deleted, the session stays usable.
     if (this.faults.has('session-delete-ignored')) return;
     s.deleted = true;
+    // Fault session-delete-ends-bank: every other session at the bank ends too.
+    if (this.faults.has('session-delete-ends-bank')) for (const o of this.sessions.values()) if (o.bankId === s.bankId) o.deleted = true;
   }
 }

@@ -1,10 +1,10 @@
 // session.lifecycle: start a session, read its consent status, give consent,
 // delete it (spec 4.4; 9 3.0.0 "Sessions (POST /session) and consent stored per session").
 import type { Check } from '../../support/register.ts';
-import { call, isError, obj, ok } from '../../support/api.ts';
+import { call, obj, ok } from '../../support/api.ts';
 import { describeAnswer, show } from '../../support/check.ts';
 import { createSession, giveConsent, probeConsent } from '../../support/sessions.ts';
-import { consentedNewSession, newSession, sessionBank } from './common.ts';
+import { newSession, sessionBank } from './common.ts';
 
 export const create: Check = {
   id: 'session.lifecycle.create', requirements: ['R4.4-session-create'], spec: '4.4',
@@ -52,18 +52,5 @@ export const consent: Check = {
     await giveConsent(c, id, 'accounts');
     const res = await probeConsent(c, id, 'accounts, after consent');
     c.expect(ok(res), 'the session does not open the account calls after consent', 'a 2xx answer to GET /accounts', `${describeAnswer(res)}`);
-  },
-};
-
-export const remove: Check = {
-  id: 'session.lifecycle.delete', requirements: ['R4.4-session-delete'], spec: '4.4',
-  title: 'DELETE /session ends the session and its consent',
-  quote: 'DELETE /session | Deletes consent and session.',
-  async run(c) {
-    const id = await consentedNewSession(c);
-    const del = await call(c, 'DELETE', 'session', { sessionId: id }, { session: id, label: 'delete the session' });
-    c.expect(ok(del), 'the session was not deleted', 'a 2xx answer', `${describeAnswer(del)}`);
-    const after = await probeConsent(c, id, 'accounts, after the delete');
-    c.expect(isError(after), 'the deleted session still opens the account calls', 'a refusal (the consent-link error)', `${describeAnswer(after)}`);
   },
 };
