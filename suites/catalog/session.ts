@@ -13,6 +13,7 @@ import type { Check } from '../support/check.ts';
 export const SESSION_CHECKS: readonly Registered<Check>[] = [
   must(lifecycle.create),
   must(lifecycle.status),
+  must(lifecycle.statusUnknown),
   profile(lifecycle.statusFields),
   must(link.consentUrl),
   must(lifecycle.consent),

@@ -1,8 +1,10 @@
 // session.lifecycle: start a session, read its consent status, give consent,
 // delete it (spec 4.4; 9 3.0.0 "Sessions (POST /session) and consent stored per session").
 import type { Check } from '../../support/register.ts';
-import { call, obj, ok } from '../../support/api.ts';
-import { describeAnswer, show } from '../../support/check.ts';
+import { randomUUID } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
+import { call, isError, obj, ok } from '../../support/api.ts';
+import { type CheckContext, describeAnswer, Prerequisite, show } from '../../support/check.ts';
 import { createSession, giveConsent, probeConsent } from '../../support/sessions.ts';
 import { newSession, sessionBank } from './common.ts';
 
@@ -17,14 +19,55 @@ export const create: Check = {
   },
 };
 
+/** GET /session for `id`. */
+const statusOf = (c: CheckContext, id: string, when: string) =>
+  call(c, 'GET', 'session', { sessionId: id }, { session: id, label: `consent status, ${when}` });
+
 export const status: Check = {
   id: 'session.lifecycle.status', requirements: ['R4.4-session-status'], spec: '4.4',
-  title: 'GET /session answers the consent status of a session',
+  title: 'GET /session answers the consent status of a session, and it changes with consent and with the delete',
   quote: 'GET /session | Gets consent status.',
+  bindsAt: { family: 'session-state', only: ['new', 'consented', 'deleted'] },
   async run(c) {
     const id = await newSession(c);
-    const res = await call(c, 'GET', 'session', { sessionId: id }, { session: id, label: 'consent status' });
-    c.expect(ok(res) && obj(res), 'the consent status was not answered', 'a 2xx answer with a JSON object', `${describeAnswer(res)}`);
+    let before: Record<string, unknown> | undefined, given: Record<string, unknown> | undefined;
+    const steps: Record<string, () => Promise<void>> = {
+      new: async () => {
+        const res = await statusOf(c, id, 'before consent');
+        before = obj(res);
+        c.expect(ok(res) && before, 'the consent status of a new session was not answered', 'a 2xx answer with a JSON object', `${describeAnswer(res)}`);
+      },
+      consented: async () => {
+        await giveConsent(c, id, 'accounts');
+        const res = await statusOf(c, id, 'after consent');
+        given = obj(res);
+        c.expect(ok(res) && given, 'the consent status of a consented session was not answered', 'a 2xx answer with a JSON object',
+          `${describeAnswer(res)}`);
+        c.expect(!before || !isDeepStrictEqual(before, given), 'the consent status after consent is the same answer as before consent',
+          'a status that differs from the one before consent', `${show(given)} both times`, res);
+      },
+      deleted: async () => {
+        const del = await call(c, 'DELETE', 'session', { sessionId: id }, { session: id, label: 'delete the session' });
+        if (!ok(del)) throw new Prerequisite(`the session could not be deleted (${del.status}; see session.lifecycle.delete)`);
+        const res = await statusOf(c, id, 'after the delete');
+        c.expect(isError(res) || !given || !isDeepStrictEqual(obj(res), given),
+          'the consent status after the delete is the same answer as while consent was given',
+          'an error answer, or a status that differs from the consented one', `${describeAnswer(res)}`, res);
+      },
+    };
+    await c.everyPlace('session-state', Object.entries(steps).map(([name, value]) => ({ name, value })), step => step());
+  },
+};
+
+export const statusUnknown: Check = {
+  id: 'session.lifecycle.status-unknown-session', requirements: ['R4.4-session-status'], spec: '4.4',
+  title: 'GET /session of a session id the service never gave out is an error, not a consent status',
+  quote: 'GET /session | Gets consent status.',
+  async run(c) {
+    const id = `pis-conformance-no-such-session-${randomUUID()}`;
+    const res = await statusOf(c, id, 'of a session id never given out');
+    c.expect(isError(res), 'a session id that was never given out was answered a consent status', 'an error answer (4xx)',
+      `${describeAnswer(res)}`, res);
   },
 };
 
