@@ -17,6 +17,7 @@ export const SESSION_CHECKS: readonly Registered<Check>[] = [
   profile(lifecycle.statusFields),
   must(link.consentUrl),
   must(lifecycle.consent),
+  must(lifecycle.perBank),
   must(redirect.withoutRedirect),
   must(redirect.redirect),
   must(every.remove),

@@ -39,6 +39,7 @@ export const RUNS = {
   'consent-url': { suites: 'session', grep: 'session\\.consent-link\\.consent-url ' },
   'consent-kept': { suites: 'session', grep: 'session\\.lifecycle\\.consent ' },
   'banks-list': { suites: 'data', grep: 'data\\.banks\\.list ' },
+  'per-bank': { suites: 'session', grep: 'session\\.lifecycle\\.per-bank-accounts ' },
   // The consent-link error served away at one operation: the checks that judge it at every session-bound operation.
   'consent-places': { suites: 'session', grep: 'session\\.(consent-link\\.new-session-every-operation|lifecycle\\.delete) ' },
   'accounts-list': { suites: 'data', grep: 'data\\.accounts\\.list ' },
@@ -105,6 +106,28 @@ const consentSkipped: Record<string, Mutation> = Object.fromEntries(operationsAt
     return [name, mutation];
   }));
 
+/**
+ * A session at danske-dk lists, besides its own accounts, those every other
+ * bank listed before: the bank of each session is learned from POST /session.
+ */
+function accountsOfEveryBank(): ProxyMutation {
+  const bankOf = new Map<string, string>();
+  const listed = new Map<string, unknown[]>();
+  return {
+    answer: (x, a) => {
+      if (x.method === 'POST' && x.path === '/api/session' && ok(a)) json(a, b => { bankOf.set(String(b.sessionId), String(body(x).bankId)); });
+      if (x.method !== 'GET' || x.path !== '/api/accounts' || !ok(a)) return;
+      const bank = bankOf.get(x.headers['x-session-id'] ?? '');
+      if (!bank) return;
+      json(a, b => {
+        if (!Array.isArray(b)) return;
+        if (bank !== 'danske-dk') { listed.set(bank, b); return; }
+        return [...b, ...[...listed.values()].flat()];
+      });
+    },
+  };
+}
+
 export const MUTATIONS: Record<string, Mutation> = {
   ...consentSkipped,
   // ---- token ----
@@ -153,6 +176,7 @@ export const MUTATIONS: Record<string, Mutation> = {
     run: 'shared',
     answer: (x, a) => { if (isApi(x) && a.status >= 400) json(a, b => { if (hasConsentLink(b)) b.errorCode = '1999'; }); },
   },
+  'accounts-of-every-bank': { run: 'per-bank', ...accountsOfEveryBank() },
   'consent-link-dead-end': {
     run: 'shared',
     answer: (x, a) => {

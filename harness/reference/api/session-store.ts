@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../clock.ts';
 import { SHOWN_LIFETIMES } from '../lifetimes.ts';
+import { findBank } from '../data/banks.ts';
 
 export type ConsentStatus = 'PENDING' | 'VALID' | 'EXPIRED';
 
@@ -39,7 +40,10 @@ export class SessionStore {
       // Fault session-consent-per-bank: consent given to any live session of the bank opens this one too.
       // Only a consent given to that session counts (never one it borrowed: two sessions without consent
       // would ask each other for ever).
-      const shared = this.faults.has('session-consent-per-bank')
+      // Fault session-consent-per-bank-dk: the same at Danish banks only.
+      const perBank = this.faults.has('session-consent-per-bank')
+        || (this.faults.has('session-consent-per-bank-dk') && findBank(s.bankId)?.record.countryCode === 'DK');
+      const shared = perBank
         && [...this.sessions.values()].some(o => o !== s && !o.deleted && o.bankId === s.bankId && this.ownConsent(o) === 'VALID');
       return shared ? 'VALID' : 'PENDING';
     }

@@ -4,11 +4,12 @@
 import type { Check } from '../../support/register.ts';
 import type { ExchangeResponse } from '../../../harness/http/exchange.ts';
 import { call, isError, ok } from '../../support/api.ts';
-import { describeAnswer, Prerequisite, type CheckContext } from '../../support/check.ts';
-import { createSession, giveConsent, probeConsent } from '../../support/sessions.ts';
+import { describeAnswer, type CheckContext } from '../../support/check.ts';
+import { probeConsent } from '../../support/sessions.ts';
 import { isNotImplemented } from '../../support/payment-banks.ts';
 import { operationProbe, SESSION_BOUND, sessionBoundOperations, type OperationProbe } from '../../support/session-places.ts';
 import { expectConsentLinkError, SENTENCE } from './consent-link.ts';
+import { consentedAt, startAt } from './common.ts';
 
 /** The session-bound operations as places, each with its probe made when the place is reached. */
 const places = () => sessionBoundOperations().map(op => ({ name: op.id, value: op }));
@@ -21,22 +22,6 @@ function perBank(make: (bankId: string) => Promise<string>): (bankId: string) =>
     if (!p) { p = make(bankId); made.set(bankId, p); }
     return p;
   };
-}
-
-/** A new session at `bankId`, its start in the check's evidence; none is a Prerequisite. */
-async function startAt(c: CheckContext, bankId: string): Promise<string> {
-  const { res, id } = await createSession(c, bankId);
-  if (!id) throw new Prerequisite(`no session could be started at ${bankId} (${res.status}; see session.lifecycle.create)`);
-  return id;
-}
-
-/** A new session at `bankId` with consent given and seen to work. */
-export async function consentedAt(c: CheckContext, bankId: string): Promise<string> {
-  const id = await startAt(c, bankId);
-  await giveConsent(c, id, 'accounts');
-  const probe = await probeConsent(c, id, `accounts at ${bankId}, after consent`);
-  if (!ok(probe)) throw new Prerequisite(`the session at ${bankId} does not work after consent (${probe.status}; see session.lifecycle.consent)`);
-  return id;
 }
 
 /** True when the bank answered Not Implemented at an operation it does not offer: nothing was served. */

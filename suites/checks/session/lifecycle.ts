@@ -6,7 +6,9 @@ import { isDeepStrictEqual } from 'node:util';
 import { call, isError, obj, ok } from '../../support/api.ts';
 import { type CheckContext, describeAnswer, Prerequisite, show } from '../../support/check.ts';
 import { createSession, giveConsent, probeConsent } from '../../support/sessions.ts';
-import { newSession, sessionBank } from './common.ts';
+import { consentedAt, countryBanks, newSession, sessionBank } from './common.ts';
+import { banksUnderTest } from '../../support/banks.ts';
+import { ownAccounts } from '../../support/payments.ts';
 
 export const create: Check = {
   id: 'session.lifecycle.create', requirements: ['R4.4-session-create'], spec: '4.4',
@@ -95,5 +97,40 @@ export const consent: Check = {
     await giveConsent(c, id, 'accounts');
     const res = await probeConsent(c, id, 'accounts, after consent');
     c.expect(ok(res), 'the session does not open the account calls after consent', 'a 2xx answer to GET /accounts', `${describeAnswer(res)}`);
+  },
+};
+
+/**
+ * The accounts a list names, each by its id with its iban (else bban): an
+ * account of another bank is one whose id and number both match (banks of one
+ * country may number their test accounts alike, and ids are the bank's own).
+ */
+function identifiers(list: unknown): Set<string> {
+  const out = new Set<string>();
+  for (const a of Array.isArray(list) ? list as Record<string, unknown>[] : []) {
+    const num = a && typeof a === 'object' ? [a.iban, a.bban].find(v => typeof v === 'string' && v) : undefined;
+    if (num && typeof a.id === 'string' && a.id) out.add(`${a.id} ${String(num)}`);
+  }
+  return out;
+}
+
+export const perBank: Check = {
+  id: 'session.lifecycle.per-bank-accounts', requirements: ['R4.4-session-create'], spec: '4.4',
+  title: 'A session at one bank lists the accounts of that bank, not those of another bank',
+  quote: 'POST /session | Starts a session per bank; returns sessionId.',
+  bindsAt: { family: 'country' },
+  async run(c) {
+    const all = await banksUnderTest();
+    if (all.length < 2) c.skip('only one bank is under test, so no other bank\'s accounts can be compared', 'give --banks with two banks or more');
+    await c.everyPlace('country', await countryBanks(), async bank => {
+      const other = all[(all.indexOf(bank) + 1) % all.length]!;
+      const theirs = identifiers(await ownAccounts(other.id));
+      if (!theirs.size) throw new Prerequisite(`${other.id} lists no account with an id and an iban or bban to look for`);
+      const id = await consentedAt(c, bank.id);
+      const res = await probeConsent(c, id, `accounts in a session at ${bank.id}`);
+      const seen = [...identifiers(res.json)].filter(x => theirs.has(x));
+      c.expect(!seen.length, `the session at ${bank.id} lists accounts of ${other.id}`, `only accounts of ${bank.id}`,
+        `${seen.length} account${seen.length === 1 ? '' : 's'} of ${other.id}: ${show(seen)}`, res);
+    });
   },
 };
