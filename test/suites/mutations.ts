@@ -18,6 +18,8 @@ export interface MutationRun {
   suites: string;
   /** Only the checks whose test title matches (Playwright --grep). */
   grep?: string;
+  /** More flags of `run`. */
+  args?: string[];
 }
 
 /**
@@ -40,6 +42,8 @@ export const RUNS = {
   'consent-kept': { suites: 'session', grep: 'session\\.lifecycle\\.consent ' },
   'banks-list': { suites: 'data', grep: 'data\\.banks\\.list ' },
   'per-bank': { suites: 'session', grep: 'session\\.lifecycle\\.per-bank-accounts ' },
+  // The reference's consent lifetime (one spec hour), so that a consent lost before it is a finding.
+  'consent-lost': { suites: 'data', grep: 'data\\.transactions\\.list ', args: ['--session-lifetime', '3600'] },
   // The consent-link error served away at one operation: the checks that judge it at every session-bound operation.
   'consent-places': { suites: 'session', grep: 'session\\.(consent-link\\.new-session-every-operation|lifecycle\\.delete) ' },
   'accounts-list': { suites: 'data', grep: 'data\\.accounts\\.list ' },
@@ -128,6 +132,20 @@ function accountsOfEveryBank(): ProxyMutation {
   };
 }
 
+/** The first call for transactions in each session answers the consent-link error, as if the consent had been lost. */
+function consentLostOnce(): ProxyMutation {
+  const met = new Set<string>();
+  return {
+    request: x => {
+      const session = x.headers['x-session-id'] ?? '';
+      if (x.method !== 'GET' || !/^\/api\/accounts\/[^/]+\/transactions$/.test(x.path) || met.has(session)) return;
+      met.add(session);
+      return jsonAnswer({ errorCode: '1426', message: 'consent lost by the mutation',
+        links: [{ type: 'GET', rel: 'consent', href: `http://127.0.0.1/api/consent/${session}` }] }, 510);
+    },
+  };
+}
+
 export const MUTATIONS: Record<string, Mutation> = {
   ...consentSkipped,
   // ---- token ----
@@ -177,6 +195,7 @@ export const MUTATIONS: Record<string, Mutation> = {
     answer: (x, a) => { if (isApi(x) && a.status >= 400) json(a, b => { if (hasConsentLink(b)) b.errorCode = '1999'; }); },
   },
   'accounts-of-every-bank': { run: 'per-bank', ...accountsOfEveryBank() },
+  'consent-lost-early': { run: 'consent-lost', ...consentLostOnce() },
   'consent-link-dead-end': {
     run: 'shared',
     answer: (x, a) => {
