@@ -195,6 +195,24 @@ export const MUTATIONS: Record<string, Mutation> = {
     answer: (x, a) => { if (isApi(x) && a.status >= 400) json(a, b => { if (hasConsentLink(b)) b.errorCode = '1999'; }); },
   },
   'accounts-of-every-bank': { run: 'per-bank', ...accountsOfEveryBank() },
+  // ---- payments: required fields, one field of one product each ----
+  'domestic-empty-currency-accepted': {
+    run: 'shared',
+    request: x => { if (payment(x, /domestic-transfer/) && body(x).currency === '') return created('mutation-empty-currency', 'RCVD'); },
+  },
+  'sepa-missing-amount-server-error': {
+    run: 'shared',
+    request: x => {
+      if (payment(x, /sepa-credit/) && !('instrumentedAmount' in body(x))) return error(520, '1999', 'the service failed on a missing amount (mutation)');
+    },
+  },
+  'sepa-scheduled-empty-creditor-iban-accepted': {
+    run: 'shared',
+    request: x => {
+      const b = body(x);
+      if (payment(x, /sepa-scheduled-credit/) && (b.creditorAccount as { iban?: unknown } | undefined)?.iban === '') return created('mutation-empty-iban', 'RCVD');
+    },
+  },
   'consent-lost-early': { run: 'consent-lost', ...consentLostOnce() },
   'consent-link-dead-end': {
     run: 'shared',
