@@ -12,6 +12,7 @@ import * as status from '../checks/payments/status.ts';
 import * as funds from '../checks/payments/confirm-funds.ts';
 import * as codes from '../checks/payments/error-codes.ts';
 import * as fields from '../checks/payments/required-fields.ts';
+import * as dates from '../checks/payments/execution-date.ts';
 import type { Check } from '../support/check.ts';
 
 // The domestic initiation runs first: it visits every bank under test and
@@ -37,6 +38,7 @@ export const PAYMENTS_CHECKS: readonly Registered<Check>[] = [
   must(initiate.scheduledRequiresScheme),
   profile(fields.scheduledFields),
   must(initiate.scheduledInitiate),
+  must(dates.executionDateKept),
   profile(products.unsupportedProduct),
 
   must(status.byId),

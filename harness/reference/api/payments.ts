@@ -99,6 +99,9 @@ export function getPayment(call: Call): Answer {
     instrumentedAmount: r.instrumentedAmount, currency: r.currency,
   };
   if (r.endToEndIdentification !== undefined) body.endToEndIdentification = r.endToEndIdentification;
-  if (r.requestedExecutionDate !== undefined) body.requestedExecutionDate = r.requestedExecutionDate;
+  // Fault payments-scheduled-date-dropped: a SEPA scheduled credit is read back due on its creation day.
+  if (r.requestedExecutionDate !== undefined)
+    body.requestedExecutionDate = prod === 'sepa-scheduled-credit' && call.ctx.faults.has('payments-scheduled-date-dropped') ? p.creationDateTime.slice(0, 10)
+      : r.requestedExecutionDate;
   return ok(withExtras(call.ctx.faults, body, { statusReasonInformation: '' }));
 }
