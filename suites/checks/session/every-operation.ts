@@ -25,7 +25,7 @@ function perBank(make: (bankId: string) => Promise<string>): (bankId: string) =>
 }
 
 /** True when the bank answered Not Implemented at an operation it does not offer: nothing was served. */
-export function notOffered(c: CheckContext, p: OperationProbe, res: ExchangeResponse): boolean {
+function notOffered(c: CheckContext, p: OperationProbe, res: ExchangeResponse): boolean {
   if (!p.notImplementedHere || !isNotImplemented(res)) return false;
   c.note(`${p.op.id} at ${p.bankId} answered Not Implemented (${res.status}), as it does in a consented session: nothing was served`);
   return true;
