@@ -132,6 +132,18 @@ function accountsOfEveryBank(): ProxyMutation {
   };
 }
 
+/** GET /accounts in a session at `bankId` answers the consent-link error whatever the consent: the bank of each session is learned from POST /session. */
+function consentNotKeptAt(bankId: string): ProxyMutation {
+  const at = new Set<string>();
+  return {
+    answer: (x, a) => {
+      if (x.method === 'POST' && x.path === '/api/session' && ok(a) && body(x).bankId === bankId) json(a, b => { at.add(String(b.sessionId)); });
+      if (x.method === 'GET' && x.path === '/api/accounts' && ok(a) && at.has(x.headers['x-session-id'] ?? ''))
+        Object.assign(a, error(510, '1426', `consent at ${bankId} forgotten by the mutation`));
+    },
+  };
+}
+
 /** The first call for transactions in each session answers the consent-link error, as if the consent had been lost. */
 function consentLostOnce(): ProxyMutation {
   const met = new Set<string>();
@@ -195,6 +207,7 @@ export const MUTATIONS: Record<string, Mutation> = {
     answer: (x, a) => { if (isApi(x) && a.status >= 400) json(a, b => { if (hasConsentLink(b)) b.errorCode = '1999'; }); },
   },
   'accounts-of-every-bank': { run: 'per-bank', ...accountsOfEveryBank() },
+  'consent-not-kept-dk': { run: 'consent-kept', ...consentNotKeptAt('danske-dk') },
   // ---- payments: required fields, one field of one product each ----
   'domestic-empty-currency-accepted': {
     run: 'shared',

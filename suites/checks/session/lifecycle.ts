@@ -6,7 +6,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { call, isError, obj, ok } from '../../support/api.ts';
 import { type CheckContext, describeAnswer, Prerequisite, show } from '../../support/check.ts';
 import { createSession, giveConsent, probeConsent } from '../../support/sessions.ts';
-import { consentedAt, countryBanks, newSession, sessionBank } from './common.ts';
+import { consentedAt, countryBanks, newSession, sessionBank, startAt } from './common.ts';
 import { banksUnderTest } from '../../support/banks.ts';
 import { ownAccounts } from '../../support/payments.ts';
 
@@ -90,13 +90,17 @@ export const statusFields: Check = {
 
 export const consent: Check = {
   id: 'session.lifecycle.consent', requirements: ['R4.4-consent-per-session'], spec: '4.4',
-  title: 'Once consent is given, the session opens the account calls',
+  title: 'Once consent is given, the session opens the account calls, at one bank per country',
   quote: 'POST /session | Starts a session per bank; returns sessionId. Consent for account and payment calls is stored per session.',
+  bindsAt: { family: 'country' },
   async run(c) {
-    const id = await newSession(c);
-    await giveConsent(c, id, 'accounts');
-    const res = await probeConsent(c, id, 'accounts, after consent');
-    c.expect(ok(res), 'the session does not open the account calls after consent', 'a 2xx answer to GET /accounts', `${describeAnswer(res)}`);
+    await c.everyPlace('country', await countryBanks(), async bank => {
+      const id = await startAt(c, bank.id);
+      await giveConsent(c, id, 'accounts');
+      const res = await probeConsent(c, id, `accounts at ${bank.id}, after consent`);
+      c.expect(ok(res), `the session at ${bank.id} does not open the account calls after consent`, 'a 2xx answer to GET /accounts',
+        `${describeAnswer(res)}`, res);
+    });
   },
 };
 
