@@ -8,9 +8,9 @@
 import type { Check } from '../../support/register.ts';
 import type { ExchangeResponse } from '../../../harness/http/exchange.ts';
 import { describeAnswer, Prerequisite, type CheckContext } from '../../support/check.ts';
-import { currencyOf, ownAccounts } from '../../support/payments.ts';
+import { currencyOf, NoAccounts, ownAccounts } from '../../support/payments.ts';
 import { sessionCall } from '../../support/sessions.ts';
-import { banksUnderTest } from '../../support/banks.ts';
+import { banksUnderTest, NO_ACCOUNTS, NO_ACCOUNTS_REMEDY } from '../../support/banks.ts';
 import { expectContract } from '../../support/contract.ts';
 import { confirmFunds, fundsAnswer, isNotImplemented } from '../../support/payment-banks.ts';
 import { atEachBank } from './common.ts';
@@ -102,10 +102,18 @@ export const followsBalance: Check = {
   bindsAt: { family: 'bank' },
   async run(c) {
     const banks = [];
+    const gaps: Prerequisite[] = [];
     for (const bank of await banksUnderTest()) {
-      const r = await confirmFunds(c, bank.id, '1.00').catch(() => undefined);
-      if (r && fundsAnswer(r.res) !== undefined) banks.push(bank);
+      try {
+        if (fundsAnswer((await confirmFunds(c, bank.id, '1.00')).res) !== undefined) banks.push(bank);
+      } catch (e) {
+        if (!(e instanceof Prerequisite)) throw e;
+        gaps.push(e);
+      }
     }
+    if (!banks.length && gaps.length && gaps.every(g => g instanceof NoAccounts))
+      throw new Prerequisite(`${NO_ACCOUNTS}, so no funds could be asked about`, NO_ACCOUNTS_REMEDY);
+    if (!banks.length && gaps.length) throw new Prerequisite(gaps.map(g => g.message).join('; '));
     if (!banks.length) c.notApplicable('no bank under test confirms funds');
     await c.everyPlace('bank', banks.map(b => ({ name: b.id, value: b })), async bank => {
       const accounts = (await ownAccounts(bank.id)).filter(a => (balanceOf(a) ?? 0) >= 0.02 && (a.iban ?? a.bban)).slice(0, 2);

@@ -6,11 +6,11 @@
 // the service (or the bank) failing, not a refusal. The debtor side is judged
 // given empty only: a payment request may leave the debtor for the bank to ask.
 import type { Check } from '../../support/register.ts';
-import { Prerequisite, describeAnswer } from '../../support/check.ts';
+import { describeAnswer } from '../../support/check.ts';
 import { atLeast } from '../../../harness/contracts/api-versions.ts';
-import { paymentBody, postPayment, type Product } from '../../support/payments.ts';
+import { paymentBody, postPayment, supports, type Product } from '../../support/payments.ts';
 import { target } from '../../support/target.ts';
-import { cases } from './common.ts';
+import { flowBanks } from './common.ts';
 
 type Rec = Record<string, unknown>;
 
@@ -58,12 +58,13 @@ function requiredFields(area: string, products: Product[], quote: string): Check
     bindsAt: { family: 'field' },
     async run(c) {
       const places: { name: string; value: { bankId: string; product: Product; edit: (b: Rec) => void } }[] = [];
+      const banks = await flowBanks(c);
       for (const product of products) {
-        const at = (await cases(c, [product]).catch(e => { if (e instanceof Prerequisite) return []; throw e; }))[0];
-        if (!at) continue;
-        const sample = await paymentBody(at.bankId, product);
+        const bank = banks.find(b => supports(b, product));
+        if (!bank) continue;
+        const sample = await paymentBody(bank.id, product);
         for (const f of fieldCases(product, sample))
-          places.push({ name: products.length > 1 ? `${product}: ${f.name}` : f.name, value: { bankId: at.bankId, product, edit: f.edit } });
+          places.push({ name: products.length > 1 ? `${product}: ${f.name}` : f.name, value: { bankId: bank.id, product, edit: f.edit } });
       }
       if (!places.length) c.notApplicable(`no bank under test offers ${products.join(' or ')}`);
       await c.everyPlace('field', places, async ({ bankId, product, edit }, name) => {
