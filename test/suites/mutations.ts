@@ -144,6 +144,20 @@ function consentNotKeptAt(bankId: string): ProxyMutation {
   };
 }
 
+/** A payment of `product` is unknown once POST /authorize was made for it. */
+function goneAfterAuthorize(product: string): ProxyMutation {
+  const gone = new Set<string>();
+  const authorizeAt = new RegExp(`^/api/payments/${product}/([^/]+)/authorize$`);
+  const byId = new RegExp(`^/api/payments/${product}/([^/]+)$`);
+  return {
+    request: x => {
+      const id = x.method === 'GET' ? byId.exec(x.path)?.[1] : undefined;
+      if (id && gone.has(id)) return error(510, '1003', 'payment unknown after its authorisation (mutation)');
+    },
+    answer: (x, a) => { const id = authorizeAt.exec(x.path)?.[1]; if (x.method === 'POST' && id && ok(a)) gone.add(id); },
+  };
+}
+
 /** The first call for transactions in each session answers the consent-link error, as if the consent had been lost. */
 function consentLostOnce(): ProxyMutation {
   const met = new Set<string>();
@@ -207,6 +221,7 @@ export const MUTATIONS: Record<string, Mutation> = {
     answer: (x, a) => { if (isApi(x) && a.status >= 400) json(a, b => { if (hasConsentLink(b)) b.errorCode = '1999'; }); },
   },
   'accounts-of-every-bank': { run: 'per-bank', ...accountsOfEveryBank() },
+  'sepa-gone-after-authorize': { run: 'shared', ...goneAfterAuthorize('sepa-credit') },
   'consent-not-kept-dk': { run: 'consent-kept', ...consentNotKeptAt('danske-dk') },
   // ---- payments: required fields, one field of one product each ----
   'domestic-empty-currency-accepted': {
