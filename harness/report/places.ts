@@ -32,7 +32,9 @@ export type PlaceFamily =
   /** A class of answer to a webhook delivery (a status code, a timeout, a reset). */
   | 'answer-class'
   /** An abortReason value of spec 2.2. */
-  | 'abort-reason';
+  | 'abort-reason'
+  /** A field of a request body, left out or given empty (a payment's required fields). */
+  | 'field';
 
 /**
  * Where a check binds, declared once on its definition: the family, and `only`

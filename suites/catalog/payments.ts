@@ -11,6 +11,8 @@ import * as products from '../checks/payments/products.ts';
 import * as status from '../checks/payments/status.ts';
 import * as funds from '../checks/payments/confirm-funds.ts';
 import * as codes from '../checks/payments/error-codes.ts';
+import * as fields from '../checks/payments/required-fields.ts';
+import * as dates from '../checks/payments/execution-date.ts';
 import type { Check } from '../support/check.ts';
 
 // The domestic initiation runs first: it visits every bank under test and
@@ -19,6 +21,7 @@ import type { Check } from '../support/check.ts';
 export const PAYMENTS_CHECKS: readonly Registered<Check>[] = [
   must(initiate.domesticInitiate),
   must(initiate.domesticRequiresE2e),
+  profile(fields.domesticFields),
   must(optional.domesticMetadata),
   must(optional.psuIpOptional),
   must(authorize.withoutRedirect),
@@ -29,10 +32,13 @@ export const PAYMENTS_CHECKS: readonly Registered<Check>[] = [
   profile(codes.errorCodes),
   must(initiate.sepaInitiate),
   must(optional.sepaMetadata),
+  profile(fields.sepaFields),
   must(authorize.sepaAuthorize),
   must(initiate.scheduledRequiresDate),
   must(initiate.scheduledRequiresScheme),
+  profile(fields.scheduledFields),
   must(initiate.scheduledInitiate),
+  must(dates.executionDateKept),
   profile(products.unsupportedProduct),
 
   must(status.byId),
@@ -41,5 +47,6 @@ export const PAYMENTS_CHECKS: readonly Registered<Check>[] = [
 
   must(funds.answers),
   must(funds.notImplemented),
+  should(funds.followsBalance),
   profile(funds.errorBody),
 ];

@@ -8,7 +8,7 @@ import type { CheckDef } from '../../harness/report/check.ts';
 import { exchange, type Exchange, type ExchangeRequest, type ExchangeResponse } from '../../harness/http/exchange.ts';
 import { redactor, seedRedactor } from './target.ts';
 import { encodeWait, type WaitNote } from '../../harness/report/wait.ts';
-import { describeTally, PlaceLedger, type PlaceFamily, type PlaceTally } from '../../harness/report/places.ts';
+import { describeTally, PlaceLedger, pluralFamily, type PlaceFamily, type PlaceTally } from '../../harness/report/places.ts';
 
 /** A check of the API suites: its definition and its body. Its level is given where it is registered (suites/catalog/). */
 export interface Check extends CheckDef {
@@ -127,7 +127,8 @@ export class CheckContext {
     if (failures.length) {
       const first = failures[0].e;
       const where = failures.map(f => `${f.place}: ${f.e.message}`).join('; ');
-      throw new CheckFailed(`broke the rule at ${failures.length} of ${places.length} ${family}s (${where})`, first.expected, first.seen);
+      const unit = places.length === 1 ? family : pluralFamily(family);
+      throw new CheckFailed(`broke the rule at ${failures.length} of ${places.length} ${unit} (${where})`, first.expected, first.seen);
     }
     if (!places.length) this.skip(`no ${family} to exercise the rule at`);
     if (tally.notExercised?.length) {

@@ -191,18 +191,24 @@ async function paymentStatus(bankId: string, product: Product, paymentId: string
   return obj(await getPayment(null, bankId, product, paymentId))?.status;
 }
 
-export interface Settled { answer: Answer; auth?: Awaited<ReturnType<typeof authorize>> }
+export interface Settled {
+  answer: Answer;
+  /** The payment read by its id once initiated, before any authorisation. */
+  created?: ExchangeResponse;
+  auth?: Awaited<ReturnType<typeof authorize>>;
+}
 
 const authorized = new Memo<Settled>();
 
 /**
- * The payment of `product` at `bankId` (initiate), authorised once when the
- * bank asked for it: what the authorisation and status checks read, so a
+ * The payment of `product` at `bankId` (initiate), read by its id, then
+ * authorised once when the bank asked for it: what the authorisation and status checks read, so a
  * bank never sees the same payment authorised twice.
  */
 export function settledPayment(c: CheckContext | null, bankId: string, product: Product): Promise<Settled> {
   return authorized.get(c, `${bankId} ${product}`, async ctx => {
     const answer = await initiate(ctx, bankId, product);
-    return { answer, auth: answer.kind === 'sca' ? await authorize(ctx, bankId, product, answer) : undefined };
+    const created = accepted(answer) && answer.paymentId ? await getPayment(ctx, bankId, product, answer.paymentId) : undefined;
+    return { answer, created, auth: answer.kind === 'sca' ? await authorize(ctx, bankId, product, answer) : undefined };
   });
 }

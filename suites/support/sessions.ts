@@ -1,8 +1,10 @@
 // Sessions and consent as the data and payments suites need them (spec 4.4):
 // one consented session per bank and scope per worker, renewed when the target
 // answers the consent-link error for it (a consent may expire, quickly on a
-// compressed clock). The session suite checks these steps one by one; here a
-// failing step is a Prerequisite, so dependent checks skip rather than fail.
+// compressed clock). A consent lost before the lifetime the run was told
+// (--session-lifetime) fails the check whose call met it. The session suite
+// checks these steps one by one; here a failing step is a Prerequisite, so
+// dependent checks skip rather than fail.
 // Before API version 3.0.0 there are no sessions: a consent stands alone
 // (docs/profile.md, API versions). POST /consent starts one and answers its
 // consentId, which then plays the session's part: the calls name it (in
@@ -13,6 +15,7 @@ import { apiUrl, call, callUrl, isAbsoluteUrl, isError, links, obj, ok, type Cal
 import { Prerequisite, type CheckContext } from './check.ts';
 import { consentDriver } from './consent/driver.ts';
 import { target } from './target.ts';
+import { realMs } from './waits.ts';
 import { atLeast } from '../../harness/contracts/api-versions.ts';
 
 export type Scope = 'accounts' | 'payments';
@@ -130,9 +133,18 @@ export async function sessionCallUrl(c: CheckContext | null, bankId: string, sco
   const label = opts.label?.includes(bankId) ? opts.label : `${opts.label ?? `${method} ${url}`} (at ${bankId})`;
   const res = await callUrl(c, method, url, { ...opts, label, session, headers });
   if (!isConsentError(res)) return res;
-  const since = givenAt.has(session) ? `${((performance.now() - givenAt.get(session)!) / 1000).toFixed(2)} s (real) after consent was given` : 'again';
-  const lifetime = t.sessionLifetimeS ? ` (a consent lasts ${t.sessionLifetimeS} spec s on this target, per --session-lifetime)` : '';
+  const ageMs = givenAt.has(session) ? performance.now() - givenAt.get(session)! : undefined;
+  const since = ageMs !== undefined ? `${(ageMs / 1000).toFixed(2)} s (real) after consent was given` : 'again';
+  const lifetime = t.sessionLifetimeS ? ` (a consent lasts ${t.sessionLifetimeS} spec s on this target, per --session-lifetime)`
+    : ' (the spec does not say how long a consent lasts; with --session-lifetime a consent lost before its end is a finding)';
   c?.note(`the target answered the consent-link error for session ${session} at ${bankId} ${since}${lifetime}: consent was given again and the call repeated`);
   await giveConsent(null, session, scope);
-  return callUrl(c, method, url, { ...opts, label, session, headers });
+  const again = await callUrl(c, method, url, { ...opts, label, session, headers });
+  // The consent was seen given a round trip after the target granted it, so its age on the target is a little more than ageMs:
+  // lost before 90 % of its lifetime, less a real second (arbitrary room for a loaded machine), it was lost early.
+  if (c && ageMs !== undefined && t.sessionLifetimeS && ageMs < realMs(t.sessionLifetimeS) * 0.9 - 1000)
+    c.fail(`the target lost the consent of session ${session} at ${bankId} before its lifetime: it answered the consent-link error ${since}`,
+      `consent kept for ${t.sessionLifetimeS} spec s (--session-lifetime)`,
+      `the consent-link error ${(ageMs / 1000 / t.timeScale).toFixed(1)} spec s after consent was given`, res);
+  return again;
 }

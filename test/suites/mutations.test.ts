@@ -19,9 +19,9 @@ describe('mutations: each run fails exactly the checks its mutations name', { co
     const names = Object.keys(MUTATIONS).filter(n => MUTATIONS[n]!.run === run && PROOFS[n]);
     if (!names.length) continue;
     it(`${run}: ${names.join(', ')}`, async () => {
-      const { suites, grep } = RUNS[run] as MutationRun;
+      const { suites, grep, args } = RUNS[run] as MutationRun;
       const { cli, results } = await runThroughProxy(names.map(n => MUTATIONS[n]!),
-        ['--suites', suites, '--banks', BANKS, '--workers', '2', ...(grep ? ['--grep', grep] : [])]);
+        ['--suites', suites, '--banks', BANKS, '--workers', '2', ...(grep ? ['--grep', grep] : []), ...(args ?? [])]);
       const out = `${cli.stdout}\n${cli.stderr}`;
       assert.ok(results, `no results.json:\n${out}`);
       const expected = [...new Set(names.flatMap(n => PROOFS[n]!.fails))].sort();

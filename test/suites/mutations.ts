@@ -5,6 +5,8 @@
 // union of their checks; a mutation that breaks something every check builds
 // on (tokens, sessions, consent, the bank list) gets a run of its own that
 // selects only its checks (--grep), since the others would only skip.
+import { operationsAt } from '../../harness/places/operations.ts';
+import { LATEST_API_VERSION } from '../../harness/contracts/api-versions.ts';
 import { editJson as json, errorAnswer, jsonAnswer, type Answer, type Exchange, type ProxyMutation } from '../helpers/proxy.ts';
 
 export interface Mutation extends ProxyMutation {
@@ -16,6 +18,8 @@ export interface MutationRun {
   suites: string;
   /** Only the checks whose test title matches (Playwright --grep). */
   grep?: string;
+  /** More flags of `run`. */
+  args?: string[];
 }
 
 /**
@@ -37,6 +41,11 @@ export const RUNS = {
   'consent-url': { suites: 'session', grep: 'session\\.consent-link\\.consent-url ' },
   'consent-kept': { suites: 'session', grep: 'session\\.lifecycle\\.consent ' },
   'banks-list': { suites: 'data', grep: 'data\\.banks\\.list ' },
+  'per-bank': { suites: 'session', grep: 'session\\.lifecycle\\.per-bank-accounts ' },
+  // The reference's consent lifetime (one spec hour), so that a consent lost before it is a finding.
+  'consent-lost': { suites: 'data', grep: 'data\\.transactions\\.list ', args: ['--session-lifetime', '3600'] },
+  // The consent-link error served away at one operation: the checks that judge it at every session-bound operation.
+  'consent-places': { suites: 'session', grep: 'session\\.(consent-link\\.new-session-every-operation|lifecycle\\.delete) ' },
   'accounts-list': { suites: 'data', grep: 'data\\.accounts\\.list ' },
   'transactions-list': { suites: 'data', grep: 'data\\.transactions\\.list ' },
 } satisfies Record<string, MutationRun>;
@@ -83,7 +92,88 @@ function nameFilterLoose(): ProxyMutation {
 const hasConsentLink = (body: any) => Array.isArray(body?.links) && body.links.some((l: { rel?: string }) => l?.rel === 'consent');
 const payment = (x: Exchange, product: RegExp) => x.method === 'POST' && new RegExp(`^/api/payments/${product.source}$`).test(x.path);
 
+/**
+ * One mutation per session-bound operation (harness/places/operations.ts) but
+ * GET /accounts, transactions and payment initiation, which catalog faults
+ * break: the consent-link error (1426) there, and only there, becomes a 2xx.
+ */
+const consentSkipped: Record<string, Mutation> = Object.fromEntries(operationsAt(LATEST_API_VERSION)
+  .filter(o => o.sessionBound && !['accounts', 'transactions', 'payments'].includes(o.path))
+  .map(o => {
+    const [method, path] = o.id.split(' ') as [string, string];
+    const at = new RegExp(`^/api${path.replace(/\{\w+\}/g, '[^/]+')}$`);
+    const name = `consent-skipped-${o.id.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/-+$/, '')}`;
+    const mutation: Mutation = {
+      run: 'consent-places',
+      answer: (x, a) => { if (x.method === method && at.test(x.path) && isCode(a, '1426')) Object.assign(a, jsonAnswer({})); },
+    };
+    return [name, mutation];
+  }));
+
+/**
+ * A session at danske-dk lists, besides its own accounts, those every other
+ * bank listed before: the bank of each session is learned from POST /session.
+ */
+function accountsOfEveryBank(): ProxyMutation {
+  const bankOf = new Map<string, string>();
+  const listed = new Map<string, unknown[]>();
+  return {
+    answer: (x, a) => {
+      if (x.method === 'POST' && x.path === '/api/session' && ok(a)) json(a, b => { bankOf.set(String(b.sessionId), String(body(x).bankId)); });
+      if (x.method !== 'GET' || x.path !== '/api/accounts' || !ok(a)) return;
+      const bank = bankOf.get(x.headers['x-session-id'] ?? '');
+      if (!bank) return;
+      json(a, b => {
+        if (!Array.isArray(b)) return;
+        if (bank !== 'danske-dk') { listed.set(bank, b); return; }
+        return [...b, ...[...listed.values()].flat()];
+      });
+    },
+  };
+}
+
+/** GET /accounts in a session at `bankId` answers the consent-link error whatever the consent: the bank of each session is learned from POST /session. */
+function consentNotKeptAt(bankId: string): ProxyMutation {
+  const at = new Set<string>();
+  return {
+    answer: (x, a) => {
+      if (x.method === 'POST' && x.path === '/api/session' && ok(a) && body(x).bankId === bankId) json(a, b => { at.add(String(b.sessionId)); });
+      if (x.method === 'GET' && x.path === '/api/accounts' && ok(a) && at.has(x.headers['x-session-id'] ?? ''))
+        Object.assign(a, error(510, '1426', `consent at ${bankId} forgotten by the mutation`));
+    },
+  };
+}
+
+/** A payment of `product` is unknown once POST /authorize was made for it. */
+function goneAfterAuthorize(product: string): ProxyMutation {
+  const gone = new Set<string>();
+  const authorizeAt = new RegExp(`^/api/payments/${product}/([^/]+)/authorize$`);
+  const byId = new RegExp(`^/api/payments/${product}/([^/]+)$`);
+  return {
+    request: x => {
+      const id = x.method === 'GET' ? byId.exec(x.path)?.[1] : undefined;
+      if (id && gone.has(id)) return error(510, '1003', 'payment unknown after its authorisation (mutation)');
+    },
+    answer: (x, a) => { const id = authorizeAt.exec(x.path)?.[1]; if (x.method === 'POST' && id && ok(a)) gone.add(id); },
+  };
+}
+
+/** The first call for transactions in each session answers the consent-link error, as if the consent had been lost. */
+function consentLostOnce(): ProxyMutation {
+  const met = new Set<string>();
+  return {
+    request: x => {
+      const session = x.headers['x-session-id'] ?? '';
+      if (x.method !== 'GET' || !/^\/api\/accounts\/[^/]+\/transactions$/.test(x.path) || met.has(session)) return;
+      met.add(session);
+      return jsonAnswer({ errorCode: '1426', message: 'consent lost by the mutation',
+        links: [{ type: 'GET', rel: 'consent', href: `http://127.0.0.1/api/consent/${session}` }] }, 510);
+    },
+  };
+}
+
 export const MUTATIONS: Record<string, Mutation> = {
+  ...consentSkipped,
   // ---- token ----
   'token-no-expires-in': { run: 'shared', answer: (x, a) => { if (TOKEN.test(x.path) && a.status === 200) json(a, b => { delete b.expires_in; }); } },
   'refresh-no-scope': {
@@ -130,6 +220,28 @@ export const MUTATIONS: Record<string, Mutation> = {
     run: 'shared',
     answer: (x, a) => { if (isApi(x) && a.status >= 400) json(a, b => { if (hasConsentLink(b)) b.errorCode = '1999'; }); },
   },
+  'accounts-of-every-bank': { run: 'per-bank', ...accountsOfEveryBank() },
+  'sepa-gone-after-authorize': { run: 'shared', ...goneAfterAuthorize('sepa-credit') },
+  'consent-not-kept-dk': { run: 'consent-kept', ...consentNotKeptAt('danske-dk') },
+  // ---- payments: required fields, one field of one product each ----
+  'domestic-empty-currency-accepted': {
+    run: 'shared',
+    request: x => { if (payment(x, /domestic-transfer/) && body(x).currency === '') return created('mutation-empty-currency', 'RCVD'); },
+  },
+  'sepa-missing-amount-server-error': {
+    run: 'shared',
+    request: x => {
+      if (payment(x, /sepa-credit/) && !('instrumentedAmount' in body(x))) return error(520, '1999', 'the service failed on a missing amount (mutation)');
+    },
+  },
+  'sepa-scheduled-empty-creditor-iban-accepted': {
+    run: 'shared',
+    request: x => {
+      const b = body(x);
+      if (payment(x, /sepa-scheduled-credit/) && (b.creditorAccount as { iban?: unknown } | undefined)?.iban === '') return created('mutation-empty-iban', 'RCVD');
+    },
+  },
+  'consent-lost-early': { run: 'consent-lost', ...consentLostOnce() },
   'consent-link-dead-end': {
     run: 'shared',
     answer: (x, a) => {

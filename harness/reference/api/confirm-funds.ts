@@ -2,7 +2,7 @@
 // 3.0.0). Spec 7: "providers that do not support it return a Not Implemented
 // error": 501 with an error body, checked before the body so that any request
 // to such a bank shows it.
-import { findAccountByIban } from '../data/accounts.ts';
+import { accountsOf, findAccountByIban } from '../data/accounts.ts';
 import { ok, withExtras, type Answer, type Call } from './context.ts';
 import { invalidId, missingParameter, notImplemented } from './errors.ts';
 import { psuIp, requireSession } from './guards.ts';
@@ -23,7 +23,8 @@ export function confirmFunds(call: Call): Answer {
   if (amount === undefined) throw missingParameter('amount');
   if (!Number.isFinite(value) || value <= 0) throw missingParameter('amount', 'must be a positive number');
   if (typeof currency !== 'string' || !/^[A-Z]{3}$/.test(currency)) throw missingParameter('currency');
-  const account = findAccountByIban(bank.record.id, iban);
+  // Fault payments-confirm-funds-first-account: the bank's first account answers, whatever iban was asked about.
+  const account = call.ctx.faults.has('payments-confirm-funds-first-account') ? accountsOf(bank.record.id)[0] : findAccountByIban(bank.record.id, iban);
   if (!account) throw invalidId('account', iban);
   const balance = Number(account.record.balances[0].amount);
   return ok(withExtras(call.ctx.faults, { fundsAvailable: value <= balance }, { checkedAt: call.ctx.clock.date().toISOString() }));

@@ -88,12 +88,20 @@ export function getPayment(call: Call): Answer {
   const p = paymentOf(call, bank, prod);
   const r = p.request;
   // Fault payments-status-non-nordic: payment by id at a Nordic bank answers ACTC, outside spec 3.3's nine codes.
-  const status = p.nordic && call.ctx.faults.has('payments-status-non-nordic') ? 'ACTC' : call.ctx.payments.status(p);
+  // Fault payments-status-non-nordic-one-bank: the same at sparebank1-no only.
+  const nonNordic = p.nordic && (call.ctx.faults.has('payments-status-non-nordic')
+    || (p.bankId === 'sparebank1-no' && call.ctx.faults.has('payments-status-non-nordic-one-bank')));
+  const status = nonNordic ? 'ACTC' : call.ctx.payments.status(p);
+  // Fault payments-by-id-other-payment: a SEPA credit by id answers under another payment's id.
+  const other = prod === 'sepa-credit' && call.ctx.faults.has('payments-by-id-other-payment');
   const body: Record<string, unknown> = {
-    paymentId: p.id, status, creationDateTime: p.creationDateTime, product: p.product,
+    paymentId: other ? `${p.id}-other` : p.id, status, creationDateTime: p.creationDateTime, product: p.product,
     instrumentedAmount: r.instrumentedAmount, currency: r.currency,
   };
   if (r.endToEndIdentification !== undefined) body.endToEndIdentification = r.endToEndIdentification;
-  if (r.requestedExecutionDate !== undefined) body.requestedExecutionDate = r.requestedExecutionDate;
+  // Fault payments-scheduled-date-dropped: a SEPA scheduled credit is read back due on its creation day.
+  if (r.requestedExecutionDate !== undefined)
+    body.requestedExecutionDate = prod === 'sepa-scheduled-credit' && call.ctx.faults.has('payments-scheduled-date-dropped') ? p.creationDateTime.slice(0, 10)
+      : r.requestedExecutionDate;
   return ok(withExtras(call.ctx.faults, body, { statusReasonInformation: '' }));
 }

@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../clock.ts';
 import { SHOWN_LIFETIMES } from '../lifetimes.ts';
+import { findBank } from '../data/banks.ts';
 
 export type ConsentStatus = 'PENDING' | 'VALID' | 'EXPIRED';
 
@@ -39,7 +40,10 @@ export class SessionStore {
       // Fault session-consent-per-bank: consent given to any live session of the bank opens this one too.
       // Only a consent given to that session counts (never one it borrowed: two sessions without consent
       // would ask each other for ever).
-      const shared = this.faults.has('session-consent-per-bank')
+      // Fault session-consent-per-bank-dk: the same at Danish banks only.
+      const perBank = this.faults.has('session-consent-per-bank')
+        || (this.faults.has('session-consent-per-bank-dk') && findBank(s.bankId)?.record.countryCode === 'DK');
+      const shared = perBank
         && [...this.sessions.values()].some(o => o !== s && !o.deleted && o.bankId === s.bankId && this.ownConsent(o) === 'VALID');
       return shared ? 'VALID' : 'PENDING';
     }
@@ -67,5 +71,7 @@ export class SessionStore {
     // Fault session-delete-ignored: the answer says deleted, the session stays usable.
     if (this.faults.has('session-delete-ignored')) return;
     s.deleted = true;
+    // Fault session-delete-ends-bank: every other session at the bank ends too.
+    if (this.faults.has('session-delete-ends-bank')) for (const o of this.sessions.values()) if (o.bankId === s.bankId) o.deleted = true;
   }
 }

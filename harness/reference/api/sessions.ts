@@ -42,11 +42,19 @@ function liveSession(call: Call): Session {
 }
 
 export function sessionStatus(call: Call): Answer {
-  const s = liveSession(call);
+  const { faults } = call.ctx;
+  const { id, session } = namedSession(call);
+  // Fault session-status-unknown-answered: an unknown session id is answered a status, as if it were a new session.
+  if (!session && faults.has('session-status-unknown-answered'))
+    return ok({ bankId: '', bankName: '', createdAt: call.ctx.clock.date().toISOString(), consentStatus: 'PENDING' });
+  // Fault session-status-deleted-valid: a deleted session is answered the status it had before the delete.
+  const s = session?.deleted && faults.has('session-status-deleted-valid') ? session : liveSession(call);
   const bank = findBank(s.bankId)!;
-  return ok(withExtras(call.ctx.faults,
-    { bankId: s.bankId, bankName: bank.record.bankDisplayName, createdAt: s.createdAt, consentStatus: call.ctx.sessions.consentStatus(s) },
-    { sessionId: s.id }));
+  // Fault session-status-stays-pending: the status says PENDING whatever the consent.
+  const status = faults.has('session-status-stays-pending') ? 'PENDING' : s.deleted ? 'VALID' : call.ctx.sessions.consentStatus(s);
+  return ok(withExtras(faults,
+    { bankId: s.bankId, bankName: bank.record.bankDisplayName, createdAt: s.createdAt, consentStatus: status },
+    { sessionId: id }));
 }
 
 export function deleteSession(call: Call): Answer {

@@ -4,16 +4,16 @@
 // a custom address after the bank's strong customer authentication redirect";
 // 9 1.0.1 "Payment strong customer authentication with redirect").
 import type { Check } from '../../support/register.ts';
-import { isAbsoluteUrl, links, ok } from '../../support/api.ts';
+import { isAbsoluteUrl, links, obj, ok } from '../../support/api.ts';
 import { describeAnswer, show } from '../../support/check.ts';
 import { target } from '../../support/target.ts';
-import { accepted, authorize, paymentBody, postPayment, settledPayment, type Product } from '../../support/payments.ts';
+import { accepted, authorize, getPayment, paymentBody, postPayment, settledPayment, type Product } from '../../support/payments.ts';
 import { cases, flowBanks } from './common.ts';
 
 function authorizeCheck(area: string, products: Product[], needs?: string[]): Check {
   return {
     id: `payments.${area}.authorize`, requirements: ['R4.4-authorize', 'R9-sca-redirect'], ...(needs ? { needs } : {}), spec: '4.4',
-    title: `A ${products.join(' / ')} payment that needs authentication is authorised through POST /authorize with x-redirect-url`,
+    title: `A ${products.join(' / ')} payment that needs authentication is authorised through POST /authorize with x-redirect-url, and read after it`,
     quote: 'POST /authorize | Optional header x-redirect-url.',
     async run(c) {
       let tried = 0;
@@ -24,6 +24,13 @@ function authorizeCheck(area: string, products: Product[], needs?: string[]): Ch
         c.expect(ok(auth.res), `authorize of the ${product} payment at ${bankId} was refused`, 'a 2xx answer', `${describeAnswer(auth.res)}`, auth.res);
         c.expect(links(auth.res.json).some(l => isAbsoluteUrl(l.href)), `authorize of the ${product} payment at ${bankId} gives no link`,
           'links[].href: the bank\'s authentication URL', show(auth.res.json ?? auth.res.text), auth.res);
+        // The link was followed to its end (support/payments.ts); the payment is still there to read.
+        if (!auth.outcome || !answer.paymentId) continue;
+        const after = await getPayment(c, bankId, product, answer.paymentId);
+        const readId = obj(after)?.paymentId;
+        c.expect(ok(after) && (readId === undefined || readId === answer.paymentId),
+          `the ${product} payment at ${bankId} could not be read after its authorisation`,
+          `a 2xx answer with payment ${answer.paymentId}`, `${describeAnswer(after)}`, after);
       }
       if (!tried) c.notApplicable(`no ${products.join(' / ')} payment asked for strong customer authentication`);
     },

@@ -7,8 +7,10 @@
 // bank must say Not Implemented.
 import type { Check } from '../../support/register.ts';
 import type { ExchangeResponse } from '../../../harness/http/exchange.ts';
-import { describeAnswer, type CheckContext } from '../../support/check.ts';
-import { banksUnderTest } from '../../support/banks.ts';
+import { describeAnswer, Prerequisite, type CheckContext } from '../../support/check.ts';
+import { currencyOf, NoAccounts, ownAccounts } from '../../support/payments.ts';
+import { sessionCall } from '../../support/sessions.ts';
+import { banksUnderTest, NO_ACCOUNTS, NO_ACCOUNTS_REMEDY } from '../../support/banks.ts';
 import { expectContract } from '../../support/contract.ts';
 import { confirmFunds, fundsAnswer, isNotImplemented } from '../../support/payment-banks.ts';
 import { atEachBank } from './common.ts';
@@ -87,5 +89,48 @@ export const errorBody: Check = {
     }
     if (!items.length) c.notApplicable('every bank under test confirms funds');
     expectContract(c, 'error-body', items, 'profile');
+  },
+};
+
+/** An amount as the API writes one: two decimals. */
+const money = (n: number) => (Math.floor(n * 100) / 100).toFixed(2);
+
+export const followsBalance: Check = {
+  id: 'payments.confirm-funds.follows-balance', requirements: ['R4.4-confirm-funds'], spec: '4.4',
+  title: 'confirm-funds answers for the account asked about: yes below its balance, no above it, on two accounts of each bank',
+  quote: 'POST /confirm-funds | Confirms available funds. Part of payment initiation.',
+  bindsAt: { family: 'bank' },
+  async run(c) {
+    const banks = [];
+    const gaps: Prerequisite[] = [];
+    for (const bank of await banksUnderTest()) {
+      try {
+        if (fundsAnswer((await confirmFunds(c, bank.id, '1.00')).res) !== undefined) banks.push(bank);
+      } catch (e) {
+        if (!(e instanceof Prerequisite)) throw e;
+        gaps.push(e);
+      }
+    }
+    if (!banks.length && gaps.length && gaps.every(g => g instanceof NoAccounts))
+      throw new Prerequisite(`${NO_ACCOUNTS}, so no funds could be asked about`, NO_ACCOUNTS_REMEDY);
+    if (!banks.length && gaps.length) throw new Prerequisite(gaps.map(g => g.message).join('; '));
+    if (!banks.length) c.notApplicable('no bank under test confirms funds');
+    await c.everyPlace('bank', banks.map(b => ({ name: b.id, value: b })), async bank => {
+      const accounts = (await ownAccounts(bank.id)).filter(a => (balanceOf(a) ?? 0) >= 0.02 && (a.iban ?? a.bban)).slice(0, 2);
+      if (!accounts.length) throw new Prerequisite(`no account at ${bank.id} states a balance above 0.01 to ask about`);
+      if (accounts.length < 2) c.note(`${bank.id} lists one account with a balance; it is asked about alone`);
+      for (const account of accounts) {
+        const balance = balanceOf(account)!;
+        // Below: half the balance. Above: twice the balance and one more, beyond the balance though within the range of the other accounts'.
+        for (const [amount, yes] of [[money(balance / 2), true], [money(balance * 2 + 1), false]] as const) {
+          const res = await sessionCall(c, bank.id, 'payments', 'POST', 'confirmFunds', {}, {
+            body: { iban: account.iban ?? account.bban, amount, currency: currencyOf(account) },
+            label: `confirm funds of ${amount} from ${String(account.iban ?? account.bban)} (balance ${balance}) at ${bank.id}`,
+          });
+          c.expect(fundsAnswer(res) === yes, `${bank.id} answered ${amount} from an account whose balance is ${balance} wrongly`,
+            `{"fundsAvailable": ${yes}}`, seen({ res }), res);
+        }
+      }
+    });
   },
 };

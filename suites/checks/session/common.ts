@@ -2,7 +2,7 @@
 // and a consented one, each made for the check that asks (sessions are cheap
 // and a check must not see another check's leftovers).
 import { Prerequisite, type CheckContext } from '../../support/check.ts';
-import { banksUnderTest } from '../../support/banks.ts';
+import { banksUnderTest, type Bank } from '../../support/banks.ts';
 import { createSession, giveConsent, probeConsent } from '../../support/sessions.ts';
 import type { ExchangeResponse } from '../../../harness/http/exchange.ts';
 import { call, ok } from '../../support/api.ts';
@@ -12,12 +12,43 @@ export async function sessionBank(): Promise<string> {
   return (await banksUnderTest())[0]!.id;
 }
 
+/**
+ * The first bank under test of each country, as places of the family
+ * 'country': consent is per bank in this API (spec 2.6, 4.4), so a session
+ * rule is judged at one bank per country at least.
+ */
+export async function countryBanks(): Promise<{ name: string; value: Bank }[]> {
+  const out: { name: string; value: Bank }[] = [];
+  for (const b of await banksUnderTest()) {
+    const country = typeof b.countryCode === 'string' && b.countryCode ? b.countryCode : `(no countryCode: ${b.id})`;
+    if (!out.some(p => p.name === country)) out.push({ name: country, value: b });
+  }
+  return out;
+}
+
 /** A new session, its start recorded as evidence; no session is a Prerequisite (session.lifecycle.create reports it). */
 export async function newSession(c: CheckContext): Promise<string> {
   const { res, id } = await createSession(c, await sessionBank());
   if (!id) throw new Prerequisite(`no session could be started (${res.status}; see session.lifecycle.create)`);
   return id;
 }
+
+/** A new session at `bankId`, its start in the check's evidence; none is a Prerequisite. */
+export async function startAt(c: CheckContext, bankId: string): Promise<string> {
+  const { res, id } = await createSession(c, bankId);
+  if (!id) throw new Prerequisite(`no session could be started at ${bankId} (${res.status}; see session.lifecycle.create)`);
+  return id;
+}
+
+/** A new session at `bankId` with consent given and seen to work. */
+export async function consentedAt(c: CheckContext, bankId: string): Promise<string> {
+  const id = await startAt(c, bankId);
+  await giveConsent(c, id, 'accounts');
+  const probe = await probeConsent(c, id, `accounts at ${bankId}, after consent`);
+  if (!ok(probe)) throw new Prerequisite(`the session at ${bankId} does not work after consent (${probe.status}; see session.lifecycle.consent)`);
+  return id;
+}
+
 
 /** A new session with consent given and seen to work. */
 export async function consentedNewSession(c: CheckContext): Promise<string> {

@@ -8,7 +8,7 @@ import { type CheckContext, describeAnswer, show } from '../../support/check.ts'
 import { probeConsent, requestConsent } from '../../support/sessions.ts';
 import { paymentBody } from '../../support/payments.ts';
 import { target } from '../../support/target.ts';
-import { consentedNewSession, newSession, paymentIn, PROBE_PRODUCT, sessionBank } from './common.ts';
+import { consentedAt, consentedNewSession, countryBanks, newSession, paymentIn, PROBE_PRODUCT, sessionBank, startAt } from './common.ts';
 
 export const SENTENCE = 'When a request to an account or payment endpoint uses a new or expired session, ' +
   'the service returns a specific error carrying a link to the consent request URL, so that the client starts the consent process.';
@@ -133,12 +133,15 @@ export const newSessionPayment: Check = {
 
 export const perSession: Check = {
   id: 'session.consent-link.per-session', requirements: ['R4.4-consent-per-session'], spec: '4.4',
-  title: 'Consent given to one session does not open another session at the same bank',
+  title: 'Consent given to one session does not open another session at the same bank, at one bank per country',
   quote: 'POST /session | Starts a session per bank; returns sessionId. Consent for account and payment calls is stored per session.',
+  bindsAt: { family: 'country' },
   async run(c) {
-    await consentedNewSession(c);
-    const other = await newSession(c);
-    const res = await probeConsent(c, other, 'accounts in a second, new session at the same bank');
-    expectConsentLinkError(c, res, 'accounts to a new session while another session at the same bank has consent');
+    await c.everyPlace('country', await countryBanks(), async bank => {
+      await consentedAt(c, bank.id);
+      const other = await startAt(c, bank.id);
+      const res = await probeConsent(c, other, `accounts in a second, new session at ${bank.id}`);
+      expectConsentLinkError(c, res, `accounts to a new session at ${bank.id} while another session there has consent`);
+    });
   },
 };

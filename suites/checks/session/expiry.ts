@@ -1,17 +1,19 @@
-// The session suite's watch (support/waits.ts): as the worker starts, two
-// sessions get consent, one for accounts and one for payments; once the
-// consent lifetime has passed, each is used on its endpoint and must answer
-// the consent-link error of an expired session (spec 4.4, 7). The spec does
-// not say how long a consent lasts: the run is told (--session-lifetime; the
-// bundled reference says its own), else the check is not run.
+// The session suite's watch (support/waits.ts): as the worker starts, the
+// requests of every session-bound operation are prepared, and at each bank they
+// go to two sessions get consent, one for accounts and one for payments; once
+// the consent lifetime has passed, every operation is called in its bank's
+// session and must answer the consent-link error of an expired session (spec
+// 4.4, 7). The spec does not say how long a consent lasts: the run is told
+// (--session-lifetime; the bundled reference says its own), else the check is
+// not run.
 import { ok } from '../../support/api.ts';
 import { Prerequisite, type CheckContext } from '../../support/check.ts';
-import { paymentBody } from '../../support/payments.ts';
 import type { Check } from '../../support/register.ts';
 import { createSession, giveConsent, probeConsent, type Scope } from '../../support/sessions.ts';
 import { target } from '../../support/target.ts';
 import { adopt, neededMaxWait, observe, realMs, until, watch, type Seen } from '../../support/waits.ts';
-import { paymentIn, PROBE_PRODUCT, sessionBank } from './common.ts';
+import type { ExchangeResponse } from '../../../harness/http/exchange.ts';
+import { operationProbe, SESSION_BOUND, sessionBoundOperations } from '../../support/session-places.ts';
 import { expectConsentLinkError, SENTENCE } from './consent-link.ts';
 
 /** After the lifetime: one spec second for rounding plus 100 ms real (arbitrary) of timer slack. */
@@ -20,7 +22,7 @@ const afterEndMs = () => realMs(1) + 100;
 type Outcome =
   | { kind: 'unknown' }
   | { kind: 'too-long'; waitMs: number }
-  | { kind: 'seen'; lifeS: number; setup: Seen; accounts: Seen; payment: Seen };
+  | { kind: 'seen'; lifeS: number; setup: Seen; at: ({ op: string; seen: Seen } | { op: string; error: unknown })[] };
 
 /** A new session with consent for `scope`, and when the consent was seen given. */
 async function consented(c: CheckContext, bankId: string, scope: Scope): Promise<{ id: string; givenAt: number }> {
@@ -36,32 +38,43 @@ export const sessionWatch = watch((): Promise<Outcome> => (async () => {
   const waitMs = realMs(lifeS) + afterEndMs();
   // Consent by hand takes longer; the wait counts from when it was given.
   if (waitMs > target().maxWaitS * 1000) return { kind: 'too-long', waitMs };
-  let sessions: { accounts: string; payments: string; bankId: string; body: Record<string, unknown>; end: number } | undefined;
+  // What each operation's request needs is made first, in the worker's own sessions.
+  const ops = sessionBoundOperations();
+  const probes = await Promise.all(ops.map(op => operationProbe(op).then(p => ({ p }), (error: unknown) => ({ error }))));
+  const banks = [...new Set(probes.flatMap(x => 'p' in x ? [x.p.bankId] : []))];
+  const sessions = new Map<string, string>();
+  let end = 0;
   const setup = await observe(async c => {
-    const bankId = await sessionBank();
-    // The payment's body is made first: it reads the end user's accounts through a session of its own.
-    const body = await paymentBody(bankId, PROBE_PRODUCT);
-    const a = await consented(c, bankId, 'accounts');
-    const p = await consented(c, bankId, 'payments');
-    const proof = await probeConsent(c, a.id, 'accounts, after consent');
-    if (!ok(proof)) throw new Prerequisite(`the session does not work after consent (${proof.status}; see session.lifecycle.consent)`);
-    sessions = { accounts: a.id, payments: p.id, bankId, body, end: Math.max(a.givenAt, p.givenAt) + waitMs };
+    let proof: ExchangeResponse | undefined;
+    for (const bankId of banks) for (const scope of ['accounts', 'payments'] as const) {
+      const s = await consented(c, bankId, scope);
+      sessions.set(`${bankId} ${scope}`, s.id);
+      end = Math.max(end, s.givenAt + waitMs);
+      if (scope === 'accounts') {
+        proof = await probeConsent(c, s.id, `accounts at ${bankId}, after consent`);
+        if (!ok(proof)) throw new Prerequisite(`the session at ${bankId} does not work after consent (${proof.status}; see session.lifecycle.consent)`);
+      }
+    }
+    if (!proof) throw new Prerequisite('no operation bound to a session could be prepared');
     return proof;
   });
-  if (!sessions) return { kind: 'seen', lifeS, setup, accounts: setup, payment: setup };
-  const s = sessions;
-  await until(s.end, `two consents to expire (--session-lifetime ${lifeS} s)`);
-  const [accounts, payment] = await Promise.all([
-    observe(c => probeConsent(c, s.accounts, 'accounts, after the consent lifetime')),
-    observe(c => paymentIn(c, s.payments, s.body, 'a payment, after the consent lifetime')),
-  ]);
-  return { kind: 'seen', lifeS, setup, accounts, payment };
+  if (setup.error !== undefined) return { kind: 'seen', lifeS, setup, at: [] };
+  await until(end, `consents at ${banks.length} bank${banks.length === 1 ? '' : 's'} to expire (--session-lifetime ${lifeS} s)`);
+  const at = await Promise.all(ops.map(async (op, i): Promise<{ op: string; seen: Seen } | { op: string; error: unknown }> => {
+    const x = probes[i]!;
+    if (!('p' in x)) return { op: op.id, error: x.error };
+    const scope = op.path === 'accounts' || op.path === 'transactions' ? 'accounts' : 'payments';
+    const id = sessions.get(`${x.p.bankId} ${scope}`)!;
+    return { op: op.id, seen: await observe(c => x.p.send(c, id, `after the consent lifetime`)) };
+  }));
+  return { kind: 'seen', lifeS, setup, at };
 })());
 
 export const expiredSession: Check = {
   id: 'session.consent-link.expired-session', requirements: ['R4.4-consent-link-error'], spec: '7',
-  title: 'An expired session gets the consent-link error on account and payment calls',
+  title: 'An expired session gets the consent-link error at every account and payment operation',
   quote: SENTENCE,
+  bindsAt: { family: 'operation', only: SESSION_BOUND },
   timeoutS: () => target().maxWaitS + 45,
   async run(c) {
     const w = await sessionWatch();
@@ -73,12 +86,12 @@ export const expiredSession: Check = {
           `is ${(w.waitMs / 1000).toFixed(1)} s of waiting, more than --max-wait ${target().maxWaitS} s`,
         `raise --max-wait to ${neededMaxWait(w.waitMs)}`);
     adopt(c, w.setup);
-    const accounts = adopt(c, w.accounts);
-    const payment = adopt(c, w.payment);
-    c.note(`both sessions were used ${w.lifeS} spec s (plus a spec second) after their consent was given`);
-    expectConsentLinkError(c, accounts, 'to an account call in an expired session');
-    expectConsentLinkError(c, payment, 'to a payment in an expired session');
-    c.summary = `Account and payment calls in sessions whose consent was given ${w.lifeS} spec s before ` +
-      `got the consent-link error (${accounts.status}, ${payment.status}).`;
+    c.note(`each session was used ${w.lifeS} spec s (plus a spec second) after its consent was given`);
+    await c.everyPlace('operation', w.at.map(x => ({ name: x.op, value: x })), async x => {
+      if ('error' in x) throw x.error;
+      const res = adopt(c, x.seen);
+      expectConsentLinkError(c, res, `${x.op} in an expired session`);
+    });
+    c.summary = `sessions whose consent was given ${w.lifeS} spec s before got the consent-link error; ${c.summary ?? ''}`;
   },
 };

@@ -1,10 +1,14 @@
 // session.lifecycle: start a session, read its consent status, give consent,
 // delete it (spec 4.4; 9 3.0.0 "Sessions (POST /session) and consent stored per session").
 import type { Check } from '../../support/register.ts';
+import { randomUUID } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
 import { call, isError, obj, ok } from '../../support/api.ts';
-import { describeAnswer, show } from '../../support/check.ts';
+import { type CheckContext, describeAnswer, Prerequisite, show } from '../../support/check.ts';
 import { createSession, giveConsent, probeConsent } from '../../support/sessions.ts';
-import { consentedNewSession, newSession, sessionBank } from './common.ts';
+import { consentedAt, countryBanks, newSession, sessionBank, startAt } from './common.ts';
+import { banksUnderTest } from '../../support/banks.ts';
+import { ownAccounts } from '../../support/payments.ts';
 
 export const create: Check = {
   id: 'session.lifecycle.create', requirements: ['R4.4-session-create'], spec: '4.4',
@@ -17,14 +21,55 @@ export const create: Check = {
   },
 };
 
+/** GET /session for `id`. */
+const statusOf = (c: CheckContext, id: string, when: string) =>
+  call(c, 'GET', 'session', { sessionId: id }, { session: id, label: `consent status, ${when}` });
+
 export const status: Check = {
   id: 'session.lifecycle.status', requirements: ['R4.4-session-status'], spec: '4.4',
-  title: 'GET /session answers the consent status of a session',
+  title: 'GET /session answers the consent status of a session, and it changes with consent and with the delete',
   quote: 'GET /session | Gets consent status.',
+  bindsAt: { family: 'session-state', only: ['new', 'consented', 'deleted'] },
   async run(c) {
     const id = await newSession(c);
-    const res = await call(c, 'GET', 'session', { sessionId: id }, { session: id, label: 'consent status' });
-    c.expect(ok(res) && obj(res), 'the consent status was not answered', 'a 2xx answer with a JSON object', `${describeAnswer(res)}`);
+    let before: Record<string, unknown> | undefined, given: Record<string, unknown> | undefined;
+    const steps: Record<string, () => Promise<void>> = {
+      new: async () => {
+        const res = await statusOf(c, id, 'before consent');
+        before = obj(res);
+        c.expect(ok(res) && before, 'the consent status of a new session was not answered', 'a 2xx answer with a JSON object', `${describeAnswer(res)}`);
+      },
+      consented: async () => {
+        await giveConsent(c, id, 'accounts');
+        const res = await statusOf(c, id, 'after consent');
+        given = obj(res);
+        c.expect(ok(res) && given, 'the consent status of a consented session was not answered', 'a 2xx answer with a JSON object',
+          `${describeAnswer(res)}`);
+        c.expect(!before || !isDeepStrictEqual(before, given), 'the consent status after consent is the same answer as before consent',
+          'a status that differs from the one before consent', `${show(given)} both times`, res);
+      },
+      deleted: async () => {
+        const del = await call(c, 'DELETE', 'session', { sessionId: id }, { session: id, label: 'delete the session' });
+        if (!ok(del)) throw new Prerequisite(`the session could not be deleted (${del.status}; see session.lifecycle.delete)`);
+        const res = await statusOf(c, id, 'after the delete');
+        c.expect(isError(res) || !given || !isDeepStrictEqual(obj(res), given),
+          'the consent status after the delete is the same answer as while consent was given',
+          'an error answer, or a status that differs from the consented one', `${describeAnswer(res)}`, res);
+      },
+    };
+    await c.everyPlace('session-state', Object.entries(steps).map(([name, value]) => ({ name, value })), step => step());
+  },
+};
+
+export const statusUnknown: Check = {
+  id: 'session.lifecycle.status-unknown-session', requirements: ['R4.4-session-status'], spec: '4.4',
+  title: 'GET /session of a session id the service never gave out is an error, not a consent status',
+  quote: 'GET /session | Gets consent status.',
+  async run(c) {
+    const id = `pis-conformance-no-such-session-${randomUUID()}`;
+    const res = await statusOf(c, id, 'of a session id never given out');
+    c.expect(isError(res), 'a session id that was never given out was answered a consent status', 'an error answer (4xx)',
+      `${describeAnswer(res)}`, res);
   },
 };
 
@@ -45,25 +90,51 @@ export const statusFields: Check = {
 
 export const consent: Check = {
   id: 'session.lifecycle.consent', requirements: ['R4.4-consent-per-session'], spec: '4.4',
-  title: 'Once consent is given, the session opens the account calls',
+  title: 'Once consent is given, the session opens the account calls, at one bank per country',
   quote: 'POST /session | Starts a session per bank; returns sessionId. Consent for account and payment calls is stored per session.',
+  bindsAt: { family: 'country' },
   async run(c) {
-    const id = await newSession(c);
-    await giveConsent(c, id, 'accounts');
-    const res = await probeConsent(c, id, 'accounts, after consent');
-    c.expect(ok(res), 'the session does not open the account calls after consent', 'a 2xx answer to GET /accounts', `${describeAnswer(res)}`);
+    await c.everyPlace('country', await countryBanks(), async bank => {
+      const id = await startAt(c, bank.id);
+      await giveConsent(c, id, 'accounts');
+      const res = await probeConsent(c, id, `accounts at ${bank.id}, after consent`);
+      c.expect(ok(res), `the session at ${bank.id} does not open the account calls after consent`, 'a 2xx answer to GET /accounts',
+        `${describeAnswer(res)}`, res);
+    });
   },
 };
 
-export const remove: Check = {
-  id: 'session.lifecycle.delete', requirements: ['R4.4-session-delete'], spec: '4.4',
-  title: 'DELETE /session ends the session and its consent',
-  quote: 'DELETE /session | Deletes consent and session.',
+/**
+ * The accounts a list names, each by its id with its iban (else bban): an
+ * account of another bank is one whose id and number both match (banks of one
+ * country may number their test accounts alike, and ids are the bank's own).
+ */
+function identifiers(list: unknown): Set<string> {
+  const out = new Set<string>();
+  for (const a of Array.isArray(list) ? list as Record<string, unknown>[] : []) {
+    const num = a && typeof a === 'object' ? [a.iban, a.bban].find(v => typeof v === 'string' && v) : undefined;
+    if (num && typeof a.id === 'string' && a.id) out.add(`${a.id} ${String(num)}`);
+  }
+  return out;
+}
+
+export const perBank: Check = {
+  id: 'session.lifecycle.per-bank-accounts', requirements: ['R4.4-session-create'], spec: '4.4',
+  title: 'A session at one bank lists the accounts of that bank, not those of another bank',
+  quote: 'POST /session | Starts a session per bank; returns sessionId.',
+  bindsAt: { family: 'country' },
   async run(c) {
-    const id = await consentedNewSession(c);
-    const del = await call(c, 'DELETE', 'session', { sessionId: id }, { session: id, label: 'delete the session' });
-    c.expect(ok(del), 'the session was not deleted', 'a 2xx answer', `${describeAnswer(del)}`);
-    const after = await probeConsent(c, id, 'accounts, after the delete');
-    c.expect(isError(after), 'the deleted session still opens the account calls', 'a refusal (the consent-link error)', `${describeAnswer(after)}`);
+    const all = await banksUnderTest();
+    if (all.length < 2) c.skip('only one bank is under test, so no other bank\'s accounts can be compared', 'give --banks with two banks or more');
+    await c.everyPlace('country', await countryBanks(), async bank => {
+      const other = all[(all.indexOf(bank) + 1) % all.length]!;
+      const theirs = identifiers(await ownAccounts(other.id));
+      if (!theirs.size) throw new Prerequisite(`${other.id} lists no account with an id and an iban or bban to look for`);
+      const id = await consentedAt(c, bank.id);
+      const res = await probeConsent(c, id, `accounts in a session at ${bank.id}`);
+      const seen = [...identifiers(res.json)].filter(x => theirs.has(x));
+      c.expect(!seen.length, `the session at ${bank.id} lists accounts of ${other.id}`, `only accounts of ${bank.id}`,
+        `${seen.length} account${seen.length === 1 ? '' : 's'} of ${other.id}: ${show(seen)}`, res);
+    });
   },
 };

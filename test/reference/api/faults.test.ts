@@ -89,6 +89,50 @@ const CASES: FaultCase[] = [
     clean: [true, true], faulty: [true, false],
   },
   {
+    name: 'payments-status-non-nordic-one-bank',
+    probe: async c => {
+      const nordic = [];
+      for (const bank of ['sparebank1-no', 'nordea-fi']) {
+        await c.ready(bank);
+        const p = await c.call('POST', '/payments/domestic-transfer', { body: paymentBody('domestic-transfer') });
+        nordic.push(NORDIC_CODES.includes((await c.call('GET', `/payments/domestic-transfer/${p.json.paymentId}`)).json.status));
+      }
+      return nordic;
+    },
+    clean: [true, true], faulty: [false, true],
+  },
+  {
+    name: 'payments-by-id-other-payment',
+    probe: async c => {
+      await c.ready('sparebank1-no');
+      const same = [];
+      for (const product of ['sepa-credit', 'domestic-transfer']) {
+        const p = await c.call('POST', `/payments/${product}`, { body: paymentBody(product) });
+        same.push((await c.call('GET', `/payments/${product}/${p.json.paymentId}`)).json.paymentId === p.json.paymentId);
+      }
+      return same;
+    },
+    clean: [true, true], faulty: [false, true],
+  },
+  {
+    name: 'payments-scheduled-date-dropped',
+    probe: async c => {
+      await c.ready('nordea-fi');
+      const p = await c.call('POST', '/payments/sepa-scheduled-credit', { body: paymentBody('sepa-scheduled-credit') });
+      return (await c.call('GET', `/payments/sepa-scheduled-credit/${p.json.paymentId}`)).json.requestedExecutionDate === '2026-12-01';
+    },
+    clean: true, faulty: false,
+  },
+  {
+    name: 'payments-confirm-funds-first-account',
+    probe: async c => {
+      const second = (await accounts(c))[1];
+      const r = await c.call('POST', '/confirm-funds', { body: { iban: second.iban, amount: '621.00', currency: 'NOK' } });
+      return r.json.fundsAvailable;
+    },
+    clean: false, faulty: true,
+  },
+  {
     // A rename of 3.0.0 (spec 9), at the latest version: confirm funds answers under its name before 3.0.0 only.
     name: 'renamed-confirm-funds',
     probe: async c => {

@@ -21,6 +21,51 @@ const CASES: FaultCase[] = [
     clean: [204, 510], faulty: [204, 200],
   },
   {
+    name: 'session-delete-ends-bank',
+    probe: async c => {
+      await c.ready(BANK);
+      const kept = c.sessionId;
+      await c.ready(BANK);
+      await c.call('DELETE', `/session/${c.sessionId}`);
+      c.sessionId = kept;
+      return (await c.call('GET', '/accounts')).status;
+    },
+    clean: 200, faulty: 510,
+  },
+  {
+    name: 'session-status-stays-pending',
+    probe: async c => { await c.ready(BANK); return (await c.call('GET', `/session/${c.sessionId}`)).json.consentStatus; },
+    clean: 'VALID', faulty: 'PENDING',
+  },
+  {
+    name: 'session-status-deleted-valid',
+    probe: async c => {
+      await c.ready(BANK);
+      await c.call('DELETE', `/session/${c.sessionId}`);
+      const r = await c.call('GET', `/session/${c.sessionId}`);
+      return [r.status, r.json.consentStatus];
+    },
+    clean: [510, undefined], faulty: [200, 'VALID'],
+  },
+  {
+    name: 'session-status-unknown-answered',
+    probe: async c => { await c.ready(BANK); return (await c.call('GET', '/session/no-such-session')).status; },
+    clean: 510, faulty: 200,
+  },
+  {
+    name: 'session-consent-per-bank-dk',
+    probe: async c => {
+      const opened = [];
+      for (const bank of ['danske-dk', BANK]) {
+        await c.ready(bank);
+        await c.newSession(bank);
+        opened.push((await c.call('GET', '/accounts')).status);
+      }
+      return opened;
+    },
+    clean: [510, 510], faulty: [200, 510],
+  },
+  {
     name: 'session-no-consent-needed',
     probe: async c => {
       await c.newSession(BANK);

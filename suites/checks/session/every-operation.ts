@@ -1,0 +1,90 @@
+// The consent-link error and the end of a deleted session at every
+// session-bound operation of the version under test (spec 4.4, 7; the places:
+// harness/places/operations.ts, the requests: support/session-places.ts).
+import type { Check } from '../../support/register.ts';
+import type { ExchangeResponse } from '../../../harness/http/exchange.ts';
+import { call, isError, ok } from '../../support/api.ts';
+import { describeAnswer, type CheckContext } from '../../support/check.ts';
+import { probeConsent } from '../../support/sessions.ts';
+import { isNotImplemented } from '../../support/payment-banks.ts';
+import { operationProbe, SESSION_BOUND, sessionBoundOperations, type OperationProbe } from '../../support/session-places.ts';
+import { expectConsentLinkError, SENTENCE } from './consent-link.ts';
+import { consentedAt, startAt } from './common.ts';
+
+/** The session-bound operations as places, each with its probe made when the place is reached. */
+const places = () => sessionBoundOperations().map(op => ({ name: op.id, value: op }));
+
+/** One session per bank for the check, made by `make` when a place at that bank is first reached. */
+function perBank(make: (bankId: string) => Promise<string>): (bankId: string) => Promise<string> {
+  const made = new Map<string, Promise<string>>();
+  return bankId => {
+    let p = made.get(bankId);
+    if (!p) { p = make(bankId); made.set(bankId, p); }
+    return p;
+  };
+}
+
+/** True when the bank answered Not Implemented at an operation it does not offer: nothing was served. */
+function notOffered(c: CheckContext, p: OperationProbe, res: ExchangeResponse): boolean {
+  if (!p.notImplementedHere || !isNotImplemented(res)) return false;
+  c.note(`${p.op.id} at ${p.bankId} answered Not Implemented (${res.status}), as it does in a consented session: nothing was served`);
+  return true;
+}
+
+export const newEveryOperation: Check = {
+  id: 'session.consent-link.new-session-every-operation', requirements: ['R4.4-consent-link-error'], spec: '7',
+  title: 'A new session gets the consent-link error at every account and payment operation',
+  quote: SENTENCE,
+  bindsAt: { family: 'operation', only: SESSION_BOUND },
+  async run(c) {
+    const session = perBank(bankId => startAt(c, bankId));
+    await c.everyPlace('operation', places(), async op => {
+      const p = await operationProbe(op);
+      const res = await p.send(c, await session(p.bankId), 'in a new session, before consent');
+      if (notOffered(c, p, res)) return;
+      expectConsentLinkError(c, res, `${op.id} in a new session`);
+    });
+  },
+};
+
+/** DELETE /session for `id`; an answer other than 2xx fails the check at the place that asked for it. */
+async function deleteSession(c: CheckContext, id: string, bankId: string): Promise<void> {
+  const del = await call(c, 'DELETE', 'session', { sessionId: id }, { session: id, label: `delete the session at ${bankId}` });
+  c.expect(ok(del), `the session at ${bankId} was not deleted`, 'a 2xx answer', `${describeAnswer(del)}`, del);
+}
+
+export const remove: Check = {
+  id: 'session.lifecycle.delete', requirements: ['R4.4-session-delete'], spec: '4.4',
+  title: 'DELETE /session ends the session and its consent at every account and payment operation',
+  quote: 'DELETE /session | Deletes consent and session.',
+  bindsAt: { family: 'operation', only: SESSION_BOUND },
+  async run(c) {
+    const deleted = perBank(async bankId => {
+      const id = await consentedAt(c, bankId);
+      await deleteSession(c, id, bankId);
+      return id;
+    });
+    await c.everyPlace('operation', places(), async op => {
+      const p = await operationProbe(op);
+      const res = await p.send(c, await deleted(p.bankId), 'after the delete');
+      if (notOffered(c, p, res)) return;
+      c.expect(isError(res) && res.status !== 401, `the deleted session was still served ${op.id} at ${p.bankId}`,
+        'a refusal (the consent-link error)', `${describeAnswer(res)}`, res);
+    });
+  },
+};
+
+export const removeKeepsOthers: Check = {
+  id: 'session.lifecycle.delete-keeps-other-sessions', requirements: ['R4.4-session-delete', 'R4.4-consent-per-session'], spec: '4.4',
+  title: 'DELETE /session ends that session only: another consented session at the same bank keeps working',
+  quote: 'DELETE /session | Deletes consent and session. POST /session | ... Consent for account and payment calls is stored per session.',
+  async run(c) {
+    const p = await operationProbe(sessionBoundOperations()[0]!);
+    const kept = await consentedAt(c, p.bankId);
+    const gone = await consentedAt(c, p.bankId);
+    await deleteSession(c, gone, p.bankId);
+    const res = await probeConsent(c, kept, `accounts at ${p.bankId} in the other session, after the delete`);
+    c.expect(ok(res), `deleting one session at ${p.bankId} ended another session there`, 'a 2xx answer to GET /accounts in the other session',
+      `${describeAnswer(res)}`, res);
+  },
+};
