@@ -49,9 +49,10 @@ ${REPORTER_HELP}
 Checks (ids receiver.<prefix>.<name>; a failed should is a warning; a check whose
 deliveries got no answer fails or is not run, never passes):
   accepts      exactly 200 to every body the service may send, each checkout in the order the service
-               sends its events: normal and batch in every status, every TransactionStatus, each
-               abortReason, both scheduled-date spellings, card payments, null and absent values, an
-               event 6 days late, unknown extra fields, and the older variant (should, spec 2.5);
+               sends its events: normal and batch in every status, every move spec 3.1 allows, every
+               TransactionStatus, each abortReason, both scheduled-date spellings, card payments,
+               absent amounts and amounts as decimal strings, an event 6 days late, unknown extra
+               fields, the older variant (should, spec 2.5), and null values (profile);
                over-https (should): the certified address serves HTTPS with a certificate that verifies
   auth         a missing, wrong, same-length, empty, one-character-longer or truncated api-key never
                gets a 2xx, nor goes unanswered; refused-with-4xx (should): a 4xx, not a 5xx

@@ -1,7 +1,7 @@
 // Every check of certify-receiver with the level it is registered at (the
 // caller decides severity; the checks are defined beside their phases). The
 // catalog lists these; certify() completes each emitted result from here.
-import { CheckRegistry, must, should, type Registered } from '../report/check.ts';
+import { CheckRegistry, must, profile, should, type Registered } from '../report/check.ts';
 import { ACCEPTS } from './accepts.ts';
 import { AUTH_CHECKS, REFUSED_WITH_4XX } from './auth.ts';
 import { CONCURRENCY } from './concurrency.ts';
@@ -23,6 +23,9 @@ export const RECEIVER_CHECKS: readonly Registered[] = [
   must(ACCEPTS['transaction-statuses']),
   must(ACCEPTS['card-payment']),
   must(ACCEPTS['optional-values']),
+  profile(ACCEPTS['null-values']),
+  must(ACCEPTS['decimal-amount']),
+  must(ACCEPTS.transitions),
   must(ACCEPTS['late-event']),
   // Spec 4.3 says how the service calls; a certification over plain HTTP is a fair step while building.
   should(OVER_HTTPS),

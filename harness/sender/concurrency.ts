@@ -67,9 +67,10 @@ export async function runConcurrency(ctx: Ctx): Promise<Delivery[]> {
   if (settled) { notSent(ctx, `not sent: ${settled}`); return []; }
   if (ctx.success.refused) { notSent(ctx, ctx.success.refused); return []; }
   const n = ctx.opts.concurrency;
-  const ids = Array.from({ length: n }, () => ctx.ids.next('burst'));
+  const checkouts = Array.from({ length: n }, () => ctx.ids.checkout('burst'));
+  const ids = checkouts.map(c => c.id);
   // Bodies are built and serialised before the burst starts so the sender's own work does not count as the receiver's latency.
-  const bodies = ids.map(id => BURST_SEQUENCE.map((status, i) => JSON.stringify(eventBody(id, status, 'normal', i))));
+  const bodies = checkouts.map(c => BURST_SEQUENCE.map((status, i) => JSON.stringify(eventBody(c, status, 'normal', i))));
   const t0 = performance.now();
   const burst = (await Promise.all(ids.map((id, i) => sequence(ctx, id, bodies[i], i * RAMP_STEP_MS)))).flat();
   const wallMs = performance.now() - t0;

@@ -60,11 +60,13 @@ async function inOrder(ctx: Ctx, kind: BodyKind,
  * receiver.accepts' finding, a slow one receiver.latency's.
  */
 async function duplicated(ctx: Ctx, kind: 'normal' | 'batch', status: string, times: number, pauseMs = 0): Promise<Outcome> {
-  const id = ctx.ids.next(`dup-${times}`);
+  const c = ctx.ids.checkout(`dup-${times}`);
+  const id = c.id;
   const path = pathTo(status);
-  const body = eventBody(id, status, kind, path.length - 1);
+  // Built once: every copy is the same bytes, as the service's retries are.
+  const body = eventBody(c, status, kind, path.length - 1);
   const sent = await inOrder(ctx, kind, [
-    ...path.slice(0, -1).map((s, i) => ({ body: eventBody(id, s, kind, i), label: `${kind} ${id} ${s}` })),
+    ...path.slice(0, -1).map((s, i) => ({ body: eventBody(c, s, kind, i), label: `${kind} ${id} ${s}` })),
     ...Array.from({ length: times }, (_, i) => ({ body, label: `${kind} ${id} ${status}, delivery ${i + 1} of ${times}`,
       pauseMs: i ? pauseMs : 0, judged: i > 0 })),
   ]);
@@ -95,10 +97,12 @@ export async function runIdempotency(ctx: Ctx): Promise<void> {
 async function stateAfterDuplicates(ctx: Ctx): Promise<Outcome> {
   const template = ctx.opts.stateUrl;
   if (!template) return NEEDS_STATE_URL;
-  const id = ctx.ids.next('dup-state');
-  const sent = await inOrder(ctx, 'normal', DUPLICATE_SEQUENCE.flatMap((e, i) => Array.from({ length: e.times }, (_, k) => ({
-    body: eventBody(id, e.status, 'normal', i), label: `normal ${id} ${e.status}, delivery ${k + 1} of ${e.times}`, copy: k > 0,
-  }))));
+  const c = ctx.ids.checkout('dup-state');
+  const id = c.id;
+  const sent = await inOrder(ctx, 'normal', DUPLICATE_SEQUENCE.flatMap((e, i) => {
+    const body = eventBody(c, e.status, 'normal', i);
+    return Array.from({ length: e.times }, (_, k) => ({ body, label: `normal ${id} ${e.status}, delivery ${k + 1} of ${e.times}`, copy: k > 0 }));
+  }));
   if (!Array.isArray(sent)) return sent;
   const last = DUPLICATE_SEQUENCE[DUPLICATE_SEQUENCE.length - 1].status;
   const s = await readState(ctx.t, template, id);

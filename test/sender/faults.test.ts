@@ -28,6 +28,10 @@ test('the correct receiver is certified, with the --state-url checks passing', a
     assert.equal(r.checks.filter(c => c.status === 'skipped').length, 0, ids(r.checks.filter(c => c.status === 'skipped')));
     for (const prefix of ['accepts', 'auth', 'idempotency', 'concurrency', 'latency', 'robustness'])
       assert.ok(r.checks.some(c => c.id.startsWith(`receiver.${prefix}.`)), prefix);
+    // Every place a check binds was exercised.
+    for (const c of r.checks.filter(x => x.places))
+      assert.deepEqual([c.places!.exercised.length, c.places!.failed], [c.places!.bound.length, []], c.id);
+    assert.equal(r.checks.find(c => c.id === 'receiver.accepts.transitions')?.places?.bound.length, 13);
   });
 });
 
@@ -36,6 +40,16 @@ test('a receiver that refuses events out of the order the service sends them is 
     assert.deepEqual(failed(r.checks).filter(c => c.id !== 'receiver.latency.p99' && c.id !== PLAIN_HTTP).map(c => `${c.id}: ${c.message}`), []);
   });
 });
+
+test('a receiver that validates bodies against a schema written from the spec\'s types passes every must check; refusing null is a profile finding',
+  async () => {
+    await certifyJudged(undefined, { timeScale: 0.5, concurrency: 10, state: true, receiver: { specSchema: true } }, r => {
+      assert.deepEqual(failed(r.checks, 'must').map(c => `${c.id}: ${c.message}`), []);
+      const nulls = r.checks.find(c => c.id === 'receiver.accepts.null-values');
+      assert.deepEqual([nulls?.level, nulls?.status], ['profile', 'failed']);
+      assert.equal(r.checks.find(c => c.id === 'receiver.accepts.decimal-amount')?.status, 'passed');
+    });
+  });
 
 // The fault runs wait mostly on pauses and sleeps, so several run side by
 // side; none of their assertions depends on timing that a busier machine could
@@ -56,6 +70,17 @@ describe('sample receiver faults', { concurrency: 5 }, () => {
           const up = r.checks.find(c => c.id === 'receiver.robustness.stays-up');
           assert.match(up?.message ?? '', /stopped accepting connections after .*the run stopped there/);
           assert.equal(r.checks.some(c => c.id.startsWith('receiver.idempotency.')), false, 'nothing is sent to a dead receiver');
+        }
+        // A fault at one place is named at that place only.
+        const onePlace: Record<string, [string, string]> = {
+          'cancel-after-created-409': ['receiver.accepts.transitions', 'PAYMENT_CREATED -> CANCELLED'],
+          'instant-payment-err-400': ['receiver.accepts.abort-reasons', 'INSTANT_PAYMENT_ERR'],
+        };
+        if (onePlace[f.name]) {
+          const [id, place] = onePlace[f.name];
+          const c = r.checks.find(x => x.id === id);
+          assert.deepEqual(c?.places?.failed, [place]);
+          assert.equal(c?.places?.exercised.length, c?.places?.bound.length);
         }
         if (f.name === 'auth-500') {
           // A 5xx is a refusal (the must checks pass) that invites a retry (the should check warns).
