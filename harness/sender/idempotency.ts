@@ -3,10 +3,10 @@
 // Spec 6.4: "The receiver must answer each request with status code 200."
 import type { CheckDef } from '../report/check.ts';
 import { answerOf, every, notRun, notSentOutcome, timed, type Outcome } from './check.ts';
-import { budget, fmtMs } from './options.ts';
+import { budget, describeLimit, fmtMs } from './options.ts';
 import { silence, type Ctx } from './context.ts';
 import { DUPLICATE_SEQUENCE, eventBody, pathTo, type BodyKind } from './plan.ts';
-import { readState } from './state.ts';
+import { settledStates, SETTLE_SPEC_MS, type Settled } from './state.ts';
 import type { Delivery } from './transport.ts';
 
 const def = (name: string, title: string): CheckDef => ({
@@ -105,12 +105,18 @@ async function stateAfterDuplicates(ctx: Ctx): Promise<Outcome> {
   }));
   if (!Array.isArray(sent)) return sent;
   const last = DUPLICATE_SEQUENCE[DUPLICATE_SEQUENCE.length - 1].status;
-  const s = await readState(ctx.t, template, id);
+  const [s] = await settledStates(ctx.t, template, [id], r => r.status === last, SETTLE_SPEC_MS * ctx.t.timing.scale);
   const seq = DUPLICATE_SEQUENCE.map(e => `${e.status} x${e.times}`).join(', ');
-  if (s.status === last) return { status: 'passed', message: `after ${seq} the state is ${last}` };
+  if (s.status === last) return { status: 'passed', message: `after ${seq} the state is ${last} (${settledIn(s)})` };
   return {
-    status: 'failed', expected: last, seen: s.status ?? s.problem ?? 'nothing',
-    message: `after ${seq} the receiver's state should be ${last}, seen ${s.status ?? s.problem}`,
+    status: 'failed', expected: `${last} within ${describeLimit(SETTLE_SPEC_MS, ctx.t.timing.scale)} of the last answer`,
+    seen: `${s.status ?? s.problem ?? 'nothing'} (${settledIn(s)})`,
+    message: `after ${seq} the receiver's state should be ${last}, seen ${s.status ?? s.problem} (${settledIn(s)})`,
     evidence: [{ ...s.read.evidence, primary: true }, ...sent.map(d => d.evidence)],
   };
+}
+
+/** "read 3 times, settled 180 ms after the last answer": how long a queued receiver took. */
+export function settledIn(s: Settled): string {
+  return s.reads === 1 ? (s.settled ? 'at the first read' : 'read once') : `read ${s.reads} times over ${fmtMs(s.afterMs)} ms`;
 }

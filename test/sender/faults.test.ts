@@ -51,6 +51,16 @@ test('a receiver that validates bodies against a schema written from the spec\'s
     });
   });
 
+test('a receiver that answers 200 at once and applies events from a queue later is certified; the state checks say how long it took', async () => {
+  await certifyJudged(undefined, { timeScale: 0.5, concurrency: 10, state: true, receiver: { queued: true } }, r => {
+    assert.deepEqual(failed(r.checks, 'must').map(c => `${c.id}: ${c.message}`), []);
+    const state = ['receiver.idempotency.state-after-duplicates', 'receiver.idempotency.state-after-burst'].map(id => r.checks.find(x => x.id === id));
+    for (const c of state) assert.equal(c?.status, 'passed', `${c?.id}: ${c?.message}`);
+    // The worker drains every 150 ms real: a read right after the last answer finds the state behind at least once.
+    assert.ok(state.some(c => /read \d+ times over [\d.]+ ms/.test(c?.message ?? '')), state.map(c => c?.message).join('; '));
+  });
+});
+
 // The fault runs wait mostly on pauses and sleeps, so several run side by
 // side; none of their assertions depends on timing that a busier machine could
 // break. More than a few at once (each with a burst of 20) delayed answers of
