@@ -11,6 +11,7 @@ import { RECEIVER_CHECKS } from '../sender/checks.ts';
 import { Redactor, shortSecretWarning } from '../report/redact.ts';
 import { defaultReportDir, ReportWriter } from '../report/writer.ts';
 import { certify, makePlan, planLine } from '../sender/certify.ts';
+import { httpsNote } from '../sender/https.ts';
 import { checkKey } from '../sender/key.ts';
 import { INTERRUPTED_EXIT, onStop } from '../stop.ts';
 import { DEFAULTS, type SenderOptions } from '../sender/options.ts';
@@ -54,6 +55,7 @@ deliveries got no answer fails or is not run, never passes):
                absent amounts and amounts as decimal strings, an event 6 days late, unknown extra
                fields, the older variant (should, spec 2.5), and null values (profile);
                over-https (should): the certified address serves HTTPS with a certificate that verifies
+               (at http:// not applicable: a note at the top says HTTPS was not used)
   auth         a missing, wrong, same-length, empty, one-character-longer or truncated api-key never
                gets a 2xx, nor goes unanswered; refused-with-4xx (should): a 4xx, not a 5xx
   idempotency  an event delivered twice, three times, and again after 10 s gets 200 every time
@@ -131,6 +133,8 @@ export const command: Command = {
     const human = humanStream(term.mode);
     if (opts.keyNote) process.stderr.write(`pis-conformance certify-receiver: note: ${opts.keyNote}.\n`);
     human.write(planLine(plan, opts) + '\n');
+    const plain = httpsNote(opts);
+    if (plain) human.write(`note: ${plain}.\n`);
     // Created once the pre-flight passed, so a run that cannot reach the receiver leaves no empty report folder;
     // from then on a stop signal still leaves a report of what was found.
     let writer: ReportWriter | undefined;

@@ -10,6 +10,7 @@ import { IDEMPOTENCY } from './idempotency.ts';
 import { LATENCY } from './latency.ts';
 import { GARBAGE } from './plan.ts';
 import { ROBUSTNESS, STAYS_UP } from './robustness.ts';
+import { TRACKS_BY_ID } from './tracking.ts';
 
 export const RECEIVER_CHECKS: readonly Registered[] = [
   must(ACCEPTS['normal-statuses']),
@@ -38,6 +39,8 @@ export const RECEIVER_CHECKS: readonly Registered[] = [
   must(IDEMPOTENCY.threeTimes),
   must(IDEMPOTENCY.afterPause),
   must(IDEMPOTENCY.stateAfterDuplicates),
+  // The spec calls id unique per checkout but not referenceId: a merchant whose referenceIds are unique never meets two.
+  should(TRACKS_BY_ID),
 
   must(CONCURRENCY.allSuccess),
   must(CONCURRENCY.withinLimit),

@@ -5,10 +5,9 @@
 import type { CheckDef } from '../report/check.ts';
 import { answerOf, every, notRun, result, timed, withinLimit } from './check.ts';
 import { settledSlow, slowDelivery, type Ctx } from './context.ts';
-import { NEEDS_STATE_URL, settledIn } from './idempotency.ts';
 import { describeLimit, fmtMs, RESPONSE_WAIT_SPEC_MS } from './options.ts';
 import { BURST_SEQUENCE, eventBody } from './plan.ts';
-import { settledStates, SETTLE_SPEC_MS } from './state.ts';
+import { NEEDS_STATE_URL, settledIn, settledStates, SETTLE_SPEC_MS } from './state.ts';
 import type { Delivery } from './transport.ts';
 
 export const CONCURRENCY = {

@@ -6,7 +6,8 @@ import { answerOf, every, notRun, notSentOutcome, timed, type Outcome } from './
 import { budget, describeLimit, fmtMs } from './options.ts';
 import { silence, type Ctx } from './context.ts';
 import { DUPLICATE_SEQUENCE, eventBody, pathTo, type BodyKind } from './plan.ts';
-import { settledStates, SETTLE_SPEC_MS, type Settled } from './state.ts';
+import { NEEDS_STATE_URL, settledIn, settledStates, SETTLE_SPEC_MS } from './state.ts';
+import { TRACKS_BY_ID, tracksById } from './tracking.ts';
 import type { Delivery } from './transport.ts';
 
 const def = (name: string, title: string): CheckDef => ({
@@ -21,10 +22,6 @@ export const IDEMPOTENCY = {
   afterPause: def('after-pause', 'The same event delivered again after the minimum retry delay gets 200'),
   stateAfterDuplicates: def('state-after-duplicates', "After duplicated events the receiver's state is the last status"),
 };
-
-/** A check that reads the receiver's state, without --state-url. */
-export const NEEDS_STATE_URL = notRun("needs --state-url, the receiver's own view of a checkout: " +
-  "an address that answers a checkout's status as JSON, e.g. https://merchant.example/checkouts/{id}", 'give --state-url');
 
 /**
  * Sends `steps` in order, each once the one before succeeded. Returns the
@@ -90,6 +87,7 @@ export async function runIdempotency(ctx: Ctx): Promise<void> {
     timed(IDEMPOTENCY.threeTimes, () => quiet ? notRun(quiet) : duplicated(ctx, 'batch', 'PAYMENT_COMPLETED', 3)),
     timed(IDEMPOTENCY.afterPause, () => quiet ? notRun(quiet) : duplicated(ctx, 'normal', 'PAYMENT_COMPLETED', 2, ctx.t.timing.pauseMs)),
     timed(IDEMPOTENCY.stateAfterDuplicates, () => quiet && ctx.opts.stateUrl ? notRun(quiet) : stateAfterDuplicates(ctx)),
+    timed(TRACKS_BY_ID, () => quiet && ctx.opts.stateUrl ? notRun(quiet) : tracksById(ctx)),
   ]);
   for (const c of checks) ctx.emit(c);
 }
@@ -114,9 +112,4 @@ async function stateAfterDuplicates(ctx: Ctx): Promise<Outcome> {
     message: `after ${seq} the receiver's state should be ${last}, seen ${s.status ?? s.problem} (${settledIn(s)})`,
     evidence: [{ ...s.read.evidence, primary: true }, ...sent.map(d => d.evidence)],
   };
-}
-
-/** "read 3 times, settled 180 ms after the last answer": how long a queued receiver took. */
-export function settledIn(s: Settled): string {
-  return s.reads === 1 ? (s.settled ? 'at the first read' : 'read once') : `read ${s.reads} times over ${fmtMs(s.afterMs)} ms`;
 }

@@ -267,7 +267,10 @@ export interface PlanSize {
   stateReads: number;
 }
 
-const AUTH_PROBES = 6;
+/** receiver.idempotency.tracks-by-id (tracking.ts): two checkouts of one referenceId, 2 and 3 events. */
+const TRACKING_DELIVERIES = 5;
+/** One per receiver.auth probe (auth.ts); with --state-url one valid delivery behind them, and a read of it and of each probe's checkout. */
+const AUTH_PROBES = 7;
 /** twice: STARTED + 2; three-times: STARTED, PAYMENT_INITIATED + 3; after-pause: STARTED, PAYMENT_INITIATED + 2. */
 const IDEMPOTENCY_DELIVERIES = 3 + 5 + 4;
 
@@ -275,10 +278,11 @@ export function planSize(accepts: Record<string, PlannedCheckout[]>, concurrency
   const a = Object.values(accepts).flat().reduce((n, c) => n + c.events.length, 0);
   const dup = DUPLICATE_SEQUENCE.reduce((n, e) => n + e.times, 0);
   const size = {
-    accepts: a, auth: AUTH_PROBES,
-    idempotency: IDEMPOTENCY_DELIVERIES + (withState ? dup : 0),
+    accepts: a, auth: AUTH_PROBES + (withState ? 1 : 0),
+    idempotency: IDEMPOTENCY_DELIVERIES + (withState ? dup + TRACKING_DELIVERIES : 0),
     concurrency: concurrency * BURST_SEQUENCE.length,
     robustness: GARBAGE.length * 2,
   };
-  return { ...size, total: Object.values(size).reduce((n, x) => n + x, 0), stateReads: withState ? 1 + concurrency : 0 };
+  // At least: auth's probes and the checkout behind them, the duplicated checkout, the two of one referenceId, each burst checkout.
+  return { ...size, total: Object.values(size).reduce((n, x) => n + x, 0), stateReads: withState ? AUTH_PROBES + 1 + 1 + 2 + concurrency : 0 };
 }

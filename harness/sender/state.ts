@@ -4,6 +4,8 @@
 // looked for under the usual names, at the top or one object down
 // ({"checkout": {"status": ...}}), or as a bare string body.
 import { CHECKOUT_STATUSES } from '../contracts/enums.ts';
+import { fmtMs } from './options.ts';
+import { notRun } from './check.ts';
 import type { Delivery, Transport } from './transport.ts';
 
 export interface StateRead { status?: string; read: Delivery; problem?: string }
@@ -58,11 +60,11 @@ export const SETTLE_SPEC_MS = 5_000;
 const FIRST_STEP_MS = 25;
 
 /**
- * Reads the state of each checkout until `ok` holds for it (a queued receiver
+ * Reads the state of each checkout until `ok` holds for it (given its index in `ids`) (a queued receiver
  * applies events after it answered them) or `withinMs` real ms have passed;
  * a read without an answer ends that checkout's reading. Results in `ids` order.
  */
-export async function settledStates(t: Transport, template: string, ids: readonly string[], ok: (s: StateRead) => boolean,
+export async function settledStates(t: Transport, template: string, ids: readonly string[], ok: (s: StateRead, i: number) => boolean,
   withinMs: number): Promise<Settled[]> {
   const t0 = performance.now();
   const out: Settled[] = new Array(ids.length);
@@ -73,7 +75,7 @@ export async function settledStates(t: Transport, template: string, ids: readonl
     const afterMs = performance.now() - t0;
     open = open.filter((i, k) => {
       const s = reads[k];
-      const settled = ok(s);
+      const settled = ok(s, i);
       out[i] = { ...s, afterMs, reads: (out[i]?.reads ?? 0) + 1, settled };
       return !settled && s.read.status !== undefined && !s.read.notSent;
     });
@@ -81,4 +83,13 @@ export async function settledStates(t: Transport, template: string, ids: readonl
     await t.pause(Math.min(step, withinMs - afterMs));
     step = Math.min(step * 2, withinMs / 10);
   }
+}
+
+/** A check that reads the receiver's state, without --state-url. */
+export const NEEDS_STATE_URL = notRun("needs --state-url, the receiver's own view of a checkout: " +
+  "an address that answers a checkout's status as JSON, e.g. https://merchant.example/checkouts/{id}", 'give --state-url');
+
+/** "read 3 times over 180 ms": how long a queued receiver took. */
+export function settledIn(s: Settled): string {
+  return s.reads === 1 ? (s.settled ? 'at the first read' : 'read once') : `read ${s.reads} times over ${fmtMs(s.afterMs)} ms`;
 }

@@ -3,6 +3,7 @@
 // level must; the correct receiver is certified, strict or not.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import type { CheckResult } from '../../harness/report/model.ts';
 import { RECEIVER_FAULTS } from '../fixtures/receivers/faults.ts';
 import { assertCaught, certifyJudged, failed, ids, PLAIN_HTTP } from './certify-helper.ts';
 
@@ -24,8 +25,10 @@ test('the correct receiver is certified, with the --state-url checks passing', a
   await certifyJudged(undefined, { timeScale: 0.5, concurrency: 10, state: true }, r => {
     assert.equal(r.sent, r.planned, 'sends exactly the planned number of deliveries');
     // p99 under 1 s is advice measured on a compressed clock: a busy machine may miss it, and it never decides.
-    assert.deepEqual(failed(r.checks).filter(c => c.id !== 'receiver.latency.p99' && c.id !== PLAIN_HTTP).map(c => `${c.id}: ${c.message}`), []);
-    assert.equal(r.checks.filter(c => c.status === 'skipped').length, 0, ids(r.checks.filter(c => c.status === 'skipped')));
+    assert.deepEqual(failed(r.checks).filter(c => c.id !== 'receiver.latency.p99').map(c => `${c.id}: ${c.message}`), []);
+    assert.equal(r.checks.filter(c => c.skipKind === 'not-run').length, 0, ids(r.checks.filter(c => c.skipKind === 'not-run')));
+    // Served at http://: HTTPS is not judged, and nothing fails for it.
+    assert.deepEqual(r.checks.filter(c => c.status === 'skipped').map(c => [c.id, c.skipKind]), [[PLAIN_HTTP, 'not-applicable']]);
     for (const prefix of ['accepts', 'auth', 'idempotency', 'concurrency', 'latency', 'robustness'])
       assert.ok(r.checks.some(c => c.id.startsWith(`receiver.${prefix}.`)), prefix);
     // Every place a check binds was exercised.
@@ -37,7 +40,7 @@ test('the correct receiver is certified, with the --state-url checks passing', a
 
 test('a receiver that refuses events out of the order the service sends them is certified too', async () => {
   await certifyJudged(undefined, { timeScale: 0.5, concurrency: 10, strict: true, state: true }, r => {
-    assert.deepEqual(failed(r.checks).filter(c => c.id !== 'receiver.latency.p99' && c.id !== PLAIN_HTTP).map(c => `${c.id}: ${c.message}`), []);
+    assert.deepEqual(failed(r.checks).filter(c => c.id !== 'receiver.latency.p99').map(c => `${c.id}: ${c.message}`), []);
   });
 });
 
@@ -61,6 +64,25 @@ test('a receiver that answers 200 at once and applies events from a queue later 
   });
 });
 
+test('a receiver that verifies the api-key and drops a forged event with 200 passes every must check with --state-url, ' +
+  'and without it leaves them not run; the 200 is a should finding either way', async () => {
+  const auth = (r: { checks: CheckResult[] }) =>
+    r.checks.filter(c => c.id.startsWith('receiver.auth.') && c.level === 'must');
+  await certifyJudged(undefined, { timeScale: 0.5, concurrency: 10, state: true, receiver: { dropForged: true } }, r => {
+    assert.deepEqual(failed(r.checks, 'must').map(c => `${c.id}: ${c.message}`), []);
+    assert.equal(auth(r).length, 7);
+    for (const c of auth(r)) assert.match(`${c.status} ${c.message}`, /^passed answered 200 .*no trace/, c.id);
+    const should = r.checks.find(c => c.id === 'receiver.auth.refused-with-4xx');
+    assert.equal(should?.status, 'failed');
+    assert.match(should?.message ?? '', /a 2xx tells the service the event was delivered/);
+  });
+  await certifyJudged(undefined, { timeScale: 0.5, concurrency: 10, receiver: { dropForged: true } }, r => {
+    assert.deepEqual(failed(r.checks, 'must').map(c => `${c.id}: ${c.message}`), []);
+    for (const c of auth(r)) assert.deepEqual([c.status, c.skipKind, c.remedy], ['skipped', 'not-run', 'give --state-url'], c.id);
+    assert.equal(r.checks.find(c => c.id === 'receiver.auth.refused-with-4xx')?.status, 'failed');
+  });
+});
+
 // The fault runs wait mostly on pauses and sleeps, so several run side by
 // side; none of their assertions depends on timing that a busier machine could
 // break. More than a few at once (each with a burst of 20) delayed answers of
@@ -68,7 +90,8 @@ test('a receiver that answers 200 at once and applies events from a queue later 
 describe('sample receiver faults', { concurrency: 5 }, () => {
   for (const f of RECEIVER_FAULTS.filter(x => !OWN_FILE.has(x.name))) {
     test(`fault ${f.name} (${f.description}) is caught by ${f.prefix} at level ${f.level}`, async () => {
-      await certifyJudged(f.name === 'plain-http' ? undefined : f.name, { timeScale: SCALE, concurrency: CONCURRENCY, state: f.needsState }, r => {
+      const tls = f.name === 'self-signed' ? { receiver: { tls: true }, insecure: true } : {};
+      await certifyJudged(tls.insecure ? undefined : f.name, { timeScale: SCALE, concurrency: CONCURRENCY, state: f.needsState, ...tls }, r => {
         assertCaught(f, r, TIMING);
         if (f.name === 'dies-on-malformed-json') {
           // The crash is blamed on the garbage that caused it, not on the garbage sent after it.
