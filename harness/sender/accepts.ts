@@ -2,7 +2,7 @@
 // each in a checkout that goes through a path the service really sends.
 // This prefix judges the status code only; how long answers took is
 // receiver.latency's (so a slow receiver is reported once, under latency).
-import { ABORT_REASONS } from '../contracts/enums.ts';
+import { ABORT_REASONS, CHECKOUT_STATUSES } from '../contracts/enums.ts';
 import { TRANSITIONS } from '../places/transitions.ts';
 import type { CheckDef } from '../report/check.ts';
 import { PlaceLedger, type PlaceTally } from '../report/places.ts';
@@ -24,8 +24,9 @@ const AMOUNT = 'amount | decimal | Actual amount. Equals the original amount; up
 /** One check per group of acceptsPlan (plan.ts), by group name. */
 export const ACCEPTS = {
   'normal-statuses': accepts('normal-statuses', 'A normal checkout body of every CheckoutStatus, with its transactionStatus, gets 200', '6.4', ANSWER_200,
-    ['R6.4-receiver-answers-200']),
-  'batch-statuses': accepts('batch-statuses', 'A batch checkout body of every CheckoutStatus gets 200', '6.4', ANSWER_200, ['R6.4-receiver-answers-200']),
+    ['R6.4-receiver-answers-200'], { family: 'checkout-status' }),
+  'batch-statuses': accepts('batch-statuses', 'A batch checkout body of every CheckoutStatus gets 200', '6.4', ANSWER_200, ['R6.4-receiver-answers-200'],
+    { family: 'checkout-status' }),
   'abort-reasons': accepts('abort-reasons', 'A body with each abortReason gets 200', '2.4',
     'May be populated when status is TIMED_OUT, FAILED or CANCELLED and the end user attempted a payment but did not finish the checkout.',
     ['R6.4-receiver-answers-200'], { family: 'abort-reason' }),
@@ -111,7 +112,9 @@ export async function runAccepts(ctx: Ctx, groups: Record<string, PlannedCheckou
 }
 
 /** The members of the families receiver.accepts binds. */
-const BOUND: Partial<Record<string, readonly string[]>> = { 'transition': TRANSITIONS.map(t => t.id), 'abort-reason': ABORT_REASONS };
+const BOUND: Partial<Record<string, readonly string[]>> = {
+  'transition': TRANSITIONS.map(t => t.id), 'abort-reason': ABORT_REASONS, 'checkout-status': CHECKOUT_STATUSES,
+};
 
 /** Each planned event that names a place: 200 exercised it, another answer broke the rule there, no answer left it unexercised. */
 function tally(family: NonNullable<CheckDef['bindsAt']>['family'], checkouts: { c: PlannedCheckout; sent: Delivery[] }[]): PlaceTally {

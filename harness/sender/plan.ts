@@ -204,10 +204,17 @@ function cardCheckout(ids: Ids): Draft {
 
 /** Spec 6.7: an event is retried for up to 7 days, so a body dated days ago is still an event to accept. */
 function lateCheckout(ids: Ids): Draft {
-  const days = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString();
+  const now = Date.now();
+  const days = (n: number) => new Date(now - n * 86_400_000).toISOString();
   return stepped(ids, 'normal', 'normal checkout delivered 6 days after its events', [
     { status: 'STARTED', extra: { createdDate: days(6.1), lastModifiedDate: days(6.1) } },
     { status: 'PAYMENT_INITIATED', extra: { createdDate: days(6.1), lastModifiedDate: days(6) } }]);
+}
+
+/** Marks the checkout's last event as the place `place` of its check's family. */
+function ending(c: Draft, place: string): Draft {
+  c.events[c.events.length - 1].place = place;
+  return c;
 }
 
 /** Every move spec 3.1 allows, each the last move of its own checkout; each event after STARTED is the place of its move. */
@@ -223,13 +230,11 @@ function transitionCheckouts(ids: Ids): Draft[] {
 export function acceptsPlan(ids: Ids): Record<string, PlannedCheckout[]> {
   const scheduledDate = '2026-12-01';
   const drafts: Record<string, Draft[]> = {
-    'normal-statuses': CHECKOUT_STATUSES.map(s => checkout(ids, 'normal', s, `normal checkout ending ${s}`)),
-    'batch-statuses': CHECKOUT_STATUSES.map(s => checkout(ids, 'batch', s, `batch checkout ending ${s}`)),
+    'normal-statuses': CHECKOUT_STATUSES.map(s => ending(checkout(ids, 'normal', s, `normal checkout ending ${s}`), s)),
+    'batch-statuses': CHECKOUT_STATUSES.map(s => ending(checkout(ids, 'batch', s, `batch checkout ending ${s}`), s)),
     'abort-reasons': ABORT_REASONS.map((r, i) => {
       const s = ABORT_REASON_STATUSES[i % ABORT_REASON_STATUSES.length];
-      const c = checkout(ids, 'normal', s, `normal checkout ending ${s} with abortReason ${r}`, { abortReason: r });
-      c.events[c.events.length - 1].place = r;
-      return c;
+      return ending(checkout(ids, 'normal', s, `normal checkout ending ${s} with abortReason ${r}`, { abortReason: r }), r);
     }),
     'scheduled-date': (['normal', 'batch'] as const).map(k => checkout(ids, k, 'PAYMENT_INITIATED', `${k} checkout with scheduledDate`,
       { scheduledDate, scheduledDateField: 'scheduledDate' })),

@@ -18,6 +18,8 @@ export interface Certified {
   stallMs: number;
   /** The sender's wait in real ms at this run's time scale. */
   waitMs: number;
+  /** The bodies the receiver took, when its options say `record`. */
+  bodies: string[];
 }
 
 export interface FixtureRun {
@@ -48,7 +50,8 @@ export async function certifyFixture(fault: string | undefined, o: FixtureRun): 
         phase: (_, n) => { sent = n; },
       });
     } finally { meter.stop(); }
-    return { checks, sent, planned: plan.size.total, wallMs: performance.now() - t0, stallMs: meter.longestMs(t0), waitMs: timing(o.timeScale).waitMs };
+    return { checks, sent, planned: plan.size.total, wallMs: performance.now() - t0, stallMs: meter.longestMs(t0), waitMs: timing(o.timeScale).waitMs,
+      bodies: r.bodies };
   } finally { await r.close(); }
 }
 

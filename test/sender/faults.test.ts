@@ -5,7 +5,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { CheckResult } from '../../harness/report/model.ts';
 import { RECEIVER_FAULTS } from '../fixtures/receivers/faults.ts';
-import { assertCaught, certifyJudged, failed, ids, PLAIN_HTTP } from './certify-helper.ts';
+import { assertCaught, certifyFixture, certifyJudged, failed, ids, PLAIN_HTTP } from './certify-helper.ts';
 
 // Time scale 0.2 (5 s = 1 s) for the faults. The faults that are about time
 // run one by one in timing.test.ts, and the 10 MB answers in hostile.test.ts:
@@ -83,6 +83,26 @@ test('a receiver that verifies the api-key and drops a forged event with 200 pas
   });
 });
 
+test('every copy of an event is the same bytes, and no checkout\'s createdDate, ids or originalAmount drift between its events', async () => {
+  const r = await certifyFixture(undefined, { timeScale: 0.5, concurrency: 10, state: true, receiver: { record: true } });
+  const byEvent = new Map<string, Set<string>>();
+  const byCheckout = new Map<string, Set<string>>();
+  for (const text of r.bodies) {
+    let b: Record<string, unknown>;
+    try { b = JSON.parse(text) as Record<string, unknown>; } catch { continue; }
+    if (typeof b?.id !== 'string') continue;
+    const key = `${b.id} ${String(b.status)}`;
+    byEvent.set(key, (byEvent.get(key) ?? new Set()).add(text));
+    const payments = [b.payment, ...((b.payments as unknown[] | undefined) ?? [])].filter(Boolean) as Record<string, unknown>[];
+    const fixed = JSON.stringify([b.referenceId, b.endToEndId, b.createdDate, payments.map(p => p.originalAmount)]);
+    byCheckout.set(b.id, (byCheckout.get(b.id) ?? new Set()).add(fixed));
+  }
+  assert.ok(byCheckout.size > 70, `${byCheckout.size} checkouts`);
+  assert.ok([...byEvent.values()].some(s => s.size === 1) && r.bodies.length > byEvent.size, 'some events were sent more than once');
+  assert.deepEqual([...byEvent].filter(([, s]) => s.size > 1).map(([k]) => k), [], 'copies of one event differ');
+  assert.deepEqual([...byCheckout].filter(([, s]) => s.size > 1).map(([id, s]) => `${id}: ${[...s].join(' / ')}`), []);
+});
+
 // The fault runs wait mostly on pauses and sleeps, so several run side by
 // side; none of their assertions depends on timing that a busier machine could
 // break. More than a few at once (each with a burst of 20) delayed answers of
@@ -108,6 +128,7 @@ describe('sample receiver faults', { concurrency: 5 }, () => {
         const onePlace: Record<string, [string, string]> = {
           'cancel-after-created-409': ['receiver.accepts.transitions', 'PAYMENT_CREATED -> CANCELLED'],
           'instant-payment-err-400': ['receiver.accepts.abort-reasons', 'INSTANT_PAYMENT_ERR'],
+          'nontrackable-400': ['receiver.accepts.batch-statuses', 'PAYMENT_NONTRACKABLE'],
         };
         if (onePlace[f.name]) {
           const [id, place] = onePlace[f.name];

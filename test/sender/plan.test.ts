@@ -39,7 +39,6 @@ test('the bodies of one checkout are built once: createdDate, originalAmount and
   });
   let checkouts = 0;
   for (const c of Object.values(plan).flat()) {
-    if (c.label.includes('6 days after')) continue;
     checkouts++;
     assert.equal(new Set(c.events.map(e => same(e.body))).size, 1, c.label);
   }
