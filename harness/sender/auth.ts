@@ -122,12 +122,14 @@ function judgeRefusals(probes: readonly Delivery[]): Outcome {
   const bad = answered.filter(d => d.status === undefined || d.status < 400 || d.status >= 500);
   if (!bad.length) return { status: 'passed', message: `refused with ${[...new Set(answered.map(d => d.status))].join(', ')}` };
   const seen = bad.map(d => `${d.label}: ${answerOf(d)}`).join('; ');
-  const twoXx = bad.some(took)
-    ? '; a 2xx tells the service the event was delivered, so events it sends under a key the receiver no longer takes (after a key change) are dropped, ' +
-      'not retried' : '';
+  const why = [
+    ...(bad.some(d => !took(d)) ? ['a 5xx or a dropped connection tells the service to try again'] : []),
+    ...(bad.some(took) ? ['a 2xx tells the service the event was delivered, so events it sends under a key the receiver no longer takes ' +
+      '(after a key change) are dropped, not retried'] : []),
+  ].join('; ');
   return {
     status: 'failed', expected: 'a 4xx (401, 403 or 400 are usual)', seen,
-    message: `${bad.length} of ${answered.length} answers were not a 4xx: ${seen}; a 5xx or a dropped connection tells the service to try again${twoXx}`,
+    message: `${bad.length} of ${answered.length} answers were not a 4xx: ${seen}; ${why}`,
     evidence: bad.map((d, i) => (i ? d.evidence : { ...d.evidence, primary: true })),
   };
 }
