@@ -137,7 +137,8 @@ function judgeRefusals(probes: readonly Delivery[]): Outcome {
 /**
  * With --state-url: after the forged deliveries, one valid delivery of a new
  * checkout, and its state read until it shows (a queued receiver has then
- * applied what came before it); then each probe's checkout is read once.
+ * applied what came before it); then a checkout never sent, which must show
+ * no status; then each probe's checkout once.
  */
 async function traces(ctx: Ctx, ids: readonly string[]): Promise<Trace[]> {
   const template = ctx.opts.stateUrl;
@@ -149,6 +150,11 @@ async function traces(ctx: Ctx, ids: readonly string[]): Promise<Trace[]> {
   const [s] = await settledStates(ctx.t, template, [w.id], r => r.status === 'STARTED', SETTLE_SPEC_MS * ctx.t.timing.scale);
   if (!s.settled)
     return ids.map(() => `the state of a valid checkout delivered after it showed ${s.status ?? s.problem}, not STARTED, so its state cannot be trusted here`);
+  // A state URL that shows a status for a checkout never sent cannot show that a forged event left none.
+  const never = await readState(ctx.t, template, ctx.ids.next('never-sent'));
+  if (never.status || never.read.status === undefined)
+    return ids.map(() => `the state URL answered ${never.status ? `status ${never.status}` : never.problem} for a checkout never sent, ` +
+      'so it cannot show whether the forged event left a trace');
   return Promise.all(ids.map(id => readState(ctx.t, template, id)));
 }
 

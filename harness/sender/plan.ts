@@ -288,6 +288,6 @@ export function planSize(accepts: Record<string, PlannedCheckout[]>, concurrency
     concurrency: concurrency * BURST_SEQUENCE.length,
     robustness: GARBAGE.length * 2,
   };
-  // At least: auth's probes and the checkout behind them, the duplicated checkout, the two of one referenceId, each burst checkout.
-  return { ...size, total: Object.values(size).reduce((n, x) => n + x, 0), stateReads: withState ? AUTH_PROBES + 1 + 1 + 2 + concurrency : 0 };
+  // At least: auth's probes, the checkout behind them and one never sent, the duplicated checkout, the two of one referenceId, each burst checkout.
+  return { ...size, total: Object.values(size).reduce((n, x) => n + x, 0), stateReads: withState ? AUTH_PROBES + 2 + 1 + 2 + concurrency : 0 };
 }

@@ -103,6 +103,14 @@ test('every copy of an event is the same bytes, and no checkout\'s createdDate, 
   assert.deepEqual([...byCheckout].filter(([, s]) => s.size > 1).map(([id, s]) => `${id}: ${[...s].join(' / ')}`), []);
 });
 
+test('a state URL that shows a status for a checkout never sent cannot clear a forged delivery: the auth checks it would decide are not run', async () => {
+  await certifyJudged(undefined, { timeScale: 0.5, concurrency: 4, state: true, receiver: { dropForged: true, stateForUnknown: 'STARTED' } }, r => {
+    const auth = r.checks.filter(c => c.id.startsWith('receiver.auth.') && c.level === 'must');
+    assert.equal(auth.length, 7);
+    for (const c of auth) assert.deepEqual([c.status, /for a checkout never sent/.test(c.message ?? '')], ['skipped', true], `${c.id}: ${c.message}`);
+  });
+});
+
 // The fault runs wait mostly on pauses and sleeps, so several run side by
 // side; none of their assertions depends on timing that a busier machine could
 // break. More than a few at once (each with a burst of 20) delayed answers of
