@@ -98,7 +98,7 @@ async function sender(url: string, o: CertifyBenchOptions, bodies: string[]): Pr
  * seconds, so a run for a number of requests would count its idle end.
  */
 async function cannon(url: string, o: CertifyBenchOptions): Promise<{ requests: number; seconds: number }> {
-  const body = JSON.stringify(eventBody(new Ids().next('bench'), 'STARTED'));
+  const body = JSON.stringify(eventBody(new Ids().checkout('bench'), 'STARTED'));
   const r = await autocannon({ url, method: 'POST', connections: o.connections, duration: o.seconds, body,
     headers: { 'content-type': 'application/json', 'api-key': API_KEY } });
   if (r.non2xx || r.errors) throw new Error(`autocannon saw ${r.non2xx} non-2xx answers and ${r.errors} errors`);
@@ -113,7 +113,7 @@ export async function benchCertify(o: CertifyBenchOptions = { seconds: 3, connec
   const sampler = setInterval(() => { peak = Math.max(peak, process.memoryUsage.rss()); }, 100);
   try {
     const ids = new Ids();
-    const bodies = Array.from({ length: BODIES }, () => JSON.stringify(eventBody(ids.next('bench'), 'STARTED')));
+    const bodies = Array.from({ length: BODIES }, () => JSON.stringify(eventBody(ids.checkout('bench'), 'STARTED')));
     // One short round of each first, so neither side pays for warming up the JIT.
     await cannon(url, { ...o, seconds: 1 });
     await sender(url, { ...o, seconds: 1 }, bodies);

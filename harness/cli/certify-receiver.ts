@@ -11,6 +11,7 @@ import { RECEIVER_CHECKS } from '../sender/checks.ts';
 import { Redactor, shortSecretWarning } from '../report/redact.ts';
 import { defaultReportDir, ReportWriter } from '../report/writer.ts';
 import { certify, makePlan, planLine } from '../sender/certify.ts';
+import { httpsNote } from '../sender/https.ts';
 import { checkKey } from '../sender/key.ts';
 import { INTERRUPTED_EXIT, onStop } from '../stop.ts';
 import { DEFAULTS, type SenderOptions } from '../sender/options.ts';
@@ -36,9 +37,11 @@ Options:
   --max-requests N      refuse to start when the plan needs more requests (default ${DEFAULTS.maxRequests})
   --max-duration S      stop sending after S spec seconds (time-scaled; default ${DEFAULTS.maxDurationS}, at least 30 s real); checks not
                         measured by then are not-run and the verdict is Incomplete
-  --state-url TEMPLATE  e.g. https://merchant.example/checkouts/{id}: JSON with the checkout's status;
-                        runs the checks that the receiver's state is the last status after duplicates and
-                        bursts (without it they are not run and the verdict is Incomplete)
+  --state-url TEMPLATE  e.g. https://merchant.example/checkouts/{id}: JSON with the checkout's status, read
+                        until it settles (at most 5 s, time-scaled); runs the checks that the state is the last
+                        status after duplicates and bursts and follows each checkout by id, and judges a 2xx to
+                        a forged delivery by whether the state took it (without it those checks are not run
+                        and the verdict is Incomplete)
   --time-scale F        1 spec second = F real seconds, for a receiver on a compressed clock (env PIS_TIME_SCALE, default 1)
   --insecure            accept a self-signed TLS certificate (test setups)
   --report DIR          report folder (default reports/<timestamp>)
@@ -49,13 +52,17 @@ ${REPORTER_HELP}
 Checks (ids receiver.<prefix>.<name>; a failed should is a warning; a check whose
 deliveries got no answer fails or is not run, never passes):
   accepts      exactly 200 to every body the service may send, each checkout in the order the service
-               sends its events: normal and batch in every status, every TransactionStatus, each
-               abortReason, both scheduled-date spellings, card payments, null and absent values, an
-               event 6 days late, unknown extra fields, and the older variant (should, spec 2.5);
+               sends its events: normal and batch in every status, every move spec 3.1 allows, every
+               TransactionStatus, each abortReason, both scheduled-date spellings, card payments,
+               absent amounts and amounts as decimal strings, an event 6 days late, unknown extra
+               fields, the older variant (should, spec 2.5), and null values (profile);
                over-https (should): the certified address serves HTTPS with a certificate that verifies
-  auth         a missing, wrong, same-length, empty, one-character-longer or truncated api-key never
-               gets a 2xx, nor goes unanswered; refused-with-4xx (should): a 4xx, not a 5xx
-  idempotency  an event delivered twice, three times, and again after 10 s gets 200 every time
+               (at http:// not applicable: a note at the top says HTTPS was not used)
+  auth         a missing, wrong, same-length, empty, one-character-longer, truncated or case-changed
+               api-key: the event leaves no trace in the state (a 2xx needs --state-url to be judged),
+               and the delivery never goes unanswered; refused-with-4xx (should): a 4xx, not a 2xx or 5xx
+  idempotency  an event delivered twice, three times, and again after 10 s gets 200 every time;
+               tracks-by-id (should): two checkouts of one referenceId keep a state each
   concurrency  N checkouts in parallel, 3 events each in order: all 200, all within 5 s
   latency      p50/p95/p99/max per kind of delivery; every answer within 5 s, p99 under 1 s (should)
   robustness   malformed JSON, an empty body, a wrong content type, a 2 MB body: the next valid
@@ -130,6 +137,8 @@ export const command: Command = {
     const human = humanStream(term.mode);
     if (opts.keyNote) process.stderr.write(`pis-conformance certify-receiver: note: ${opts.keyNote}.\n`);
     human.write(planLine(plan, opts) + '\n');
+    const plain = httpsNote(opts);
+    if (plain) human.write(`note: ${plain}.\n`);
     // Created once the pre-flight passed, so a run that cannot reach the receiver leaves no empty report folder;
     // from then on a stop signal still leaves a report of what was found.
     let writer: ReportWriter | undefined;

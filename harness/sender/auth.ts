@@ -1,16 +1,23 @@
-// receiver.auth: a delivery without the registered api-key is never accepted.
+// receiver.auth: a delivery without the registered api-key is never taken.
 // Spec 5.4: "Every webhook request carries the key in the api-key header; the
-// receiver verifies it to confirm the sender." The spec does not say how a
-// receiver refuses, so the must checks pass any answer but a 2xx (a 2xx takes
-// the forged event, whatever its code); no answer at all is a failure too (the
-// sender cannot tell a refusal from a receiver that hangs). How it refuses is
-// judged beside them at should: a 4xx names the client's mistake, a 5xx or a
-// dropped connection says the receiver failed and invites the sender to retry.
+// receiver verifies it to confirm the sender." The spec says the receiver
+// verifies the key, not how it answers a forgery. With --state-url the must
+// checks judge what the receiver did with the forged event: its state must
+// show no trace of it, whatever the answer (read after a valid delivery sent
+// behind the forged ones has shown in the state, so a receiver that applies
+// events from a queue is read once it caught up). Without --state-url a 2xx
+// leaves the must check not-run: a receiver may verify the key and drop the
+// event with a 200. No answer at all is a failure either way (the sender
+// cannot tell a refusal from a receiver that hangs). How it refuses is judged
+// beside them at should: a 4xx names the client's mistake; a 5xx or a dropped
+// connection invites the sender to retry, and a 2xx tells it the event was
+// delivered.
 import { randomBytes } from 'node:crypto';
 import type { CheckDef } from '../report/check.ts';
 import { answerOf, notRun, notSentOutcome, result, timed, type Outcome } from './check.ts';
 import { silence, type Ctx } from './context.ts';
-import { freshBody } from './plan.ts';
+import { eventBody } from './plan.ts';
+import { readState, settledStates, SETTLE_SPEC_MS, type StateRead } from './state.ts';
 import type { Delivery } from './transport.ts';
 
 interface Probe {
@@ -42,7 +49,15 @@ const PROBES: Probe[] = [
   { name: 'key-with-suffix', title: 'A delivery with the api-key and one more character is refused', key: real => `${real}x`, curl: '${PIS_WEBHOOK_API_KEY}x' },
   { name: 'truncated-key', title: 'A delivery with the api-key without its last character is refused', key: real => [...real].slice(0, -1).join(''),
     curl: '${PIS_WEBHOOK_API_KEY%?}' },
+  // A key that differs only in letter case is another key (a receiver that compares case-insensitively takes it).
+  { name: 'case-changed-key', title: 'A delivery with the api-key in the other letter case is refused', key: swapCase, curl: '${PIS_WEBHOOK_API_KEY~~}' },
 ];
+
+/** Every letter in the other case ("Ab1" -> "aB1"); a key without cased letters comes back unchanged. */
+function swapCase(s: string): string {
+  return [...s].map(c => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase())).join('');
+}
+
 
 const QUOTE = 'Every webhook request carries the key in the api-key header; the receiver verifies it to confirm the sender.';
 
@@ -59,13 +74,30 @@ export const REFUSED_WITH_4XX: CheckDef = {
 
 const took = (d: Delivery) => d.status !== undefined && d.status >= 200 && d.status < 300;
 
+/**
+ * What the receiver's state shows of a probe's checkout: undefined without
+ * --state-url, a reason when it could not be told, or the read.
+ */
+type Trace = StateRead | string | undefined;
+
 /** The must judgement of one probe. */
-function judgeProbe(ctx: Ctx, d: Delivery): Outcome {
+function judgeProbe(ctx: Ctx, d: Delivery, trace: Trace): Outcome {
   if (d.notSent) return notSentOutcome(d);
-  if (took(d)) return {
-    status: 'failed', expected: 'any answer but 2xx (401, 403 or 400 are usual)', seen: answerOf(d),
-    message: `the receiver accepted a delivery whose api-key it should have refused: ${answerOf(d)}`, evidence: [{ ...d.evidence, primary: true }],
+  const read = typeof trace === 'object' ? trace : undefined;
+  if (read?.status) return {
+    status: 'failed', expected: 'no trace of the forged event in the receiver\'s state', seen: `state ${read.status} after ${answerOf(d)}`,
+    message: `the receiver took a delivery whose api-key it should have refused (answered ${answerOf(d)}): its state shows the checkout ${read.status}`,
+    evidence: [{ ...d.evidence, primary: true }, read.read.evidence],
   };
+  if (took(d)) {
+    if (trace === undefined)
+      return notRun(`not judged: the receiver answered ${answerOf(d)}; whether it verified the key and dropped the event shows only in its state ` +
+        '(receiver.auth.refused-with-4xx reports the answer)', 'give --state-url');
+    if (typeof trace === 'string') return notRun(`not judged: the receiver answered ${answerOf(d)}, and ${trace}`);
+    if (trace.read.status === undefined) return notRun(`not judged: the receiver answered ${answerOf(d)}, and ${trace.problem}`);
+    return { status: 'passed', message: `answered ${answerOf(d)} but its state has no trace of the event (${trace.problem}); ` +
+      'receiver.auth.refused-with-4xx reports the 2xx' };
+  }
   if (d.timedOut) {
     if (ctx.success.unanswered !== 'fail')
       return notRun(`not judged: no answer within the wait, as valid deliveries of receiver.accepts got none either (receiver.latency reports it)`);
@@ -79,21 +111,51 @@ function judgeProbe(ctx: Ctx, d: Delivery): Outcome {
   // A receiver that is not listening refuses nothing: receiver.robustness.stays-up reports it.
   if (d.status === undefined && /connection refused/.test(d.error ?? ''))
     return notRun(`not judged: ${answerOf(d)}, which receiver.robustness.stays-up reports`);
-  return { status: 'passed', message: `refused: ${answerOf(d)}` };
+  const state = read ? ', and its state has no trace of it' : typeof trace === 'string' ? `; the state was not compared: ${trace}` : '';
+  return { status: 'passed', message: `refused: ${answerOf(d)}${state}` };
 }
 
-/** The should judgement of every refusal: 4xx. Probes that took the delivery, got no answer or were not sent are the must checks'. */
+/** The should judgement of every answer: a 4xx. Probes that got no answer or were not sent are the must checks'. */
 function judgeRefusals(probes: readonly Delivery[]): Outcome {
-  const refused = probes.filter(d => !d.notSent && !d.timedOut && !took(d));
-  if (!refused.length) return notRun('not judged: no delivery without the right api-key was refused (see the other receiver.auth checks)');
-  const bad = refused.filter(d => d.status === undefined || d.status < 400 || d.status >= 500);
-  if (!bad.length) return { status: 'passed', message: `refused with ${[...new Set(refused.map(d => d.status))].join(', ')}` };
+  const answered = probes.filter(d => !d.notSent && !d.timedOut);
+  if (!answered.length) return notRun('not judged: no delivery without the right api-key was answered (see the other receiver.auth checks)');
+  const bad = answered.filter(d => d.status === undefined || d.status < 400 || d.status >= 500);
+  if (!bad.length) return { status: 'passed', message: `refused with ${[...new Set(answered.map(d => d.status))].join(', ')}` };
   const seen = bad.map(d => `${d.label}: ${answerOf(d)}`).join('; ');
+  const why = [
+    ...(bad.some(d => !took(d)) ? ['a 5xx or a dropped connection tells the service to try again'] : []),
+    ...(bad.some(took) ? ['a 2xx tells the service the event was delivered, so events it sends under a key the receiver no longer takes ' +
+      '(after a key change) are dropped, not retried'] : []),
+  ].join('; ');
   return {
     status: 'failed', expected: 'a 4xx (401, 403 or 400 are usual)', seen,
-    message: `${bad.length} of ${refused.length} refusals were not a 4xx: ${seen}; a 5xx or a dropped connection tells the service to try again`,
+    message: `${bad.length} of ${answered.length} answers were not a 4xx: ${seen}; ${why}`,
     evidence: bad.map((d, i) => (i ? d.evidence : { ...d.evidence, primary: true })),
   };
+}
+
+/**
+ * With --state-url: after the forged deliveries, one valid delivery of a new
+ * checkout, and its state read until it shows (a queued receiver has then
+ * applied what came before it); then a checkout never sent, which must show
+ * no status; then each probe's checkout once.
+ */
+async function traces(ctx: Ctx, ids: readonly string[]): Promise<Trace[]> {
+  const template = ctx.opts.stateUrl;
+  if (!template) return ids.map(() => undefined);
+  if (ctx.success.refused) return ids.map(() => ctx.success.refused!);
+  const w = ctx.ids.checkout('auth-after');
+  const d = await ctx.t.post(eventBody(w, 'STARTED'), { kind: 'normal', label: `a valid delivery after the forged ones (checkout ${w.id})` });
+  if (!ctx.success.ok(d)) return ids.map(() => `a valid delivery sent after it got ${answerOf(d)}, so the state could not be compared`);
+  const [s] = await settledStates(ctx.t, template, [w.id], r => r.status === 'STARTED', SETTLE_SPEC_MS * ctx.t.timing.scale);
+  if (!s.settled)
+    return ids.map(() => `the state of a valid checkout delivered after it showed ${s.status ?? s.problem}, not STARTED, so its state cannot be trusted here`);
+  // A state URL that shows a status for a checkout never sent cannot show that a forged event left none.
+  const never = await readState(ctx.t, template, ctx.ids.next('never-sent'));
+  if (never.status || never.read.status === undefined)
+    return ids.map(() => `the state URL answered ${never.status ? `status ${never.status}` : never.problem} for a checkout never sent, ` +
+      'so it cannot show whether the forged event left a trace');
+  return Promise.all(ids.map(id => readState(ctx.t, template, id)));
 }
 
 /** The probes go out side by side (independent checkouts); results are emitted in a fixed order. */
@@ -103,13 +165,20 @@ export async function runAuth(ctx: Ctx): Promise<void> {
     for (const def of [...AUTH_CHECKS, REFUSED_WITH_4XX]) ctx.emit(result(def, notRun(quiet), 0));
     return;
   }
-  const sent: Delivery[] = [];
-  const checks = await Promise.all(PROBES.map((p, i) => timed(AUTH_CHECKS[i], async () => {
-    const d = await ctx.t.post(freshBody(ctx.ids), { kind: 'auth', label: p.title.replace(/ is refused$/, ''), apiKey: p.key(ctx.opts.apiKey),
-      ...(p.curl ? { curlKey: p.curl } : {}) });
-    sent[i] = d;
-    return judgeProbe(ctx, d);
-  })));
-  for (const c of checks) ctx.emit(c);
-  ctx.emit(await timed(REFUSED_WITH_4XX, () => judgeRefusals(sent)));
+  const real = ctx.opts.apiKey;
+  const checkouts = PROBES.map(() => ctx.ids.checkout('auth'));
+  const sent = await Promise.all(PROBES.map((p, i) => {
+    const key = p.key(real);
+    const label = p.title.replace(/ is refused$/, '');
+    return key === real ? ctx.t.skip('auth', label, 'the registered api-key has no letter whose case could change')
+      : ctx.t.post(eventBody(checkouts[i], 'STARTED'), { kind: 'auth', label, apiKey: key, ...(p.curl ? { curlKey: p.curl } : {}) });
+  }));
+  const trace = await traces(ctx, checkouts.map(c => c.id));
+  PROBES.forEach((p, i) => {
+    const d = sent[i];
+    const o = d.notSent && p.key(real) === real ? { status: 'skipped' as const, skipKind: 'not-applicable' as const, message: `not applicable: ${d.notSent}` }
+      : judgeProbe(ctx, d, trace[i]);
+    ctx.emit(result(AUTH_CHECKS[i], o, d.ms));
+  });
+  ctx.emit(await timed(REFUSED_WITH_4XX, () => judgeRefusals(sent.filter((d, i) => !(d.notSent && PROBES[i].key(real) === real)))));
 }

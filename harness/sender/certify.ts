@@ -40,7 +40,7 @@ export function planLine(plan: Plan, opts: SenderOptions): string {
   const s = plan.size;
   return `${s.total} requests will go to ${opts.url} (accepts ${s.accepts}, auth ${s.auth}, idempotency ${s.idempotency}, ` +
     `concurrency ${s.concurrency} as ${opts.concurrency} parallel checkouts, robustness ${s.robustness})`
-    + ', after a connection check' + (s.stateReads ? `, plus ${s.stateReads} reads of ${opts.stateUrl}` : '') + `; time scale ${opts.timeScale}.`;
+    + ', after a connection check' + (s.stateReads ? `, plus at least ${s.stateReads} reads of ${opts.stateUrl}` : '') + `; time scale ${opts.timeScale}.`;
 }
 
 export interface CertifyHooks {

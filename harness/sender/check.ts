@@ -4,6 +4,7 @@
 // check's registration in checks.ts.
 import type { CheckDef, Judged } from '../report/check.ts';
 import type { Evidence, SkipKind } from '../report/model.ts';
+import type { PlaceTally } from '../report/places.ts';
 import type { Delivery } from './transport.ts';
 import { fmtMs } from './options.ts';
 
@@ -17,6 +18,8 @@ export interface Outcome {
   skipKind?: Exclude<SkipKind, 'not-selected'>;
   /** For a check that did not run: what makes it run, e.g. "give --state-url". */
   remedy?: string;
+  /** For a check that binds a family of places (its definition's bindsAt): what this run exercised. */
+  places?: PlaceTally;
 }
 
 // A failure shows at most this many exchanges in full; the message counts the rest.
@@ -30,6 +33,7 @@ export function result(def: CheckDef, o: Outcome, durationMs: number): Judged {
     ...(o.remedy ? { remedy: o.remedy } : {}),
     ...(o.expected !== undefined ? { expected: o.expected } : {}),
     ...(o.seen !== undefined ? { seen: o.seen } : {}),
+    ...(o.places ? { places: o.places } : {}),
   };
 }
 

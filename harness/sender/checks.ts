@@ -1,7 +1,7 @@
 // Every check of certify-receiver with the level it is registered at (the
 // caller decides severity; the checks are defined beside their phases). The
 // catalog lists these; certify() completes each emitted result from here.
-import { CheckRegistry, must, should, type Registered } from '../report/check.ts';
+import { CheckRegistry, must, profile, should, type Registered } from '../report/check.ts';
 import { ACCEPTS } from './accepts.ts';
 import { AUTH_CHECKS, REFUSED_WITH_4XX } from './auth.ts';
 import { CONCURRENCY } from './concurrency.ts';
@@ -10,6 +10,7 @@ import { IDEMPOTENCY } from './idempotency.ts';
 import { LATENCY } from './latency.ts';
 import { GARBAGE } from './plan.ts';
 import { ROBUSTNESS, STAYS_UP } from './robustness.ts';
+import { TRACKS_BY_ID } from './tracking.ts';
 
 export const RECEIVER_CHECKS: readonly Registered[] = [
   must(ACCEPTS['normal-statuses']),
@@ -23,6 +24,9 @@ export const RECEIVER_CHECKS: readonly Registered[] = [
   must(ACCEPTS['transaction-statuses']),
   must(ACCEPTS['card-payment']),
   must(ACCEPTS['optional-values']),
+  profile(ACCEPTS['null-values']),
+  must(ACCEPTS['decimal-amount']),
+  must(ACCEPTS.transitions),
   must(ACCEPTS['late-event']),
   // Spec 4.3 says how the service calls; a certification over plain HTTP is a fair step while building.
   should(OVER_HTTPS),
@@ -35,6 +39,8 @@ export const RECEIVER_CHECKS: readonly Registered[] = [
   must(IDEMPOTENCY.threeTimes),
   must(IDEMPOTENCY.afterPause),
   must(IDEMPOTENCY.stateAfterDuplicates),
+  // The spec calls id unique per checkout but not referenceId: a merchant whose referenceIds are unique never meets two.
+  should(TRACKS_BY_ID),
 
   must(CONCURRENCY.allSuccess),
   must(CONCURRENCY.withinLimit),

@@ -5,10 +5,9 @@
 import type { CheckDef } from '../report/check.ts';
 import { answerOf, every, notRun, result, timed, withinLimit } from './check.ts';
 import { settledSlow, slowDelivery, type Ctx } from './context.ts';
-import { NEEDS_STATE_URL } from './idempotency.ts';
 import { describeLimit, fmtMs, RESPONSE_WAIT_SPEC_MS } from './options.ts';
 import { BURST_SEQUENCE, eventBody } from './plan.ts';
-import { readState } from './state.ts';
+import { NEEDS_STATE_URL, settledIn, settledStates, SETTLE_SPEC_MS } from './state.ts';
 import type { Delivery } from './transport.ts';
 
 export const CONCURRENCY = {
@@ -67,9 +66,10 @@ export async function runConcurrency(ctx: Ctx): Promise<Delivery[]> {
   if (settled) { notSent(ctx, `not sent: ${settled}`); return []; }
   if (ctx.success.refused) { notSent(ctx, ctx.success.refused); return []; }
   const n = ctx.opts.concurrency;
-  const ids = Array.from({ length: n }, () => ctx.ids.next('burst'));
+  const checkouts = Array.from({ length: n }, () => ctx.ids.checkout('burst'));
+  const ids = checkouts.map(c => c.id);
   // Bodies are built and serialised before the burst starts so the sender's own work does not count as the receiver's latency.
-  const bodies = ids.map(id => BURST_SEQUENCE.map((status, i) => JSON.stringify(eventBody(id, status, 'normal', i))));
+  const bodies = checkouts.map(c => BURST_SEQUENCE.map((status, i) => JSON.stringify(eventBody(c, status, 'normal', i))));
   const t0 = performance.now();
   const burst = (await Promise.all(ids.map((id, i) => sequence(ctx, id, bodies[i], i * RAMP_STEP_MS)))).flat();
   const wallMs = performance.now() - t0;
@@ -104,12 +104,13 @@ export async function runConcurrency(ctx: Ctx): Promise<Delivery[]> {
     const last = BURST_SEQUENCE[BURST_SEQUENCE.length - 1];
     if (burst.some(d => !ctx.success.ok(d)))
       return notRun('not judged: not every delivery of the burst got its success answer, which receiver.concurrency.all-success and within-limit report');
-    const reads = await Promise.all(ids.map(id => readState(ctx.t, template, id)));
+    const reads = await settledStates(ctx.t, template, ids, r => r.status === last, SETTLE_SPEC_MS * scale);
     const wrong = reads.filter(r => r.status !== last);
-    if (!wrong.length) return { status: 'passed', message: `all ${ids.length} checkouts are ${last}` };
-    const seen = wrong.slice(0, 3).map(r => `${r.read.label}: ${r.status ?? r.problem}`).join('; ');
+    const slowest = reads.reduce((a, b) => (b.afterMs > a.afterMs ? b : a));
+    if (!wrong.length) return { status: 'passed', message: `all ${ids.length} checkouts are ${last} (the last ${settledIn(slowest)})` };
+    const seen = wrong.slice(0, 3).map(r => `${r.read.label}: ${r.status ?? r.problem} (${settledIn(r)})`).join('; ');
     return {
-      status: 'failed', expected: `${last} for all ${ids.length} checkouts`, seen,
+      status: 'failed', expected: `${last} for all ${ids.length} checkouts within ${describeLimit(SETTLE_SPEC_MS, scale)} of the last answer`, seen,
       message: `${wrong.length} of ${ids.length} checkouts are not ${last} after the burst: ${seen}`,
       evidence: wrong.slice(0, 5).map((r, i) => (i ? r.read.evidence : { ...r.read.evidence, primary: true })),
     };

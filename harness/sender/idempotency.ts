@@ -3,10 +3,11 @@
 // Spec 6.4: "The receiver must answer each request with status code 200."
 import type { CheckDef } from '../report/check.ts';
 import { answerOf, every, notRun, notSentOutcome, timed, type Outcome } from './check.ts';
-import { budget, fmtMs } from './options.ts';
+import { budget, describeLimit, fmtMs } from './options.ts';
 import { silence, type Ctx } from './context.ts';
 import { DUPLICATE_SEQUENCE, eventBody, pathTo, type BodyKind } from './plan.ts';
-import { readState } from './state.ts';
+import { NEEDS_STATE_URL, settledIn, settledStates, SETTLE_SPEC_MS } from './state.ts';
+import { TRACKS_BY_ID, tracksById } from './tracking.ts';
 import type { Delivery } from './transport.ts';
 
 const def = (name: string, title: string): CheckDef => ({
@@ -21,10 +22,6 @@ export const IDEMPOTENCY = {
   afterPause: def('after-pause', 'The same event delivered again after the minimum retry delay gets 200'),
   stateAfterDuplicates: def('state-after-duplicates', "After duplicated events the receiver's state is the last status"),
 };
-
-/** A check that reads the receiver's state, without --state-url. */
-export const NEEDS_STATE_URL = notRun("needs --state-url, the receiver's own view of a checkout: " +
-  "an address that answers a checkout's status as JSON, e.g. https://merchant.example/checkouts/{id}", 'give --state-url');
 
 /**
  * Sends `steps` in order, each once the one before succeeded. Returns the
@@ -60,11 +57,13 @@ async function inOrder(ctx: Ctx, kind: BodyKind,
  * receiver.accepts' finding, a slow one receiver.latency's.
  */
 async function duplicated(ctx: Ctx, kind: 'normal' | 'batch', status: string, times: number, pauseMs = 0): Promise<Outcome> {
-  const id = ctx.ids.next(`dup-${times}`);
+  const c = ctx.ids.checkout(`dup-${times}`);
+  const id = c.id;
   const path = pathTo(status);
-  const body = eventBody(id, status, kind, path.length - 1);
+  // Built once: every copy is the same bytes, as the service's retries are.
+  const body = eventBody(c, status, kind, path.length - 1);
   const sent = await inOrder(ctx, kind, [
-    ...path.slice(0, -1).map((s, i) => ({ body: eventBody(id, s, kind, i), label: `${kind} ${id} ${s}` })),
+    ...path.slice(0, -1).map((s, i) => ({ body: eventBody(c, s, kind, i), label: `${kind} ${id} ${s}` })),
     ...Array.from({ length: times }, (_, i) => ({ body, label: `${kind} ${id} ${status}, delivery ${i + 1} of ${times}`,
       pauseMs: i ? pauseMs : 0, judged: i > 0 })),
   ]);
@@ -88,6 +87,7 @@ export async function runIdempotency(ctx: Ctx): Promise<void> {
     timed(IDEMPOTENCY.threeTimes, () => quiet ? notRun(quiet) : duplicated(ctx, 'batch', 'PAYMENT_COMPLETED', 3)),
     timed(IDEMPOTENCY.afterPause, () => quiet ? notRun(quiet) : duplicated(ctx, 'normal', 'PAYMENT_COMPLETED', 2, ctx.t.timing.pauseMs)),
     timed(IDEMPOTENCY.stateAfterDuplicates, () => quiet && ctx.opts.stateUrl ? notRun(quiet) : stateAfterDuplicates(ctx)),
+    timed(TRACKS_BY_ID, () => quiet && ctx.opts.stateUrl ? notRun(quiet) : tracksById(ctx)),
   ]);
   for (const c of checks) ctx.emit(c);
 }
@@ -95,18 +95,21 @@ export async function runIdempotency(ctx: Ctx): Promise<void> {
 async function stateAfterDuplicates(ctx: Ctx): Promise<Outcome> {
   const template = ctx.opts.stateUrl;
   if (!template) return NEEDS_STATE_URL;
-  const id = ctx.ids.next('dup-state');
-  const sent = await inOrder(ctx, 'normal', DUPLICATE_SEQUENCE.flatMap((e, i) => Array.from({ length: e.times }, (_, k) => ({
-    body: eventBody(id, e.status, 'normal', i), label: `normal ${id} ${e.status}, delivery ${k + 1} of ${e.times}`, copy: k > 0,
-  }))));
+  const c = ctx.ids.checkout('dup-state');
+  const id = c.id;
+  const sent = await inOrder(ctx, 'normal', DUPLICATE_SEQUENCE.flatMap((e, i) => {
+    const body = eventBody(c, e.status, 'normal', i);
+    return Array.from({ length: e.times }, (_, k) => ({ body, label: `normal ${id} ${e.status}, delivery ${k + 1} of ${e.times}`, copy: k > 0 }));
+  }));
   if (!Array.isArray(sent)) return sent;
   const last = DUPLICATE_SEQUENCE[DUPLICATE_SEQUENCE.length - 1].status;
-  const s = await readState(ctx.t, template, id);
+  const [s] = await settledStates(ctx.t, template, [id], r => r.status === last, SETTLE_SPEC_MS * ctx.t.timing.scale);
   const seq = DUPLICATE_SEQUENCE.map(e => `${e.status} x${e.times}`).join(', ');
-  if (s.status === last) return { status: 'passed', message: `after ${seq} the state is ${last}` };
+  if (s.status === last) return { status: 'passed', message: `after ${seq} the state is ${last} (${settledIn(s)})` };
   return {
-    status: 'failed', expected: last, seen: s.status ?? s.problem ?? 'nothing',
-    message: `after ${seq} the receiver's state should be ${last}, seen ${s.status ?? s.problem}`,
+    status: 'failed', expected: `${last} within ${describeLimit(SETTLE_SPEC_MS, ctx.t.timing.scale)} of the last answer`,
+    seen: `${s.status ?? s.problem ?? 'nothing'} (${settledIn(s)})`,
+    message: `after ${seq} the receiver's state should be ${last}, seen ${s.status ?? s.problem} (${settledIn(s)})`,
     evidence: [{ ...s.read.evidence, primary: true }, ...sent.map(d => d.evidence)],
   };
 }

@@ -7,6 +7,7 @@
 // event it could fairly reject; only the idempotency checks repeat an event.
 import { randomBytes } from 'node:crypto';
 import { ABORT_REASONS, ABORT_REASON_STATUSES, CHECKOUT_STATUSES, POLLER_STATUSES } from '../contracts/enums.ts';
+import { pathThrough, transitionId, TRANSITIONS } from '../places/transitions.ts';
 import { buildWebhookBody, type BuildWebhookOptions } from '../webhook/bodies.ts';
 
 export type BodyKind = 'normal' | 'batch' | 'older';
@@ -16,7 +17,11 @@ export type BodyKind = 'normal' | 'batch' | 'older';
  * made once when the plan is complete, as the service serialises an event once
  * for all its attempts; sending then costs no serialising.
  */
-interface PlannedEvent { status: string; body: Record<string, unknown>; text: string }
+interface PlannedEvent {
+  status: string; body: Record<string, unknown>; text: string;
+  /** The place of the check's family this event exercises (a transition, an abortReason), when its check binds one. */
+  place?: string;
+}
 
 /** One checkout of receiver.accepts: its events, delivered in order. */
 export interface PlannedCheckout {
@@ -38,11 +43,20 @@ export const DUPLICATE_SEQUENCE = [
 export const GARBAGE = ['malformed-json', 'empty-body', 'wrong-content-type', 'large-body'] as const;
 export type Garbage = typeof GARBAGE[number];
 
+/**
+ * A checkout as the service created it: its id and its creation time, from
+ * which every one of its bodies is built, so createdDate (and everything
+ * derived from the id: amounts, parties, endToEndId) is the same in each event.
+ */
+export interface Checkout { id: string; createdMs: number }
+
 export class Ids {
   private n = 0;
   private readonly tag = randomBytes(3).toString('hex');
   /** A checkout id unique to this run, so repeated runs never look like duplicates to the receiver. */
   next(what: string): string { return `cr-${this.tag}-${what}-${++this.n}`; }
+  /** A fresh checkout, created a minute ago. */
+  checkout(what: string): Checkout { return { id: this.next(what), createdMs: Date.now() - 60_000 }; }
 }
 
 /** The statuses the service delivers for a checkout that ends in `status` (spec 3.1, 6.2). */
@@ -54,19 +68,23 @@ export function pathTo(status: string): string[] {
 
 type Extra = Partial<Omit<BuildWebhookOptions, 'kind' | 'id' | 'status'>>;
 
-/** The body of one event of checkout `id`; `step` orders lastModifiedDate within the checkout. */
-export function eventBody(id: string, status: string, kind: BodyKind = 'normal', step = 0, extra: Extra = {}): Record<string, unknown> {
-  const created = Date.now() - 60_000;
+/** The body of one event of checkout `c`; `step` orders lastModifiedDate within the checkout. */
+export function eventBody(c: Checkout, status: string, kind: BodyKind = 'normal', step = 0, extra: Extra = {}): Record<string, unknown> {
   return buildWebhookBody({
-    kind, id, status, referenceId: `ref-${id}`, endToEndId: `e2e-${id}`,
-    createdDate: new Date(created).toISOString(), lastModifiedDate: new Date(created + step * 1000).toISOString(),
+    kind, id: c.id, status, referenceId: `ref-${c.id}`, endToEndId: `e2e-${c.id}`,
+    createdDate: new Date(c.createdMs).toISOString(), lastModifiedDate: new Date(c.createdMs + step * 1000).toISOString(),
     ...(kind === 'batch' ? { payments: 3 } : {}), ...extra,
   });
 }
 
 function checkout(ids: Ids, kind: BodyKind, status: string, label: string, extra: Extra = {}): Draft {
-  const id = ids.next(kind);
-  return { label, kind, events: pathTo(status).map((s, i) => ({ status: s, body: eventBody(id, s, kind, i, extra) })) };
+  return along(ids, kind, pathTo(status), label, extra);
+}
+
+/** A checkout through the given statuses in order. */
+function along(ids: Ids, kind: BodyKind, statuses: readonly string[], label: string, extra: Extra = {}): Draft {
+  const c = ids.checkout(kind);
+  return { label, kind, events: statuses.map((s, i) => ({ status: s, body: eventBody(c, s, kind, i, extra) })) };
 }
 
 /** Renames payment.scheduledDate to paymentScheduledDate in every event of a normal checkout. */
@@ -83,9 +101,9 @@ interface Step { status: string; extra?: Extra; edit?: (body: Record<string, unk
 
 /** A checkout with the given events in order; `edit` changes one event's body after it was built. */
 function stepped(ids: Ids, kind: BodyKind, label: string, steps: Step[]): Draft {
-  const id = ids.next(kind);
+  const c = ids.checkout(kind);
   return { label, kind, events: steps.map((s, i) => {
-    const body = eventBody(id, s.status, kind, i, s.extra);
+    const body = eventBody(c, s.status, kind, i, s.extra);
     s.edit?.(body);
     return { status: s.status, body };
   }) };
@@ -128,22 +146,53 @@ function transactionStatusCheckouts(ids: Ids): Draft[] {
   ];
 }
 
-/** Spec 2.2: "amount ... Some banks do not provide it", updated when the user edits it; absent values may come as null. */
+/** Spec 2.2: "amount ... Some banks do not provide it", and "updated if the end user edits the amount". */
 function optionalValueCheckouts(ids: Ids): Draft[] {
-  const nulls = { 'payment.transactionStatus': null, 'payment.scheduledDate': null, 'payment.cardPaymentId': null, 'payment.remittanceInfo': null,
-    abortReason: null, endToEndId: null, debtor: null };
+  const noAmount = (b: Record<string, unknown>) => {
+    for (const p of [b.payment, ...((b.payments as unknown[] | undefined) ?? [])]) if (p) delete (p as Record<string, unknown>).amount;
+  };
   return [
-    stepped(ids, 'normal', 'normal checkout with null for every absent value, then no amount, then amount null', [
-      { status: 'STARTED', edit: setAll(nulls) },
-      { status: 'PAYMENT_INITIATED', edit: b => { delete (b.payment as Record<string, unknown>).amount; } },
-      { status: 'PAYMENT_COMPLETED', edit: setAll({ 'payment.amount': null, abortReason: null }) }]),
+    stepped(ids, 'normal', 'normal checkout whose bank does not provide the amount', [
+      { status: 'STARTED', edit: noAmount }, { status: 'PAYMENT_INITIATED', edit: noAmount }, { status: 'PAYMENT_COMPLETED', edit: noAmount }]),
     stepped(ids, 'normal', 'normal checkout whose amount was edited by the end user', [
       { status: 'STARTED' },
       { status: 'PAYMENT_INITIATED', edit: b => { const p = b.payment as Record<string, number>; p.amount = Math.round(p.originalAmount * 50) / 100; } }]),
+    stepped(ids, 'batch', 'batch checkout whose bank does not provide the amounts', [
+      { status: 'STARTED', edit: noAmount }, { status: 'CANCELLED', edit: noAmount }]),
+  ];
+}
+
+/**
+ * The project's reading (docs/profile.md, Webhook): a value that is absent may
+ * come as null. The spec never mentions null, so this is judged at level profile.
+ */
+function nullValueCheckouts(ids: Ids): Draft[] {
+  const nulls = { 'payment.transactionStatus': null, 'payment.scheduledDate': null, 'payment.cardPaymentId': null, 'payment.remittanceInfo': null,
+    abortReason: null, endToEndId: null, debtor: null };
+  return [
+    stepped(ids, 'normal', 'normal checkout with null for every absent value, then amount null', [
+      { status: 'STARTED', edit: setAll(nulls) },
+      // endToEndId is "returned unchanged": null in every event of the checkout.
+      { status: 'PAYMENT_INITIATED', edit: setAll({ abortReason: null, endToEndId: null }) },
+      { status: 'PAYMENT_COMPLETED', edit: setAll({ 'payment.amount': null, abortReason: null, endToEndId: null }) }]),
     stepped(ids, 'batch', 'batch checkout with null for every absent value', [
       { status: 'STARTED', edit: setAll({ 'payments.transactionStatus': null, 'payments.paymentScheduledDate': null, abortReason: null, endToEndId: null }) },
-      { status: 'CANCELLED', edit: setAll({ abortReason: null }) }]),
+      { status: 'CANCELLED', edit: setAll({ abortReason: null, endToEndId: null }) }]),
   ];
+}
+
+/**
+ * Spec 2.2 types amount "decimal" and originalAmount "number": a serialiser
+ * that writes decimals as strings (to keep 10.10 from becoming 10.1) sends
+ * the amount as "1234.50". Both kinds, every event.
+ */
+function decimalAmountCheckouts(ids: Ids): Draft[] {
+  const asString = (b: Record<string, unknown>) => {
+    for (const p of [b.payment, ...((b.payments as unknown[] | undefined) ?? [])] as (Record<string, unknown> | undefined)[])
+      if (p && typeof p.amount === 'number') p.amount = p.amount.toFixed(2);
+  };
+  return (['normal', 'batch'] as const).map(kind => stepped(ids, kind, `${kind} checkout with the amount as a decimal string`,
+    pathTo('PAYMENT_COMPLETED').map(status => ({ status, edit: asString }))));
 }
 
 /** Spec 2.2: cardPaymentId, "Identifier generated by the card payment provider. Only for card payments." */
@@ -155,21 +204,37 @@ function cardCheckout(ids: Ids): Draft {
 
 /** Spec 6.7: an event is retried for up to 7 days, so a body dated days ago is still an event to accept. */
 function lateCheckout(ids: Ids): Draft {
-  const days = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString();
+  const now = Date.now();
+  const days = (n: number) => new Date(now - n * 86_400_000).toISOString();
   return stepped(ids, 'normal', 'normal checkout delivered 6 days after its events', [
     { status: 'STARTED', extra: { createdDate: days(6.1), lastModifiedDate: days(6.1) } },
     { status: 'PAYMENT_INITIATED', extra: { createdDate: days(6.1), lastModifiedDate: days(6) } }]);
+}
+
+/** Marks the checkout's last event as the place `place` of its check's family. */
+function ending(c: Draft, place: string): Draft {
+  c.events[c.events.length - 1].place = place;
+  return c;
+}
+
+/** Every move spec 3.1 allows, each the last move of its own checkout; each event after STARTED is the place of its move. */
+function transitionCheckouts(ids: Ids): Draft[] {
+  return TRANSITIONS.map(t => {
+    const c = along(ids, 'normal', pathThrough(t), `normal checkout moving ${t.id}`);
+    c.events.forEach((e, i) => { if (i) e.place = transitionId(c.events[i - 1].status, e.status); });
+    return c;
+  });
 }
 
 /** The checkouts of receiver.accepts, one group per check. */
 export function acceptsPlan(ids: Ids): Record<string, PlannedCheckout[]> {
   const scheduledDate = '2026-12-01';
   const drafts: Record<string, Draft[]> = {
-    'normal-statuses': CHECKOUT_STATUSES.map(s => checkout(ids, 'normal', s, `normal checkout ending ${s}`)),
-    'batch-statuses': CHECKOUT_STATUSES.map(s => checkout(ids, 'batch', s, `batch checkout ending ${s}`)),
+    'normal-statuses': CHECKOUT_STATUSES.map(s => ending(checkout(ids, 'normal', s, `normal checkout ending ${s}`), s)),
+    'batch-statuses': CHECKOUT_STATUSES.map(s => ending(checkout(ids, 'batch', s, `batch checkout ending ${s}`), s)),
     'abort-reasons': ABORT_REASONS.map((r, i) => {
       const s = ABORT_REASON_STATUSES[i % ABORT_REASON_STATUSES.length];
-      return checkout(ids, 'normal', s, `normal checkout ending ${s} with abortReason ${r}`, { abortReason: r });
+      return ending(checkout(ids, 'normal', s, `normal checkout ending ${s} with abortReason ${r}`, { abortReason: r }), r);
     }),
     'scheduled-date': (['normal', 'batch'] as const).map(k => checkout(ids, k, 'PAYMENT_INITIATED', `${k} checkout with scheduledDate`,
       { scheduledDate, scheduledDateField: 'scheduledDate' })),
@@ -185,6 +250,9 @@ export function acceptsPlan(ids: Ids): Record<string, PlannedCheckout[]> {
     'transaction-statuses': transactionStatusCheckouts(ids),
     'card-payment': [cardCheckout(ids)],
     'optional-values': optionalValueCheckouts(ids),
+    'null-values': nullValueCheckouts(ids),
+    'decimal-amount': decimalAmountCheckouts(ids),
+    'transitions': transitionCheckouts(ids),
     'late-event': [lateCheckout(ids)],
   };
   const done = (c: Draft): PlannedCheckout => ({ ...c, events: c.events.map(e => ({ ...e, text: JSON.stringify(e.body) })) });
@@ -193,7 +261,7 @@ export function acceptsPlan(ids: Ids): Record<string, PlannedCheckout[]> {
 
 /** A fresh checkout's first event (auth probes, the delivery after garbage). */
 export function freshBody(ids: Ids): Record<string, unknown> {
-  return eventBody(ids.next('normal'), 'STARTED');
+  return eventBody(ids.checkout('normal'), 'STARTED');
 }
 
 export interface PlanSize {
@@ -204,7 +272,10 @@ export interface PlanSize {
   stateReads: number;
 }
 
-const AUTH_PROBES = 6;
+/** receiver.idempotency.tracks-by-id (tracking.ts): two checkouts of one referenceId, 2 and 3 events. */
+const TRACKING_DELIVERIES = 5;
+/** One per receiver.auth probe (auth.ts); with --state-url one valid delivery behind them, and a read of it and of each probe's checkout. */
+const AUTH_PROBES = 7;
 /** twice: STARTED + 2; three-times: STARTED, PAYMENT_INITIATED + 3; after-pause: STARTED, PAYMENT_INITIATED + 2. */
 const IDEMPOTENCY_DELIVERIES = 3 + 5 + 4;
 
@@ -212,10 +283,11 @@ export function planSize(accepts: Record<string, PlannedCheckout[]>, concurrency
   const a = Object.values(accepts).flat().reduce((n, c) => n + c.events.length, 0);
   const dup = DUPLICATE_SEQUENCE.reduce((n, e) => n + e.times, 0);
   const size = {
-    accepts: a, auth: AUTH_PROBES,
-    idempotency: IDEMPOTENCY_DELIVERIES + (withState ? dup : 0),
+    accepts: a, auth: AUTH_PROBES + (withState ? 1 : 0),
+    idempotency: IDEMPOTENCY_DELIVERIES + (withState ? dup + TRACKING_DELIVERIES : 0),
     concurrency: concurrency * BURST_SEQUENCE.length,
     robustness: GARBAGE.length * 2,
   };
-  return { ...size, total: Object.values(size).reduce((n, x) => n + x, 0), stateReads: withState ? 1 + concurrency : 0 };
+  // At least: auth's probes, the checkout behind them and one never sent, the duplicated checkout, the two of one referenceId, each burst checkout.
+  return { ...size, total: Object.values(size).reduce((n, x) => n + x, 0), stateReads: withState ? AUTH_PROBES + 2 + 1 + 2 + concurrency : 0 };
 }

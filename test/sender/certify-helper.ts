@@ -18,6 +18,8 @@ export interface Certified {
   stallMs: number;
   /** The sender's wait in real ms at this run's time scale. */
   waitMs: number;
+  /** The bodies the receiver took, when its options say `record`. */
+  bodies: string[];
 }
 
 export interface FixtureRun {
@@ -26,6 +28,8 @@ export interface FixtureRun {
   apiKey?: string;
   maxDurationS?: number;
   receiver?: Partial<ReceiverOptions>;
+  /** Certify with --insecure (a receiver with a self-signed certificate). */
+  insecure?: boolean;
 }
 
 export async function certifyFixture(fault: string | undefined, o: FixtureRun): Promise<Certified> {
@@ -33,7 +37,7 @@ export async function certifyFixture(fault: string | undefined, o: FixtureRun): 
   const r = await startReceiver({ apiKey, fault, timeScale: o.timeScale, strict: o.strict, ...o.receiver });
   try {
     const opts: SenderOptions = { url: r.url, apiKey, timeScale: o.timeScale, concurrency: o.concurrency,
-      maxRequests: DEFAULTS.maxRequests, ...(o.maxDurationS ? { maxDurationS: o.maxDurationS } : {}), insecure: false,
+      maxRequests: DEFAULTS.maxRequests, ...(o.maxDurationS ? { maxDurationS: o.maxDurationS } : {}), insecure: o.insecure ?? false,
       ...(o.state ? { stateUrl: r.stateUrl } : {}) };
     const checks: CheckResult[] = [];
     let sent = 0;
@@ -46,7 +50,8 @@ export async function certifyFixture(fault: string | undefined, o: FixtureRun): 
         phase: (_, n) => { sent = n; },
       });
     } finally { meter.stop(); }
-    return { checks, sent, planned: plan.size.total, wallMs: performance.now() - t0, stallMs: meter.longestMs(t0), waitMs: timing(o.timeScale).waitMs };
+    return { checks, sent, planned: plan.size.total, wallMs: performance.now() - t0, stallMs: meter.longestMs(t0), waitMs: timing(o.timeScale).waitMs,
+      bodies: r.bodies };
   } finally { await r.close(); }
 }
 
@@ -78,7 +83,7 @@ export const failed = (cs: CheckResult[], level?: string) => cs.filter(c => c.st
 export const ids = (cs: CheckResult[]) => cs.map(c => c.id).join(', ');
 const lines = (cs: CheckResult[]) => cs.map(c => `${c.id}: ${c.message}`);
 
-// Every sample receiver but the TLS one is served over plain HTTP, which this should-level check reports.
+// Every sample receiver but the TLS one is served over plain HTTP, where this check is not applicable.
 export const PLAIN_HTTP = 'receiver.accepts.over-https';
 
 /**

@@ -3,8 +3,9 @@
 // level must; the correct receiver is certified, strict or not.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import type { CheckResult } from '../../harness/report/model.ts';
 import { RECEIVER_FAULTS } from '../fixtures/receivers/faults.ts';
-import { assertCaught, certifyJudged, failed, ids, PLAIN_HTTP } from './certify-helper.ts';
+import { assertCaught, certifyFixture, certifyJudged, failed, ids, PLAIN_HTTP } from './certify-helper.ts';
 
 // Time scale 0.2 (5 s = 1 s) for the faults. The faults that are about time
 // run one by one in timing.test.ts, and the 10 MB answers in hostile.test.ts:
@@ -24,16 +25,89 @@ test('the correct receiver is certified, with the --state-url checks passing', a
   await certifyJudged(undefined, { timeScale: 0.5, concurrency: 10, state: true }, r => {
     assert.equal(r.sent, r.planned, 'sends exactly the planned number of deliveries');
     // p99 under 1 s is advice measured on a compressed clock: a busy machine may miss it, and it never decides.
-    assert.deepEqual(failed(r.checks).filter(c => c.id !== 'receiver.latency.p99' && c.id !== PLAIN_HTTP).map(c => `${c.id}: ${c.message}`), []);
-    assert.equal(r.checks.filter(c => c.status === 'skipped').length, 0, ids(r.checks.filter(c => c.status === 'skipped')));
+    assert.deepEqual(failed(r.checks).filter(c => c.id !== 'receiver.latency.p99').map(c => `${c.id}: ${c.message}`), []);
+    assert.equal(r.checks.filter(c => c.skipKind === 'not-run').length, 0, ids(r.checks.filter(c => c.skipKind === 'not-run')));
+    // Served at http://: HTTPS is not judged, and nothing fails for it.
+    assert.deepEqual(r.checks.filter(c => c.status === 'skipped').map(c => [c.id, c.skipKind]), [[PLAIN_HTTP, 'not-applicable']]);
     for (const prefix of ['accepts', 'auth', 'idempotency', 'concurrency', 'latency', 'robustness'])
       assert.ok(r.checks.some(c => c.id.startsWith(`receiver.${prefix}.`)), prefix);
+    // Every place a check binds was exercised.
+    for (const c of r.checks.filter(x => x.places))
+      assert.deepEqual([c.places!.exercised.length, c.places!.failed], [c.places!.bound.length, []], c.id);
+    assert.equal(r.checks.find(c => c.id === 'receiver.accepts.transitions')?.places?.bound.length, 13);
   });
 });
 
 test('a receiver that refuses events out of the order the service sends them is certified too', async () => {
   await certifyJudged(undefined, { timeScale: 0.5, concurrency: 10, strict: true, state: true }, r => {
-    assert.deepEqual(failed(r.checks).filter(c => c.id !== 'receiver.latency.p99' && c.id !== PLAIN_HTTP).map(c => `${c.id}: ${c.message}`), []);
+    assert.deepEqual(failed(r.checks).filter(c => c.id !== 'receiver.latency.p99').map(c => `${c.id}: ${c.message}`), []);
+  });
+});
+
+test('a receiver that validates bodies against a schema written from the spec\'s types passes every must check; refusing null is a profile finding',
+  async () => {
+    await certifyJudged(undefined, { timeScale: 0.5, concurrency: 10, state: true, receiver: { specSchema: true } }, r => {
+      assert.deepEqual(failed(r.checks, 'must').map(c => `${c.id}: ${c.message}`), []);
+      const nulls = r.checks.find(c => c.id === 'receiver.accepts.null-values');
+      assert.deepEqual([nulls?.level, nulls?.status], ['profile', 'failed']);
+      assert.equal(r.checks.find(c => c.id === 'receiver.accepts.decimal-amount')?.status, 'passed');
+    });
+  });
+
+test('a receiver that answers 200 at once and applies events from a queue later is certified; the state checks say how long it took', async () => {
+  await certifyJudged(undefined, { timeScale: 0.5, concurrency: 10, state: true, receiver: { queued: true } }, r => {
+    assert.deepEqual(failed(r.checks, 'must').map(c => `${c.id}: ${c.message}`), []);
+    const state = ['receiver.idempotency.state-after-duplicates', 'receiver.idempotency.state-after-burst'].map(id => r.checks.find(x => x.id === id));
+    for (const c of state) assert.equal(c?.status, 'passed', `${c?.id}: ${c?.message}`);
+    // The worker drains every 150 ms real: a read right after the last answer finds the state behind at least once.
+    assert.ok(state.some(c => /read \d+ times over [\d.]+ ms/.test(c?.message ?? '')), state.map(c => c?.message).join('; '));
+  });
+});
+
+test('a receiver that verifies the api-key and drops a forged event with 200 passes every must check with --state-url, ' +
+  'and without it leaves them not run; the 200 is a should finding either way', async () => {
+  const auth = (r: { checks: CheckResult[] }) =>
+    r.checks.filter(c => c.id.startsWith('receiver.auth.') && c.level === 'must');
+  await certifyJudged(undefined, { timeScale: 0.5, concurrency: 10, state: true, receiver: { dropForged: true } }, r => {
+    assert.deepEqual(failed(r.checks, 'must').map(c => `${c.id}: ${c.message}`), []);
+    assert.equal(auth(r).length, 7);
+    for (const c of auth(r)) assert.match(`${c.status} ${c.message}`, /^passed answered 200 .*no trace/, c.id);
+    const should = r.checks.find(c => c.id === 'receiver.auth.refused-with-4xx');
+    assert.equal(should?.status, 'failed');
+    assert.match(should?.message ?? '', /a 2xx tells the service the event was delivered/);
+  });
+  await certifyJudged(undefined, { timeScale: 0.5, concurrency: 10, receiver: { dropForged: true } }, r => {
+    assert.deepEqual(failed(r.checks, 'must').map(c => `${c.id}: ${c.message}`), []);
+    for (const c of auth(r)) assert.deepEqual([c.status, c.skipKind, c.remedy], ['skipped', 'not-run', 'give --state-url'], c.id);
+    assert.equal(r.checks.find(c => c.id === 'receiver.auth.refused-with-4xx')?.status, 'failed');
+  });
+});
+
+test('every copy of an event is the same bytes, and no checkout\'s createdDate, ids or originalAmount drift between its events', async () => {
+  const r = await certifyFixture(undefined, { timeScale: 0.5, concurrency: 10, state: true, receiver: { record: true } });
+  const byEvent = new Map<string, Set<string>>();
+  const byCheckout = new Map<string, Set<string>>();
+  for (const text of r.bodies) {
+    let b: Record<string, unknown>;
+    try { b = JSON.parse(text) as Record<string, unknown>; } catch { continue; }
+    if (typeof b?.id !== 'string') continue;
+    const key = `${b.id} ${String(b.status)}`;
+    byEvent.set(key, (byEvent.get(key) ?? new Set()).add(text));
+    const payments = [b.payment, ...((b.payments as unknown[] | undefined) ?? [])].filter(Boolean) as Record<string, unknown>[];
+    const fixed = JSON.stringify([b.referenceId, b.endToEndId, b.createdDate, payments.map(p => p.originalAmount)]);
+    byCheckout.set(b.id, (byCheckout.get(b.id) ?? new Set()).add(fixed));
+  }
+  assert.ok(byCheckout.size > 70, `${byCheckout.size} checkouts`);
+  assert.ok([...byEvent.values()].some(s => s.size === 1) && r.bodies.length > byEvent.size, 'some events were sent more than once');
+  assert.deepEqual([...byEvent].filter(([, s]) => s.size > 1).map(([k]) => k), [], 'copies of one event differ');
+  assert.deepEqual([...byCheckout].filter(([, s]) => s.size > 1).map(([id, s]) => `${id}: ${[...s].join(' / ')}`), []);
+});
+
+test('a state URL that shows a status for a checkout never sent cannot clear a forged delivery: the auth checks it would decide are not run', async () => {
+  await certifyJudged(undefined, { timeScale: 0.5, concurrency: 4, state: true, receiver: { dropForged: true, stateForUnknown: 'STARTED' } }, r => {
+    const auth = r.checks.filter(c => c.id.startsWith('receiver.auth.') && c.level === 'must');
+    assert.equal(auth.length, 7);
+    for (const c of auth) assert.deepEqual([c.status, /for a checkout never sent/.test(c.message ?? '')], ['skipped', true], `${c.id}: ${c.message}`);
   });
 });
 
@@ -44,7 +118,8 @@ test('a receiver that refuses events out of the order the service sends them is 
 describe('sample receiver faults', { concurrency: 5 }, () => {
   for (const f of RECEIVER_FAULTS.filter(x => !OWN_FILE.has(x.name))) {
     test(`fault ${f.name} (${f.description}) is caught by ${f.prefix} at level ${f.level}`, async () => {
-      await certifyJudged(f.name === 'plain-http' ? undefined : f.name, { timeScale: SCALE, concurrency: CONCURRENCY, state: f.needsState }, r => {
+      const tls = f.name === 'self-signed' ? { receiver: { tls: true }, insecure: true } : {};
+      await certifyJudged(tls.insecure ? undefined : f.name, { timeScale: SCALE, concurrency: CONCURRENCY, state: f.needsState, ...tls }, r => {
         assertCaught(f, r, TIMING);
         if (f.name === 'dies-on-malformed-json') {
           // The crash is blamed on the garbage that caused it, not on the garbage sent after it.
@@ -56,6 +131,18 @@ describe('sample receiver faults', { concurrency: 5 }, () => {
           const up = r.checks.find(c => c.id === 'receiver.robustness.stays-up');
           assert.match(up?.message ?? '', /stopped accepting connections after .*the run stopped there/);
           assert.equal(r.checks.some(c => c.id.startsWith('receiver.idempotency.')), false, 'nothing is sent to a dead receiver');
+        }
+        // A fault at one place is named at that place only.
+        const onePlace: Record<string, [string, string]> = {
+          'cancel-after-created-409': ['receiver.accepts.transitions', 'PAYMENT_CREATED -> CANCELLED'],
+          'instant-payment-err-400': ['receiver.accepts.abort-reasons', 'INSTANT_PAYMENT_ERR'],
+          'nontrackable-400': ['receiver.accepts.batch-statuses', 'PAYMENT_NONTRACKABLE'],
+        };
+        if (onePlace[f.name]) {
+          const [id, place] = onePlace[f.name];
+          const c = r.checks.find(x => x.id === id);
+          assert.deepEqual(c?.places?.failed, [place]);
+          assert.equal(c?.places?.exercised.length, c?.places?.bound.length);
         }
         if (f.name === 'auth-500') {
           // A 5xx is a refusal (the must checks pass) that invites a retry (the should check warns).
