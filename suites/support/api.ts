@@ -51,7 +51,7 @@ export async function callUrl(c: CheckContext | null, method: string, url: strin
   const res = await send(c, { method, url, headers, body: opts.body, label: opts.label });
   // The worker's shared token may run out between its renewal and its use on a compressed clock: renew once and
   // repeat, and say so in the check's evidence, with whether the token was refused before its stated end.
-  if (res.status === 401 && shared) {
+  if (isTokenRefusal(res) && shared) {
     const early = refusedEarly(shared, performance.now());
     const age = ((performance.now() - shared.sentAt) / 1000).toFixed(2);
     c?.note(`the target refused the worker's access token (401) ${age} s (real) after it was asked for, ${early
@@ -62,6 +62,13 @@ export async function callUrl(c: CheckContext | null, method: string, url: strin
   }
   return res;
 }
+
+/**
+ * A 401 without links: the access token was refused. A 401 that carries
+ * links is an error of the call itself (a target may answer the consent-link
+ * error of spec 4.4 with 401), not of the token.
+ */
+export const isTokenRefusal = (r: ExchangeResponse) => r.status === 401 && links(r.json).length === 0;
 
 /** 2xx. */
 export const ok = (r: ExchangeResponse) => r.status >= 200 && r.status < 300;

@@ -107,8 +107,7 @@ function consentedSession(bankId: string, scope: Scope): Promise<string> {
 
 /** True for the consent-link error (spec 4.4, 7): an error answer with a link to the consent request, not the SCA error's authorize link. */
 function isConsentError(res: ExchangeResponse): boolean {
-  return isError(res) && res.status !== 401
-    && links(res.json).some(l => l.rel === 'consent' || (typeof l.href === 'string' && /consent/i.test(l.href)));
+  return isError(res) && links(res.json).some(l => l.rel === 'consent' || (typeof l.href === 'string' && /consent/i.test(l.href)));
 }
 
 /**
