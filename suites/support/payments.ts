@@ -13,12 +13,15 @@ import type { ConsentOutcome } from './consent/task.ts';
 import { Memo } from './memo.ts';
 import { sessionCall, sessionCallUrl } from './sessions.ts';
 import { target } from './target.ts';
-import { services, type Bank } from './banks.ts';
+import { banksUnderTest, services, type Bank } from './banks.ts';
+import { businessDate, creditorAccount, SEPA_CURRENCY } from './payment-data.ts';
 import { atLeast, type ApiVersion } from '../../harness/contracts/api-versions.ts';
 
 export const PRODUCTS = ['domestic-transfer', 'sepa-credit', 'domestic-scheduled-transfer', 'sepa-scheduled-credit'] as const;
 export type Product = typeof PRODUCTS[number];
 export const SCHEDULED: Product[] = ['domestic-scheduled-transfer', 'sepa-scheduled-credit'];
+/** The SEPA products: credit transfers in euro. */
+const SEPA: Product[] = ['sepa-credit', 'sepa-scheduled-credit'];
 /** The supportedServices value of instant domestic payments, made through domestic-transfer (spec 4.4). */
 export const INSTANT = 'instant-domestic-transfer';
 
@@ -48,12 +51,28 @@ export function supports(bank: Bank, product: Product): boolean {
 
 type Rec = Record<string, unknown>;
 
+/**
+ * Whether a bank offers `product` for the checks to judge it there. The
+ * scheduled products need their supportedServices entry (supports). The spec
+ * does not say that every bank offers SEPA credit and names no
+ * supportedServices value for it: a bank offers it when a plain SEPA credit in
+ * EUR is accepted there; a refusal says why the bank is not judged.
+ */
+export async function offered(c: CheckContext, bank: Bank, product: Product): Promise<{ yes: boolean; why?: string }> {
+  if (!supports(bank, product)) return { yes: false };
+  if (product !== 'sepa-credit') return { yes: true };
+  const a = await initiate(c, bank.id, product);
+  if (a.kind !== 'refused') return { yes: true };
+  return { yes: false,
+    why: `${bank.id} refused a plain SEPA credit in ${SEPA_CURRENCY} (${a.res.status}): the spec does not say every bank offers SEPA credit` };
+}
+
 /** A bank lists no account to pay from; when every bank under test says so, the checks say "no accounts at any bank". */
 export class NoAccounts extends Prerequisite {}
 
 const accountsCache = new Map<string, Promise<Rec[]>>();
 
-/** The end user's accounts at a bank: the debtor and creditor of test payments (a transfer between own accounts). */
+/** The end user's accounts at a bank: the first is the debtor of test payments, a second the creditor (payment-data.ts). */
 export function ownAccounts(bankId: string): Promise<Rec[]> {
   let p = accountsCache.get(bankId);
   if (!p) {
@@ -73,10 +92,6 @@ export function currencyOf(account: Rec): string {
   return typeof b?.currency === 'string' ? b.currency : 'EUR';
 }
 
-function isoDate(daysAhead: number): string {
-  return new Date(Date.now() + daysAhead * 86_400_000).toISOString().slice(0, 10);
-}
-
 export interface BodyOptions {
   /** Top-level fields left out. */
   omit?: string[];
@@ -90,7 +105,11 @@ export interface BodyOptions {
 /** A complete, valid payment request for `product`, changed as `opts` says. */
 export async function paymentBody(bankId: string, product: Product, opts: BodyOptions = {}): Promise<Rec> {
   const accounts = await ownAccounts(bankId);
-  const debtor = accounts[0]!, creditor = accounts[1] ?? accounts[0]!;
+  const bank = (await banksUnderTest()).find(b => b.id === bankId);
+  const debtor = accounts[0]!, creditor = creditorAccount(accounts, bank?.countryCode);
+  if (!creditor)
+    throw new Prerequisite(`the test user has one account at ${bankId} and no creditor other than it is known for its country`,
+      'give the test user a second account at the bank,');
   const ref = (a: Rec): Rec => {
     const r: Rec = product === 'domestic-scheduled-transfer'
       ? { accountScheme: 'BBAN', identifier: String(a.bban ?? a.iban ?? '') }
@@ -102,10 +121,10 @@ export async function paymentBody(bankId: string, product: Product, opts: BodyOp
     debtorAccount: ref(debtor), creditorAccount: ref(creditor),
     debtorName: typeof debtor.ownerName === 'string' && debtor.ownerName ? debtor.ownerName : 'PIS Conformance',
     creditorName: 'PIS Conformance Creditor',
-    instrumentedAmount: opts.amount ?? '10.00', currency: currencyOf(debtor),
+    instrumentedAmount: opts.amount ?? '10.00', currency: SEPA.includes(product) ? SEPA_CURRENCY : currencyOf(debtor),
     remittanceInformationUnstructured: 'pis-conformance test payment',
     endToEndIdentification: `pisc-${randomUUID().slice(0, 18)}`,
-    ...(SCHEDULED.includes(product) ? { requestedExecutionDate: isoDate(7) } : {}),
+    ...(SCHEDULED.includes(product) ? { requestedExecutionDate: businessDate(7) } : {}),
     ...opts.extra,
   };
   for (const k of opts.omit ?? []) delete body[k];
