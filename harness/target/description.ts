@@ -11,7 +11,7 @@ import { HarnessError } from '../errors.ts';
 import { contracts, ID_BASE } from '../contracts/load.ts';
 import { badConfig, readYaml } from './yaml.ts';
 
-/** A JSON Pointer (RFC 6901) in which a segment `*` stands for every element of an array. */
+/** A JSON Pointer (RFC 6901) in which a segment `*` stands for every element of an array (valuesAt). */
 export type Place = string;
 
 export interface TargetDescription {
@@ -34,11 +34,11 @@ const same = (names: string[]): Record<string, Place> => Object.fromEntries(name
 export const PROFILE_DESCRIPTION: TargetDescription = {
   bank: { id: '/id', country: '/countryCode' },
   session: { id: '/sessionId' },
-  consent: { url: '/links/*/href', 'error-link': '/links/*/href' },
+  consent: { url: '/links/*/href', 'error-link': '/links/*[rel!=authorize]/href' },
   payment: {
     fields: same(['debtorAccount', 'creditorAccount', 'debtorName', 'creditorName', 'instrumentedAmount', 'currency',
       'remittanceInformationUnstructured', 'endToEndIdentification', 'requestedExecutionDate', 'paymentMetadata', 'instantPayment']),
-    id: '/paymentId', status: '/status', 'authorize-link': '/links/*/href',
+    id: '/paymentId', status: '/status', 'authorize-link': '/links/*[rel=authorize]/href',
   },
   'confirm-funds': { fields: same(['iban', 'amount', 'currency']), available: '/fundsAvailable' },
   products: {},
@@ -97,12 +97,25 @@ function segments(place: Place): string[] {
   return place.split('/').slice(1).map(decode);
 }
 
-/** Every value at `place` in `body` (a `*` segment visits each element of an array), in document order. */
+/** `*[name=value]` or `*[name!=value]`: the elements of an array whose member `name` is (or is not) `value`. */
+const FILTER = /^\*\[([^=!\]]+)(!?=)([^\]]*)\]$/;
+
+/**
+ * Every value at `place` in `body`, in document order: a `*` segment visits
+ * each element of an array, `*[rel=consent]` the elements whose member rel is
+ * "consent", `*[rel!=authorize]` those whose rel is anything else or absent.
+ */
 export function valuesAt(body: unknown, place: Place): unknown[] {
   let found: unknown[] = [body];
   for (const seg of segments(place)) {
+    const filter = FILTER.exec(seg);
     found = found.flatMap(v => {
       if (seg === '*') return Array.isArray(v) ? v : [];
+      if (filter) {
+        const [, name, op, wanted] = filter;
+        const is = (e: unknown) => !!e && typeof e === 'object' && (e as Record<string, unknown>)[name!] === wanted;
+        return Array.isArray(v) ? v.filter(e => (op === '=') === is(e)) : [];
+      }
       if (Array.isArray(v)) return /^(0|[1-9]\d*)$/.test(seg) && Number(seg) < v.length ? [v[Number(seg)]] : [];
       return v && typeof v === 'object' && Object.hasOwn(v, seg) ? [(v as Record<string, unknown>)[seg]] : [];
     });
@@ -116,10 +129,10 @@ export function setAt(body: Record<string, unknown>, place: Place, value: unknow
   let at: Record<string, unknown> | unknown[] = body;
   segs.forEach((seg, i) => {
     const last = i === segs.length - 1;
-    const key = seg === '*' ? 0 : seg;
+    const key = seg.startsWith('*') ? 0 : seg;
     const holder = at as Record<string | number, unknown>;
     if (last) { holder[key] = value; return; }
-    if (!holder[key] || typeof holder[key] !== 'object') holder[key] = segs[i + 1] === '*' ? [] : {};
+    if (!holder[key] || typeof holder[key] !== 'object') holder[key] = segs[i + 1]!.startsWith('*') ? [] : {};
     at = holder[key] as Record<string, unknown>;
   });
 }

@@ -7,6 +7,10 @@ import { fillPath, joinUrl, type PathName } from '../../harness/target/profile.t
 import { type CheckContext, Prerequisite, send } from './check.ts';
 import { target } from './target.ts';
 import { accessToken, refusedEarly, sharedToken } from './tokens.ts';
+import { isConsentError } from './describe.ts';
+import { isAbsoluteUrl } from '../../harness/http/url.ts';
+
+export { isAbsoluteUrl };
 
 export interface CallOptions {
   query?: Record<string, string>;
@@ -64,11 +68,11 @@ export async function callUrl(c: CheckContext | null, method: string, url: strin
 }
 
 /**
- * A 401 without links: the access token was refused. A 401 that carries
- * links is an error of the call itself (a target may answer the consent-link
- * error of spec 4.4 with 401), not of the token.
+ * A 401 without a link to the consent request: the access token was refused.
+ * A 401 that carries one is the consent-link error of spec 4.4 (a target may
+ * answer it with 401), not a refused token.
  */
-export const isTokenRefusal = (r: ExchangeResponse) => r.status === 401 && links(r.json).length === 0;
+const isTokenRefusal = (r: ExchangeResponse) => r.status === 401 && !isConsentError(r);
 
 /** 2xx. */
 export const ok = (r: ExchangeResponse) => r.status >= 200 && r.status < 300;
@@ -86,7 +90,3 @@ export function links(body: unknown): { rel?: string; href?: string }[] {
   return Array.isArray(l) ? l.filter(x => x && typeof x === 'object') as { rel?: string; href?: string }[] : [];
 }
 
-export function isAbsoluteUrl(s: unknown): boolean {
-  if (typeof s !== 'string') return false;
-  try { const u = new URL(s); return u.protocol === 'http:' || u.protocol === 'https:'; } catch { return false; }
-}

@@ -6,7 +6,8 @@
 // each check that reads a kept answer shows its exchanges (memo.ts).
 import { randomUUID } from 'node:crypto';
 import type { ExchangeResponse } from '../../harness/http/exchange.ts';
-import { isAbsoluteUrl, isError, links, obj, ok } from './api.ts';
+import { isError, ok } from './api.ts';
+import { authorizeLinks, bankCountry, describedProducts, paymentIdOf, paymentRequest, paymentStatusOf } from './describe.ts';
 import { Prerequisite, type CheckContext } from './check.ts';
 import { consentDriver } from './consent/driver.ts';
 import type { ConsentOutcome } from './consent/task.ts';
@@ -52,13 +53,16 @@ export function supports(bank: Bank, product: Product): boolean {
 type Rec = Record<string, unknown>;
 
 /**
- * Whether a bank offers `product` for the checks to judge it there. The
- * scheduled products need their supportedServices entry (supports). The spec
- * does not say that every bank offers SEPA credit and names no
- * supportedServices value for it: a bank offers it when a plain SEPA credit in
- * EUR is accepted there; a refusal says why the bank is not judged.
+ * Whether a bank offers `product` for the checks to judge it there: the
+ * description's products for the bank say so, or else its supportedServices
+ * for the scheduled products (supports). The spec does not say that every
+ * bank offers SEPA credit and names no supportedServices value for it: a bank
+ * the description does not name offers it when a plain SEPA credit in EUR is
+ * accepted there; a refusal says why the bank is not judged.
  */
 export async function offered(c: CheckContext, bank: Bank, product: Product): Promise<{ yes: boolean; why?: string }> {
+  if (!productExists(product)) return { yes: false };
+  if (describedProducts(bank.id).includes(product)) return { yes: true };
   if (!supports(bank, product)) return { yes: false };
   if (product !== 'sepa-credit') return { yes: true };
   const a = await initiate(c, bank.id, product);
@@ -106,7 +110,7 @@ export interface BodyOptions {
 export async function paymentBody(bankId: string, product: Product, opts: BodyOptions = {}): Promise<Rec> {
   const accounts = await ownAccounts(bankId);
   const bank = (await banksUnderTest()).find(b => b.id === bankId);
-  const debtor = accounts[0]!, creditor = creditorAccount(accounts, bank?.countryCode);
+  const debtor = accounts[0]!, creditor = creditorAccount(accounts, bank && bankCountry(bank));
   if (!creditor)
     throw new Prerequisite(`the test user has one account at ${bankId} and no creditor other than it is known for its country`,
       'give the test user a second account at the bank,');
@@ -137,24 +141,19 @@ export type Answer =
   | { kind: 'refused'; res: ExchangeResponse }
   | { kind: 'other'; res: ExchangeResponse };
 
-/** The authorize link of a strong-customer-authentication answer (docs/profile.md: error 1428, link rel authorize). */
+/** The authorize link of a strong-customer-authentication answer (description payment.authorize-link), and the payment id in its path. */
 function authorizeLink(res: ExchangeResponse): { href: string; id?: string } | undefined {
-  const l = links(res.json).find(x => x.rel === 'authorize' || (typeof x.href === 'string' && /authori[sz]e/i.test(x.href)));
-  if (!l || !isAbsoluteUrl(l.href)) return undefined;
-  const meta = (l as { meta?: { id?: unknown } }).meta;
-  const fromHref = /\/payments\/[^/]+\/([^/]+)\/authori[sz]e/i.exec(l.href!)?.[1];
-  return { href: l.href!, id: typeof meta?.id === 'string' ? meta.id : fromHref && decodeURIComponent(fromHref) };
+  const href = authorizeLinks(res.json)[0];
+  if (!href) return undefined;
+  const fromHref = /\/payments\/[^/]+\/([^/]+)\/authori[sz]e/i.exec(href)?.[1];
+  return { href, id: fromHref && decodeURIComponent(fromHref) };
 }
 
 function classify(res: ExchangeResponse): Answer {
   // Before 3.0.0 the payment answer itself may carry the authorize link (docs/profile.md, API versions).
   const sca = isError(res) || ok(res) ? authorizeLink(res) : undefined;
-  if (ok(res) && !sca) {
-    const b = obj(res);
-    return { kind: 'created', res, paymentId: typeof b?.paymentId === 'string' && b.paymentId ? b.paymentId : undefined, status: b?.status };
-  }
-  const id = obj(res)?.paymentId;
-  if (sca) return { kind: 'sca', res, paymentId: sca.id ?? (typeof id === 'string' && id ? id : undefined), authorizeHref: sca.href };
+  if (ok(res) && !sca) return { kind: 'created', res, paymentId: paymentIdOf(res.json), status: paymentStatusOf(res.json) };
+  if (sca) return { kind: 'sca', res, paymentId: paymentIdOf(res.json) ?? sca.id, authorizeHref: sca.href };
   return isError(res) ? { kind: 'refused', res } : { kind: 'other', res };
 }
 
@@ -168,7 +167,7 @@ export const accepted = (a: Answer) => a.kind === 'created' || a.kind === 'sca';
 export async function postPayment(c: CheckContext | null, bankId: string, product: Product, body: Rec, label: string,
   headers: Record<string, string> = {}): Promise<Answer> {
   const res = await sessionCall(c, bankId, 'payments', 'POST', 'payments', { product }, {
-    body, label: `${label} at ${bankId}`, headers: { [target().headers.redirectUrl]: target().redirectUrl, ...headers },
+    body: paymentRequest(body), label: `${label} at ${bankId}`, headers: { [target().headers.redirectUrl]: target().redirectUrl, ...headers },
   });
   return classify(res);
 }
@@ -193,7 +192,7 @@ export async function authorize(c: CheckContext | null, bankId: string, product:
     body: {}, label: `authorize the ${product} payment at ${bankId}${withRedirect ? '' : `, without ${t.headers.redirectUrl}`}`,
     headers: withRedirect ? { [t.headers.redirectUrl]: t.redirectUrl } : {},
   });
-  const href = links(res.json).map(l => l.href).find(isAbsoluteUrl);
+  const href = authorizeLinks(res.json)[0];
   if (!ok(res) || !href) return { res };
   // A person (manual driver) is done when the bank reports a status other than the one before authorisation.
   const before = answer.paymentId ? await paymentStatus(bankId, product, answer.paymentId) : undefined;
@@ -207,7 +206,7 @@ export function getPayment(c: CheckContext | null, bankId: string, product: Prod
 }
 
 async function paymentStatus(bankId: string, product: Product, paymentId: string): Promise<unknown> {
-  return obj(await getPayment(null, bankId, product, paymentId))?.status;
+  return paymentStatusOf((await getPayment(null, bankId, product, paymentId)).json);
 }
 
 export interface Settled { answer: Answer; auth?: Awaited<ReturnType<typeof authorize>> }

@@ -30,7 +30,8 @@ export async function cases(c: CheckContext, products: Product[]): Promise<{ ban
     }
   }
   for (const why of refusals) c.note(`not judged: ${why}`);
-  if (!out.length && refusals.length) c.skip(`no bank under test offers ${products.join(' or ')}: ${refusals.join('; ')}`);
+  if (!out.length && refusals.length)
+    c.skip(`no bank under test offers ${products.join(' or ')}: ${refusals.join('; ')}`, 'name the products each bank offers in the description (products:),');
   if (!out.length) c.notApplicable(`no bank under test lists ${products.join(' or ')} in supportedServices`);
   return out;
 }

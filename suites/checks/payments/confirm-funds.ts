@@ -13,6 +13,7 @@ import { expectContract } from '../../support/contract.ts';
 import { confirmFunds, fundsAnswer, isNotImplemented } from '../../support/payment-banks.ts';
 import { atEachBank } from './common.ts';
 import { HUGE } from './optional.ts';
+import { where } from '../../support/describe.ts';
 
 const seen = (r: { res: ExchangeResponse }) => describeAnswer(r.res);
 
@@ -24,7 +25,7 @@ export const answers: Check = {
     await atEachBank(c, await banksUnderTest(), b => b.id, async bank => {
       const r = await confirmFunds(c, bank.id, '1.00');
       c.expect(fundsAnswer(r.res) !== undefined || isNotImplemented(r.res), `confirm-funds at ${bank.id} answered neither`,
-        '2xx {"fundsAvailable": true|false}, or a Not Implemented error (501)', seen(r), r.res);
+        `2xx with true or false at ${where('confirm-funds.available')}, or a Not Implemented error (501)`, seen(r), r.res);
     });
   },
 };
@@ -47,12 +48,12 @@ async function judge(c: CheckContext, bankId: string): Promise<'supported' | 'no
   const yesSmall = fundsAnswer(small.res), yesHuge = fundsAnswer(huge.res);
   const cannot = 'a bank that cannot confirm funds must answer Not Implemented';
   c.expect(yesHuge !== true, `${bankId} confirmed ${HUGE} as available, more than the account holds: ${cannot}`,
-    `{"fundsAvailable": false}, or Not Implemented`, seen(huge), huge.res);
+    `false at ${where('confirm-funds.available')}, or Not Implemented`, seen(huge), huge.res);
   const balance = balanceOf(small.account);
   if (yesSmall === false && balance !== undefined && balance >= 1)
     c.fail(`${bankId} said 1.00 is not available from an account whose balance is ${balance}: ${cannot}`,
-      '{"fundsAvailable": true}, or Not Implemented', seen(small), small.res);
-  c.expect(yesHuge !== undefined, `${bankId} answered ${HUGE} with neither fundsAvailable nor Not Implemented`, '{"fundsAvailable": false}',
+      `true at ${where('confirm-funds.available')}, or Not Implemented`, seen(small), small.res);
+  c.expect(yesHuge !== undefined, `${bankId} answered ${HUGE} with neither a yes or no nor Not Implemented`, `false at ${where('confirm-funds.available')}`,
     seen(huge), huge.res);
   return 'supported';
 }

@@ -8,6 +8,7 @@ import { isNordic, type Bank } from '../../support/banks.ts';
 import { expectContract } from '../../support/contract.ts';
 import { getPayment, PRODUCTS, settledPayment, supports, type Product } from '../../support/payments.ts';
 import { flowBanks } from './common.ts';
+import { bankCountry, paymentStatusOf, where } from '../../support/describe.ts';
 
 /** Payments of every payment bank and product whose id is known, after authorisation where the bank asked for it. */
 async function payments(c: CheckContext, only?: (b: Bank) => boolean): Promise<{ bank: Bank; product: Product; paymentId: string; initial?: unknown }[]> {
@@ -33,7 +34,8 @@ export const byId: Check = {
       const body = obj(res);
       c.expect(ok(res) && body, `payment ${p.paymentId} (${p.product} at ${p.bank.id}) was not answered`, 'a 2xx answer with the payment',
         `${describeAnswer(res)}`, res);
-      c.expect(typeof body!.status === 'string' && body!.status, `payment ${p.paymentId} has no status`, 'status: a string', show(body!.status), res);
+      const status = paymentStatusOf(body);
+      c.expect(typeof status === 'string' && status, `payment ${p.paymentId} has no status`, `a string at ${where('payment.status')}`, show(body), res);
     }
   },
 };
@@ -47,13 +49,13 @@ export const nordicCodes: Check = {
     for (const p of await payments(c, isNordic)) {
       if (p.initial !== undefined)
         c.expect(NORDIC_PAYMENT_CODES.includes(String(p.initial)),
-          `the initiation answer of ${p.product} at ${p.bank.id} (${p.bank.countryCode}) has a status outside the nine codes`,
+          `the initiation answer of ${p.product} at ${p.bank.id} (${bankCountry(p.bank)}) has a status outside the nine codes`,
           NORDIC_PAYMENT_CODES.join(', '), show(p.initial));
       const res = await getPayment(c, p.bank.id, p.product, p.paymentId);
-      const status = obj(res)?.status;
+      const status = paymentStatusOf(res.json);
       if (!ok(res)) continue; // payments.status.by-id reports it
       c.expect(NORDIC_PAYMENT_CODES.includes(String(status)),
-        `payment ${p.paymentId} (${p.product} at ${p.bank.id}, ${p.bank.countryCode}) has a status outside the nine codes`,
+        `payment ${p.paymentId} (${p.product} at ${p.bank.id}, ${bankCountry(p.bank)}) has a status outside the nine codes`,
         NORDIC_PAYMENT_CODES.join(', '), show(status), res);
     }
   },

@@ -7,6 +7,7 @@ import { createSession, giveConsent, probeConsent } from '../../support/sessions
 import type { ExchangeResponse } from '../../../harness/http/exchange.ts';
 import { call, ok } from '../../support/api.ts';
 import { target } from '../../support/target.ts';
+import { paymentRequest } from '../../support/describe.ts';
 
 export async function sessionBank(): Promise<string> {
   return (await banksUnderTest())[0]!.id;
@@ -35,6 +36,6 @@ export const PROBE_PRODUCT = 'domestic-transfer';
 export function paymentIn(c: CheckContext, sessionId: string, body: Record<string, unknown>, label: string): Promise<ExchangeResponse> {
   const t = target();
   return call(c, 'POST', 'payments', { product: PROBE_PRODUCT }, {
-    session: sessionId, body, label, headers: { [t.headers.psuIpAddress]: t.psuIpAddress, [t.headers.redirectUrl]: t.redirectUrl },
+    session: sessionId, body: paymentRequest(body), label, headers: { [t.headers.psuIpAddress]: t.psuIpAddress, [t.headers.redirectUrl]: t.redirectUrl },
   });
 }

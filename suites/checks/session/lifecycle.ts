@@ -5,6 +5,7 @@ import { call, isError, obj, ok } from '../../support/api.ts';
 import { describeAnswer, show } from '../../support/check.ts';
 import { createSession, giveConsent, probeConsent } from '../../support/sessions.ts';
 import { consentedNewSession, newSession, sessionBank } from './common.ts';
+import { where } from '../../support/describe.ts';
 
 export const create: Check = {
   id: 'session.lifecycle.create', requirements: ['R4.4-session-create'], spec: '4.4',
@@ -13,7 +14,7 @@ export const create: Check = {
   async run(c) {
     const { res, id } = await createSession(c, await sessionBank());
     c.expect(ok(res), 'the session was not started', 'a 2xx answer', `${describeAnswer(res)}`);
-    c.expect(id, 'the answer carries no sessionId', 'sessionId: a non-empty string', show(obj(res)?.sessionId));
+    c.expect(id, 'the answer carries no sessionId', `a non-empty string at ${where('session.id')}`, show(res.json ?? res.text));
   },
 };
 
