@@ -84,9 +84,4 @@ export function obj(r: ExchangeResponse): Record<string, unknown> | undefined {
   return r.json && typeof r.json === 'object' && !Array.isArray(r.json) ? r.json as Record<string, unknown> : undefined;
 }
 
-/** The `links` of a body (docs/profile.md's error and consent bodies): every {rel, href} found. */
-export function links(body: unknown): { rel?: string; href?: string }[] {
-  const l = (body as { links?: unknown } | undefined)?.links;
-  return Array.isArray(l) ? l.filter(x => x && typeof x === 'object') as { rel?: string; href?: string }[] : [];
-}
 
