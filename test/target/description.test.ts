@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import { describeTarget, PROFILE_DESCRIPTION, readDescription, setAt, valuesAt } from '../../harness/target/description.ts';
 import { runCli } from '../helpers/cli.ts';
+import { resolveTarget } from '../../harness/target/config.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'pis-description-'));
 process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
@@ -40,6 +41,14 @@ test('a description replaces the profile key by key; fields and products merge n
   assert.equal(d.payment.id, PROFILE_DESCRIPTION.payment.id);
   assert.deepEqual(d.products, { 'dnb-no': ['sepa-credit'] });
   assert.equal(PROFILE_DESCRIPTION.payment.fields.instrumentedAmount, '/instrumentedAmount', 'the profile itself is not changed');
+});
+
+test('the description\'s session lifetime is the target\'s, unless --session-lifetime gives one', () => {
+  const base = { authUrl: 'http://a.example', clientId: 'c', clientSecret: 's' };
+  const description = describeTarget({ lifetimes: { session: 900 } });
+  assert.equal(resolveTarget({ ...base, description }).sessionLifetimeS, 900);
+  assert.equal(resolveTarget({ sessionLifetimeS: 60 }, { ...base, description }).sessionLifetimeS, 60);
+  assert.equal(resolveTarget(base).sessionLifetimeS, undefined);
 });
 
 test('a description against its schema: unknown keys, places that are no pointer, unknown products and fields are refused naming the key', () => {
