@@ -5,7 +5,7 @@
 
 /** Names in every answer body, at any depth: docs/profile.md's name, then the quirk's. */
 const ANSWER_NAMES: Record<string, string> = {
-  links: 'actions', href: 'url', fundsAvailable: 'available', sessionId: 'session', paymentId: 'payment',
+  links: 'actions', href: 'url', fundsAvailable: 'available', sessionId: 'session', paymentId: 'payment', countryCode: 'country',
 };
 
 /** Names a request body takes at the top level, per operation: the quirk's name, then docs/profile.md's (which the quirk does not take). */
