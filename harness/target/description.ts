@@ -16,6 +16,7 @@ export type Place = string;
 
 export interface TargetDescription {
   bank: { id: Place; country: Place };
+  account: { iban: Place; bban: Place; currency: Place; balance: Place };
   session: { id: Place };
   consent: { url: Place; 'error-link': Place };
   payment: { fields: Record<string, Place>; id: Place; status: Place; 'authorize-link': Place };
@@ -33,6 +34,7 @@ const same = (names: string[]): Record<string, Place> => Object.fromEntries(name
 /** docs/profile.md as a description: what holds when a target describes nothing. */
 export const PROFILE_DESCRIPTION: TargetDescription = {
   bank: { id: '/id', country: '/countryCode' },
+  account: { iban: '/iban', bban: '/bban', currency: '/balances/0/currency', balance: '/balances/0/amount' },
   session: { id: '/sessionId' },
   consent: { url: '/links/*/href', 'error-link': '/links/*[rel!=authorize]/href' },
   payment: {

@@ -13,7 +13,8 @@ type Rec = Record<string, unknown>;
 const described = (): TargetDescription => target().description;
 
 /** The keys of the description a message names: `consent.url`, `confirm-funds.available`. */
-type Key = 'bank.id' | 'bank.country' | 'session.id' | 'consent.url' | 'consent.error-link' | 'payment.id' | 'payment.status'
+type Key = 'bank.id' | 'bank.country' | 'account.iban' | 'account.bban' | 'account.currency' | 'account.balance'
+  | 'session.id' | 'consent.url' | 'consent.error-link' | 'payment.id' | 'payment.status'
   | 'payment.authorize-link' | 'confirm-funds.available';
 
 function placeOf(key: Key): string {
@@ -34,6 +35,17 @@ export const bankCountry = (bank: unknown): string | undefined => text(first(ban
 export const sessionIdOf = (body: unknown): string | undefined => text(first(body, 'session.id'));
 export const paymentIdOf = (body: unknown): string | undefined => text(first(body, 'payment.id'));
 export const paymentStatusOf = (body: unknown): unknown => first(body, 'payment.status');
+
+/** An account of the test user as the suites use it: its identifiers, currency and balance (an amount as given), and its owner's name (spec 2.6). */
+export interface OwnAccount { iban?: string; bban?: string; currency?: string; balance?: unknown; ownerName?: unknown }
+
+/** An account record read at the description's account places. */
+export function ownAccount(record: unknown): OwnAccount {
+  return {
+    iban: text(first(record, 'account.iban')), bban: text(first(record, 'account.bban')), currency: text(first(record, 'account.currency')),
+    balance: first(record, 'account.balance'), ownerName: (record as Rec | undefined)?.ownerName,
+  };
+}
 
 /** The consent URL of a consent answer: the first absolute URL at consent.url. */
 export function consentUrlOf(body: unknown): string | undefined {

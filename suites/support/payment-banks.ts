@@ -13,7 +13,7 @@ import { banksUnderTest, NO_ACCOUNTS, NO_ACCOUNTS_REMEDY, type Bank } from './ba
 import { Memo } from './memo.ts';
 import { currencyOf, everyBankProduct, initiate, ownAccounts } from './payments.ts';
 import { sessionCall } from './sessions.ts';
-import { confirmFundsRequest, fundsAvailableOf } from './describe.ts';
+import { confirmFundsRequest, fundsAvailableOf, type OwnAccount } from './describe.ts';
 
 /**
  * Spec 7: "Unsupported providers return a Not Implemented error". HTTP 501
@@ -29,10 +29,10 @@ export function isNotImplemented(res: ExchangeResponse): boolean {
 /** The yes or no of a 2xx confirm-funds answer (description confirm-funds.available). */
 export const fundsAnswer = (res: ExchangeResponse): boolean | undefined => (ok(res) ? fundsAvailableOf(res.json) : undefined);
 
-const funds = new Memo<{ res: ExchangeResponse; account: Record<string, unknown> }>();
+const funds = new Memo<{ res: ExchangeResponse; account: OwnAccount }>();
 
 /** POST /confirm-funds for `amount` from the bank's first account, once per bank and amount per worker. */
-export function confirmFunds(c: CheckContext | null, bankId: string, amount: string): Promise<{ res: ExchangeResponse; account: Record<string, unknown> }> {
+export function confirmFunds(c: CheckContext | null, bankId: string, amount: string): Promise<{ res: ExchangeResponse; account: OwnAccount }> {
   return funds.get(c, `${bankId} ${amount}`, async ctx => {
     const account = (await ownAccounts(bankId))[0]!;
     const res = await sessionCall(ctx, bankId, 'payments', 'POST', 'confirmFunds', {}, {

@@ -1,7 +1,7 @@
 // Test data a real bank accepts in a payment request: SEPA credits in EUR (a
 // SEPA credit transfer is a euro payment), a creditor other than the debtor,
 // and an execution date on a business day.
-type Rec = Record<string, unknown>;
+import type { OwnAccount } from './describe.ts';
 
 /** The currency of SEPA credit transfers (the SEPA credit transfer scheme is a euro scheme). */
 export const SEPA_CURRENCY = 'EUR';
@@ -13,7 +13,7 @@ export const SEPA_CURRENCY = 'EUR';
  * suites know. A target whose user has one account at a bank of another
  * country names its own creditor in the description.
  */
-const EXTERNAL_CREDITORS: Record<string, { iban: string; bban: string }> = {
+const EXTERNAL_CREDITORS: Record<string, OwnAccount> = {
   NO: { iban: 'NO5015032080119', bban: '15032080119' },
   SE: { iban: 'SE6850000000055555555555', bban: '50000000055555555555' },
   FI: { iban: 'FI0412345600012343', bban: '12345600012343' },
@@ -22,14 +22,14 @@ const EXTERNAL_CREDITORS: Record<string, { iban: string; bban: string }> = {
 };
 
 /** The account's country: its IBAN's first two letters, else the bank's country code. */
-function countryOf(account: Rec, bankCountry: unknown): string | undefined {
-  const iban = typeof account.iban === 'string' ? account.iban.replace(/\s+/g, '').toUpperCase() : '';
+function countryOf(account: OwnAccount, bankCountry: unknown): string | undefined {
+  const iban = account.iban?.replace(/\s+/g, '').toUpperCase() ?? '';
   if (/^[A-Z]{2}\d{2}/.test(iban)) return iban.slice(0, 2);
   return typeof bankCountry === 'string' && bankCountry ? bankCountry.toUpperCase() : undefined;
 }
 
 /** A creditor account that is not the debtor's: the user's second account, else the fixed external creditor of the debtor's country. */
-export function creditorAccount(accounts: Rec[], bankCountry: unknown): Rec | undefined {
+export function creditorAccount(accounts: OwnAccount[], bankCountry: unknown): OwnAccount | undefined {
   if (accounts[1]) return accounts[1];
   const country = countryOf(accounts[0]!, bankCountry);
   const external = country ? EXTERNAL_CREDITORS[country] : undefined;

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ExchangeResponse } from '../../harness/http/exchange.ts';
 import { isError, ok } from './api.ts';
-import { authorizeLinks, bankCountry, describedProducts, paymentIdOf, paymentRequest, paymentStatusOf } from './describe.ts';
+import { authorizeLinks, bankCountry, describedProducts, ownAccount, paymentIdOf, paymentRequest, paymentStatusOf, type OwnAccount } from './describe.ts';
 import { Prerequisite, type CheckContext } from './check.ts';
 import { consentDriver } from './consent/driver.ts';
 import type { ConsentOutcome } from './consent/task.ts';
@@ -74,27 +74,25 @@ export async function offered(c: CheckContext, bank: Bank, product: Product): Pr
 /** A bank lists no account to pay from; when every bank under test says so, the checks say "no accounts at any bank". */
 export class NoAccounts extends Prerequisite {}
 
-const accountsCache = new Map<string, Promise<Rec[]>>();
+const accountsCache = new Map<string, Promise<OwnAccount[]>>();
 
 /** The end user's accounts at a bank: the first is the debtor of test payments, a second the creditor (payment-data.ts). */
-export function ownAccounts(bankId: string): Promise<Rec[]> {
+export function ownAccounts(bankId: string): Promise<OwnAccount[]> {
   let p = accountsCache.get(bankId);
   if (!p) {
     p = (async () => {
       const res = await sessionCall(null, bankId, 'accounts', 'GET', 'accounts', {}, { label: `accounts for a payment at ${bankId}` });
       const list = ok(res) && Array.isArray(res.json) ? (res.json as Rec[]).filter(a => a && typeof a === 'object') : [];
       if (!list.length) throw new NoAccounts(`no account at ${bankId} to pay from (${res.status}; see data.accounts.list)`);
-      return list;
+      return list.map(ownAccount);
     })();
     accountsCache.set(bankId, p);
   }
   return p;
 }
 
-export function currencyOf(account: Rec): string {
-  const b = Array.isArray(account.balances) ? account.balances[0] as Rec | undefined : undefined;
-  return typeof b?.currency === 'string' ? b.currency : 'EUR';
-}
+/** The account's currency (description account.currency); EUR when the record gives none. */
+export const currencyOf = (account: OwnAccount): string => account.currency ?? 'EUR';
 
 export interface BodyOptions {
   /** Top-level fields left out. */
@@ -114,10 +112,10 @@ export async function paymentBody(bankId: string, product: Product, opts: BodyOp
   if (!creditor)
     throw new Prerequisite(`the test user has one account at ${bankId} and no creditor other than it is known for its country`,
       'give the test user a second account at the bank,');
-  const ref = (a: Rec): Rec => {
+  const ref = (a: OwnAccount): Rec => {
     const r: Rec = product === 'domestic-scheduled-transfer'
       ? { accountScheme: 'BBAN', identifier: String(a.bban ?? a.iban ?? '') }
-      : typeof a.iban === 'string' && a.iban ? { iban: a.iban } : { bban: a.bban };
+      : a.iban ? { iban: a.iban } : { bban: a.bban };
     for (const k of opts.omitAccount ?? []) delete r[k];
     return r;
   };

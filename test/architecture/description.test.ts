@@ -12,7 +12,7 @@ import { ROOT } from '../helpers/cli.ts';
 /** Reads of profile-only shapes: link arrays, the bank's country, confirm-funds' answer, ids and statuses read straight off a body. */
 const SHAPES: { what: string; re: RegExp }[] = [
   { what: 'a links array', re: /\blinks\(|\.links\b/ },
-  { what: 'a field the profile names (countryCode, fundsAvailable)', re: /\.(fundsAvailable|countryCode)\b/ },
+  { what: 'a field the profile names (countryCode, fundsAvailable, balances)', re: /\.(fundsAvailable|countryCode|balances)\b/ },
   { what: 'an answer field read off the body', re: /(obj\([^)]*\)|\.json|\bbody!?)\??\.(sessionId|paymentId|status|bankId|consentId)\b/ },
 ];
 
@@ -58,7 +58,8 @@ test('every known exception still matches a line (a stale one would hide a new r
 });
 
 test('the scan finds each shape it looks for', () => {
-  const samples = ['const l = links(res.json);', 'if (b.countryCode === cc)', 'const v = obj(res)?.fundsAvailable;', 'const id = res.json.sessionId;',
+  const samples = ['const l = links(res.json);', 'if (b.countryCode === cc)', 'account.balances[0]',
+    'const v = obj(res)?.fundsAvailable;', 'const id = res.json.sessionId;',
     'const s = obj(res)?.status;', 'body!.paymentId'];
   for (const line of samples) assert.ok(SHAPES.some(s => s.re.test(line)), line);
   assert.ok(!SHAPES.some(s => s.re.test('const id = sessionIdOf(res.json);')), 'a read through the accessor');

@@ -13,7 +13,7 @@ import { expectContract } from '../../support/contract.ts';
 import { confirmFunds, fundsAnswer, isNotImplemented } from '../../support/payment-banks.ts';
 import { atEachBank } from './common.ts';
 import { HUGE } from './optional.ts';
-import { where } from '../../support/describe.ts';
+import { where, type OwnAccount } from '../../support/describe.ts';
 
 const seen = (r: { res: ExchangeResponse }) => describeAnswer(r.res);
 
@@ -30,11 +30,10 @@ export const answers: Check = {
   },
 };
 
-/** The available balance of the account the request names, when it says one. */
-function balanceOf(account: Record<string, unknown>): number | undefined {
-  const b = Array.isArray(account.balances) ? account.balances[0] as Record<string, unknown> | undefined : undefined;
-  const n = Number(b?.amount);
-  return b && b.amount !== '' && Number.isFinite(n) ? n : undefined;
+/** The balance of the account the request names (description account.balance), when it says one. */
+function balanceOf(account: OwnAccount): number | undefined {
+  const n = Number(account.balance);
+  return account.balance !== undefined && account.balance !== '' && account.balance !== null && Number.isFinite(n) ? n : undefined;
 }
 
 async function judge(c: CheckContext, bankId: string): Promise<'supported' | 'not-implemented'> {
