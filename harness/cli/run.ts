@@ -26,6 +26,7 @@ import { formatSummary } from '../report/progress.ts';
 import { candidates, selectionOf, writeCandidates } from './selection.ts';
 import { humanStream, reporterFlag, STDOUT_REPORTER_ENV } from '../report/terminal.ts';
 import { formatList, selectChecks } from './list.ts';
+import { descriptionYaml, PROFILE_DESCRIPTION } from '../target/description.ts';
 import { availableSuites, makeScratch, runPlaywright } from '../runner/playwright.ts';
 import { selectsWebhookCheck, startWebhookDrive } from '../runner/webhook.ts';
 import { INTERRUPTED_EXIT, stopSignal } from '../stop.ts';
@@ -62,6 +63,8 @@ What to run:
                           seconds (default 25,50,50, longer on a clock faster than 0.08: every expiry is seen)
   --allow-incomplete      exit 0 when no must check failed even though some could not run
   --list                  print the checks the selection would run (level, spec, requirements) and stop
+  --describe              print the target description in force (the config's description: over docs/profile.md)
+                          as YAML and stop
 
 ${GATES_HELP}
 
@@ -94,6 +97,7 @@ const FLAGS = {
   'fault': { type: 'string', multiple: true },
   'allow-incomplete': { type: 'boolean' },
   'list': { type: 'boolean' },
+  'describe': { type: 'boolean' },
   'reporter': { type: 'string' },
   'lifetimes': { type: 'string' },
   ...GATE_FLAGS,
@@ -139,6 +143,10 @@ export const command: Command = {
     process.env[STDOUT_REPORTER_ENV] = reporter;
     const human = humanStream(reporter);
     const askedVersion = flags.apiVersion ?? env.apiVersion ?? file.config.apiVersion;
+    if (v.describe) {
+      process.stdout.write(descriptionYaml(file.config.description ?? PROFILE_DESCRIPTION));
+      return 0;
+    }
     if (v.list) {
       const profile = flags.profile ?? env.profile ?? file.config.profile ?? true;
       if (askedVersion === 'detect')

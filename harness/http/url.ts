@@ -19,3 +19,9 @@ export function splitUserinfo(url: string): { url: string; authorization?: strin
   const pair = `${decode(user)}:${decode(rest.join(':'))}`;
   return { url: m[1] + url.slice(m[0].length), authorization: `Basic ${Buffer.from(pair, 'utf8').toString('base64')}` };
 }
+
+/** An absolute http:// or https:// URL. */
+export function isAbsoluteUrl(s: unknown): boolean {
+  if (typeof s !== 'string') return false;
+  try { const u = new URL(s); return u.protocol === 'http:' || u.protocol === 'https:'; } catch { return false; }
+}

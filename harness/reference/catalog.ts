@@ -27,6 +27,8 @@ export interface Quirk {
   name: string;
   description: string;
   spec: string;
+  /** The --config file (relative to the repository) that describes the quirk's target: the suites pass the quirk with it. */
+  config?: string;
 }
 
 export type CatalogEntry = Fault | Quirk;
@@ -68,7 +70,8 @@ export function parseCatalog(text: string): { faults: Fault[]; quirks: Quirk[] }
   });
   const quirks = doc.quirks.map((raw, i): Quirk => {
     const { e, name, where } = named(raw, i, 'quirks');
-    return { kind: 'quirk', name, description: str(e, 'description', where), spec: String(e.spec ?? '') };
+    const config = e.config === undefined ? undefined : str(e, 'config', where);
+    return { kind: 'quirk', name, description: str(e, 'description', where), spec: String(e.spec ?? ''), ...(config ? { config } : {}) };
   });
   return { faults, quirks };
 }

@@ -7,6 +7,7 @@ import { HarnessError } from '../errors.ts';
 import { headersAt, pathsAt, type Headers, type Paths } from './profile.ts';
 import { LATEST_API_VERSION, type ApiVersion } from '../contracts/api-versions.ts';
 import type { BankChoice } from './banks.ts';
+import type { TargetDescription } from './description.ts';
 import type { Given } from './kinds.ts';
 import { CONFIG_KEYS, TARGET_OPTIONS, type ConsentDriverName, type TargetOption } from './options.ts';
 
@@ -58,6 +59,8 @@ export interface TargetConfig {
   apiVersion: ApiVersion;
   paths: Paths;
   headers: Headers;
+  /** Where the values the checks need live in the target's bodies, its products and lifetimes (docs/profile.md); default the profile's. */
+  description: TargetDescription;
   /** True when the run started the bundled reference (the report says so). */
   bundledReference?: boolean;
 }
@@ -148,6 +151,7 @@ export function resolveTarget(...sources: PartialConfig[]): TargetConfig {
     headers: Object.assign(headersAt(apiVersion), ...sources.slice().reverse().map(s => s.headers ?? {})),
     bundledReference: pick('bundledReference'),
   } as TargetConfig;
+  out.sessionLifetimeS ??= out.description.lifetimes.session;
   if (out.consentDriver === 'browser' && !out.consentScript?.length)
     throw new HarnessError('PIS_MISSING_OPTION', 'The browser consent driver needs a script of clicks and fills: ' +
       'give --consent-script FILE (YAML), or use --consent-driver follow or manual.');

@@ -9,6 +9,7 @@ import { API_VERSIONS, parseApiVersion, type ApiVersion } from '../contracts/api
 import { parseBanks, type BankChoice } from './banks.ts';
 import { checkSteps, loadConsentScript } from './consent-script.ts';
 import type { ConsentStep } from './config.ts';
+import { DESCRIPTION_SCHEMA, describeTarget, readDescription, type TargetDescription } from './description.ts';
 
 /** Where a value was given, for the sentence of its error. */
 export interface Given {
@@ -131,6 +132,12 @@ export const consentScript: Kind<ConsentStep[]> = {
     if (typeof v === 'string') return loadConsentScript(at.file ? resolve(dirname(at.file), v) : v);
     return checkSteps(v, at.file ?? at.what);
   },
+};
+
+/** The target description (docs/profile.md): a mapping, or a YAML file relative to the config file; config file only. */
+export const description: Kind<TargetDescription> = {
+  flag: 'string', expects: `a mapping of contracts/${DESCRIPTION_SCHEMA}, or a YAML file of one`, schema: { type: ['string', 'object'] },
+  read: (v, at) => describeTarget(readDescription(v, at.file, at.what)),
 };
 
 const camel = (k: string) => k.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());

@@ -11,6 +11,7 @@ import * as kind from './kinds.ts';
 import type { Kind } from './kinds.ts';
 import type { PartialConfig } from './config.ts';
 import { DEFAULT_HEADERS, DEFAULT_PATHS, type PathName } from './profile.ts';
+import { PROFILE_DESCRIPTION } from './description.ts';
 
 const CONSENT_DRIVERS = ['follow', 'browser', 'manual'] as const;
 export type ConsentDriverName = typeof CONSENT_DRIVERS[number];
@@ -107,6 +108,9 @@ const OPTIONS = [
     help: "overrides of docs/profile.md's paths, one by one (token, banks, ...)" }),
   option({ name: 'headers', field: 'headers', flag: false, kind: kind.overrides(Object.keys(DEFAULT_HEADERS) as (keyof typeof DEFAULT_HEADERS)[]),
     arg: 'NAME: HEADER', help: "overrides of docs/profile.md's header names, one by one (device, session, ...)" }),
+  option({ name: 'description', field: 'description', flag: false, kind: kind.description, default: PROFILE_DESCRIPTION, arg: 'MAPPING|FILE',
+    shownDefault: 'docs/profile.md', help: 'where the values the checks need live in the bodies, products, lifetimes (docs/profile.md)',
+    more: ['run --describe prints it'] }),
 ] as const;
 
 /** The table itself when it sets every field of PartialConfig (but the run's own bundledReference), else never. */

@@ -7,6 +7,10 @@ import { fillPath, joinUrl, type PathName } from '../../harness/target/profile.t
 import { type CheckContext, Prerequisite, send } from './check.ts';
 import { target } from './target.ts';
 import { accessToken, refusedEarly, sharedToken } from './tokens.ts';
+import { isConsentError } from './describe.ts';
+import { isAbsoluteUrl } from '../../harness/http/url.ts';
+
+export { isAbsoluteUrl };
 
 export interface CallOptions {
   query?: Record<string, string>;
@@ -51,7 +55,7 @@ export async function callUrl(c: CheckContext | null, method: string, url: strin
   const res = await send(c, { method, url, headers, body: opts.body, label: opts.label });
   // The worker's shared token may run out between its renewal and its use on a compressed clock: renew once and
   // repeat, and say so in the check's evidence, with whether the token was refused before its stated end.
-  if (res.status === 401 && shared) {
+  if (isTokenRefusal(res) && shared) {
     const early = refusedEarly(shared, performance.now());
     const age = ((performance.now() - shared.sentAt) / 1000).toFixed(2);
     c?.note(`the target refused the worker's access token (401) ${age} s (real) after it was asked for, ${early
@@ -63,6 +67,13 @@ export async function callUrl(c: CheckContext | null, method: string, url: strin
   return res;
 }
 
+/**
+ * A 401 without a link to the consent request: the access token was refused.
+ * A 401 that carries one is the consent-link error of spec 4.4 (a target may
+ * answer it with 401), not a refused token.
+ */
+const isTokenRefusal = (r: ExchangeResponse) => r.status === 401 && !isConsentError(r);
+
 /** 2xx. */
 export const ok = (r: ExchangeResponse) => r.status >= 200 && r.status < 300;
 /** Any 4xx or 5xx: docs/profile.md lets a `must` check accept every error status. */
@@ -73,13 +84,4 @@ export function obj(r: ExchangeResponse): Record<string, unknown> | undefined {
   return r.json && typeof r.json === 'object' && !Array.isArray(r.json) ? r.json as Record<string, unknown> : undefined;
 }
 
-/** The `links` of a body (docs/profile.md's error and consent bodies): every {rel, href} found. */
-export function links(body: unknown): { rel?: string; href?: string }[] {
-  const l = (body as { links?: unknown } | undefined)?.links;
-  return Array.isArray(l) ? l.filter(x => x && typeof x === 'object') as { rel?: string; href?: string }[] : [];
-}
 
-export function isAbsoluteUrl(s: unknown): boolean {
-  if (typeof s !== 'string') return false;
-  try { const u = new URL(s); return u.protocol === 'http:' || u.protocol === 'https:'; } catch { return false; }
-}

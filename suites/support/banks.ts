@@ -10,6 +10,7 @@ import { call, obj, ok } from './api.ts';
 import { Prerequisite } from './check.ts';
 import { sampleBanks, type Bank } from './bank-sample.ts';
 import { target } from './target.ts';
+import { bankCountry, bankId } from './describe.ts';
 
 export type { Bank } from './bank-sample.ts';
 
@@ -36,7 +37,11 @@ function allBanks(): Promise<Bank[]> {
   list ??= (async () => {
     const res = await call(null, 'GET', 'banks', {}, { label: 'bank list' });
     if (!ok(res) || !Array.isArray(res.json)) throw new Prerequisite(`GET /banks answered ${res.status} without a list (see data.banks.list)`);
-    return (res.json as unknown[]).filter((b): b is Bank => !!b && typeof b === 'object' && typeof (b as Bank).id === 'string');
+    // Each bank keyed by the id at the description's bank.id.
+    return (res.json as unknown[]).flatMap(b => {
+      const id = bankId(b);
+      return b && typeof b === 'object' && id ? [{ ...b as Record<string, unknown>, id }] : [];
+    });
   })();
   return list;
 }
@@ -90,7 +95,7 @@ export async function banksUnderTest(): Promise<Bank[]> {
   return (await bankSelection()).banks;
 }
 
-export const isNordic = (b: Bank) => NORDIC.includes(String(b.countryCode));
+export const isNordic = (b: Bank) => NORDIC.includes(String(bankCountry(b)));
 
 /** The bank's supportedServices; a check that needs them cannot go on when they are not an array of strings. */
 export function services(b: Bank): string[] {

@@ -13,6 +13,7 @@ import { banksUnderTest, NO_ACCOUNTS, NO_ACCOUNTS_REMEDY, type Bank } from './ba
 import { Memo } from './memo.ts';
 import { currencyOf, everyBankProduct, initiate, ownAccounts } from './payments.ts';
 import { sessionCall } from './sessions.ts';
+import { confirmFundsRequest, fundsAvailableOf, type OwnAccount } from './describe.ts';
 
 /**
  * Spec 7: "Unsupported providers return a Not Implemented error". HTTP 501
@@ -25,20 +26,18 @@ export function isNotImplemented(res: ExchangeResponse): boolean {
   return isError(res) && !!b && /not[\s_-]*implemented/i.test(`${String(b.message ?? '')} ${String(b.type ?? '')} ${String(b.error ?? '')}`);
 }
 
-/** A 2xx confirm-funds answer with a boolean fundsAvailable. */
-export const fundsAnswer = (res: ExchangeResponse): boolean | undefined => {
-  const v = ok(res) ? obj(res)?.fundsAvailable : undefined;
-  return typeof v === 'boolean' ? v : undefined;
-};
+/** The yes or no of a 2xx confirm-funds answer (description confirm-funds.available). */
+export const fundsAnswer = (res: ExchangeResponse): boolean | undefined => (ok(res) ? fundsAvailableOf(res.json) : undefined);
 
-const funds = new Memo<{ res: ExchangeResponse; account: Record<string, unknown> }>();
+const funds = new Memo<{ res: ExchangeResponse; account: OwnAccount }>();
 
 /** POST /confirm-funds for `amount` from the bank's first account, once per bank and amount per worker. */
-export function confirmFunds(c: CheckContext | null, bankId: string, amount: string): Promise<{ res: ExchangeResponse; account: Record<string, unknown> }> {
+export function confirmFunds(c: CheckContext | null, bankId: string, amount: string): Promise<{ res: ExchangeResponse; account: OwnAccount }> {
   return funds.get(c, `${bankId} ${amount}`, async ctx => {
     const account = (await ownAccounts(bankId))[0]!;
     const res = await sessionCall(ctx, bankId, 'payments', 'POST', 'confirmFunds', {}, {
-      body: { iban: account.iban ?? account.bban, amount, currency: currencyOf(account) }, label: `confirm funds of ${amount} at ${bankId}`,
+      body: confirmFundsRequest({ iban: account.iban ?? account.bban, amount, currency: currencyOf(account) }),
+      label: `confirm funds of ${amount} at ${bankId}`,
     });
     return { res, account };
   });

@@ -6,19 +6,23 @@
 // each check that reads a kept answer shows its exchanges (memo.ts).
 import { randomUUID } from 'node:crypto';
 import type { ExchangeResponse } from '../../harness/http/exchange.ts';
-import { isAbsoluteUrl, isError, links, obj, ok } from './api.ts';
+import { isError, ok } from './api.ts';
+import { authorizeLinks, bankCountry, describedProducts, ownAccount, paymentIdOf, paymentRequest, paymentStatusOf, type OwnAccount } from './describe.ts';
 import { Prerequisite, type CheckContext } from './check.ts';
 import { consentDriver } from './consent/driver.ts';
 import type { ConsentOutcome } from './consent/task.ts';
 import { Memo } from './memo.ts';
 import { sessionCall, sessionCallUrl } from './sessions.ts';
 import { target } from './target.ts';
-import { services, type Bank } from './banks.ts';
+import { banksUnderTest, services, type Bank } from './banks.ts';
+import { businessDate, creditorAccount, SEPA_CURRENCY } from './payment-data.ts';
 import { atLeast, type ApiVersion } from '../../harness/contracts/api-versions.ts';
 
 export const PRODUCTS = ['domestic-transfer', 'sepa-credit', 'domestic-scheduled-transfer', 'sepa-scheduled-credit'] as const;
 export type Product = typeof PRODUCTS[number];
 export const SCHEDULED: Product[] = ['domestic-scheduled-transfer', 'sepa-scheduled-credit'];
+/** The SEPA products: credit transfers in euro. */
+const SEPA: Product[] = ['sepa-credit', 'sepa-scheduled-credit'];
 /** The supportedServices value of instant domestic payments, made through domestic-transfer (spec 4.4). */
 export const INSTANT = 'instant-domestic-transfer';
 
@@ -48,34 +52,47 @@ export function supports(bank: Bank, product: Product): boolean {
 
 type Rec = Record<string, unknown>;
 
+/**
+ * Whether a bank offers `product` for the checks to judge it there: the
+ * description's products for the bank say so, or else its supportedServices
+ * for the scheduled products (supports). The spec does not say that every
+ * bank offers SEPA credit and names no supportedServices value for it: a bank
+ * the description does not name offers it when a plain SEPA credit in EUR is
+ * accepted there; a refusal says why the bank is not judged.
+ */
+export async function offered(c: CheckContext, bank: Bank, product: Product): Promise<{ yes: boolean; why?: string }> {
+  if (!productExists(product)) return { yes: false };
+  if (describedProducts(bank.id).includes(product)) return { yes: true };
+  if (!supports(bank, product)) return { yes: false };
+  if (product !== 'sepa-credit') return { yes: true };
+  const a = await initiate(c, bank.id, product);
+  if (a.kind !== 'refused') return { yes: true };
+  return { yes: false,
+    why: `${bank.id} refused a plain SEPA credit in ${SEPA_CURRENCY} (${a.res.status}): the spec does not say every bank offers SEPA credit` };
+}
+
 /** A bank lists no account to pay from; when every bank under test says so, the checks say "no accounts at any bank". */
 export class NoAccounts extends Prerequisite {}
 
-const accountsCache = new Map<string, Promise<Rec[]>>();
+const accountsCache = new Map<string, Promise<OwnAccount[]>>();
 
-/** The end user's accounts at a bank: the debtor and creditor of test payments (a transfer between own accounts). */
-export function ownAccounts(bankId: string): Promise<Rec[]> {
+/** The end user's accounts at a bank: the first is the debtor of test payments, a second the creditor (payment-data.ts). */
+export function ownAccounts(bankId: string): Promise<OwnAccount[]> {
   let p = accountsCache.get(bankId);
   if (!p) {
     p = (async () => {
       const res = await sessionCall(null, bankId, 'accounts', 'GET', 'accounts', {}, { label: `accounts for a payment at ${bankId}` });
       const list = ok(res) && Array.isArray(res.json) ? (res.json as Rec[]).filter(a => a && typeof a === 'object') : [];
       if (!list.length) throw new NoAccounts(`no account at ${bankId} to pay from (${res.status}; see data.accounts.list)`);
-      return list;
+      return list.map(ownAccount);
     })();
     accountsCache.set(bankId, p);
   }
   return p;
 }
 
-export function currencyOf(account: Rec): string {
-  const b = Array.isArray(account.balances) ? account.balances[0] as Rec | undefined : undefined;
-  return typeof b?.currency === 'string' ? b.currency : 'EUR';
-}
-
-function isoDate(daysAhead: number): string {
-  return new Date(Date.now() + daysAhead * 86_400_000).toISOString().slice(0, 10);
-}
+/** The account's currency (description account.currency); EUR when the record gives none. */
+export const currencyOf = (account: OwnAccount): string => account.currency ?? 'EUR';
 
 export interface BodyOptions {
   /** Top-level fields left out. */
@@ -90,11 +107,15 @@ export interface BodyOptions {
 /** A complete, valid payment request for `product`, changed as `opts` says. */
 export async function paymentBody(bankId: string, product: Product, opts: BodyOptions = {}): Promise<Rec> {
   const accounts = await ownAccounts(bankId);
-  const debtor = accounts[0]!, creditor = accounts[1] ?? accounts[0]!;
-  const ref = (a: Rec): Rec => {
+  const bank = (await banksUnderTest()).find(b => b.id === bankId);
+  const debtor = accounts[0]!, creditor = creditorAccount(accounts, bank && bankCountry(bank));
+  if (!creditor)
+    throw new Prerequisite(`the test user has one account at ${bankId} and no creditor other than it is known for its country`,
+      'give the test user a second account at the bank,');
+  const ref = (a: OwnAccount): Rec => {
     const r: Rec = product === 'domestic-scheduled-transfer'
       ? { accountScheme: 'BBAN', identifier: String(a.bban ?? a.iban ?? '') }
-      : typeof a.iban === 'string' && a.iban ? { iban: a.iban } : { bban: a.bban };
+      : a.iban ? { iban: a.iban } : { bban: a.bban };
     for (const k of opts.omitAccount ?? []) delete r[k];
     return r;
   };
@@ -102,10 +123,10 @@ export async function paymentBody(bankId: string, product: Product, opts: BodyOp
     debtorAccount: ref(debtor), creditorAccount: ref(creditor),
     debtorName: typeof debtor.ownerName === 'string' && debtor.ownerName ? debtor.ownerName : 'PIS Conformance',
     creditorName: 'PIS Conformance Creditor',
-    instrumentedAmount: opts.amount ?? '10.00', currency: currencyOf(debtor),
+    instrumentedAmount: opts.amount ?? '10.00', currency: SEPA.includes(product) ? SEPA_CURRENCY : currencyOf(debtor),
     remittanceInformationUnstructured: 'pis-conformance test payment',
     endToEndIdentification: `pisc-${randomUUID().slice(0, 18)}`,
-    ...(SCHEDULED.includes(product) ? { requestedExecutionDate: isoDate(7) } : {}),
+    ...(SCHEDULED.includes(product) ? { requestedExecutionDate: businessDate(7) } : {}),
     ...opts.extra,
   };
   for (const k of opts.omit ?? []) delete body[k];
@@ -118,24 +139,19 @@ export type Answer =
   | { kind: 'refused'; res: ExchangeResponse }
   | { kind: 'other'; res: ExchangeResponse };
 
-/** The authorize link of a strong-customer-authentication answer (docs/profile.md: error 1428, link rel authorize). */
+/** The authorize link of a strong-customer-authentication answer (description payment.authorize-link), and the payment id in its path. */
 function authorizeLink(res: ExchangeResponse): { href: string; id?: string } | undefined {
-  const l = links(res.json).find(x => x.rel === 'authorize' || (typeof x.href === 'string' && /authori[sz]e/i.test(x.href)));
-  if (!l || !isAbsoluteUrl(l.href)) return undefined;
-  const meta = (l as { meta?: { id?: unknown } }).meta;
-  const fromHref = /\/payments\/[^/]+\/([^/]+)\/authori[sz]e/i.exec(l.href!)?.[1];
-  return { href: l.href!, id: typeof meta?.id === 'string' ? meta.id : fromHref && decodeURIComponent(fromHref) };
+  const href = authorizeLinks(res.json)[0];
+  if (!href) return undefined;
+  const fromHref = /\/payments\/[^/]+\/([^/]+)\/authori[sz]e/i.exec(href)?.[1];
+  return { href, id: fromHref && decodeURIComponent(fromHref) };
 }
 
 function classify(res: ExchangeResponse): Answer {
   // Before 3.0.0 the payment answer itself may carry the authorize link (docs/profile.md, API versions).
   const sca = isError(res) || ok(res) ? authorizeLink(res) : undefined;
-  if (ok(res) && !sca) {
-    const b = obj(res);
-    return { kind: 'created', res, paymentId: typeof b?.paymentId === 'string' && b.paymentId ? b.paymentId : undefined, status: b?.status };
-  }
-  const id = obj(res)?.paymentId;
-  if (sca) return { kind: 'sca', res, paymentId: sca.id ?? (typeof id === 'string' && id ? id : undefined), authorizeHref: sca.href };
+  if (ok(res) && !sca) return { kind: 'created', res, paymentId: paymentIdOf(res.json), status: paymentStatusOf(res.json) };
+  if (sca) return { kind: 'sca', res, paymentId: paymentIdOf(res.json) ?? sca.id, authorizeHref: sca.href };
   return isError(res) ? { kind: 'refused', res } : { kind: 'other', res };
 }
 
@@ -149,7 +165,7 @@ export const accepted = (a: Answer) => a.kind === 'created' || a.kind === 'sca';
 export async function postPayment(c: CheckContext | null, bankId: string, product: Product, body: Rec, label: string,
   headers: Record<string, string> = {}): Promise<Answer> {
   const res = await sessionCall(c, bankId, 'payments', 'POST', 'payments', { product }, {
-    body, label: `${label} at ${bankId}`, headers: { [target().headers.redirectUrl]: target().redirectUrl, ...headers },
+    body: paymentRequest(body), label: `${label} at ${bankId}`, headers: { [target().headers.redirectUrl]: target().redirectUrl, ...headers },
   });
   return classify(res);
 }
@@ -174,7 +190,7 @@ export async function authorize(c: CheckContext | null, bankId: string, product:
     body: {}, label: `authorize the ${product} payment at ${bankId}${withRedirect ? '' : `, without ${t.headers.redirectUrl}`}`,
     headers: withRedirect ? { [t.headers.redirectUrl]: t.redirectUrl } : {},
   });
-  const href = links(res.json).map(l => l.href).find(isAbsoluteUrl);
+  const href = authorizeLinks(res.json)[0];
   if (!ok(res) || !href) return { res };
   // A person (manual driver) is done when the bank reports a status other than the one before authorisation.
   const before = answer.paymentId ? await paymentStatus(bankId, product, answer.paymentId) : undefined;
@@ -188,7 +204,7 @@ export function getPayment(c: CheckContext | null, bankId: string, product: Prod
 }
 
 async function paymentStatus(bankId: string, product: Product, paymentId: string): Promise<unknown> {
-  return obj(await getPayment(null, bankId, product, paymentId))?.status;
+  return paymentStatusOf((await getPayment(null, bankId, product, paymentId)).json);
 }
 
 export interface Settled {

@@ -11,7 +11,8 @@
 // x-consent-id) and POST /consent with it asks for its consent URL again.
 import type { ExchangeResponse } from '../../harness/http/exchange.ts';
 import type { PathName } from '../../harness/target/profile.ts';
-import { apiUrl, call, callUrl, isAbsoluteUrl, isError, links, obj, ok, type CallOptions } from './api.ts';
+import { apiUrl, call, callUrl, obj, ok, type CallOptions } from './api.ts';
+import { consentUrlOf, isConsentError, sessionIdOf } from './describe.ts';
 import { Prerequisite, type CheckContext } from './check.ts';
 import { consentDriver } from './consent/driver.ts';
 import { target } from './target.ts';
@@ -33,8 +34,8 @@ export async function createSession(c: CheckContext | null, bankId: string): Pro
     return { res, id: ok(res) && typeof id === 'string' && id ? id : undefined };
   }
   const res = await call(c, 'POST', 'sessions', {}, { body: { bankId }, label: `start a session at ${bankId}` });
-  const id = obj(res)?.sessionId;
-  return { res, id: ok(res) && typeof id === 'string' && id ? id : undefined };
+  const id = sessionIdOf(res.json);
+  return { res, id: ok(res) ? id : undefined };
 }
 
 /**
@@ -62,14 +63,7 @@ export async function requestConsent(
   const res = hasSessions()
     ? await call(c, 'GET', 'consent', { sessionId }, { query: { scope }, session: sessionId, label, headers: { ...consentHeaders(), ...headers } })
     : await call(c, 'POST', 'consent', {}, { body: { scope }, session: sessionId, label, headers: { ...consentHeaders(), ...headers } });
-  return { res, href: ok(res) ? consentHref(res.json) : undefined };
-}
-
-/** The consent link of a consent answer: docs/profile.md's links[rel=consent], else the first absolute link. */
-function consentHref(body: unknown): string | undefined {
-  const l = links(body);
-  const href = (l.find(x => x.rel === 'consent') ?? l.find(x => isAbsoluteUrl(x.href)))?.href;
-  return typeof href === 'string' ? href : undefined;
+  return { res, href: ok(res) ? consentUrlOf(res.json) : undefined };
 }
 
 /** A session-bound call that proves consent: GET /accounts. */
@@ -106,12 +100,6 @@ function consentedSession(bankId: string, scope: Scope): Promise<string> {
     consented.set(key, p);
   }
   return p;
-}
-
-/** True for the consent-link error (spec 4.4, 7): an error answer with a link to the consent request, not the SCA error's authorize link. */
-function isConsentError(res: ExchangeResponse): boolean {
-  return isError(res) && res.status !== 401
-    && links(res.json).some(l => l.rel === 'consent' || (typeof l.href === 'string' && /consent/i.test(l.href)));
 }
 
 /**

@@ -2,6 +2,7 @@
 // reference serves, and broken catalogs are refused with a reason.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { readFileSync } from 'node:fs';
 import { FAULTS, QUIRKS, describeCatalog, findEntry, parseCatalog, recordingReads, resolveFaults } from '../../harness/reference/catalog.ts';
 
 describe('fault and quirk catalog', () => {
@@ -26,6 +27,15 @@ describe('fault and quirk catalog', () => {
     assert.equal(view.has('extra-fields'), false);
     assert.deepEqual([...log], ['token-type-mac', 'extra-fields']);
     assert.deepEqual([...view], ['token-type-mac']);
+  });
+
+  it('a quirk\'s config is a --config file of the repository that holds a description', () => {
+    const described = QUIRKS.filter(q => q.config);
+    assert.ok(described.some(q => q.name === 'renamed-fields'));
+    for (const q of described) assert.match(readFileSync(new URL(`../../${q.config}`, import.meta.url), 'utf8'), /^description:/m, q.name);
+    const parsed = parseCatalog(JSON.stringify({ faults: [], quirks: [{ name: 'q', description: 'd', spec: '1', config: 'x.yaml' }] }));
+    assert.equal(parsed.quirks[0]!.config, 'x.yaml');
+    assert.throws(() => parseCatalog(JSON.stringify({ faults: [], quirks: [{ name: 'q', description: 'd', config: '' }] })), /'config' must be a non-empty/);
   });
 
   it('lists every name in --list-faults', () => {

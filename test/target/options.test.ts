@@ -13,6 +13,7 @@ import { fromEnv, fromFlags, resolveTarget } from '../../harness/target/config.t
 import { loadConfigFile } from '../../harness/target/file.ts';
 import { spellings } from '../../harness/target/kinds.ts';
 import { TARGET_FLAGS, TARGET_OPTIONS } from '../../harness/target/options.ts';
+import { describeTarget } from '../../harness/target/description.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'pis-options-'));
 test.after(() => rmSync(dir, { recursive: true, force: true }));
@@ -53,6 +54,8 @@ const SAMPLES: Record<string, { text?: string | true; yaml?: unknown; field: unk
   'redirect-url': { yaml: 'https://merchant.example/back', field: 'https://merchant.example/back' },
   'paths': { yaml: { 'confirm-funds': '/cf' }, field: { confirmFunds: '/cf' } },
   'headers': { yaml: { requestId: 'x-req' }, field: { requestId: 'x-req' } },
+  'description': { yaml: { 'confirm-funds': { available: '/result/ok' }, products: { 'dnb-no': ['sepa-credit'] } },
+    field: describeTarget({ 'confirm-funds': { available: '/result/ok' }, products: { 'dnb-no': ['sepa-credit'] } }) },
 };
 
 let files = 0;

@@ -1,8 +1,10 @@
 // The API's error answers, per docs/profile.md "Error body": one shape for every
 // error, four-digit string codes, and the production service's HTTP statuses
 // (510 for client errors) unless the `api-errors-4xx` quirk asks for the
-// 400/404/409 a careless suite might insist on. 401 (bad access token) and 501
-// (confirm-funds unsupported) are fixed by docs/profile.md and spec 7 under both.
+// 400/404/409 a careless suite might insist on, or the `api-errors-401-403`
+// quirk for 400/401/403/404: the consent-link error as 401 and the strong-
+// customer-authentication error as 403. 401 (bad access token) and 501
+// (confirm-funds unsupported) are fixed by docs/profile.md and spec 7 under all.
 
 export type ErrorType = 'FATAL' | 'NETWORK' | 'BAD_REQUEST' | 'AUTH' | 'CONSENT';
 
@@ -15,6 +17,9 @@ export interface ErrorLink {
 
 /** The status the production service uses for client errors (docs/profile.md). */
 const PRODUCTION_CLIENT_ERROR = 510;
+
+/** Statuses under the `api-errors-401-403` quirk, by errorCode; an error not named here keeps its 4xx of the `api-errors-4xx` quirk, 409 as 400. */
+const STATUS_401_403: Record<string, number> = { '1426': 401, '1428': 403 };
 
 export class ApiError extends Error {
   constructor(
@@ -33,6 +38,7 @@ export class ApiError extends Error {
 
   status(faults: ReadonlySet<string>): number {
     if (this.fixedStatus) return this.fixedStatus;
+    if (faults.has('api-errors-401-403')) return STATUS_401_403[this.errorCode] ?? (this.status4xx === 409 ? 400 : this.status4xx);
     return faults.has('api-errors-4xx') ? this.status4xx : PRODUCTION_CLIENT_ERROR;
   }
 

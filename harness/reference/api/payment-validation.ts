@@ -1,7 +1,8 @@
 // Required fields of a payment request, per product (spec 4.4 and 9 3.0.0,
 // 3.1.0, 3.2.0; docs/profile.md "payment request"). The first missing or malformed
 // field is refused with error 1002, an amount above the account's limit with
-// 1008. Two faults switch single rules off.
+// 1008. Two faults switch single rules off; the `payments-bank-rules` quirk
+// adds rules a real bank has and the spec does not state (bankRules).
 import type { Product } from './payment-store.ts';
 import { limitExceeded, missingParameter } from './errors.ts';
 
@@ -61,4 +62,21 @@ export function validatePayment(product: Product, body: Record<string, unknown>,
       throw missingParameter('requestedExecutionDate', 'must be a date YYYY-MM-DD');
     }
   }
+}
+
+const accountKey = (v: unknown): string =>
+  isObject(v) ? String(v.iban ?? v.bban ?? v.identifier ?? '').replace(/\s+/g, '').toUpperCase() : '';
+
+/**
+ * Quirk payments-bank-rules: what a real bank refuses and the spec leaves to
+ * the bank: a SEPA credit in another currency than EUR, a creditor that is
+ * the debtor's own account, and an execution date on a Saturday or Sunday.
+ */
+export function bankRules(product: Product, body: Record<string, unknown>): void {
+  if (product.startsWith('sepa') && body.currency !== 'EUR') throw missingParameter('currency', 'must be EUR on a SEPA credit transfer');
+  const creditor = accountKey(body.creditorAccount);
+  if (creditor && creditor === accountKey(body.debtorAccount)) throw missingParameter('creditorAccount', 'must differ from debtorAccount');
+  const date = body.requestedExecutionDate;
+  if (typeof date === 'string' && dateOk(date) && [0, 6].includes(new Date(`${date}T00:00:00Z`).getUTCDay()))
+    throw missingParameter('requestedExecutionDate', 'must be a business day, not a Saturday or Sunday');
 }

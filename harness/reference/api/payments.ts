@@ -6,7 +6,7 @@ import { ok, withExtras, type Answer, type Call } from './context.ts';
 import { invalidId, notFound, scaRequired, unsupportedProduct } from './errors.ts';
 import { psuIp, redirectUrl, requireSession } from './guards.ts';
 import { isProduct, type Payment, type Product } from './payment-store.ts';
-import { validatePayment } from './payment-validation.ts';
+import { bankRules, validatePayment } from './payment-validation.ts';
 import { NORDIC, type SeedBank } from '../data/banks.ts';
 import { has, type Feature } from './versions.ts';
 
@@ -41,7 +41,11 @@ export function createPayment(call: Call): Answer {
   const faults = call.ctx.faults;
   const service = NEEDS_SERVICE[prod];
   if (service && !bank.record.supportedServices.includes(service)) throw unsupportedProduct(prod, bank.record.id);
+  // Quirk bank-without-sepa: a bank outside the euro area offers no SEPA credit (the spec does not say every bank does).
+  if (prod === 'sepa-credit' && faults.has('bank-without-sepa') && bank.behaviour.currency !== 'EUR') throw unsupportedProduct(prod, bank.record.id);
   validatePayment(prod, call.body, faults, has(call.ctx, 'end-to-end-id'));
+  // Quirk one-account: a user with one account cannot pay it to itself, so the bank's rules apply with it.
+  if (faults.has('payments-bank-rules') || faults.has('one-account')) bankRules(prod, call.body);
   // Spec 4.4: instant domestic payments go through domestic-transfer at banks that list
   // instant-domestic-transfer (a later change of spec 9); docs/profile.md: the client asks with "instantPayment": true.
   const instant = prod === 'domestic-transfer' && call.body.instantPayment === true && has(call.ctx, 'later-changes');

@@ -15,6 +15,7 @@ import { BodyTooLarge, header, readBody, sendJson } from './http.ts';
 import { authorizePayment, createPayment, getPayment } from './payments.ts';
 import { consentUrl, createSession, deleteSession, sessionStatus, startConsent } from './sessions.ts';
 import { has, type Feature } from './versions.ts';
+import { renameAnswer, renameRequest } from './renamed.ts';
 
 type Handler = (call: Call) => Answer;
 interface Route {
@@ -122,7 +123,8 @@ export function createApi(ctx: ApiContext) {
       authenticate(ctx, req);
       if (!header(req, 'x-device-id')) throw missingHeader('x-device-id');
       const { route: r, params } = match(ctx, routes, req.method ?? 'GET', subpath);
-      const body = req.method === 'POST' ? await jsonBody(req) : (req.resume(), {});
+      const given = req.method === 'POST' ? await jsonBody(req) : (req.resume(), {});
+      const body = ctx.faults.has('renamed-fields') ? renameRequest(subpath, given) : given;
       answer = r.handler({ req, ctx, origin, baseUrl: `${origin}/api`, params, query, body });
     } catch (e) {
       const err = e instanceof ApiError ? e
@@ -132,6 +134,7 @@ export function createApi(ctx: ApiContext) {
         ? { status: err.status(ctx.faults), body: err.body(`e-${++errors}`, ctx.clock.date().getTime()), headers: err.headers }
         : { ...err.before3(), headers: err.headers };
     }
+    if (ctx.faults.has('renamed-fields')) answer = { ...answer, body: renameAnswer(answer.body) };
     const headers = { 'x-request-id': requestId, ...answer.headers };
     if (answer.body === undefined) {
       res.writeHead(answer.status, { ...headers, 'content-length': 0 });

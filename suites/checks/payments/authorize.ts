@@ -4,7 +4,8 @@
 // a custom address after the bank's strong customer authentication redirect";
 // 9 1.0.1 "Payment strong customer authentication with redirect").
 import type { Check } from '../../support/register.ts';
-import { isAbsoluteUrl, links, obj, ok } from '../../support/api.ts';
+import { obj, ok } from '../../support/api.ts';
+import { authorizeLinks, paymentIdOf, where } from '../../support/describe.ts';
 import { describeAnswer, show } from '../../support/check.ts';
 import { target } from '../../support/target.ts';
 import { accepted, authorize, getPayment, paymentBody, postPayment, settledPayment, type Product } from '../../support/payments.ts';
@@ -22,12 +23,12 @@ function authorizeCheck(area: string, products: Product[], needs?: string[]): Ch
         if (answer.kind !== 'sca' || !auth) continue;
         tried++;
         c.expect(ok(auth.res), `authorize of the ${product} payment at ${bankId} was refused`, 'a 2xx answer', `${describeAnswer(auth.res)}`, auth.res);
-        c.expect(links(auth.res.json).some(l => isAbsoluteUrl(l.href)), `authorize of the ${product} payment at ${bankId} gives no link`,
-          'links[].href: the bank\'s authentication URL', show(auth.res.json ?? auth.res.text), auth.res);
+        c.expect(authorizeLinks(auth.res.json).length > 0, `authorize of the ${product} payment at ${bankId} gives no link`,
+          `the bank's authentication URL at ${where('payment.authorize-link')}`, show(auth.res.json ?? auth.res.text), auth.res);
         // The link was followed to its end (support/payments.ts); the payment is still there to read.
         if (!auth.outcome || !answer.paymentId) continue;
         const after = await getPayment(c, bankId, product, answer.paymentId);
-        const readId = obj(after)?.paymentId;
+        const readId = paymentIdOf(obj(after));
         c.expect(ok(after) && (readId === undefined || readId === answer.paymentId),
           `the ${product} payment at ${bankId} could not be read after its authorisation`,
           `a 2xx answer with payment ${answer.paymentId}`, `${describeAnswer(after)}`, after);
@@ -74,8 +75,8 @@ export const withoutRedirect: Check = {
         'a 2xx answer with paymentId, or the strong-customer-authentication error', describeAnswer(a.res), a.res);
       if (a.kind !== 'sca') continue;
       const { res } = await authorize(c, bank.id, 'domestic-transfer', a, false);
-      c.expect(ok(res) && links(res.json).some(l => isAbsoluteUrl(l.href)), `authorize at ${bank.id} without ${name} gave no authentication link`,
-        'a 2xx answer with links[].href', `${describeAnswer(res)}`, res);
+      c.expect(ok(res) && authorizeLinks(res.json).length > 0, `authorize at ${bank.id} without ${name} gave no authentication link`,
+        `a 2xx answer with a URL at ${where('payment.authorize-link')}`, `${describeAnswer(res)}`, res);
     }
   },
 };

@@ -3,7 +3,7 @@
 import { Prerequisite, type CheckContext } from '../../support/check.ts';
 import { NO_ACCOUNTS, NO_ACCOUNTS_REMEDY, type Bank } from '../../support/banks.ts';
 import { paymentBanks } from '../../support/payment-banks.ts';
-import { NoAccounts, supports, type Product } from '../../support/payments.ts';
+import { NoAccounts, offered, type Product } from '../../support/payments.ts';
 
 
 /** The payment banks (one per behaviour), named in the check's evidence. */
@@ -13,11 +13,25 @@ export async function flowBanks(c: CheckContext): Promise<Bank[]> {
   return banks.map(b => b.bank);
 }
 
-/** Every payment bank and product of `products` it offers; none is not-applicable with the reason. */
+/**
+ * Every payment bank and product of `products` it offers (offered()); none is
+ * not-applicable with the reason, or not-run when banks refused a product the
+ * spec does not say they must offer (their refusal cannot be judged).
+ */
 export async function cases(c: CheckContext, products: Product[]): Promise<{ bankId: string; product: Product }[]> {
   const out: { bankId: string; product: Product }[] = [];
+  const refusals: string[] = [];
   const banks = await flowBanks(c);
-  for (const product of products) for (const b of banks) if (supports(b, product)) out.push({ bankId: b.id, product });
+  for (const product of products) {
+    for (const b of banks) {
+      const { yes, why } = await offered(c, b, product);
+      if (yes) out.push({ bankId: b.id, product });
+      else if (why) refusals.push(why);
+    }
+  }
+  for (const why of refusals) c.note(`not judged: ${why}`);
+  if (!out.length && refusals.length)
+    c.skip(`no bank under test offers ${products.join(' or ')}: ${refusals.join('; ')}`, 'name the products each bank offers in the description (products:),');
   if (!out.length) c.notApplicable(`no bank under test lists ${products.join(' or ')} in supportedServices`);
   return out;
 }

@@ -15,6 +15,7 @@ import { expectContract } from '../../support/contract.ts';
 import { confirmFunds, fundsAnswer, isNotImplemented } from '../../support/payment-banks.ts';
 import { atEachBank } from './common.ts';
 import { HUGE } from './optional.ts';
+import { where, type OwnAccount } from '../../support/describe.ts';
 
 const seen = (r: { res: ExchangeResponse }) => describeAnswer(r.res);
 
@@ -26,16 +27,15 @@ export const answers: Check = {
     await atEachBank(c, await banksUnderTest(), b => b.id, async bank => {
       const r = await confirmFunds(c, bank.id, '1.00');
       c.expect(fundsAnswer(r.res) !== undefined || isNotImplemented(r.res), `confirm-funds at ${bank.id} answered neither`,
-        '2xx {"fundsAvailable": true|false}, or a Not Implemented error (501)', seen(r), r.res);
+        `2xx with true or false at ${where('confirm-funds.available')}, or a Not Implemented error (501)`, seen(r), r.res);
     });
   },
 };
 
-/** The available balance of the account the request names, when it says one. */
-function balanceOf(account: Record<string, unknown>): number | undefined {
-  const b = Array.isArray(account.balances) ? account.balances[0] as Record<string, unknown> | undefined : undefined;
-  const n = Number(b?.amount);
-  return b && b.amount !== '' && Number.isFinite(n) ? n : undefined;
+/** The balance of the account the request names (description account.balance), when it says one. */
+function balanceOf(account: OwnAccount): number | undefined {
+  const n = Number(account.balance);
+  return account.balance !== undefined && account.balance !== '' && account.balance !== null && Number.isFinite(n) ? n : undefined;
 }
 
 async function judge(c: CheckContext, bankId: string): Promise<'supported' | 'not-implemented'> {
@@ -49,12 +49,12 @@ async function judge(c: CheckContext, bankId: string): Promise<'supported' | 'no
   const yesSmall = fundsAnswer(small.res), yesHuge = fundsAnswer(huge.res);
   const cannot = 'a bank that cannot confirm funds must answer Not Implemented';
   c.expect(yesHuge !== true, `${bankId} confirmed ${HUGE} as available, more than the account holds: ${cannot}`,
-    `{"fundsAvailable": false}, or Not Implemented`, seen(huge), huge.res);
+    `false at ${where('confirm-funds.available')}, or Not Implemented`, seen(huge), huge.res);
   const balance = balanceOf(small.account);
   if (yesSmall === false && balance !== undefined && balance >= 1)
     c.fail(`${bankId} said 1.00 is not available from an account whose balance is ${balance}: ${cannot}`,
-      '{"fundsAvailable": true}, or Not Implemented', seen(small), small.res);
-  c.expect(yesHuge !== undefined, `${bankId} answered ${HUGE} with neither fundsAvailable nor Not Implemented`, '{"fundsAvailable": false}',
+      `true at ${where('confirm-funds.available')}, or Not Implemented`, seen(small), small.res);
+  c.expect(yesHuge !== undefined, `${bankId} answered ${HUGE} with neither a yes or no nor Not Implemented`, `false at ${where('confirm-funds.available')}`,
     seen(huge), huge.res);
   return 'supported';
 }

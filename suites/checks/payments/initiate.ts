@@ -8,12 +8,13 @@ import { bankSelection } from '../../support/banks.ts';
 import { accepted, initiate, paymentBody, postPayment, SCHEDULED, type BodyOptions, type Product } from '../../support/payments.ts';
 import { atEachBank, cases} from './common.ts';
 import { describeAnswer } from '../../support/check.ts';
+import { where } from '../../support/describe.ts';
 
 function expectInitiated(c: CheckContext, a: Awaited<ReturnType<typeof initiate>>, product: Product, bankId: string): void {
   c.expect(accepted(a), `the ${product} payment at ${bankId} was not accepted`,
     'a 2xx answer with paymentId, or an error whose link leads to authorize (strong customer authentication)', describeAnswer(a.res), a.res);
   if (a.kind === 'created')
-    c.expect(a.paymentId, `the ${product} payment at ${bankId} has no paymentId`, 'paymentId: a non-empty string', describeAnswer(a.res), a.res);
+    c.expect(a.paymentId, `the ${product} payment at ${bankId} has no paymentId`, `a non-empty string at ${where('payment.id')}`, describeAnswer(a.res), a.res);
 }
 
 /** Domestic payments at every bank under test: this also learns which banks ask for strong customer authentication. */

@@ -5,7 +5,7 @@
 import type { Check } from '../../support/register.ts';
 import { target } from '../../support/target.ts';
 import { getPayment, accepted, paymentBody, postPayment, type Product } from '../../support/payments.ts';
-import { obj } from '../../support/api.ts';
+import { paymentStatusOf } from '../../support/describe.ts';
 import { describeAnswer, show } from '../../support/check.ts';
 import { psuIpVerdict } from '../data/psu-ip.ts';
 import { cases, flowBanks } from './common.ts';
@@ -69,7 +69,7 @@ export const amountLimit: Check = {
         c.expect(a.kind === 'refused', `the payment of ${HUGE} at ${bank.id} got no usable answer`, 'an error answer', describeAnswer(a.res), a.res);
         continue;
       }
-      const status = a.paymentId ? obj(await getPayment(c, bank.id, 'domestic-transfer', a.paymentId))?.status : a.status;
+      const status = a.paymentId ? paymentStatusOf((await getPayment(c, bank.id, 'domestic-transfer', a.paymentId)).json) : a.status;
       c.expect(REJECTED.includes(String(status)), `${bank.id} accepted a payment of ${HUGE} with status ${show(status)}`,
         `an error answer, or status ${REJECTED.join(' or ')}`, describeAnswer(a.res), a.res);
     }

@@ -9,6 +9,7 @@ import { banksUnderTest, isNordic, type Bank } from '../../support/banks.ts';
 import { expectContract } from '../../support/contract.ts';
 import { everyBankProduct, getPayment, PRODUCTS, settledPayment, supports, type Product } from '../../support/payments.ts';
 import { flowBanks } from './common.ts';
+import { bankCountry, paymentIdOf, paymentStatusOf, where } from '../../support/describe.ts';
 
 /** Payments of every payment bank and product whose id is known, after authorisation where the bank asked for it. */
 async function payments(c: CheckContext, only?: (b: Bank) => boolean): Promise<Paid[]> {
@@ -33,9 +34,11 @@ function expectPayment(c: CheckContext, p: Paid, res: ExchangeResponse, when: st
   const body = obj(res);
   const what = `payment ${p.paymentId} (${p.product} at ${p.bank.id}), ${when}`;
   c.expect(ok(res) && body, `${what} was not answered`, 'a 2xx answer with the payment', `${describeAnswer(res)}`, res);
-  c.expect(body!.paymentId === undefined || body!.paymentId === p.paymentId, `${what} was answered with another payment`,
-    `paymentId ${show(p.paymentId)}`, show(body!.paymentId), res);
-  c.expect(typeof body!.status === 'string' && body!.status, `${what} has no status`, 'status: a string', show(body!.status), res);
+  const id = paymentIdOf(body);
+  c.expect(id === undefined || id === p.paymentId, `${what} was answered with another payment`,
+    `${where('payment.id')} ${show(p.paymentId)}`, show(id), res);
+  const status = paymentStatusOf(body);
+  c.expect(typeof status === 'string' && status, `${what} has no status`, `a string at ${where('payment.status')}`, show(status), res);
 }
 
 export const byId: Check = {
@@ -55,7 +58,7 @@ export const byId: Check = {
         if (p.created) expectPayment(c, p, p.created, 'read once created');
         const res = await getPayment(c, p.bank.id, p.product, p.paymentId);
         expectPayment(c, p, res, p.authorised ? 'read after its authorisation' : 'read again');
-        seen.push(`${p.product} at ${p.bank.id}: ${show(obj(p.created ?? res)?.status)} -> ${show(obj(res)?.status)}`);
+        seen.push(`${p.product} at ${p.bank.id}: ${show(paymentStatusOf(obj(p.created ?? res)))} -> ${show(paymentStatusOf(obj(res)))}`);
       }
     });
     c.summary = [c.summary, `statuses read (once created -> later): ${seen.join('; ')}`].filter(Boolean).join('; ');
@@ -77,13 +80,13 @@ export const nordicCodes: Check = {
       const list = (await Promise.all(products.map(p => paid(c, bank, p)))).flat();
       if (!list.length) throw new Prerequisite(`no payment with a known paymentId could be made at ${bank.id} (see payments.*.initiate)`);
       const expectNordic = (status: unknown, what: string, res?: ExchangeResponse) =>
-        c.expect(NORDIC_PAYMENT_CODES.includes(String(status)), `${what} (${bank.id}, ${bank.countryCode}) has a status outside the nine codes`,
+        c.expect(NORDIC_PAYMENT_CODES.includes(String(status)), `${what} (${bank.id}, ${bankCountry(bank)}) has a status outside the nine codes`,
           NORDIC_PAYMENT_CODES.join(', '), show(status), res);
       for (const p of list) {
         if (p.initial !== undefined) expectNordic(p.initial, `the initiation answer of ${p.product}`);
-        if (p.created && ok(p.created)) expectNordic(obj(p.created)?.status, `payment ${p.paymentId} (${p.product}) once created`, p.created);
+        if (p.created && ok(p.created)) expectNordic(paymentStatusOf(obj(p.created)), `payment ${p.paymentId} (${p.product}) once created`, p.created);
         const res = await getPayment(c, bank.id, p.product, p.paymentId);
-        if (ok(res)) expectNordic(obj(res)?.status, `payment ${p.paymentId} (${p.product})${p.authorised ? ' after its authorisation' : ''}`, res);
+        if (ok(res)) expectNordic(paymentStatusOf(obj(res)), `payment ${p.paymentId} (${p.product})${p.authorised ? ' after its authorisation' : ''}`, res);
       }
     });
   },

@@ -7,6 +7,7 @@ import { createSession, giveConsent, probeConsent } from '../../support/sessions
 import type { ExchangeResponse } from '../../../harness/http/exchange.ts';
 import { call, ok } from '../../support/api.ts';
 import { target } from '../../support/target.ts';
+import { bankCountry, bankId, paymentRequest } from '../../support/describe.ts';
 
 export async function sessionBank(): Promise<string> {
   return (await banksUnderTest())[0]!.id;
@@ -20,7 +21,7 @@ export async function sessionBank(): Promise<string> {
 export async function countryBanks(): Promise<{ name: string; value: Bank }[]> {
   const out: { name: string; value: Bank }[] = [];
   for (const b of await banksUnderTest()) {
-    const country = typeof b.countryCode === 'string' && b.countryCode ? b.countryCode : `(no countryCode: ${b.id})`;
+    const country = bankCountry(b) || `(no country: ${bankId(b) ?? b.id})`;
     if (!out.some(p => p.name === country)) out.push({ name: country, value: b });
   }
   return out;
@@ -66,6 +67,6 @@ export const PROBE_PRODUCT = 'domestic-transfer';
 export function paymentIn(c: CheckContext, sessionId: string, body: Record<string, unknown>, label: string): Promise<ExchangeResponse> {
   const t = target();
   return call(c, 'POST', 'payments', { product: PROBE_PRODUCT }, {
-    session: sessionId, body, label, headers: { [t.headers.psuIpAddress]: t.psuIpAddress, [t.headers.redirectUrl]: t.redirectUrl },
+    session: sessionId, body: paymentRequest(body), label, headers: { [t.headers.psuIpAddress]: t.psuIpAddress, [t.headers.redirectUrl]: t.redirectUrl },
   });
 }

@@ -2,12 +2,13 @@
 // initiation and payment initiation; redirects control to a custom address
 // after the bank's strong customer authentication redirect"; 9 2.0.0).
 import type { Check } from '../../support/register.ts';
-import { isAbsoluteUrl, links, ok } from '../../support/api.ts';
+import { isAbsoluteUrl, ok } from '../../support/api.ts';
 import { describeAnswer, Prerequisite, show } from '../../support/check.ts';
 import { consentDriver } from '../../support/consent/driver.ts';
 import { probeConsent, requestConsent } from '../../support/sessions.ts';
 import { target } from '../../support/target.ts';
 import { newSession } from './common.ts';
+import { where } from '../../support/describe.ts';
 
 const QUOTE = 'x-redirect-url | Optional on consent initiation and payment initiation; ' +
   'redirects control to a custom address after the bank\'s strong customer authentication redirect.';
@@ -28,7 +29,7 @@ export const withoutRedirect: Check = {
           + '(see session.consent-link.consent-url)');
     }
     c.expect(ok(res) && isAbsoluteUrl(href), `the consent request without ${name} was not answered with a consent URL`,
-      'a 2xx answer with links[].href', `${describeAnswer(res)}`);
+      `a 2xx answer with a URL at ${where('consent.url')}`, `${describeAnswer(res)}`);
     await consentDriver()({ href: href!, what: 'consent', c, done: async () => ok(await probeConsent(null, id)) });
     const probe = await probeConsent(c, id, 'accounts, after consent given without x-redirect-url');
     c.expect(ok(probe), `the session does not work after consent given without ${name}`, 'a 2xx answer to GET /accounts', `${describeAnswer(probe)}`);
@@ -49,6 +50,6 @@ export const redirect: Check = {
       c.skip(`the ${t.consentDriver} consent driver cannot see where the bank sends the person`, 'use --consent-driver follow or browser');
     c.expect(outcome.redirectedBack, `after consent the bank did not send the end user to ${t.redirectUrl}`,
       `a redirect to ${t.redirectUrl} (given in ${t.headers.redirectUrl})`,
-      `the flow ended at ${outcome.finalUrl ?? 'an unknown page'} (links: ${show(links(res.json))})`);
+      `the flow ended at ${outcome.finalUrl ?? 'an unknown page'} (consent answer: ${show(res.json)})`);
   },
 };

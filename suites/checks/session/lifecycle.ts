@@ -9,6 +9,7 @@ import { createSession, giveConsent, probeConsent } from '../../support/sessions
 import { consentedAt, countryBanks, newSession, sessionBank, startAt } from './common.ts';
 import { banksUnderTest } from '../../support/banks.ts';
 import { ownAccounts } from '../../support/payments.ts';
+import { where } from '../../support/describe.ts';
 
 export const create: Check = {
   id: 'session.lifecycle.create', requirements: ['R4.4-session-create'], spec: '4.4',
@@ -17,7 +18,7 @@ export const create: Check = {
   async run(c) {
     const { res, id } = await createSession(c, await sessionBank());
     c.expect(ok(res), 'the session was not started', 'a 2xx answer', `${describeAnswer(res)}`);
-    c.expect(id, 'the answer carries no sessionId', 'sessionId: a non-empty string', show(obj(res)?.sessionId));
+    c.expect(id, 'the answer carries no sessionId', `a non-empty string at ${where('session.id')}`, show(res.json ?? res.text));
   },
 };
 

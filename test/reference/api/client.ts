@@ -52,7 +52,8 @@ export class RefClient {
   async newSession(bankId: string): Promise<string> {
     const r = await this.call('POST', '/session', { body: { bankId } });
     if (r.status !== 201) throw new Error(`session failed: ${r.status} ${r.text}`);
-    this.sessionId = r.json.sessionId;
+    // The renamed-fields quirk names it `session`.
+    this.sessionId = r.json.sessionId ?? r.json.session;
     return this.sessionId;
   }
 
@@ -60,7 +61,8 @@ export class RefClient {
   async consent(scope = 'accounts', headers: Record<string, string> = {}): Promise<Response> {
     const r = await this.call('GET', `/consent/${this.sessionId}?scope=${scope}`, { headers: { 'x-psu-ip-address': '192.0.2.10', ...headers } });
     if (r.status !== 200) throw new Error(`consent URL failed: ${r.status} ${r.text}`);
-    return fetch(r.json.links[0].href, { redirect: 'manual' });
+    const link = r.json.links?.[0] ?? r.json.actions[0];
+    return fetch(link.href ?? link.url, { redirect: 'manual' });
   }
 
   /** Token, session at `bankId`, consent given. */

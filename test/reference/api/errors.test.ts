@@ -1,6 +1,7 @@
 // Every API error path of docs/profile.md on a clean reference: statuses (510 for
 // client errors, 401, 501), codes, the error body, the consent-link error for
-// new, deleted, expired and unknown sessions, and the api-errors-4xx quirk.
+// new, deleted, expired and unknown sessions, and the api-errors-4xx and
+// api-errors-401-403 quirks.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Reference } from '../../../harness/reference/index.ts';
@@ -156,21 +157,30 @@ describe('API errors (clean reference)', () => {
   });
 });
 
-describe('API errors under the api-errors-4xx quirk', () => {
-  it('answers 400, 404 and 409 instead of 510, and keeps 401 and 501', async () => {
-    const { ref, client: c } = await withReference({ faults: ['api-errors-4xx'] });
-    try {
-      assertError(await c.call('GET', '/banks', { headers: { 'x-device-id': undefined } }), 400, '1001');
-      assertError(await c.call('GET', '/banks/nope'), 404, '1003');
-      const id = await c.newSession('danske-dk');
-      assertConsentLink(await c.call('GET', '/accounts'), 409, id, ref.baseUrl);
-      await c.consent();
-      assertError(await c.call('POST', '/payments/domestic-transfer', { body: paymentBody('domestic-transfer') }), 409, '1428');
-      assertError(await c.call('POST', '/confirm-funds', { body: {} }), 501, '1501');
-      assertError(await c.call('GET', '/banks', { headers: { authorization: 'Bearer wrong' } }), 401, '1401');
-    } finally { await ref.close(); }
+/** The statuses each error-status quirk answers: a missing header, an unknown id, the consent-link error, the authentication error. */
+const STATUS_QUIRKS = [
+  { quirk: 'api-errors-4xx', header: 400, unknown: 404, consent: 409, sca: 409 },
+  { quirk: 'api-errors-401-403', header: 400, unknown: 404, consent: 401, sca: 403 },
+];
+
+for (const q of STATUS_QUIRKS) {
+  describe(`API errors under the ${q.quirk} quirk`, () => {
+    it(`answers ${q.header}, ${q.unknown}, ${q.consent} (the consent-link error, with its link) and ${q.sca} instead of 510, and keeps 401 and 501`,
+      async () => {
+        const { ref, client: c } = await withReference({ faults: [q.quirk] });
+        try {
+          assertError(await c.call('GET', '/banks', { headers: { 'x-device-id': undefined } }), q.header, '1001');
+          assertError(await c.call('GET', '/banks/nope'), q.unknown, '1003');
+          const id = await c.newSession('danske-dk');
+          assertConsentLink(await c.call('GET', '/accounts'), q.consent, id, ref.baseUrl);
+          await c.consent();
+          assertError(await c.call('POST', '/payments/domestic-transfer', { body: paymentBody('domestic-transfer') }), q.sca, '1428');
+          assertError(await c.call('POST', '/confirm-funds', { body: {} }), 501, '1501');
+          assertError(await c.call('GET', '/banks', { headers: { authorization: 'Bearer wrong' } }), 401, '1401');
+        } finally { await ref.close(); }
+      });
   });
-});
+}
 
 describe('consent expiry', () => {
   it('answers the consent-link error once the consent is older than its lifetime (3600 spec s)', async () => {

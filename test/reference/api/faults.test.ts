@@ -1,5 +1,5 @@
-// Each data and payments fault of catalog.yaml (and the extra-fields quirk on
-// records) changes the behaviour it names, and the clean reference does not
+// Each data and payments fault of catalog.yaml (and the quirks extra-fields on
+// records, bank-without-sepa, payments-bank-rules, one-account and renamed-fields) changes the behaviour it names, and the clean reference does not
 // show it: the same probe runs against both. Session faults: session-faults.test.ts.
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
@@ -173,6 +173,50 @@ const CASES: FaultCase[] = [
       return page.headers.get('location')?.replace(/^http:\/\/[^/]+/, '');
     },
     clean: 'https://merchant.example/paid', faulty: '/bank/done?what=authorize',
+  },
+  {
+    name: 'bank-without-sepa',
+    probe: async c => {
+      await c.ready('sparebank1-no');
+      const no = await c.call('POST', '/payments/sepa-credit', { body: paymentBody('sepa-credit', { currency: 'EUR' }) });
+      await c.ready('nordea-fi');
+      const fi = await c.call('POST', '/payments/sepa-credit', { body: paymentBody('sepa-credit', { currency: 'EUR' }) });
+      return [no.status, fi.status];
+    },
+    clean: [201, 201], faulty: [510, 201],
+  },
+  {
+    name: 'payments-bank-rules',
+    probe: async c => {
+      await c.ready('sparebank1-no');
+      const post = async (product: string, extra: Record<string, unknown>) =>
+        (await c.call('POST', `/payments/${product}`, { body: paymentBody(product, extra) })).status;
+      return [
+        await post('sepa-credit', {}), await post('sepa-credit', { currency: 'EUR' }),
+        await post('domestic-transfer', { creditorAccount: { iban: 'NO9386011117947' } }),
+        await post('domestic-scheduled-transfer', { requestedExecutionDate: '2026-12-05' }),
+        await post('domestic-scheduled-transfer', { requestedExecutionDate: '2026-12-07' }),
+      ];
+    },
+    clean: [201, 201, 201, 201, 201], faulty: [510, 201, 510, 510, 201],
+  },
+  {
+    name: 'one-account',
+    probe: async c => [(await accounts(c)).length, (await c.call('POST', '/payments/domestic-transfer',
+      { body: paymentBody('domestic-transfer', { creditorAccount: { iban: 'NO9386011117947' } }) })).status],
+    clean: [2, 201], faulty: [1, 510],
+  },
+  {
+    name: 'renamed-fields',
+    probe: async c => {
+      await c.ready('sparebank1-no');
+      const named = await c.call('POST', '/payments/domestic-transfer',
+        { body: paymentBody('domestic-transfer', { amount: '10.00', endToEndId: 'e2e-2', instrumentedAmount: undefined, endToEndIdentification: undefined }) });
+      const profile = await c.call('POST', '/payments/domestic-transfer', { body: paymentBody('domestic-transfer') });
+      const funds = await c.call('POST', '/confirm-funds', { body: { account: 'NO9386011117947', amount: '1.00', currency: 'NOK' } });
+      return [named.status, Object.keys(named.json).includes('payment'), profile.status, funds.json.available];
+    },
+    clean: [510, false, 201, undefined], faulty: [201, true, 510, true],
   },
   {
     name: 'extra-fields',
