@@ -7,7 +7,7 @@
 
 export const ERROR_CODES = {
   PIS_BAD_FLAG: 'a command-line flag is unknown or has a bad value',
-  PIS_BAD_CONFIG: 'the YAML config file is missing, unreadable or invalid',
+  PIS_BAD_CONFIG: 'the YAML config file is missing, unreadable or invalid, or a target URL points at something else',
   PIS_MISSING_OPTION: 'a required option was not given',
   PIS_UNREACHABLE: 'a target URL could not be reached',
   PIS_AUTH_REJECTED: 'the target refused the client credentials on the first call',

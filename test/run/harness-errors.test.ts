@@ -147,3 +147,45 @@ test('a --time-scale that differs from the one the control API reports is exit 2
       { PIS_CLIENT_SECRET: ref.clientSecret });
   } finally { await ref.close(); }
 });
+
+test('a base URL one folder off is exit 2 naming --base-url and quoting where the target says the API is (before: 8 s, 331 lines, exit 1)', async () => {
+  const ref = await startReference();
+  try {
+    const line = await expectHarnessError(['--auth-url', ref.authUrl, '--client-id', ref.clientId, '--base-url', ref.authUrl],
+      /The API at http:\/\/127\.0\.0\.1:\d+ answered 404 to GET \/banks, so the banking API is not there \(the answer says: "Nothing at \/banks: .*the API is under \/api.*"\): check --base-url/,
+      { PIS_CLIENT_SECRET: ref.clientSecret });
+    assert.doesNotMatch(line, new RegExp(ref.clientSecret));
+  } finally { await ref.close(); }
+});
+
+test('a control URL whose /health names no time scale is exit 2 naming --control-url (before: a must failure of the webhook suite)', async () => {
+  const ref = await startReference();
+  try {
+    await expectHarnessError(['--suites', 'token', '--auth-url', ref.authUrl, '--client-id', ref.clientId, '--control-url', ref.authUrl],
+      /The control API at http:\/\/127\.0\.0\.1:\d+ answered GET \/health with 404 \(application\/json, \d+ bytes\), not 200 \{"timeScale": N\}: check --control-url/,
+      { PIS_CLIENT_SECRET: ref.clientSecret });
+  } finally { await ref.close(); }
+});
+
+test('an API 404 with hostile words is quoted on one printable line, cut short', async t => {
+  const ref = await startReference();
+  t.after(() => ref.close());
+  const api = await tokenEndpoint(t, res => {
+    res.writeHead(404, { 'content-type': 'text/plain' });
+    res.end(`go to /v2\u001b[2J\u001b]8;;http://evil\u0007here\r\nspoof: ${'x'.repeat(500)}`);
+  });
+  const line = await expectHarnessError(['--auth-url', ref.authUrl, '--client-id', ref.clientId, '--base-url', api],
+    /answered 404 to GET \/banks, so the banking API is not there \(the answer says: "go to \/v2 \[2J \]8;;http:\/\/evil here spoof: x+…"\): check --base-url/,
+    { PIS_CLIENT_SECRET: ref.clientSecret });
+  assert.doesNotMatch(line, /[\u0000-\u001f\u007f]/);
+  assert.ok(line.length < 600, `${line.length} characters`);
+});
+
+test('an API answering 200 with HTML is exit 2 naming --base-url; any JSON answer is left to the checks', async t => {
+  const ref = await startReference();
+  t.after(() => ref.close());
+  const html = await tokenEndpoint(t, res => { res.writeHead(200, { 'content-type': 'text/html' }); res.end('<!doctype html><title>Portal</title>'); });
+  await expectHarnessError(['--auth-url', ref.authUrl, '--client-id', ref.clientId, '--base-url', html],
+    /answered GET \/banks with 200 \(text\/html, 36 bytes\) that is not JSON, so it is not the banking API: check --base-url/,
+    { PIS_CLIENT_SECRET: ref.clientSecret });
+});
