@@ -9,7 +9,7 @@ import { appendFileSync } from 'node:fs';
 import { HarnessError } from '../errors.ts';
 import type { CheckResult } from './model.ts';
 import { isWarning } from './model.ts';
-import { judge, skipKindOf, VERDICT_LABEL } from './verdict.ts';
+import { judge, skipKindOf, summarize, VERDICT_LABEL, verdictLines } from './verdict.ts';
 import { palette, type Palette } from './colour.ts';
 import { formatCheckLine, formatRecap, reproduceLine } from './progress.ts';
 import { LiveStatus, type WaitNote } from './wait.ts';
@@ -112,6 +112,11 @@ export class Terminal {
     if (recap) this.out.write(`\n${recap}\n`);
     if (this.mode !== 'github') return;
     for (const c of j.mustNotRun) this.out.write(annotation('warning', 'not run', c));
+    // The verdict itself, as an error whenever the exit status is not 0: a job's annotations then agree with its status.
+    if (j.verdict !== 'conformant') {
+      const [head, ...rest] = verdictLines(summarize(checks), checks);
+      this.out.write(`::error title=${ghProp(`pis-conformance: ${VERDICT_LABEL[j.verdict]}`)}::${ghData([head, ...rest].join('\n'))}\n`);
+    }
     const file = this.env.GITHUB_STEP_SUMMARY;
     if (file) appendFileSync(file, jobSummary(checks, reportPath));
   }

@@ -127,6 +127,7 @@ test('--reporter github: line output, ::error and ::warning annotations escaped,
     assert.match(text, /%0Aexpected: 8 or 11 characters%0Aseen: "DNBANOKKX" \(9\)%0Acurl -sS/);
     assert.match(text, /^::warning title=warn data\.banks\.profile-fields/m);
     assert.match(text, /^::warning title=not run token\.expiry\.old-token-refused/m);
+    assert.match(text, /^::error title=pis-conformance%3A Not conformant::Not conformant: 1 passed, 2 failed/m);
     const md = readFileSync(summary, 'utf8');
     assert.match(md, /^### pis-conformance: Not conformant/);
     assert.match(md, /\| failed \| `data\.transactions\.bic-length` \| must \| 2\.6 \|/);
@@ -134,6 +135,21 @@ test('--reporter github: line output, ::error and ::warning annotations escaped,
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test('--reporter github: an Incomplete run ends with an ::error line for the verdict and its remedy (before: ::warning lines only)', () => {
+  const out = sink(), err = sink();
+  const t = new Terminal('github', out, err, {});
+  for (const c of [ok, notRun]) t.check(c);
+  t.end([ok, notRun]);
+  const text = out.text();
+  assert.match(text, /^::warning title=not run token\.expiry\.old-token-refused/m);
+  assert.match(text, /^::error title=pis-conformance%3A Incomplete::Incomplete: 1 passed, 0 failed, 1 skipped \(1 not run\)\.%0ANot run: /m);
+  const conformant = sink();
+  const c = new Terminal('github', conformant, err, {});
+  c.check(ok);
+  c.end([ok]);
+  assert.doesNotMatch(conformant.text(), /^::error/m);
 });
 
 test('a run whose check waits for a token to expire says so with the time left; --reporter json keeps stdout to JSON lines', async () => {
