@@ -62,6 +62,11 @@ export default class PisReporter implements Reporter {
   /** The wait notes of `run`'s own process (the webhook drive), read from the start: it begins before Playwright. */
   private readonly stopNotes = readNotes(n => this.terminal.wait(n));
 
+  constructor() {
+    // Playwright makes the reporter before it collects the checks: the status line says so until they run.
+    this.terminal.idle('collecting the checks');
+  }
+
   printsToStdio(): boolean { return true; }
 
   onBegin(_config: unknown, suite: PwSuite): void {

@@ -63,6 +63,28 @@ test('in a log: a wait is said at once with its time left, then a status line ev
   assert.equal(out.chunks.at(-1), '… waiting: webhook: 3 of 12 checkouts delivered; at most 900 s left\n');
 });
 
+test('in a log while the run starts: what it is doing at the next tick, then every 3 s until a check begins, then every 10 s', () => {
+  let now = 1_000_000;
+  const out = sink(false);
+  const s = new LiveStatus(out, 10_000, () => now);
+  s.idle('collecting the checks');
+  now += 1_000; s.tick();
+  assert.deepEqual(out.chunks, ['… collecting the checks\n']);
+  s.write('Running 130 checks in 5 suites\n');
+  s.idle("starting the suites' workers (5)");
+  now += 1_000; s.tick();
+  assert.equal(out.chunks.at(-1), "… starting the suites' workers (5)\n", 'a new step is said at once');
+  now += 2_000; s.tick();
+  assert.equal(out.chunks.length, 3, 'then nothing before 3 s of silence');
+  now += 1_000; s.tick();
+  assert.equal(out.chunks.at(-1), "… starting the suites' workers (5)\n");
+  s.begin('token.issue.access-token');
+  s.finish('token.issue.access-token');
+  const lines = out.chunks.length;
+  now += 9_000; s.tick();
+  assert.equal(out.chunks.length, lines, 'once a check has begun, silence is 10 s again');
+});
+
 test('on a terminal: one line rewritten in place, cleared before any other output', () => {
   let now = 0;
   const out = sink(true);
