@@ -52,6 +52,8 @@ export interface CertifyHooks {
   phase(name: string, sent: number, total: number): void;
   /** Every delivery sent (for a progress line during long phases). */
   sent?(sent: number, total: number): void;
+  /** A pause the service would make starts: how long, and why. */
+  pause?(ms: number, why: string): void;
 }
 
 /**
@@ -61,6 +63,7 @@ export interface CertifyHooks {
  */
 export async function certify(opts: SenderOptions, plan: Plan, redactor: Redactor, hooks: CertifyHooks, stop?: AbortSignal): Promise<void> {
   const t = new Transport(opts, redactor, n => hooks.sent?.(n, plan.size.total), performance.now() + budget(opts).ms);
+  t.onPause = (ms, why) => hooks.pause?.(ms, why);
   const onStop = () => t.stop('the run was stopped by a signal');
   stop?.addEventListener('abort', onStop, { once: true });
   try {

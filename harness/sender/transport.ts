@@ -86,9 +86,13 @@ export class Transport {
     for (const w of this.wake) w();
   }
 
-  /** Waits `ms` (a pause the service would make), or less when the run is stopped. */
-  async pause(ms: number): Promise<void> {
+  /** Told of every pause that has a reason, as it starts (the command's status line). */
+  onPause?: (ms: number, why: string) => void;
+
+  /** Waits `ms` (a pause the service would make), or less when the run is stopped; `why` is said to onPause. */
+  async pause(ms: number, why?: string): Promise<void> {
     if (this.stopped) return;
+    if (why) this.onPause?.(ms, why);
     await new Promise<void>(resolve => {
       const done = () => { clearTimeout(timer); this.wake.delete(done); resolve(); };
       const timer = setTimeout(done, ms);

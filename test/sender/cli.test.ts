@@ -39,6 +39,8 @@ test('the correct receiver without --state-url: plan line first, incomplete (exi
     const first = out.stdout.split('\n')[0];
     assert.match(first, new RegExp(`^\\d+ requests will go to ${r.url.replace(/[.]/g, '\\.')} `));
     assert.match(out.stdout, /\[\s*\d+\/\d+\] concurrency/, 'progress lines');
+    // A pause the service makes is said as it starts, with its length and why (before: seconds without a line).
+    assert.match(out.stdout, /^… waiting \d+\.\d s: the minimum retry delay of spec 6\.5, before /m);
     assert.match(out.stdout, /SKIP receiver\.idempotency\.state-after-duplicates .*--state-url/);
     // The two state checks need --state-url: without it the certification is incomplete, and says what to give.
     // The one warning: the sample receiver is served over plain HTTP (spec 4.3: the service calls over HTTPS).
