@@ -189,3 +189,31 @@ test('an API answering 200 with HTML is exit 2 naming --base-url; any JSON answe
     /answered GET \/banks with 200 \(text\/html, 36 bytes\) that is not JSON, so it is not the banking API: check --base-url/,
     { PIS_CLIENT_SECRET: ref.clientSecret });
 });
+
+test('TLS and scheme mistakes are named for what they are, and NODE_EXTRA_CA_CERTS lets a self-signed test target in', async t => {
+  const { createServer: http } = await import('node:http');
+  const { createServer: https } = await import('node:https');
+  const { selfSignedCertificate } = await import('../../harness/sink/tls.ts');
+  const pem = await selfSignedCertificate('127.0.0.1');
+  const notFound = (_q: unknown, res: import('node:http').ServerResponse) => { res.writeHead(404, { 'content-type': 'text/plain' }).end('no'); };
+  const plain = http(notFound);
+  const secure = https({ cert: pem.cert, key: pem.key }, notFound);
+  for (const s of [plain, secure]) { await new Promise<void>(r => s.listen(0, '127.0.0.1', r)); t.after(() => { s.closeAllConnections(); s.close(); }); }
+  const port = (s: typeof plain) => (s.address() as { port: number }).port;
+  const dir = mkdtempSync(join(tmpdir(), 'pis-tls-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const ca = join(dir, 'ca.pem');
+  writeFileSync(ca, pem.cert);
+  const at = (url: string) => ['--suites', 'token', '--auth-url', url, '--client-id', 'x'];
+  // Before: "its TLS certificate was refused (ERR_SSL_WRONG_VERSION_NUMBER)".
+  await expectHarnessError(at(`https://127.0.0.1:${port(plain)}`),
+    /\[PIS_TLS\] The token endpoint at https:\S+ does not speak TLS \(ERR_SSL_WRONG_VERSION_NUMBER\): .*use http:\/\/ in the URL/, SECRET);
+  // Before: "Cannot reach the token endpoint ... (UND_ERR_SOCKET)".
+  await expectHarnessError(at(`http://127.0.0.1:${port(secure)}`),
+    /\[PIS_UNREACHABLE\] The token endpoint at http:\S+ closed the connection without an answer \(\w+\): if the server speaks HTTPS there, use https:\/\//, SECRET);
+  await expectHarnessError(at(`https://127.0.0.1:${port(secure)}`),
+    /\[PIS_TLS\] The token endpoint at https:\S+ presented a TLS certificate this machine does not trust \(\w+\): .*set NODE_EXTRA_CA_CERTS/, SECRET);
+  // Trusted through NODE_EXTRA_CA_CERTS: the TLS step passes, and the 404 of this stand-in is the next thing said.
+  await expectHarnessError(at(`https://127.0.0.1:${port(secure)}`), /\[PIS_BAD_CONFIG\] The token endpoint https:\S+ answered 404/,
+    { ...SECRET, NODE_EXTRA_CA_CERTS: ca });
+});
