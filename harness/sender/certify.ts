@@ -116,9 +116,9 @@ export async function certify(opts: SenderOptions, plan: Plan, redactor: Redacto
 function stoppedCheck(down: { after: Delivery; refused: Delivery }): Judged {
   return result(STAYS_UP, {
     status: 'failed', expected: 'every delivery answered', seen: `${down.refused.label}: ${answerOf(down.refused)}`,
-    message: `the receiver stopped accepting connections after "${down.after.label}" (${answerOf(down.after)}); ` +
-      'the run stopped there, so later checks were not made',
-    evidence: [down.after.evidence, down.refused.evidence],
+    message: `the receiver stopped at "${down.refused.label}" (${answerOf(down.refused)}) and has refused every connection since; ` +
+      `the last delivery it answered was "${down.after.label}" (${answerOf(down.after)}); the run stopped there, so later checks were not made`,
+    evidence: [{ ...down.refused.evidence, primary: true }, down.after.evidence],
   }, 0);
 }
 
