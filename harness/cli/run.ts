@@ -184,7 +184,7 @@ export const command: Command = {
       if (askedVersion === 'detect') {
         detection = await detectApiVersion(cfg, redactor, found.accessToken);
         // The detected version's paths and headers, under the config's own overrides.
-        cfg = { ...resolveTarget({ apiVersion: detection.version }, ...sources), timeScale: cfg.timeScale };
+        cfg = { ...resolveTarget({ apiVersion: detection.version }, ...sources), timeScale: cfg.timeScale, timeScaleFromTarget: cfg.timeScaleFromTarget };
         human.write(`API version ${detection.version} detected: ${detection.why}\n`);
       } else if (askedVersion && !bundled) human.write(`API version ${cfg.apiVersion}: the checks of that version run, on its paths.\n`);
       const allowIncomplete = v['allow-incomplete'] === true;
@@ -255,6 +255,7 @@ function adoptControlTimeScale(cfg: TargetConfig, reported: number | undefined, 
       `give --time-scale ${reported}, or leave it out to use the target's.`);
   }
   cfg.timeScale = reported;
+  cfg.timeScaleFromTarget = true;
   process.stdout.write(`The target's clock runs at time scale ${reported} (from ${health}); the run uses it.\n`);
   return `${health} (no --time-scale given)`;
 }

@@ -134,8 +134,8 @@ export function countsLine(s: RunSummary): string {
 
 /**
  * The verdict line shared by run, certify-receiver, sink and the HTML header:
- * the label, the counts, and for an incomplete or interrupted run what did not
- * run and what to do about it.
+ * the label, the counts, and for every verdict but Conformant what did not run
+ * and what to do about it.
  */
 export function verdictLines(s: RunSummary, checks: readonly CheckResult[]): string[] {
   const head = `${VERDICT_LABEL[s.verdict]}: ${countsLine(s)}.`;
@@ -143,6 +143,7 @@ export function verdictLines(s: RunSummary, checks: readonly CheckResult[]): str
     const missing = checks.filter(c => skipKindOf(c) === 'not-run').length;
     return [head, `The run was stopped before it finished${missing ? `; ${missing} checks have no result` : ''}: run it again to get a verdict.`];
   }
-  if (s.verdict !== 'incomplete') return [head];
+  if (s.verdict === 'conformant') return [head];
+  // Not conformant with must checks not run too: what would run them is said as for Incomplete.
   return [head, ...notRunLines(checks).map(l => `Not run: ${l}.`)];
 }

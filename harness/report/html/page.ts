@@ -125,7 +125,7 @@ export function renderPage(r: RunResults): string {
       `${[...problems].sort((a, b) => problemRank(a) - problemRank(b)).map(check).join('\n')}` +
       `${rest.length ? `<details class="rest"><summary>${esc(restWords)}</summary>\n${rest.map(check).join('\n')}</details>` : ''}</section>`;
   }).join('\n');
-  const notRun = verdict === 'incomplete' ? notRunLines(r.checks) : [];
+  const notRun = verdict === 'incomplete' || verdict === 'not-conformant' ? notRunLines(r.checks) : [];
   const stopped = verdict === 'interrupted' ? '<p>The run was stopped before it finished: run it again to get a verdict.</p>' : '';
   const unselected = notSelected.length ?
     `<details class="not-selected" id="not-selected"><summary>${notSelected.length} checks not selected</summary><ul>${notSelected
