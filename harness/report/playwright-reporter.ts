@@ -17,6 +17,7 @@ import type { NotSelected } from './assemble.ts';
 import { stripAnsi } from './colour.ts';
 import { stdoutReporter, Terminal } from './terminal.ts';
 import { readNotes, splitWaits } from './wait.ts';
+import { counted } from './verdict.ts';
 
 export const DELIVERIES_ATTACHMENT = 'pis-deliveries';
 
@@ -84,7 +85,7 @@ export default class PisReporter implements Reporter {
     const total = this.selected = tests.length;
     const files = new Set(tests.map(suiteFile));
     this.terminal.idle(`starting the suites' workers (${files.size})`);
-    this.terminal.say(`Running ${total} checks in ${files.size} suite${files.size === 1 ? '' : 's'} (${[...files].sort().join(', ')})`);
+    this.terminal.say(`Running ${counted(total, 'check')} in ${files.size} suite${files.size === 1 ? '' : 's'} (${[...files].sort().join(', ')})`);
   }
 
   onTestBegin(test: TestCase): void {
@@ -135,8 +136,9 @@ export default class PisReporter implements Reporter {
     // A stop signal, or the global timeout: the checks without a result are listed as not run.
     const interrupted = result.status === 'interrupted' || result.status === 'timedout';
     this.stopNotes();
-    this.writer?.finish({ interrupted, ...(this.deliveries.length ? { deliveries: this.deliveries } : {}) });
-    if (!interrupted) this.terminal.end(this.checks, this.writer ? join(this.writer.dir, 'index.html') : undefined);
+    const results = this.writer?.finish({ interrupted, ...(this.deliveries.length ? { deliveries: this.deliveries } : {}) });
+    // The not-selected count of results.json, so the json summary line and the verdict line say the same.
+    if (!interrupted) this.terminal.end(this.checks, this.writer ? join(this.writer.dir, 'index.html') : undefined, results?.summary.notSelected);
     else this.terminal.stop();
     const status: RunStatus = { checks: this.count, selected: this.selected, errors: this.errors, interrupted };
     if (process.env.PIS_RUN_STATUS_FILE) writeFileSync(process.env.PIS_RUN_STATUS_FILE, JSON.stringify(status));

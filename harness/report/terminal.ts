@@ -9,7 +9,7 @@ import { appendFileSync } from 'node:fs';
 import { HarnessError } from '../errors.ts';
 import type { CheckResult } from './model.ts';
 import { isWarning } from './model.ts';
-import { judge, skipKindOf, summarize, VERDICT_LABEL, verdictLines } from './verdict.ts';
+import { counted, judge, skipKindOf, summarize, VERDICT_LABEL, verdictLines } from './verdict.ts';
 import { palette, type Palette } from './colour.ts';
 import { formatCheckLine, formatRecap, reproduceLine } from './progress.ts';
 import { LiveStatus, type WaitNote } from './wait.ts';
@@ -98,13 +98,16 @@ export class Terminal {
   /** Stops the status line (a run cut short: no recap). */
   stop(): void { this.status.stop(); }
 
-  /** The end of the checks: the recap of what failed or did not run, in the form of the mode. */
-  end(checks: readonly CheckResult[], reportPath?: string): void {
+  /**
+   * The end of the checks: the recap of what failed or did not run, in the form of the mode. `notSelected`: the
+   * checks the selection left out, when they are not among `checks` (the json summary counts them as results.json does).
+   */
+  end(checks: readonly CheckResult[], reportPath?: string, notSelected?: number): void {
     this.status.stop();
     const j = judge(checks);
     if (this.mode === 'json') {
       const { mustNotRun, ...counts } = j;
-      this.out.write(JSON.stringify({ type: 'summary', ...counts, mustNotRun: mustNotRun.map(c => c.id),
+      this.out.write(JSON.stringify({ type: 'summary', ...counts, ...(notSelected !== undefined ? { notSelected } : {}), mustNotRun: mustNotRun.map(c => c.id),
         ...(reportPath ? { report: reportPath } : {}) }) + '\n');
       return;
     }
@@ -130,7 +133,7 @@ function jobSummary(checks: readonly CheckResult[], reportPath?: string): string
     .map(c => `| ${c.status === 'failed' ? (isWarning(c) ? 'warning' : 'failed') : 'not run'} | \`${c.id}\` | ${c.level} | ${c.spec} | ` +
       `${cell(c.message ?? c.title)} |`);
   return [`### pis-conformance: ${VERDICT_LABEL[j.verdict]}`, '',
-    `${j.passed} passed, ${j.failed - j.warnings} failed, ${j.warnings} warnings, ${j.notRun} not run, ` +
+    `${j.passed} passed, ${j.failed - j.warnings} failed, ${counted(j.warnings, 'warning')}, ${j.notRun} not run, ` +
       `${j.notApplicable} not applicable.${reportPath ? ` Report: \`${reportPath}\`` : ''}`, '',
     ...(rows.length ? ['| | check | level | spec | what |', '|---|---|---|---|---|', ...rows, ''] : [])].join('\n') + '\n';
 }

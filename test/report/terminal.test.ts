@@ -149,7 +149,7 @@ test('--reporter github: line output, ::error and ::warning annotations escaped,
     assert.match(text, /%0Aexpected: 8 or 11 characters%0Aseen: "DNBANOKKX" \(9\)%0Acurl -sS/);
     assert.match(text, /^::warning title=warn data\.banks\.profile-fields/m);
     assert.match(text, /^::warning title=not run token\.expiry\.old-token-refused/m);
-    assert.match(text, /^::error title=pis-conformance%3A Not conformant::Not conformant: 1 passed, 2 failed/m);
+    assert.match(text, /^::error title=pis-conformance%3A Not conformant::Not conformant: 1 passed, 1 failed, 1 warning, 1 skipped/m);
     const md = readFileSync(summary, 'utf8');
     assert.match(md, /^### pis-conformance: Not conformant/);
     assert.match(md, /\| failed \| `data\.transactions\.bic-length` \| must \| 2\.6 \|/);
@@ -181,9 +181,15 @@ test('a run whose check waits for a token to expire says so with the time left; 
     const r = await runCli(['run', '--suites', 'token', '--grep', 'token.expiry.old-token-refused', '--time-scale', '0.002', '--max-wait', '30',
       '--workers', '1', '--report', dir, '--reporter', 'json'], { timeoutMs: 300_000 });
     assert.equal(r.code, 0, r.stdout + r.stderr);
-    const lines = r.stdout.trim().split('\n').map(l => JSON.parse(l) as { type: string; id?: string; status?: string; verdict?: string });
+    const lines = r.stdout.trim().split('\n')
+      .map(l => JSON.parse(l) as { type: string; id?: string; status?: string; verdict?: string; notSelected?: number });
     assert.deepEqual(lines.map(l => [l.type, l.id ?? l.verdict, l.status]),
       [['check', 'token.expiry.old-token-refused', 'passed'], ['summary', 'conformant', undefined]]);
+    // The summary line counts the checks left out as results.json and the verdict line do (before: 0 against 129).
+    const notSelected = (JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as { summary: { notSelected: number } }).summary.notSelected;
+    assert.ok(notSelected > 100, `${notSelected}`);
+    assert.equal(lines[1]!.notSelected, notSelected);
+    assert.match(r.stderr, new RegExp(`Conformant: 1 passed, 0 failed, 0 skipped, ${notSelected} not selected\\.`));
     // What the check waits for, in its own words, with the time left.
     assert.match(r.stderr, /^… waiting: [^\n]*to expire[^\n]*; \d+ s left/m);
     assert.match(r.stderr, /Started the bundled reference/);

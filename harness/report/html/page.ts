@@ -2,7 +2,7 @@
 // then every check grouped by suite with its evidence, the problems first and
 // open, the passed checks folded; then the counts per suite and the figures.
 import { isMustFailure, isWarning, type CheckResult, type RunResults, type Selection } from '../model.ts';
-import { countsLine, notRunLines, skipKindOf, VERDICT_LABEL } from '../verdict.ts';
+import { counted, countsLine, notRunLines, skipKindOf, VERDICT_LABEL } from '../verdict.ts';
 import { esc } from './escape.ts';
 import { renderCheckEvidence } from './evidence.ts';
 import { categoryOf, CSP, filterBar, FILTER_CSS, filterScript } from './filters.ts';
@@ -121,14 +121,15 @@ export function renderPage(r: RunResults): string {
     const rest = cs.filter(c => problemRank(c) < 0);
     const restWords = [`${rest.filter(c => c.status === 'passed').length} passed`,
       ...(rest.some(c => c.status !== 'passed') ? [`${rest.filter(c => c.status !== 'passed').length} not applicable`] : [])].join(', ');
-    return `<section class="suite" id="suite-${esc(name)}"><h2>${esc(name)} <small>${cs.length} checks${failed ? `, ${failed} failed` : ''}</small></h2>\n` +
+    const heading = `${esc(name)} <small>${counted(cs.length, 'check')}${failed ? `, ${failed} failed` : ''}</small>`;
+    return `<section class="suite" id="suite-${esc(name)}"><h2>${heading}</h2>\n` +
       `${[...problems].sort((a, b) => problemRank(a) - problemRank(b)).map(check).join('\n')}` +
       `${rest.length ? `<details class="rest"><summary>${esc(restWords)}</summary>\n${rest.map(check).join('\n')}</details>` : ''}</section>`;
   }).join('\n');
   const notRun = verdict === 'incomplete' || verdict === 'not-conformant' ? notRunLines(r.checks) : [];
   const stopped = verdict === 'interrupted' ? '<p>The run was stopped before it finished: run it again to get a verdict.</p>' : '';
   const unselected = notSelected.length ?
-    `<details class="not-selected" id="not-selected"><summary>${notSelected.length} checks not selected</summary><ul>${notSelected
+    `<details class="not-selected" id="not-selected"><summary>${counted(notSelected.length, 'check')} not selected</summary><ul>${notSelected
     .map(c => `<li><code>${esc(c.id)}</code> ${esc(c.message ?? '')}</li>`).join('')}</ul></details>` : '';
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
