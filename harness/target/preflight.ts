@@ -7,6 +7,7 @@ import { DeadlineError, exchange, type Exchange, type ExchangeResponse } from '.
 import { describeBody } from '../http/body.ts';
 import { redactUrlUserinfo } from '../http/url.ts';
 import { HarnessError, unreachableError } from '../errors.ts';
+import { nearest } from '../flag-values.ts';
 import { Redactor } from '../report/redact.ts';
 import type { TargetConfig } from './config.ts';
 import { fillPath, joinUrl } from './profile.ts';
@@ -108,12 +109,29 @@ export async function preflight(cfg: TargetConfig, redactor: Redactor): Promise<
     // No base URL: only suites that never call the API were chosen (config.ts requireBaseUrl).
     if (cfg.baseUrl) {
       const banks = joinUrl(cfg.baseUrl, fillPath(cfg.paths.banks, {}));
+      // As the suites call the API (docs/profile.md): the bearer token and the device header.
+      const authorization: Record<string, string> = {
+        ...(typeof access === 'string' ? { authorization: `${cfg.headers.authScheme} ${access}` } : {}), [cfg.headers.device]: cfg.deviceId };
       const api = await exchange({ method: 'GET', url: banks, dispatcher, timeoutMs: CALL_TIMEOUT_MS, deadlineMs: CALL_TIMEOUT_MS,
-        headers: typeof access === 'string' ? { authorization: `${cfg.headers.authScheme} ${access}` } : {} }, redactor);
+        headers: authorization }, redactor);
       if (!api.response) throw noAnswer(api, 'API (--base-url)', cfg.baseUrl);
       const wrong = notTheApi(api.response, cfg.paths.banks, redactor);
       if (wrong) throw new HarnessError('PIS_BAD_CONFIG', `The API at ${redactUrlUserinfo(cfg.baseUrl)} ${wrong}: ` +
         'check --base-url (and paths.banks in the config file).');
+      if (cfg.banks?.kind === 'ids' && Array.isArray(api.response.json)) {
+        const listed = (api.response.json as unknown[]).map(b => (b as { id?: unknown } | null)?.id).filter((id): id is string => typeof id === 'string');
+        for (const id of cfg.banks.ids.filter(i => !listed.includes(i))) {
+          // A bank GET /banks leaves out may still be read by its id, as the suites do (suites/support/banks.ts): only an
+          // error answer there too means no check could use it.
+          const one = await exchange({ method: 'GET', url: joinUrl(cfg.baseUrl, fillPath(cfg.paths.bank, { bankId: id })), dispatcher,
+            timeoutMs: CALL_TIMEOUT_MS, deadlineMs: CALL_TIMEOUT_MS, headers: authorization }, redactor);
+          const status = one.response?.status;
+          if (status === undefined || (status >= 200 && status < 300)) continue;
+          const near = nearest(id, listed);
+          throw new HarnessError('PIS_BAD_FLAG', `--banks names '${quote(id)}', which GET ${cfg.paths.banks} does not list and ` +
+            `GET ${cfg.paths.bank} answers ${status}: ${near ? `did you mean ${quote(near)}? ` : ''}give ids that GET ${cfg.paths.banks} lists.`);
+        }
+      }
     }
     if (cfg.controlUrl) {
       const health = joinUrl(cfg.controlUrl, '/health');

@@ -68,6 +68,7 @@ test('a bad flag, a bad flag value and an unknown suite are exit 2', async () =>
   await expectHarnessError(['--no-such-flag'], /Unknown option '--no-such-flag'.*--help/);
   await expectHarnessError(['--max-wait', 'soon'], /--max-wait must be a number/);
   await expectHarnessError(['--suites', 'token,bogus'], /'bogus', which is not a suite/);
+  await expectHarnessError(['--suites', 'tokens'], /'tokens', which is not a suite: did you mean token\? use token, session/);
   await expectHarnessError(['--consent-driver', 'telepathy'], /--consent-driver must be one of follow, browser, manual/);
   await expectHarnessError(['--base-url', 'not a url', '--auth-url', 'http://x', '--client-id', 'x', '--client-secret', 'y'],
     /--base-url 'not a url' is not a URL/);
@@ -216,4 +217,13 @@ test('TLS and scheme mistakes are named for what they are, and NODE_EXTRA_CA_CER
   // Trusted through NODE_EXTRA_CA_CERTS: the TLS step passes, and the 404 of this stand-in is the next thing said.
   await expectHarnessError(at(`https://127.0.0.1:${port(secure)}`), /\[PIS_BAD_CONFIG\] The token endpoint https:\S+ answered 404/,
     { ...SECRET, NODE_EXTRA_CA_CERTS: ca });
+});
+
+test('a mistyped bank id stops the run at once, naming the nearest listed id (before: the run went on to Incomplete)', async () => {
+  const ref = await startReference();
+  try {
+    await expectHarnessError(['--suites', 'data', '--auth-url', ref.authUrl, '--client-id', ref.clientId, '--base-url', ref.baseUrl, '--bank-id', 'dnb-nO'],
+      /\[PIS_BAD_FLAG\] --banks names 'dnb-nO', which GET \/banks does not list and GET \/banks\/\{bankId\} answers \d+: did you mean dnb-no\? /,
+      { PIS_CLIENT_SECRET: ref.clientSecret });
+  } finally { await ref.close(); }
 });
