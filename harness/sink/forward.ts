@@ -8,7 +8,7 @@ import { Agent } from 'undici';
 import { exchange } from '../http/exchange.ts';
 import { Redactor } from '../report/redact.ts';
 
-export interface ForwardRequest { method: string; headers: Record<string, string | string[] | undefined>; body: string }
+interface ForwardRequest { method: string; headers: Record<string, string | string[] | undefined>; body: string }
 export interface ForwardAnswer { status: number; contentType?: string; body: string }
 export type Forward = (req: ForwardRequest) => Promise<ForwardAnswer>;
 
