@@ -31,3 +31,26 @@ test('the npm start figure quotes bench/RESULTS.md, or says it has no time yet',
   assert.match(figuresReadme(page, `(load average 0.4 at the end)\n${bench}`), /measured 12\.5 s \(median of 3 runs\) on a shared 2-core machine at load average 0\.4/);
   assert.match(figuresReadme(page, ''), /bench\/RESULTS\.md has no time for it yet/);
 });
+
+test('the settings README.md states in prose are the code\'s: bundled time scale and lifetimes, --max-wait, the bank cap, the log line', async () => {
+  const { BUNDLED_TIME_SCALE, bundledLifetimes } = await import('../../harness/runner/bundled.ts');
+  const { DEFAULT_BANKS } = await import('../../harness/target/banks.ts');
+  const { shownDefault, TARGET_OPTIONS } = await import('../../harness/target/options.ts');
+  const { LiveStatus } = await import('../../harness/report/wait.ts');
+  const page = readFileSync(FIGURES_README, 'utf8').replace(/\s*\n\s*/g, ' ');
+  const life = bundledLifetimes(BUNDLED_TIME_SCALE);
+  const maxWait = shownDefault(TARGET_OPTIONS.find(o => o.name === 'max-wait')!);
+  assert.ok(DEFAULT_BANKS.kind === 'max');
+  // The log line: after this many ms of silence LiveStatus writes one.
+  const lines: string[] = [];
+  let now = 0;
+  // Its last output is stamped at construction by the real clock: the fake one starts just after.
+  const s = new LiveStatus({ write: (t: string) => lines.push(t) }, undefined, () => now);
+  const t0 = now = Date.now();
+  s.begin('x');
+  while (!lines.length && now - t0 < 60_000) { now += 1000; s.tick(); }
+  const everyS = (now - t0) / 1000;
+  for (const said of [`time scale ${BUNDLED_TIME_SCALE}:`, `lifetimes of ${life.accessS} and ${life.refreshS} spec seconds`,
+    `(default ${maxWait} s;`, `at most ${DEFAULT_BANKS.n}`, `a line every ${everyS} s in a log`])
+    assert.ok(page.includes(said), `README.md says "${said}"`);
+});
