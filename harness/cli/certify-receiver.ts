@@ -135,6 +135,7 @@ export const command: Command = {
     let writer: ReportWriter | undefined;
     let lastLine = performance.now();
     const allowIncomplete = a.values['allow-incomplete'] === true;
+    term.allowIncomplete = allowIncomplete;
     const selection = { timeScale: opts.timeScale, concurrency: opts.concurrency, stateUrl: opts.stateUrl !== undefined, allowIncomplete };
     const open = () => writer ??= new ReportWriter(dir, { command: 'certify-receiver',
       target: { receiverUrl: redactUrlUserinfo(opts.url), stateUrl: opts.stateUrl && redactUrlUserinfo(opts.stateUrl) }, timeScale: opts.timeScale, selection },

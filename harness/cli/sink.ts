@@ -190,6 +190,7 @@ export const command: Command = {
       const writer = openReport(reportDir, { command: 'sink', target: { sinkUrl: sink.url }, timeScale, selection }, redactor);
       const stopped = untilStopped(duration);
       const term = new Terminal(reporterFlag(v.reporter as string | undefined));
+      term.allowIncomplete = allowIncomplete;
       const human = humanStream(term.mode);
       const mode = forwardTo ? `; every attempt is passed on to ${forwardTo} and answered with its answer`
         : answer200 ? '; every attempt is answered 200' : '';

@@ -75,6 +75,7 @@ export default class PisReporter implements Reporter {
     for (const name of (process.env.PIS_SECRET_VARIABLES ?? '').split(',').filter(Boolean)) this.redactor.add(process.env[name], name);
     const dir = process.env.PIS_REPORT_DIR;
     const header = JSON.parse(process.env.PIS_REPORT_HEADER ?? '{"command":"run","target":{},"timeScale":1}') as ReportHeader;
+    this.terminal.allowIncomplete = header.selection?.allowIncomplete === true;
     const tests = suite.allTests();
     if (dir && tests.length) {
       const selected = tests.map(t => this.meta(t));

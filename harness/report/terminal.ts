@@ -9,7 +9,7 @@ import { appendFileSync } from 'node:fs';
 import { HarnessError } from '../errors.ts';
 import type { CheckResult } from './model.ts';
 import { isWarning } from './model.ts';
-import { counted, judge, skipKindOf, summarize, VERDICT_LABEL, verdictLines } from './verdict.ts';
+import { counted, judge, skipKindOf, summarize, VERDICT_LABEL, verdictExit, verdictLines } from './verdict.ts';
 import { palette, type Palette } from './colour.ts';
 import { formatCheckLine, formatRecap, reproduceLine } from './progress.ts';
 import { LiveStatus, type WaitNote } from './wait.ts';
@@ -64,6 +64,8 @@ function jsonLine(c: CheckResult): string {
 }
 
 export class Terminal {
+  /** --allow-incomplete: an Incomplete verdict exits 0, so its annotation is a warning, not an error. */
+  allowIncomplete = false;
   private readonly status: LiveStatus;
   private readonly colour: Palette;
   private readonly human: Stream;
@@ -115,10 +117,12 @@ export class Terminal {
     if (recap) this.out.write(`\n${recap}\n`);
     if (this.mode !== 'github') return;
     for (const c of j.mustNotRun) this.out.write(annotation('warning', 'not run', c));
-    // The verdict itself, as an error whenever the exit status is not 0: a job's annotations then agree with its status.
+    // The verdict itself: an error whenever the exit status is not 0 (a warning for an Incomplete run that
+    // --allow-incomplete lets pass), so a job's annotations agree with its status.
     if (j.verdict !== 'conformant') {
       const [head, ...rest] = verdictLines(summarize(checks), checks);
-      this.out.write(`::error title=${ghProp(`pis-conformance: ${VERDICT_LABEL[j.verdict]}`)}::${ghData([head, ...rest].join('\n'))}\n`);
+      const kind = verdictExit(j.verdict, { allowIncomplete: this.allowIncomplete }) ? 'error' : 'warning';
+      this.out.write(`::${kind} title=${ghProp(`pis-conformance: ${VERDICT_LABEL[j.verdict]}`)}::${ghData([head, ...rest].join('\n'))}\n`);
     }
     const file = this.env.GITHUB_STEP_SUMMARY;
     if (file) appendFileSync(file, jobSummary(checks, reportPath));

@@ -167,6 +167,13 @@ test('--reporter github: an Incomplete run ends with an ::error line for the ver
   const text = out.text();
   assert.match(text, /^::warning title=not run token\.expiry\.old-token-refused/m);
   assert.match(text, /^::error title=pis-conformance%3A Incomplete::Incomplete: 1 passed, 0 failed, 1 skipped \(1 not run\)\.%0ANot run: /m);
+  // With --allow-incomplete the job passes: the verdict is then a warning.
+  const allowed = sink();
+  const a = new Terminal('github', allowed, err, {});
+  a.allowIncomplete = true;
+  a.end([ok, notRun]);
+  assert.match(allowed.text(), /^::warning title=pis-conformance%3A Incomplete::/m);
+  assert.doesNotMatch(allowed.text(), /^::error/m);
   const conformant = sink();
   const c = new Terminal('github', conformant, err, {});
   c.check(ok);
