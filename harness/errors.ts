@@ -7,7 +7,7 @@
 
 export const ERROR_CODES = {
   PIS_BAD_FLAG: 'a command-line flag is unknown or has a bad value',
-  PIS_BAD_CONFIG: 'the YAML config file is missing, unreadable or invalid',
+  PIS_BAD_CONFIG: 'the YAML config file is missing, unreadable or invalid, or a target URL points at something else',
   PIS_MISSING_OPTION: 'a required option was not given',
   PIS_UNREACHABLE: 'a target URL could not be reached',
   PIS_AUTH_REJECTED: 'the target refused the client credentials on the first call',
@@ -52,15 +52,35 @@ export function listenError(e: unknown, what: string, host: string, port: number
   return new HarnessError('PIS_INTERNAL', `Could not start the ${what} on ${host}:${port}: ${(e as Error)?.message ?? e}.`, { cause: e });
 }
 
-/** Turns a connection failure to a target into a sentence that names the fix. */
+/** TLS failures that say the server does not speak TLS at all (an https:// URL on a plain HTTP port). */
+const NOT_TLS = /WRONG_VERSION_NUMBER|PACKET_LENGTH_TOO_LONG|HTTP_REQUEST|UNKNOWN_PROTOCOL|wrong version number/;
+/** Failures of the certificate itself (expired, self-signed, unknown authority, wrong host name). */
+const CERTIFICATE = /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|UNABLE_TO_GET_ISSUER|ERR_TLS_CERT_ALTNAME/;
+
+/**
+ * Turns a connection failure to a target into a sentence that names the fix:
+ * a certificate the machine does not trust, a URL whose scheme does not match
+ * what the server speaks (https:// to plain HTTP, http:// to an HTTPS port),
+ * nothing listening, a name that does not resolve.
+ */
 export function unreachableError(e: unknown, what: string, url: string): HarnessError {
   const cause = (e as { cause?: NodeJS.ErrnoException })?.cause ?? (e as NodeJS.ErrnoException);
   const code = cause?.code ?? '';
+  const said = `${code} ${cause?.message ?? ''}`;
+  if (url.startsWith('https:') && NOT_TLS.test(said))
+    return new HarnessError('PIS_TLS', `The ${what} at ${url} does not speak TLS (${code || 'no TLS handshake'}): ` +
+      'the server answers plain HTTP there; use http:// in the URL, or the port where it serves HTTPS.', { cause: e });
+  if (CERTIFICATE.test(said))
+    return new HarnessError('PIS_TLS', `The ${what} at ${url} presented a TLS certificate this machine does not trust (${code}): ` +
+      'for a test server with its own certificate authority, set NODE_EXTRA_CA_CERTS to that authority\'s PEM file; ' +
+      'otherwise fix the server\'s certificate (its name, dates and chain).', { cause: e });
+  if (url.startsWith('http:') && (code === 'UND_ERR_SOCKET' || code === 'ECONNRESET'))
+    return new HarnessError('PIS_UNREACHABLE', `The ${what} at ${url} closed the connection without an answer (${code}): ` +
+      'if the server speaks HTTPS there, use https:// in the URL; otherwise check that it is the right server.', { cause: e });
   const why = code === 'ECONNREFUSED' ? 'nothing is listening there'
     : code === 'ENOTFOUND' ? 'the host name does not resolve'
     : /TIMEOUT/.test(code) ? 'it did not answer in time'
-    : /CERT|SSL|TLS|SELF_SIGNED/.test(code) ? `its TLS certificate was refused (${code})`
     : code || (cause?.message ?? String(e));
-  return new HarnessError(/CERT|SSL|TLS|SELF_SIGNED/.test(code) ? 'PIS_TLS' : 'PIS_UNREACHABLE',
+  return new HarnessError(/SSL|TLS/.test(code) ? 'PIS_TLS' : 'PIS_UNREACHABLE',
     `Cannot reach the ${what} at ${url} (${why}): check the URL and that the server is running.`, { cause: e });
 }

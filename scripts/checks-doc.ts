@@ -99,7 +99,7 @@ A check's level is given where it is registered (\`must(...)\`, \`should(...)\`,
 |---|---|---|
 | \`must\` | the spec states the rule | a failure makes the run Not conformant |
 | \`should\` | the spec gives it as advice, or implies it | a failure is a warning |
-| \`profile\` | a decision of [docs/profile.md](docs/profile.md) the spec leaves open | a failure is a warning; \`--no-profile\` leaves the check out |
+| \`profile\` | a decision of [docs/profile.md](../docs/profile.md) the spec leaves open | a failure is a warning; \`--no-profile\` leaves the check out |
 
 Where the spec allows several behaviours a check accepts them all and says
 which one the target showed.

@@ -144,6 +144,7 @@ export const command: Command = {
     let writer: ReportWriter | undefined;
     let lastLine = performance.now();
     const allowIncomplete = a.values['allow-incomplete'] === true;
+    term.allowIncomplete = allowIncomplete;
     const selection = { timeScale: opts.timeScale, concurrency: opts.concurrency, stateUrl: opts.stateUrl !== undefined, allowIncomplete };
     const open = () => writer ??= new ReportWriter(dir, { command: 'certify-receiver',
       target: { receiverUrl: redactUrlUserinfo(opts.url), stateUrl: opts.stateUrl && redactUrlUserinfo(opts.stateUrl) }, timeScale: opts.timeScale, selection },
@@ -154,6 +155,8 @@ export const command: Command = {
       ready: () => { open(); off = onStop(() => stop.abort()); },
       check: c => term.check(open().add(c)),
       phase: (name, sent, total) => { lastLine = performance.now(); human.write(`${counter(sent, total)} ${name}\n`); },
+      // A pause is silence by design: a line says how long and why.
+      pause: (ms, why) => { lastLine = performance.now(); human.write(`… waiting ${(ms / 1000).toFixed(1)} s: ${why}\n`); },
       // A phase against a slow receiver can take minutes: a line every few seconds shows the run is alive.
       sent: (sent, total) => {
         if (performance.now() - lastLine < PROGRESS_EVERY_MS) return;

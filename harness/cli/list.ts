@@ -3,7 +3,8 @@
 // starting anything. The selection is the one `run` makes: --suites, --grep
 // (a regular expression over "<id> <title>", as Playwright matches test
 // titles) and --no-profile.
-import type { Registered } from '../report/check.ts';
+import { grepTitle, type Registered } from '../report/check.ts';
+import { counted } from '../report/verdict.ts';
 import { palette } from '../report/colour.ts';
 import type { StdoutReporter } from '../report/terminal.ts';
 import type { ApiVersion } from '../contracts/api-versions.ts';
@@ -15,7 +16,7 @@ export interface Selection { suites: readonly string[]; grep?: RegExp; profile: 
 
 /** The checks of the selection, each naming the requirements that exist at its API version. */
 export function selectChecks(catalog: readonly Registered[], s: Selection): Registered[] {
-  return catalog.filter(c => s.suites.includes(c.suite) && (s.profile || c.level !== 'profile') && (!s.grep || s.grep.test(`${c.id} ${c.title}`))
+  return catalog.filter(c => s.suites.includes(c.suite) && (s.profile || c.level !== 'profile') && (!s.grep || s.grep.test(grepTitle(c)))
     && checkExistsAt(c, s.apiVersion)).map(c => ({ ...c, requirements: requirementsAt(c, s.apiVersion) }));
 }
 
@@ -42,6 +43,6 @@ export function formatList(checks: readonly Registered[], mode: StdoutReporter, 
     + (c.bindsAt ? ` [at ${placesText(c, v)}]` : ''));
   const count = (l: string) => checks.filter(c => c.level === l).length;
   const suites = [...new Set(checks.map(c => c.suite))];
-  return [...rows, '', `${checks.length} checks in ${suites.length} suite${suites.length === 1 ? '' : 's'} (${suites.join(', ')}): ` +
+  return [...rows, '', `${counted(checks.length, 'check')} in ${suites.length} suite${suites.length === 1 ? '' : 's'} (${suites.join(', ')}): ` +
     `${count('must')} must, ${count('should')} should, ${count('profile')} profile.`].join('\n') + '\n';
 }

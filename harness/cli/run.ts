@@ -9,7 +9,7 @@ import { join, relative } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { PassThrough } from 'node:stream';
 import { HarnessError } from '../errors.ts';
-import { numberFlag } from '../flag-values.ts';
+import { nearest, numberFlag } from '../flag-values.ts';
 import { grepFlag, parseFlags, reportDirFlag, type Command } from './command.ts';
 import { fromEnv, fromFlags, namesTarget, requireBaseUrl, resolveTarget, SUITES, type PartialConfig, type TargetConfig } from '../target/config.ts';
 import { configOnlyHelp, TARGET_FLAGS, targetHelp } from '../target/options.ts';
@@ -53,7 +53,7 @@ ${configOnlyHelp()}
 
 What to run:
   --suites LIST           comma list of ${SUITES.join(',')} (default: all that exist)
-  --grep PATTERN          only the checks whose id or title matches (e.g. token.refresh.renews-tokens)
+  --grep PATTERN          only the checks whose id, title or requirement id matches (e.g. token.refresh.renews-tokens, R6.5-min-delay)
   --config FILE           YAML file of target options: the keys above
   --report DIR            where to write the report (default reports/<timestamp>; reports/latest points at it)
   --workers N             suites run side by side (default 4: the webhook suite reads what run's own drive found,
@@ -117,8 +117,10 @@ function chooseSuites(list: string | undefined): string[] {
   if (!list) return present;
   const asked = list.split(',').map(s => s.trim()).filter(Boolean);
   for (const s of asked) {
-    if (!(SUITES as readonly string[]).includes(s))
-      throw new HarnessError('PIS_BAD_FLAG', `--suites names '${s}', which is not a suite: use ${SUITES.join(', ')}.`);
+    if (!(SUITES as readonly string[]).includes(s)) {
+      const near = nearest(s, SUITES);
+      throw new HarnessError('PIS_BAD_FLAG', `--suites names '${s}', which is not a suite: ${near ? `did you mean ${near}? ` : ''}use ${SUITES.join(', ')}.`);
+    }
     if (!present.includes(s))
       throw new HarnessError('PIS_BAD_FLAG', `The ${s} suite is not part of this build (no suites/${s}.spec.ts): leave it out of --suites.`);
   }
@@ -199,7 +201,7 @@ export const command: Command = {
       if (askedVersion === 'detect') {
         detection = await detectApiVersion(cfg, redactor, found.accessToken);
         // The detected version's paths and headers, under the config's own overrides.
-        cfg = { ...resolveTarget({ apiVersion: detection.version }, ...sources), timeScale: cfg.timeScale };
+        cfg = { ...resolveTarget({ apiVersion: detection.version }, ...sources), timeScale: cfg.timeScale, timeScaleFromTarget: cfg.timeScaleFromTarget };
         human.write(`API version ${detection.version} detected: ${detection.why}\n`);
       } else if (askedVersion && !bundled) human.write(`API version ${cfg.apiVersion}: the checks of that version run, on its paths.\n`);
       const allowIncomplete = v['allow-incomplete'] === true;
@@ -270,6 +272,7 @@ function adoptControlTimeScale(cfg: TargetConfig, reported: number | undefined, 
       `give --time-scale ${reported}, or leave it out to use the target's.`);
   }
   cfg.timeScale = reported;
+  cfg.timeScaleFromTarget = true;
   process.stdout.write(`The target's clock runs at time scale ${reported} (from ${health}); the run uses it.\n`);
   return `${health} (no --time-scale given)`;
 }

@@ -15,6 +15,8 @@ import { analyzeRun, WEBHOOK_CHECKS } from '../sink/analysis/index.ts';
 import { PASSIVE_CYCLE } from '../sink/plan.ts';
 import { formatAttemptLine } from '../sink/live.ts';
 import { startSink, type Sink } from '../sink/server.ts';
+import { forwarder } from '../sink/forward.ts';
+import { RESPONSE_WAIT_MS } from '../sink/analysis/view.ts';
 import { numberFlag, PORT } from '../flag-values.ts';
 import { parseFlags, reportDirFlag, type Command } from './command.ts';
 import { onStop } from '../stop.ts';
@@ -52,6 +54,10 @@ ${REPORTER_HELP.replace(/^ {2}--reporter R {10}/, '  --reporter R            ').
   --max-connections N     open connections at most (default 2000); past it the oldest
                           stalled one is closed to make room for the new one
   --allow-incomplete      exit 0 when no must check failed even though some could not be judged
+  --forward-to URL        watch and forward: pass every attempt on to URL (your receiver) and answer
+                          the sender with its answer instead of the probes; the attempts are still
+                          judged, and the checks that need a provoked failure are not run
+  --answer-200            answer every attempt 200 at once instead of the probes (judged as above)
 
 Exit status: 0 conformant, 1 not conformant or incomplete (some must checks could not be judged),
 2 the sink could not run.
@@ -72,7 +78,22 @@ const FLAGS = {
   'max-connections': { type: 'string' },
   'reporter': { type: 'string' },
   'allow-incomplete': { type: 'boolean' },
+  'forward-to': { type: 'string' },
+  'answer-200': { type: 'boolean' },
 } as const;
+
+/** The probes' cycle, one plan that answers every attempt 200 (--answer-200), or none when every attempt is forwarded. */
+const ANSWER_200 = [{ name: 'answer-200', answers: [] }];
+
+function forwardUrl(v: string | undefined, answer200: boolean): string | undefined {
+  if (v === undefined) return undefined;
+  if (answer200) throw new HarnessError('PIS_BAD_FLAG', 'give --forward-to URL or --answer-200, not both: a forwarded attempt gets the answer of URL.');
+  let url: URL;
+  try { url = new URL(v); } catch { throw new HarnessError('PIS_BAD_FLAG', `--forward-to '${v}' is not a URL: give your receiver's URL, e.g. http://127.0.0.1:3000/hooks.`); }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new HarnessError('PIS_BAD_FLAG', `--forward-to must be an http:// or https:// URL, not ${url.protocol}.`);
+  return url.href;
+}
 
 function readPem(flag: string, file: string): string {
   try { return readFileSync(file, 'utf8'); } catch (e) {
@@ -153,10 +174,15 @@ export const command: Command = {
     const reportDir = reportDirFlag(v.report as string | undefined, defaultReportDir);
     const redactor = new Redactor().add(apiKey, 'PIS_WEBHOOK_API_KEY');
     for (const p of redactor.shortSecrets) process.stderr.write(shortSecretWarning(p) + '\n');
+    const answer200 = v['answer-200'] === true;
+    const forwardTo = forwardUrl(v['forward-to'] as string | undefined, answer200);
+    // The sender waits 5 spec s for an answer (spec 6.6): the receiver gets as long.
+    const fw = forwardTo ? forwarder(forwardTo, RESPONSE_WAIT_MS * timeScale) : undefined;
     const sink = await startSink({
       host: (v.host as string | undefined) ?? '127.0.0.1', port, timeScale, tls: tlsOption(v),
       publicUrl: v['public-sink-url'] as string | undefined, apiKey, maxConnections,
-    });
+      ...(answer200 ? { passive: ANSWER_200 } : {}), ...(fw ? { forward: fw.forward } : {}),
+    }).catch(async e => { await fw?.close(); throw e; });
     let stopLine: (() => void) | undefined;
     try {
       const allowIncomplete = v['allow-incomplete'] === true;
@@ -164,8 +190,11 @@ export const command: Command = {
       const writer = openReport(reportDir, { command: 'sink', target: { sinkUrl: sink.url }, timeScale, selection }, redactor);
       const stopped = untilStopped(duration);
       const term = new Terminal(reporterFlag(v.reporter as string | undefined));
+      term.allowIncomplete = allowIncomplete;
       const human = humanStream(term.mode);
-      human.write(`sink listening at ${sink.url} (register it as the webhook URL, api-key from --api-key)` +
+      const mode = forwardTo ? `; every attempt is passed on to ${forwardTo} and answered with its answer`
+        : answer200 ? '; every attempt is answered 200' : '';
+      human.write(`sink listening at ${sink.url} (register it as the webhook URL, api-key from --api-key)${mode}` +
         `${duration !== undefined ? `; stopping after ${duration} s` : '; Ctrl-C to stop'}\n`);
       stopLine = progress(sink, human);
       const why = await stopped;
@@ -183,6 +212,7 @@ export const command: Command = {
     } finally {
       stopLine?.();
       await sink.close();
+      await fw?.close();
     }
   },
 };

@@ -96,3 +96,13 @@ export class CheckRegistry {
 
   result(j: Judged): CheckResult { return registeredResult(this.get(j.id), j); }
 }
+
+/** A check's requirement ids as Playwright tags (@R6.5-min-delay): --grep matches them as it matches the title. */
+export function requirementTags(c: { requirements?: readonly string[] }): string[] {
+  return (c.requirements ?? []).map(r => `@${r}`);
+}
+
+/** What --grep is matched against for a check, as Playwright matches its test: id and title, then the tags. */
+export function grepTitle(c: { id: string; title: string; requirements?: readonly string[] }): string {
+  return [`${c.id} ${c.title}`, ...requirementTags(c)].join(' ');
+}

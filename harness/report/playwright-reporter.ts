@@ -17,6 +17,7 @@ import type { NotSelected } from './assemble.ts';
 import { stripAnsi } from './colour.ts';
 import { stdoutReporter, Terminal } from './terminal.ts';
 import { readNotes, splitWaits } from './wait.ts';
+import { counted } from './verdict.ts';
 
 export const DELIVERIES_ATTACHMENT = 'pis-deliveries';
 
@@ -62,6 +63,11 @@ export default class PisReporter implements Reporter {
   /** The wait notes of `run`'s own process (the webhook drive), read from the start: it begins before Playwright. */
   private readonly stopNotes = readNotes(n => this.terminal.wait(n));
 
+  constructor() {
+    // Playwright makes the reporter before it collects the checks: the status line says so until they run.
+    this.terminal.idle('collecting the checks');
+  }
+
   printsToStdio(): boolean { return true; }
 
   onBegin(_config: unknown, suite: PwSuite): void {
@@ -69,6 +75,7 @@ export default class PisReporter implements Reporter {
     for (const name of (process.env.PIS_SECRET_VARIABLES ?? '').split(',').filter(Boolean)) this.redactor.add(process.env[name], name);
     const dir = process.env.PIS_REPORT_DIR;
     const header = JSON.parse(process.env.PIS_REPORT_HEADER ?? '{"command":"run","target":{},"timeScale":1}') as ReportHeader;
+    this.terminal.allowIncomplete = header.selection?.allowIncomplete === true;
     const tests = suite.allTests();
     if (dir && tests.length) {
       const selected = tests.map(t => this.meta(t));
@@ -79,7 +86,7 @@ export default class PisReporter implements Reporter {
     const total = this.selected = tests.length;
     const files = new Set(tests.map(suiteFile));
     this.terminal.idle(`starting the suites' workers (${files.size})`);
-    this.terminal.say(`Running ${total} checks in ${files.size} suite${files.size === 1 ? '' : 's'} (${[...files].sort().join(', ')})`);
+    this.terminal.say(`Running ${counted(total, 'check')} in ${files.size} suite${files.size === 1 ? '' : 's'} (${[...files].sort().join(', ')})`);
   }
 
   onTestBegin(test: TestCase): void {
@@ -130,8 +137,9 @@ export default class PisReporter implements Reporter {
     // A stop signal, or the global timeout: the checks without a result are listed as not run.
     const interrupted = result.status === 'interrupted' || result.status === 'timedout';
     this.stopNotes();
-    this.writer?.finish({ interrupted, ...(this.deliveries.length ? { deliveries: this.deliveries } : {}) });
-    if (!interrupted) this.terminal.end(this.checks, this.writer ? join(this.writer.dir, 'index.html') : undefined);
+    const results = this.writer?.finish({ interrupted, ...(this.deliveries.length ? { deliveries: this.deliveries } : {}) });
+    // The not-selected count of results.json, so the json summary line and the verdict line say the same.
+    if (!interrupted) this.terminal.end(this.checks, this.writer ? join(this.writer.dir, 'index.html') : undefined, results?.summary.notSelected);
     else this.terminal.stop();
     const status: RunStatus = { checks: this.count, selected: this.selected, errors: this.errors, interrupted };
     if (process.env.PIS_RUN_STATUS_FILE) writeFileSync(process.env.PIS_RUN_STATUS_FILE, JSON.stringify(status));

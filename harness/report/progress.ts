@@ -22,7 +22,7 @@ export function formatSummary(r: Pick<RunResults, 'summary' | 'checks'>, reportI
 }
 
 /** The exchange a failed check points at: the one marked primary, else its last exchange. */
-function primaryExchange(c: Pick<CheckResult, 'evidence'>): HttpEvidence | undefined {
+export function primaryExchange(c: Pick<CheckResult, 'evidence'>): HttpEvidence | undefined {
   const http = c.evidence.filter((e: Evidence): e is HttpEvidence => e.kind === 'http');
   return http.find(e => e.primary) ?? http[http.length - 1];
 }

@@ -9,7 +9,7 @@ import { appendFileSync } from 'node:fs';
 import { HarnessError } from '../errors.ts';
 import type { CheckResult } from './model.ts';
 import { isWarning } from './model.ts';
-import { judge, skipKindOf, VERDICT_LABEL } from './verdict.ts';
+import { counted, judge, skipKindOf, summarize, VERDICT_LABEL, verdictExit, verdictLines } from './verdict.ts';
 import { palette, type Palette } from './colour.ts';
 import { formatCheckLine, formatRecap, reproduceLine } from './progress.ts';
 import { LiveStatus, type WaitNote } from './wait.ts';
@@ -64,6 +64,8 @@ function jsonLine(c: CheckResult): string {
 }
 
 export class Terminal {
+  /** --allow-incomplete: an Incomplete verdict exits 0, so its annotation is a warning, not an error. */
+  allowIncomplete = false;
   private readonly status: LiveStatus;
   private readonly colour: Palette;
   private readonly human: Stream;
@@ -98,13 +100,16 @@ export class Terminal {
   /** Stops the status line (a run cut short: no recap). */
   stop(): void { this.status.stop(); }
 
-  /** The end of the checks: the recap of what failed or did not run, in the form of the mode. */
-  end(checks: readonly CheckResult[], reportPath?: string): void {
+  /**
+   * The end of the checks: the recap of what failed or did not run, in the form of the mode. `notSelected`: the
+   * checks the selection left out, when they are not among `checks` (the json summary counts them as results.json does).
+   */
+  end(checks: readonly CheckResult[], reportPath?: string, notSelected?: number): void {
     this.status.stop();
     const j = judge(checks);
     if (this.mode === 'json') {
       const { mustNotRun, ...counts } = j;
-      this.out.write(JSON.stringify({ type: 'summary', ...counts, mustNotRun: mustNotRun.map(c => c.id),
+      this.out.write(JSON.stringify({ type: 'summary', ...counts, ...(notSelected !== undefined ? { notSelected } : {}), mustNotRun: mustNotRun.map(c => c.id),
         ...(reportPath ? { report: reportPath } : {}) }) + '\n');
       return;
     }
@@ -112,6 +117,13 @@ export class Terminal {
     if (recap) this.out.write(`\n${recap}\n`);
     if (this.mode !== 'github') return;
     for (const c of j.mustNotRun) this.out.write(annotation('warning', 'not run', c));
+    // The verdict itself: an error whenever the exit status is not 0 (a warning for an Incomplete run that
+    // --allow-incomplete lets pass), so a job's annotations agree with its status.
+    if (j.verdict !== 'conformant') {
+      const [head, ...rest] = verdictLines(summarize(checks), checks);
+      const kind = verdictExit(j.verdict, { allowIncomplete: this.allowIncomplete }) ? 'error' : 'warning';
+      this.out.write(`::${kind} title=${ghProp(`pis-conformance: ${VERDICT_LABEL[j.verdict]}`)}::${ghData([head, ...rest].join('\n'))}\n`);
+    }
     const file = this.env.GITHUB_STEP_SUMMARY;
     if (file) appendFileSync(file, jobSummary(checks, reportPath));
   }
@@ -125,7 +137,7 @@ function jobSummary(checks: readonly CheckResult[], reportPath?: string): string
     .map(c => `| ${c.status === 'failed' ? (isWarning(c) ? 'warning' : 'failed') : 'not run'} | \`${c.id}\` | ${c.level} | ${c.spec} | ` +
       `${cell(c.message ?? c.title)} |`);
   return [`### pis-conformance: ${VERDICT_LABEL[j.verdict]}`, '',
-    `${j.passed} passed, ${j.failed - j.warnings} failed, ${j.warnings} warnings, ${j.notRun} not run, ` +
+    `${j.passed} passed, ${j.failed - j.warnings} failed, ${counted(j.warnings, 'warning')}, ${j.notRun} not run, ` +
       `${j.notApplicable} not applicable.${reportPath ? ` Report: \`${reportPath}\`` : ''}`, '',
     ...(rows.length ? ['| | check | level | spec | what |', '|---|---|---|---|---|', ...rows, ''] : [])].join('\n') + '\n';
 }

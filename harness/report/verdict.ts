@@ -12,6 +12,11 @@ import { isMustFailure, isWarning, type CheckResult, type RunSummary, type SkipK
 
 export type { Verdict } from './model.ts';
 
+/** "1 check", "2 checks": a count with its noun in the right number. */
+export function counted(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
 export const VERDICT_LABEL: Record<Verdict, string> = {
   'conformant': 'Conformant',
   'not-conformant': 'Not conformant',
@@ -124,25 +129,30 @@ export function notRunLines(checks: readonly CheckResult[]): string[] {
     : `${which(g.checks)} did not run: see each one's reason in the report`);
 }
 
-/** The counts after the verdict's label: "93 passed, 0 failed, 2 skipped (2 not run), 40 not selected". */
+/**
+ * The counts after the verdict's label: "93 passed, 0 failed, 1 warning, 2 skipped (2 not run), 40 not selected".
+ * `failed` counts the must failures (they decide the verdict); a failed should or profile check is a warning, counted apart.
+ */
 export function countsLine(s: RunSummary): string {
   const skipped = s.skipped
     ? ` (${[s.notRun ? `${s.notRun} not run` : '', s.notApplicable ? `${s.notApplicable} not applicable` : ''].filter(Boolean).join(', ')})` : '';
-  return `${s.passed} passed, ${s.failed} failed${s.warnings ? ` (${s.warnings} of them warnings that do not decide the verdict)` : ''}, `
+  return `${s.passed} passed, ${s.failed - s.warnings} failed${s.warnings ? `, ${counted(s.warnings, 'warning')}` : ''}, `
     + `${s.skipped} skipped${skipped}${s.notSelected ? `, ${s.notSelected} not selected` : ''}`;
 }
 
 /**
  * The verdict line shared by run, certify-receiver, sink and the HTML header:
- * the label, the counts, and for an incomplete or interrupted run what did not
- * run and what to do about it.
+ * the label, the counts, and for every verdict but Conformant what did not run
+ * and what to do about it.
  */
 export function verdictLines(s: RunSummary, checks: readonly CheckResult[]): string[] {
   const head = `${VERDICT_LABEL[s.verdict]}: ${countsLine(s)}.`;
   if (s.verdict === 'interrupted') {
     const missing = checks.filter(c => skipKindOf(c) === 'not-run').length;
-    return [head, `The run was stopped before it finished${missing ? `; ${missing} checks have no result` : ''}: run it again to get a verdict.`];
+    const none = missing ? `; ${counted(missing, 'check has', 'checks have')} no result` : '';
+    return [head, `The run was stopped before it finished${none}: run it again to get a verdict.`];
   }
-  if (s.verdict !== 'incomplete') return [head];
+  if (s.verdict === 'conformant') return [head];
+  // Not conformant with must checks not run too: what would run them is said as for Incomplete.
   return [head, ...notRunLines(checks).map(l => `Not run: ${l}.`)];
 }

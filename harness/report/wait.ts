@@ -68,6 +68,12 @@ export function readNotes(onNote: (n: WaitNote) => void, env: NodeJS.ProcessEnv 
 
 interface Out { write(s: string): unknown; isTTY?: boolean; columns?: number }
 
+/**
+ * While the run starts (Playwright collects the checks, its workers start), a log
+ * hears where it stands this often (arbitrary: a few seconds of silence in a pipe, not ten).
+ */
+const IDLE_EVERY_MS = 3000;
+
 const seconds = (ms: number) => `${Math.max(0, Math.round(ms / 1000))} s`;
 
 export class LiveStatus {
@@ -81,6 +87,8 @@ export class LiveStatus {
   private idleWhat = '';
   /** A wait began since the last tick: said at the next tick, so waits that begin together make one line. */
   private fresh = false;
+  /** A check has begun: the start-up is over. */
+  private started = false;
 
   /** `everyMs`: how long a log (not a terminal) may stay silent before a status line. */
   constructor(private readonly out: Out, private readonly everyMs = 10_000, private readonly now = () => Date.now()) {
@@ -107,10 +115,16 @@ export class LiveStatus {
     else if (fresh && !n.end) this.fresh = true;
   }
 
-  begin(id: string): void { this.running.set(id, this.now()); }
+  begin(id: string): void {
+    this.running.set(id, this.now());
+    this.started = true;
+  }
 
-  /** What the status line says while no check runs (e.g. Playwright's workers starting). */
-  idle(what: string): void { this.idleWhat = what; }
+  /** What the status line says while no check runs (e.g. Playwright's workers starting); a log hears it at the next tick. */
+  idle(what: string): void {
+    if (what && what !== this.idleWhat && !this.tty) this.fresh = true;
+    this.idleWhat = what;
+  }
 
   finish(id: string): void {
     this.running.delete(id);
@@ -142,8 +156,13 @@ export class LiveStatus {
   /** Called every second: redraws the live line, or writes a status line after `everyMs` of silence. */
   tick(): void {
     if (this.tty) this.draw();
-    else if (this.fresh || this.now() - this.lastOutput >= this.everyMs) this.logLine();
+    else if (this.fresh || this.now() - this.lastOutput >= this.silence()) this.logLine();
     this.fresh = false;
+  }
+
+  /** How long a log stays silent: `everyMs`, or IDLE_EVERY_MS while the run starts and no check has begun yet. */
+  private silence(): number {
+    return !this.started && !this.waits.size && this.idleWhat ? Math.min(this.everyMs, IDLE_EVERY_MS) : this.everyMs;
   }
 
   private logLine(): void {

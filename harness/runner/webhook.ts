@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Writable } from 'node:stream';
 import { HarnessError } from '../errors.ts';
-import type { Registered } from '../report/check.ts';
+import { grepTitle, type Registered } from '../report/check.ts';
 import type { Redactor } from '../report/redact.ts';
 import { encodeWait, type WaitNote } from '../report/wait.ts';
 import type { TargetConfig } from '../target/config.ts';
@@ -33,7 +33,7 @@ export interface WebhookChoice { suites: readonly string[]; grep?: string; profi
 export function selectsWebhookCheck(choice: WebhookChoice, checks: readonly Registered[] = WEBHOOK_CHECKS): boolean {
   if (!choice.suites.includes('webhook')) return false;
   return checks.some(k => (choice.profile || k.level !== 'profile') && checkExistsAt(k, choice.apiVersion)
-    && grepMatches(choice.grep, 'webhook.spec.ts', `${k.id} ${k.title}`));
+    && grepMatches(choice.grep, 'webhook.spec.ts', grepTitle(k)));
 }
 
 /**

@@ -111,6 +111,16 @@ function judgeProbe(ctx: Ctx, d: Delivery, trace: Trace): Outcome {
   // A receiver that is not listening refuses nothing: receiver.robustness.stays-up reports it.
   if (d.status === undefined && /connection refused/.test(d.error ?? ''))
     return notRun(`not judged: ${answerOf(d)}, which receiver.robustness.stays-up reports`);
+  // A connection closed without an answer is no answer: the service cannot tell it from a receiver that broke.
+  if (d.status === undefined) {
+    if (ctx.success.unanswered !== 'fail') return notRun(`not judged: ${answerOf(d)}, ${ctx.success.unanswered.notRun}`);
+    return {
+      status: 'failed', expected: 'an HTTP answer that is not a 2xx (401, 403 or 400 are usual)', seen: answerOf(d),
+      message: `the receiver gave no answer to a delivery whose api-key it should have refused: ${answerOf(d)}; ` +
+        'the service cannot tell that from a receiver that failed, and would send it again',
+      evidence: [{ ...d.evidence, primary: true }],
+    };
+  }
   const state = read ? ', and its state has no trace of it' : typeof trace === 'string' ? `; the state was not compared: ${trace}` : '';
   return { status: 'passed', message: `refused: ${answerOf(d)}${state}` };
 }

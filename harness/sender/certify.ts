@@ -52,6 +52,8 @@ export interface CertifyHooks {
   phase(name: string, sent: number, total: number): void;
   /** Every delivery sent (for a progress line during long phases). */
   sent?(sent: number, total: number): void;
+  /** A pause the service would make starts: how long, and why. */
+  pause?(ms: number, why: string): void;
 }
 
 /**
@@ -61,6 +63,7 @@ export interface CertifyHooks {
  */
 export async function certify(opts: SenderOptions, plan: Plan, redactor: Redactor, hooks: CertifyHooks, stop?: AbortSignal): Promise<void> {
   const t = new Transport(opts, redactor, n => hooks.sent?.(n, plan.size.total), performance.now() + budget(opts).ms);
+  t.onPause = (ms, why) => hooks.pause?.(ms, why);
   const onStop = () => t.stop('the run was stopped by a signal');
   stop?.addEventListener('abort', onStop, { once: true });
   try {
@@ -113,9 +116,9 @@ export async function certify(opts: SenderOptions, plan: Plan, redactor: Redacto
 function stoppedCheck(down: { after: Delivery; refused: Delivery }): Judged {
   return result(STAYS_UP, {
     status: 'failed', expected: 'every delivery answered', seen: `${down.refused.label}: ${answerOf(down.refused)}`,
-    message: `the receiver stopped accepting connections after "${down.after.label}" (${answerOf(down.after)}); ` +
-      'the run stopped there, so later checks were not made',
-    evidence: [down.after.evidence, down.refused.evidence],
+    message: `the receiver stopped at "${down.refused.label}" (${answerOf(down.refused)}) and has refused every connection since; ` +
+      `the last delivery it answered was "${down.after.label}" (${answerOf(down.after)}); the run stopped there, so later checks were not made`,
+    evidence: [{ ...down.refused.evidence, primary: true }, down.after.evidence],
   }, 0);
 }
 

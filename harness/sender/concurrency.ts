@@ -76,7 +76,9 @@ export async function runConcurrency(ctx: Ctx): Promise<Delivery[]> {
   // A receiver that fell behind may still be working through abandoned
   // requests; the service would wait its minimum retry delay (spec 6.5) before
   // sending again, and so does the sender, so later prefixes judge a settled receiver.
-  if (burst.some(d => d.status === undefined && !d.notSent) && ctx.t.allows(ctx.t.timing.pauseMs)) await ctx.t.pause(ctx.t.timing.pauseMs);
+  if (burst.some(d => d.status === undefined && !d.notSent) && ctx.t.allows(ctx.t.timing.pauseMs)) {
+    await ctx.t.pause(ctx.t.timing.pauseMs, 'the minimum retry delay of spec 6.5, so the receiver settles after the burst');
+  }
   const { limitMs, toleranceMs, scale } = ctx.t.timing;
   const what = `${n} checkouts in parallel, ${BURST_SEQUENCE.length} events each in order, ` +
     `${burst.filter(d => !d.notSent).length} deliveries in ${fmtMs(wallMs)} ms`;

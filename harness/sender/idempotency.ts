@@ -37,7 +37,7 @@ async function inOrder(ctx: Ctx, kind: BodyKind,
     if (s.pauseMs) {
       if (!ctx.t.allows(s.pauseMs))
         return notRun(`not judged: the pause of ${fmtMs(s.pauseMs)} ms before ${s.label} would outlast ${budget(ctx.opts).text}`, 'raise --max-duration');
-      await ctx.t.pause(s.pauseMs);
+      await ctx.t.pause(s.pauseMs, `the minimum retry delay of spec 6.5, before ${s.label}`);
     }
     const d = await ctx.t.post(s.body, { kind, label: s.label });
     out.push(d);

@@ -86,9 +86,13 @@ export class Transport {
     for (const w of this.wake) w();
   }
 
-  /** Waits `ms` (a pause the service would make), or less when the run is stopped. */
-  async pause(ms: number): Promise<void> {
+  /** Told of every pause that has a reason, as it starts (the command's status line). */
+  onPause?: (ms: number, why: string) => void;
+
+  /** Waits `ms` (a pause the service would make), or less when the run is stopped; `why` is said to onPause. */
+  async pause(ms: number, why?: string): Promise<void> {
     if (this.stopped) return;
+    if (why) this.onPause?.(ms, why);
     await new Promise<void>(resolve => {
       const done = () => { clearTimeout(timer); this.wake.delete(done); resolve(); };
       const timer = setTimeout(done, ms);
@@ -159,7 +163,12 @@ export class Transport {
     if (d.status === undefined && !d.timedOut && !d.notSent && /closed the connection/.test(d.error ?? '') && this.allows())
       d = await this.attempt(req, target, { ...what, label: `${what.label} (sent again on a new connection after: ${d.error})` }, this.fresh);
     if (d.status !== undefined) { this.lastAnswered = d; this.down = undefined; }
-    else if (this.lastAnswered && !this.down && !d.timedOut && !d.notSent) this.down = { after: this.lastAnswered, refused: d };
+    else if (this.lastAnswered && !d.timedOut && !d.notSent) {
+      // The culprit is the delivery whose connection was cut in the middle (it was being handled when the receiver
+      // went), not one sent beside it that found nothing listening; the first such, else the first that failed.
+      const cut = (x: Delivery) => !/connection refused/.test(x.error ?? '');
+      if (!this.down || (!cut(this.down.refused) && cut(d))) this.down = { after: this.lastAnswered, refused: d };
+    }
     return d;
   }
 

@@ -11,7 +11,9 @@ export type Probe =
   /** Not planned: the sink's own answer to a body over the size limit (413, still recorded). */
   | 'too-large'
   /** Not planned: a body that never finished by the sink's deadline, or on a connection closed to make room (408). */
-  | 'incomplete';
+  | 'incomplete'
+  /** Not planned: sink --forward-to passed on the answer of the merchant's receiver, a status no probe gives. */
+  | 'forwarded';
 
 /**
  * Spec ms the sink holds a slow answer. 4 s sits 1 s inside the 5 s window of
@@ -21,6 +23,12 @@ export type Probe =
  */
 export const SLOW_ANSWER_SPEC_MS: Partial<Record<Probe, number>> = { 'slow-4s': 4_000, 'slow-6s': 6_000 };
 
+/** The probe that gives `status`: what a forwarded answer asked of the sender, for the analysis. */
+export function probeOfStatus(status: number): Probe {
+  const p = status === 200 ? 'ok' : `status-${status}`;
+  return ['ok', 'status-500', 'status-201', 'status-204', 'status-302', 'status-400'].includes(p) ? p as Probe : 'forwarded';
+}
+
 /** The HTTP status a probe answers with, or 'reset' for a dropped connection. */
 export function probeAnswer(p: Probe): number | 'reset' {
   switch (p) {
@@ -28,6 +36,7 @@ export function probeAnswer(p: Probe): number | 'reset' {
     case 'reset': return 'reset';
     case 'too-large': return 413;
     case 'incomplete': return 408;
+    case 'forwarded': return 502;
     default: return Number(p.slice('status-'.length));
   }
 }

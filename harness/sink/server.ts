@@ -16,7 +16,8 @@ import { BodyReader, MAX_BODY_BYTES } from './body.ts';
 import { ConnectionGuard } from './connections.ts';
 import { startLagMonitor } from './lag.ts';
 import { PASSIVE_CYCLE, probeFor, type CheckoutPlan, type ControlOutcome, type SinkPlan } from './plan.ts';
-import { SLOW_ANSWER_SPEC_MS, probeAnswer } from './probes.ts';
+import type { Forward, ForwardAnswer } from './forward.ts';
+import { SLOW_ANSWER_SPEC_MS, probeAnswer, probeOfStatus } from './probes.ts';
 import { Recorder, judgeKey, type RawAttempt } from './recorder.ts';
 import { selfSignedCertificate } from './tls.ts';
 
@@ -41,6 +42,8 @@ export interface SinkOptions {
   maxConnections?: number;
   /** Real ms a request's body may take after its headers before the sink cuts it (default 10 spec s, at least 1 s). */
   bodyDeadlineMs?: number;
+  /** Pass every attempt on and answer with what comes back, instead of the probes (sink --forward-to). */
+  forward?: Forward;
 }
 
 interface SinkStats {
@@ -202,16 +205,32 @@ export async function startSink(opts: SinkOptions = {}): Promise<Sink> {
     settle(a);
   };
 
-  const answer = (a: RawAttempt, res: ServerResponse, status: number) => {
+  /** `given`: a forwarded answer, sent as it came (status, content-type, body). */
+  const answer = (a: RawAttempt, res: ServerResponse, status: number, given?: ForwardAnswer) => {
     if (a.answer !== undefined) return;
     // Stamped before writing: the sender cannot act on the answer before this instant.
     a.answeredNs = rec.nowNs();
     a.answer = status;
-    const headers: Record<string, string> = status === 302 ? { location: '/moved' } : {};
+    const headers: Record<string, string> = status === 302 && !given ? { location: '/moved' } : {};
     if (status === 413 || status === 408) headers.connection = 'close';
-    res.writeHead(status, status === 204 ? headers : { ...headers, 'content-type': 'text/plain' });
-    res.end(status === 204 ? undefined : status === 200 ? 'ok' : `sink answered ${status} on purpose`);
+    const type = given ? given.contentType : 'text/plain';
+    res.writeHead(status, status === 204 || !type ? headers : { ...headers, 'content-type': type });
+    res.end(status === 204 ? undefined : given ? given.body : status === 200 ? 'ok' : `sink answered ${status} on purpose`);
     settle(a);
+  };
+
+  /** sink --forward-to: the receiver's answer is the sink's; the probe recorded is the one that answer amounts to. */
+  const passOn = (a: RawAttempt, req: IncomingMessage, res: ServerResponse, route: Route | undefined, forward: Forward) => {
+    a.probe = 'forwarded';
+    forward({ method: req.method ?? 'POST', headers: req.headers, body: a.reader!.peek(MAX_BODY_BYTES) }).then(given => {
+      if (res.destroyed) return;
+      a.probe = probeOfStatus(given.status);
+      if (route) {
+        route.lastFailed = given.status !== 200;
+        if (route.lastFailed) failuresProvoked++;
+      }
+      answer(a, res, given.status, given);
+    }, () => { if (!res.destroyed) answer(a, res, 502); });
   };
 
   /** A request past its deadline, or on a connection closed to make room: answered 408 and recorded as cut off. */
@@ -264,6 +283,12 @@ export async function startSink(opts: SinkOptions = {}): Promise<Sink> {
       // The text search for the id needs only the start of the body.
       route ??= routeByBody(a, body.bytes ? body.peek(64 * 1024) : '');
       if (route?.lastFailed) retriesSeen++;
+      if (opts.forward) {
+        if (route) route.count++;
+        passOn(a, req, res, route, opts.forward);
+        setImmediate(() => finishBody(a));
+        return;
+      }
       const probe = route ? probeFor(route.plan, route.count++) : 'ok';
       a.probe = probe;
       if (route) {

@@ -63,6 +63,8 @@ export interface TargetConfig {
   description: TargetDescription;
   /** True when the run started the bundled reference (the report says so). */
   bundledReference?: boolean;
+  /** True when the time scale is the target's own, from its control API's /health: no flag can change its clock. */
+  timeScaleFromTarget?: boolean;
 }
 
 /** What one source (flags, env or file) says; every field optional. */

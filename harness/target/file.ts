@@ -8,8 +8,8 @@ import { nearest } from '../flag-values.ts';
 import { contracts, ID_BASE, type SchemaNode } from '../contracts/load.ts';
 import { toViolations } from '../contracts/violations.ts';
 import { fromFile, type PartialConfig } from './config.ts';
-import { shown } from './kinds.ts';
-import { CONFIG_KEYS } from './options.ts';
+import { shown, spellings } from './kinds.ts';
+import { CONFIG_KEYS, TARGET_OPTIONS } from './options.ts';
 import { badConfig, readYaml } from './yaml.ts';
 
 /** The config file's schema under contracts/. */
@@ -22,6 +22,11 @@ export function loadConfigFile(file: string): { config: PartialConfig; suites?: 
   if (typeof data !== 'object' || Array.isArray(data)) throw badConfig(file, 'the top level must be a mapping of keys such as base-url and auth-url');
   // A key with no value leaves the setting to the other sources, as an empty variable does.
   const given = Object.fromEntries(Object.entries(data).filter(([k, v]) => v !== null || !(CONFIG_KEYS.has(k) || k === 'suites')));
+  // docs/cli.md: secrets belong in the environment; a file is read by whoever reads the folder, and gets committed.
+  for (const o of TARGET_OPTIONS.filter(x => x.secret)) {
+    const key = spellings(o.name).find(k => given[k] !== undefined && given[k] !== null);
+    if (key) throw badConfig(file, `holds the secret '${key}', which does not go in a file: remove it and set ${o.env} in the environment`);
+  }
   const problem = schemaProblem(given);
   if (problem) throw badConfig(file, problem);
   const { suites, ...settings } = given;

@@ -113,8 +113,9 @@ const OPTIONS = [
     more: ['run --describe prints it'] }),
 ] as const;
 
-/** The table itself when it sets every field of PartialConfig (but the run's own bundledReference), else never. */
-type Complete<T extends readonly { field: Field }[]> = [Exclude<Field, T[number]['field'] | 'bundledReference'>] extends [never] ? T : never;
+/** The table itself when it sets every field of PartialConfig (but the run's own bundledReference and timeScaleFromTarget), else never. */
+type Complete<T extends readonly { field: Field }[]> =
+  [Exclude<Field, T[number]['field'] | 'bundledReference' | 'timeScaleFromTarget'>] extends [never] ? T : never;
 
 // A field of TargetConfig that no option sets fails to compile here: a setting that can be given has its entry.
 export const TARGET_OPTIONS: readonly TargetOption[] = OPTIONS satisfies Complete<typeof OPTIONS>;

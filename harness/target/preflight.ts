@@ -3,10 +3,11 @@
 // a harness error (exit 2, one sentence that names the fix) within seconds,
 // never a page of failed checks.
 import { Agent } from 'undici';
-import { DeadlineError, exchange, type Exchange } from '../http/exchange.ts';
+import { DeadlineError, exchange, type Exchange, type ExchangeResponse } from '../http/exchange.ts';
 import { describeBody } from '../http/body.ts';
 import { redactUrlUserinfo } from '../http/url.ts';
 import { HarnessError, unreachableError } from '../errors.ts';
+import { nearest } from '../flag-values.ts';
 import { Redactor } from '../report/redact.ts';
 import type { TargetConfig } from './config.ts';
 import { fillPath, joinUrl } from './profile.ts';
@@ -28,6 +29,50 @@ function noAnswer(ex: Exchange, what: string, url: string): HarnessError {
     return new HarnessError('PIS_UNREACHABLE', `The ${what} at ${shown} gave ${ex.error.message}: ` +
       'a target answers such a call at once; check the URL and that it points at the right server.');
   return unreachableError(ex.error, what, shown);
+}
+
+/** Longest part of a target's own words quoted in a harness error (arbitrary: one line of a terminal). */
+const QUOTE_CHARS = 160;
+
+type Answer = ExchangeResponse;
+
+/** A target's own words, made safe for one terminal line: printable characters only, cut at QUOTE_CHARS. */
+function quote(s: string): string {
+  const flat = s.replace(/[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069]+/g, ' ').replace(/\s+/g, ' ').trim();
+  return flat.length > QUOTE_CHARS ? `${flat.slice(0, QUOTE_CHARS - 1)}…` : flat;
+}
+
+/** The message a not-found answer gives, when it gives one: where the target says its API is. */
+function messageOf(a: Answer): string | undefined {
+  const j = a.json as Record<string, unknown> | undefined;
+  for (const key of ['message', 'error_description', 'detail', 'title', 'error']) {
+    const v = j && typeof j === 'object' ? j[key] : undefined;
+    if (typeof v === 'string' && v.trim()) return v;
+  }
+  if (j === undefined && /^text\/plain/i.test(a.headers['content-type'] ?? '') && a.body.whole && a.text.trim()) return a.text;
+  return undefined;
+}
+
+/** "404 with text/html, 512 bytes": an answer in a few words. */
+function seenOf(a: Answer): string {
+  const type = a.headers['content-type'] ? `${a.headers['content-type'].split(';')[0]!.trim()}, ` : '';
+  return `${a.status} (${type}${describeBody(a.body)})`;
+}
+
+/**
+ * Why the answer to GET /banks shows that --base-url is not the banking API,
+ * or undefined when it may be. Spec 4.4 lists GET /banks; a 404 or 405 there,
+ * or a 2xx that is not JSON (a login page, a proxy's portal), is some other
+ * place. Every other answer is the checks' to judge.
+ */
+function notTheApi(a: Answer, banksPath: string, redactor: Redactor): string | undefined {
+  if (a.status === 404 || a.status === 405) {
+    const said = messageOf(a);
+    return `answered ${a.status} to GET ${banksPath}, so the banking API is not there` + (said ? ` (the answer says: "${quote(redactor.text(said))}")` : '');
+  }
+  if (a.status >= 200 && a.status < 300 && a.json === undefined)
+    return `answered GET ${banksPath} with ${seenOf(a)} that is not JSON, so it is not the banking API`;
+  return undefined;
 }
 
 export async function preflight(cfg: TargetConfig, redactor: Redactor): Promise<PreflightFindings> {
@@ -61,13 +106,32 @@ export async function preflight(cfg: TargetConfig, redactor: Redactor): Promise<
       redactor.add(access, 'PIS_ACCESS_TOKEN');
       findings.accessToken = access;
     }
-    // Any answer from the API will do: the suites judge it; here it only has to be there.
     // No base URL: only suites that never call the API were chosen (config.ts requireBaseUrl).
     if (cfg.baseUrl) {
       const banks = joinUrl(cfg.baseUrl, fillPath(cfg.paths.banks, {}));
+      // As the suites call the API (docs/profile.md): the bearer token and the device header.
+      const authorization: Record<string, string> = {
+        ...(typeof access === 'string' ? { authorization: `${cfg.headers.authScheme} ${access}` } : {}), [cfg.headers.device]: cfg.deviceId };
       const api = await exchange({ method: 'GET', url: banks, dispatcher, timeoutMs: CALL_TIMEOUT_MS, deadlineMs: CALL_TIMEOUT_MS,
-        headers: typeof access === 'string' ? { authorization: `${cfg.headers.authScheme} ${access}` } : {} }, redactor);
+        headers: authorization }, redactor);
       if (!api.response) throw noAnswer(api, 'API (--base-url)', cfg.baseUrl);
+      const wrong = notTheApi(api.response, cfg.paths.banks, redactor);
+      if (wrong) throw new HarnessError('PIS_BAD_CONFIG', `The API at ${redactUrlUserinfo(cfg.baseUrl)} ${wrong}: ` +
+        'check --base-url (and paths.banks in the config file).');
+      if (cfg.banks?.kind === 'ids' && Array.isArray(api.response.json)) {
+        const listed = (api.response.json as unknown[]).map(b => (b as { id?: unknown } | null)?.id).filter((id): id is string => typeof id === 'string');
+        for (const id of cfg.banks.ids.filter(i => !listed.includes(i))) {
+          // A bank GET /banks leaves out may still be read by its id, as the suites do (suites/support/banks.ts): only an
+          // error answer there too means no check could use it.
+          const one = await exchange({ method: 'GET', url: joinUrl(cfg.baseUrl, fillPath(cfg.paths.bank, { bankId: id })), dispatcher,
+            timeoutMs: CALL_TIMEOUT_MS, deadlineMs: CALL_TIMEOUT_MS, headers: authorization }, redactor);
+          const status = one.response?.status;
+          if (status === undefined || (status >= 200 && status < 300)) continue;
+          const near = nearest(id, listed);
+          throw new HarnessError('PIS_BAD_FLAG', `--banks names '${quote(id)}', which GET ${cfg.paths.banks} does not list and ` +
+            `GET ${cfg.paths.bank} answers ${status}: ${near ? `did you mean ${quote(near)}? ` : ''}give ids that GET ${cfg.paths.banks} lists.`);
+        }
+      }
     }
     if (cfg.controlUrl) {
       const health = joinUrl(cfg.controlUrl, '/health');
@@ -75,6 +139,8 @@ export async function preflight(cfg: TargetConfig, redactor: Redactor): Promise<
       if (!ctl.response) throw noAnswer(ctl, 'control API (--control-url)', cfg.controlUrl);
       const scale = (ctl.response.json as { timeScale?: unknown } | undefined)?.timeScale;
       if (ctl.response.status === 200 && typeof scale === 'number' && Number.isFinite(scale) && scale > 0) findings.controlTimeScale = scale;
+      else throw new HarnessError('PIS_BAD_CONFIG', `The control API at ${redactUrlUserinfo(cfg.controlUrl)} answered GET /health with ` +
+        `${seenOf(ctl.response)}, not 200 {"timeScale": N}: check --control-url (docs/control-api.md).`);
     }
     return findings;
   } finally {

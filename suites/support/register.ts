@@ -3,7 +3,7 @@
 // reporter can name a check that ended without a result) and its CheckResult
 // as an attachment. endCheck() is the one way a test hands its result over.
 import { test, type TestInfo } from './test.ts';
-import { CHECK_ANNOTATION, CHECK_ATTACHMENT, metaOf, type CheckMeta, type Registered } from '../../harness/report/check.ts';
+import { CHECK_ANNOTATION, CHECK_ATTACHMENT, metaOf, requirementTags, type CheckMeta, type Registered } from '../../harness/report/check.ts';
 import type { CheckResult } from '../../harness/report/model.ts';
 import { CheckContext, settle, type Check } from './check.ts';
 import { redactor, target } from './target.ts';
@@ -22,7 +22,7 @@ export function checkTest(r: Registered, body: (testInfo: TestInfo, meta: CheckM
   if (r.level === 'profile' && !t.profile) return;
   if (!checkExistsAt(r, t.apiVersion)) return;
   const meta = { ...metaOf(r), requirements: requirementsAt(r, t.apiVersion) };
-  test(`${r.id} ${r.title}`, { annotation: [{ type: CHECK_ANNOTATION, description: JSON.stringify(meta) }] }, async ({}, testInfo) => {
+  test(`${r.id} ${r.title}`, { tag: requirementTags(r), annotation: [{ type: CHECK_ANNOTATION, description: JSON.stringify(meta) }] }, async ({}, testInfo) => {
     await endCheck(testInfo, await body(testInfo, meta));
   });
 }

@@ -2,6 +2,7 @@
 // their waits run beside the suite's other checks.
 import { test } from './test.ts';
 import type { Check } from './check.ts';
+import { grepTitle } from '../../harness/report/check.ts';
 import { checkExistsAt } from '../../harness/requirements/versions.ts';
 import { target } from './target.ts';
 
@@ -23,5 +24,5 @@ function selected(file: string, k: Check): boolean {
   if (!checkExistsAt(k, target().apiVersion)) return false;
   const grep = process.env.PIS_GREP;
   if (!grep) return true;
-  try { return new RegExp(grep).test(`${file} ${k.id} ${k.title}`); } catch { return true; }
+  try { return new RegExp(grep).test(`${file} ${grepTitle(k)}`); } catch { return true; }
 }

@@ -8,7 +8,7 @@
 // and the report folder they upload is there. About 30-60 s, most of it npm.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
@@ -40,7 +40,8 @@ test('every package the published files import at run time is a dependency', () 
 // The container definition and the CI examples, read as data.
 const dockerfile = readFileSync(join(ROOT, 'Dockerfile'), 'utf8').replace(/\\\n\s*/g, ' ');
 const runs = [...dockerfile.matchAll(/^RUN (.+)$/gm)].map(m => m[1].trim());
-interface Step { name?: string; run?: string; uses?: string; env?: Record<string, string>; with?: Record<string, string>; if?: string }
+interface Step { name?: string; run?: string; uses?: string; env?: Record<string, string>; with?: Record<string, string>; if?: string;
+  'working-directory'?: string }
 const github = parse(readFileSync(join(ROOT, 'examples/github-actions/conformance.yml'), 'utf8')) as { jobs: Record<string, { steps: Step[] }> };
 const ghSteps = Object.values(github.jobs)[0].steps;
 const gitlab = parse(readFileSync(join(ROOT, 'examples/gitlab-ci/conformance.gitlab-ci.yml'), 'utf8')) as Record<string, {
@@ -59,19 +60,28 @@ test('the image is Debian with Node 20 and Debian\'s Chromium; the CI examples i
   assert.ok(runs.some(r => /apt-get install -y --no-install-recommends chromium\b/.test(r)), 'Chromium from Debian');
   assert.match(dockerfile, /^ENTRYPOINT \["pis-conformance"\]$/m);
   const install = runs.find(r => r.startsWith('npm install -g'))!.split(' && ')[0];
-  const asDocker = (cmd: string) => cmd.replace(/"\$PIS_CONFORMANCE_PACKAGE"/, '/tmp/pack/pis-conformance-*.tgz');
+  const pack = runs.find(r => r.includes('npm pack'))!;
   const ghInstall = ghSteps.find(s => s.run?.startsWith('npm install -g'))!.run!;
-  assert.equal(asDocker(ghInstall), install, 'GitHub Actions installs as the image does');
-  assert.equal(asDocker(glJob.script[0]), install, 'GitLab CI installs as the image does');
+  assert.equal(ghSteps.find(s => s.run?.includes('npm pack'))!.run, pack, 'GitHub Actions packs as the image does');
+  assert.equal(ghInstall, install, 'GitHub Actions installs the tarball as the image does');
+  assert.ok(glJob.script.some(l => l.includes(pack)), 'GitLab CI packs as the image does');
+  assert.ok(glJob.script.includes(install), 'GitLab CI installs the tarball as the image does');
+  // Never by name: the name is not claimed on the registry, and whoever claims it would run in the pipeline.
+  for (const line of [...ghSteps.map(s => s.run ?? ''), ...glJob.script])
+    assert.doesNotMatch(line, /npm (install|i|exec)\b[^|&;]*\spis-conformance(@[^\s]*)?(\s|$)|npx pis-conformance/, line);
   assert.match(glJob.image, /^node:20-bookworm/);
   // Both gates upload the report folder whatever the verdict.
   const upload = ghSteps.find(s => s.uses?.startsWith('actions/upload-artifact'))!;
   assert.equal(upload.if, 'always()');
   assert.equal(glJob.artifacts.when, 'always');
   const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const tgz = `${pkg.name}-${pkg.version}.tgz`;
   for (const line of ['docker build -t pis-conformance .', 'examples/github-actions/conformance.yml',
-      'examples/gitlab-ci/conformance.gitlab-ci.yml', 'npm pack', 'npm install -g'])
+      'examples/gitlab-ci/conformance.gitlab-ci.yml', 'npm pack', `npm install -g ./${tgz}`, `npm exec --package ./${tgz} -- pis-conformance`,
+      'node /path/to/pis-conformance/bin/pis-conformance.mjs'])
     assert.ok(readme.includes(line), `README.md shows ${line}`);
+  // Outside the checkout, npx by name fetches whatever the registry holds under it: README says so where it uses npx.
+  assert.match(readme, /`npx pis-conformance` finds this checkout's own binary/);
 });
 
 test('packed and installed by the Dockerfile\'s commands, the binary works from any folder, and the CI examples gate on the verdict', async () => {
@@ -80,8 +90,12 @@ test('packed and installed by the Dockerfile\'s commands, the binary works from 
   const npmEnv = { npm_config_prefix: prefix, npm_config_prefer_offline: 'true', PATH: `${join(prefix, 'bin')}:${process.env.PATH}` };
   const refs: Array<{ close(): Promise<void> }> = [];
   try {
-    // The image's commands: npm pack, then the install (here into a temporary prefix).
-    const pack = await sh(runs.find(r => r.includes('npm pack'))!.replaceAll('/tmp/pack', join(tmp, 'pack')), ROOT);
+    // The GitHub example's steps: the checkout of pis-conformance (here a link to this one), npm pack there as the image
+    // does, then the install (here into a temporary prefix).
+    const gh = mkdtempSync(join(tmp, 'github-job-'));
+    symlinkSync(ROOT, join(gh, 'pis-conformance'));
+    const packStep = ghSteps.find(s => s.run?.includes('npm pack'))!;
+    const pack = await sh(packStep.run!.replaceAll('/tmp/pack', join(tmp, 'pack')), join(gh, packStep['working-directory']!));
     assert.equal(pack.code, 0, pack.stderr);
     const tarball = readdirSync(join(tmp, 'pack')).find(f => f.endsWith('.tgz'))!;
     const files = (await sh(`tar tzf ${join(tmp, 'pack', tarball)}`, tmp)).stdout.split('\n').map(f => f.replace(/^package\//, ''));
@@ -90,10 +104,15 @@ test('packed and installed by the Dockerfile\'s commands, the binary works from 
       assert.ok(files.includes(f), `the tarball holds ${f}`);
     assert.deepEqual(files.filter(f => /^(test|bench|scripts|reports|examples|\.ci)\//.test(f)), [],
       'no tests, benchmarks, examples or reports in the tarball');
-    // The GitHub example's install step, as it is written, with the tarball as the package.
-    const install = await sh(ghSteps.find(s => s.run?.startsWith('npm install -g'))!.run!, tmp,
-      { ...npmEnv, PIS_CONFORMANCE_PACKAGE: join(tmp, 'pack', tarball) });
+    const install = await sh(ghSteps.find(s => s.run?.startsWith('npm install -g'))!.run!.replaceAll('/tmp/pack', join(tmp, 'pack')), gh, npmEnv);
     assert.equal(install.code, 0, install.stdout + install.stderr);
+    // The GitLab example's clone and pack lines, with this repository as PIS_CONFORMANCE_REPOSITORY: they build the tarball it installs.
+    const gl = mkdtempSync(join(tmp, 'gitlab-job-'));
+    const glBuild = glJob.script.slice(0, glJob.script.findIndex(l => l.startsWith('npm install -g'))).join('\n')
+      .replaceAll('/tmp/pack', join(tmp, 'pack-gitlab')).replaceAll('/tmp/pis-conformance', join(tmp, 'clone'));
+    const built = await sh(glBuild, gl, { PIS_CONFORMANCE_REPOSITORY: ROOT, CI_PROJECT_DIR: gl });
+    assert.equal(built.code, 0, built.stdout + built.stderr);
+    assert.deepEqual(readdirSync(join(tmp, 'pack-gitlab')), [tarball]);
 
     const work = mkdtempSync(join(tmp, 'elsewhere-'));
     copyFileSync(join(ROOT, 'test/fixtures/contracts/valid/normal-started.json'), join(work, 'body.json'));
@@ -103,6 +122,12 @@ test('packed and installed by the Dockerfile\'s commands, the binary works from 
     assert.match(help.stdout, /Usage: pis-conformance <command>/);
     assert.equal(validate.code, 0, validate.stdout + validate.stderr);
     assert.match(validate.stdout, /^body\.json:1 {2}webhook-normal {2}valid\n/);
+    // README's two ways without a global install, from a folder outside the checkout: the checkout's path, and npm exec of the tarball.
+    copyFileSync(join(tmp, 'pack', tarball), join(work, tarball));
+    const [byPath, byExec] = await Promise.all([sh(`node ${join(ROOT, 'bin/pis-conformance.mjs')} --version`, work),
+      sh(`npm exec --yes --package ./${tarball} -- pis-conformance --version`, work, { npm_config_prefer_offline: 'true' })]);
+    assert.equal(byPath.stdout.trim(), `${pkg.name} ${pkg.version}`, byPath.stderr);
+    assert.equal(byExec.stdout.trim(), `${pkg.name} ${pkg.version}`, byExec.stderr);
 
     // The examples' run commands against the bundled reference, whose tokens live 100 spec s (1 s at this scale).
     const scale = 0.01;
@@ -120,7 +145,7 @@ test('packed and installed by the Dockerfile\'s commands, the binary works from 
         const r = await sh(step.run!, dir, { ...npmEnv, ...env, GITHUB_STEP_SUMMARY: values.GITHUB_STEP_SUMMARY });
         return { r, dir, report: join(dir, ghSteps.find(s => s.uses?.startsWith('actions/upload-artifact'))!.with!.path) };
       }
-      const r = await sh(glJob.script[1], dir, { ...npmEnv, ...values });
+      const r = await sh(glJob.script.find(l => l.startsWith('pis-conformance run'))!, dir, { ...npmEnv, ...values });
       return { r, dir, report: join(dir, glJob.artifacts.paths[0]) };
     };
     const [clean, broken, incomplete] = await Promise.all([

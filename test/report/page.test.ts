@@ -51,6 +51,13 @@ const checks: CheckResult[] = [
   { ...meta('token.expiry.old-token-refused'), status: 'skipped', skipKind: 'not-run', message: 'more than the wait budget (raise --max-wait)', evidence: [] },
   ...Array.from({ length: 30 }, (_, i): CheckResult => ({ ...meta(`session.lifecycle.check-${i}`), status: 'passed', evidence: [exchange(30 + i)] })),
 ];
+// Passed checks first in the results, as a real run writes them: the report must still open on the failures.
+checks.unshift(...Array.from({ length: 31 }, (_, i): CheckResult => ({ ...meta(`data.banks.check-${i}`), status: 'passed',
+  evidence: [{ ...exchange(100 + i), response: { status: 200, headers: {}, body: { note: 'x'.repeat(3000), list: [1, 2, 3] } } }] })));
+checks.splice(checks.length - 1, 0, { ...meta('webhook.retry.attempts'), status: 'passed', evidence: [{ kind: 'delivery', attempts:
+  Array.from({ length: 3 }, (_, i) => ({ seq: i, checkoutId: `checkout-with-a-rather-long-identifier-${i}-${'z'.repeat(40)}`, event: 0, attempt: i,
+    bodyStatus: 'PAYMENT_CREATED', arrivedMs: i * 1000, answeredMs: i * 1000 + 5, answer: 500 as const, probe: 'answer-500', method: 'POST',
+    path: `/hooks/${'p'.repeat(60)}`, headers: { 'content-type': 'application/json' }, body: '{"status":"PAYMENT_CREATED"}' })) }] });
 const results: RunResults = {
   tool: { name: 'pis-conformance', version: '0.1.0' }, command: 'run',
   target: { authUrl: 'http://127.0.0.1:40333', realm: 'pis', clientId: 'demo-client', baseUrl: BASE },
@@ -82,7 +89,19 @@ test('index.html in Chromium at 1280 and 390 px: verdict in view, the marked exc
         return !!box && box.y >= 0 && box.y + Math.min(box.height, 40) <= height;
       };
       assert.ok(await inView('#verdict'), `${width}px: the verdict is in view without scrolling`);
-      const box = await page.locator('#reproduce pre').innerText();
+      // The report opens on problems: the first failed check starts in the first screen, though 31 passed checks come
+      // before it in the results; the passed ones are folded, one click away.
+      const first = await page.locator('details.check.failed').first().boundingBox();
+      assert.ok(first && first.y < height, `${width}px: the first failure starts at ${first?.y} px`);
+      assert.equal(await page.locator('details.check.passed:visible').count(), 0, 'passed checks are folded');
+      await page.locator('#suite-session details.rest > summary').click();
+      assert.equal(await page.locator('#suite-session details.check.passed:visible').count(), 30, 'one click shows a suite\'s passed checks');
+      await page.locator('#suite-session details.rest > summary').click();
+      // No horizontal scrolling, even with every fold open (long JSON and tables scroll inside their own box).
+      await page.evaluate(() => { for (const d of document.querySelectorAll('details')) (d as HTMLDetailsElement).open = true; });
+      assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), width, `${width}px: the page is no wider than the screen`);
+      await page.evaluate(() => { for (const d of document.querySelectorAll('details:not(.check.failed)')) (d as HTMLDetailsElement).open = false; });
+      const box = await page.locator('#reproduce pre').textContent() ?? '';
       assert.match(box,
         /^TOKENS="\$\(curl -sS -X POST 'http:\/\/127\.0\.0\.1:40333\/auth\/realms\/pis\/protocol\/openid-connect\/token' .*\$PIS_CLIENT_SECRET"\)"$/m,
         'the token request, with the client secret as a placeholder');
@@ -109,10 +128,11 @@ test('index.html in Chromium at 1280 and 390 px: verdict in view, the marked exc
       assert.equal(await page.locator('details.check:visible').count(), 3, 'failed, warning and not run');
       await page.locator('#search').fill('acc-9-TX-2');
       assert.deepEqual(await page.locator('details.check:visible').evaluateAll(els => els.map(e => e.id)), [BIC]);
-      assert.match(await page.locator('#shown').innerText(), /^1 of 35 checks shown$/);
+      assert.match(await page.locator('#shown').innerText(), /^1 of 67 checks shown$/);
       await page.locator('#show-all').click();
       await page.locator('#filters input[data-group="suite"][value="session"]').uncheck();
-      assert.equal(await page.locator('details.check:visible').count(), 5);
+      assert.equal(await page.locator('details.check:not([hidden])').count(), 37);
+      assert.equal(await page.locator('details.check:visible').count(), 3, 'the passed ones are kept, folded in their suite');
       assert.equal(await page.locator('section#suite-session').isVisible(), false, 'a suite with nothing to show is hidden');
       assert.deepEqual(problems, [], `${width}px: no script error and no blocked script (CSP)`);
       await page.close();

@@ -63,6 +63,28 @@ test('in a log: a wait is said at once with its time left, then a status line ev
   assert.equal(out.chunks.at(-1), '… waiting: webhook: 3 of 12 checkouts delivered; at most 900 s left\n');
 });
 
+test('in a log while the run starts: what it is doing at the next tick, then every 3 s until a check begins, then every 10 s', () => {
+  let now = 1_000_000;
+  const out = sink(false);
+  const s = new LiveStatus(out, 10_000, () => now);
+  s.idle('collecting the checks');
+  now += 1_000; s.tick();
+  assert.deepEqual(out.chunks, ['… collecting the checks\n']);
+  s.write('Running 130 checks in 5 suites\n');
+  s.idle("starting the suites' workers (5)");
+  now += 1_000; s.tick();
+  assert.equal(out.chunks.at(-1), "… starting the suites' workers (5)\n", 'a new step is said at once');
+  now += 2_000; s.tick();
+  assert.equal(out.chunks.length, 3, 'then nothing before 3 s of silence');
+  now += 1_000; s.tick();
+  assert.equal(out.chunks.at(-1), "… starting the suites' workers (5)\n");
+  s.begin('token.issue.access-token');
+  s.finish('token.issue.access-token');
+  const lines = out.chunks.length;
+  now += 9_000; s.tick();
+  assert.equal(out.chunks.length, lines, 'once a check has begun, silence is 10 s again');
+});
+
 test('on a terminal: one line rewritten in place, cleared before any other output', () => {
   let now = 0;
   const out = sink(true);
@@ -127,6 +149,7 @@ test('--reporter github: line output, ::error and ::warning annotations escaped,
     assert.match(text, /%0Aexpected: 8 or 11 characters%0Aseen: "DNBANOKKX" \(9\)%0Acurl -sS/);
     assert.match(text, /^::warning title=warn data\.banks\.profile-fields/m);
     assert.match(text, /^::warning title=not run token\.expiry\.old-token-refused/m);
+    assert.match(text, /^::error title=pis-conformance%3A Not conformant::Not conformant: 1 passed, 1 failed, 1 warning, 1 skipped/m);
     const md = readFileSync(summary, 'utf8');
     assert.match(md, /^### pis-conformance: Not conformant/);
     assert.match(md, /\| failed \| `data\.transactions\.bic-length` \| must \| 2\.6 \|/);
@@ -136,6 +159,28 @@ test('--reporter github: line output, ::error and ::warning annotations escaped,
   }
 });
 
+test('--reporter github: an Incomplete run ends with an ::error line for the verdict and its remedy (before: ::warning lines only)', () => {
+  const out = sink(), err = sink();
+  const t = new Terminal('github', out, err, {});
+  for (const c of [ok, notRun]) t.check(c);
+  t.end([ok, notRun]);
+  const text = out.text();
+  assert.match(text, /^::warning title=not run token\.expiry\.old-token-refused/m);
+  assert.match(text, /^::error title=pis-conformance%3A Incomplete::Incomplete: 1 passed, 0 failed, 1 skipped \(1 not run\)\.%0ANot run: /m);
+  // With --allow-incomplete the job passes: the verdict is then a warning.
+  const allowed = sink();
+  const a = new Terminal('github', allowed, err, {});
+  a.allowIncomplete = true;
+  a.end([ok, notRun]);
+  assert.match(allowed.text(), /^::warning title=pis-conformance%3A Incomplete::/m);
+  assert.doesNotMatch(allowed.text(), /^::error/m);
+  const conformant = sink();
+  const c = new Terminal('github', conformant, err, {});
+  c.check(ok);
+  c.end([ok]);
+  assert.doesNotMatch(conformant.text(), /^::error/m);
+});
+
 test('a run whose check waits for a token to expire says so with the time left; --reporter json keeps stdout to JSON lines', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'pis-terminal-run-'));
   try {
@@ -143,9 +188,15 @@ test('a run whose check waits for a token to expire says so with the time left; 
     const r = await runCli(['run', '--suites', 'token', '--grep', 'token.expiry.old-token-refused', '--time-scale', '0.002', '--max-wait', '30',
       '--workers', '1', '--report', dir, '--reporter', 'json'], { timeoutMs: 300_000 });
     assert.equal(r.code, 0, r.stdout + r.stderr);
-    const lines = r.stdout.trim().split('\n').map(l => JSON.parse(l) as { type: string; id?: string; status?: string; verdict?: string });
+    const lines = r.stdout.trim().split('\n')
+      .map(l => JSON.parse(l) as { type: string; id?: string; status?: string; verdict?: string; notSelected?: number });
     assert.deepEqual(lines.map(l => [l.type, l.id ?? l.verdict, l.status]),
       [['check', 'token.expiry.old-token-refused', 'passed'], ['summary', 'conformant', undefined]]);
+    // The summary line counts the checks left out as results.json and the verdict line do (before: 0 against 129).
+    const notSelected = (JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as { summary: { notSelected: number } }).summary.notSelected;
+    assert.ok(notSelected > 100, `${notSelected}`);
+    assert.equal(lines[1]!.notSelected, notSelected);
+    assert.match(r.stderr, new RegExp(`Conformant: 1 passed, 0 failed, 0 skipped, ${notSelected} not selected\\.`));
     // What the check waits for, in its own words, with the time left.
     assert.match(r.stderr, /^… waiting: [^\n]*to expire[^\n]*; \d+ s left/m);
     assert.match(r.stderr, /Started the bundled reference/);

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { CheckResult } from '../../harness/report/model.ts';
-import { judge, verdictExit } from '../../harness/report/verdict.ts';
+import { judge, summarize, verdictExit, verdictLines } from '../../harness/report/verdict.ts';
 
 const c = (id: string, over: Partial<CheckResult>): CheckResult => ({
   id: `token.issue.${id}`, suite: 'token', title: id, spec: '2.1', level: 'must', status: 'passed', evidence: [], durationMs: 1, ...over,
@@ -52,4 +52,15 @@ test('interrupted wins over every other verdict and exits 2', () => {
     assert.equal(j.verdict, 'interrupted');
     assert.equal(verdictExit(j.verdict, { allowIncomplete: true }), 2);
   }
+});
+
+test('the remedies of checks not run are said for Not conformant as for Incomplete, never for Conformant', () => {
+  const base = { suite: 'session' as const, title: 't', spec: '4.4', evidence: [], durationMs: 1 };
+  const failed: CheckResult = { ...base, id: 'session.lifecycle.create', level: 'must', status: 'failed', message: 'no sessionId' };
+  const notRun: CheckResult = { ...base, id: 'session.lifecycle.expires', level: 'must', status: 'skipped', remedy: 'give --session-lifetime S',
+    message: 'the spec does not say how long a session lasts' };
+  assert.deepEqual(verdictLines(summarize([failed, notRun]), [failed, notRun]).slice(1),
+    ['Not run: give --session-lifetime S to run session.lifecycle.expires.']);
+  const passed: CheckResult = { ...failed, status: 'passed', message: undefined };
+  assert.equal(verdictLines(summarize([passed]), [passed]).length, 1);
 });

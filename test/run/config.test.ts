@@ -18,7 +18,7 @@ function withFile(text: string, fn: (file: string) => void): void {
 }
 
 test('flags win over env, env over the file; defaults fill the rest', () => {
-  withFile(`base-url: http://file/api\nauthUrl: http://file\nclient-id: file-client\nclient-secret: file-secret\nrealm: file-realm\nmax-wait: 5\n`, file => {
+  withFile(`base-url: http://file/api\nauthUrl: http://file\nclient-id: file-client\nrealm: file-realm\nmax-wait: 5\n`, file => {
     const cfg = resolveTarget(
       fromFlags({ 'base-url': 'http://flag/api' }),
       fromEnv({ PIS_BASE_URL: 'http://env/api', PIS_AUTH_URL: 'http://env', PIS_CLIENT_SECRET: 'env-secret' }),
@@ -65,4 +65,16 @@ test('secrets travel in their own variables, never in the JSON or the report tar
   assert.doesNotMatch(env.PIS_TARGET_JSON!, /the-secret|the-key/);
   assert.doesNotMatch(JSON.stringify(reportTarget(cfg)), /the-secret|the-key/);
   assert.deepEqual(JSON.parse(JSON.stringify(targetFromEnv(env))), JSON.parse(JSON.stringify(cfg)));
+});
+
+test('a secret in the config file is PIS_BAD_CONFIG naming its variable (before: accepted silently)', () => {
+  for (const [text, key, variable] of [['client-secret: s3cr3t-value\n', 'client-secret', 'PIS_CLIENT_SECRET'],
+    ['webhookApiKey: k3y-value\n', 'webhookApiKey', 'PIS_WEBHOOK_API_KEY']]) {
+    withFile(text, file => {
+      assert.throws(() => loadConfigFile(file), (e: Error & { code?: string }) => e.code === 'PIS_BAD_CONFIG' &&
+        e.message.includes(`holds the secret '${key}', which does not go in a file: remove it and set ${variable} in the environment`) &&
+        !/s3cr3t|k3y-value/.test(e.message));
+    });
+  }
+  withFile('client-secret:\n', file => assert.doesNotThrow(() => loadConfigFile(file), 'a key with no value is as if absent'));
 });

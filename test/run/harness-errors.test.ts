@@ -68,6 +68,7 @@ test('a bad flag, a bad flag value and an unknown suite are exit 2', async () =>
   await expectHarnessError(['--no-such-flag'], /Unknown option '--no-such-flag'.*--help/);
   await expectHarnessError(['--max-wait', 'soon'], /--max-wait must be a number/);
   await expectHarnessError(['--suites', 'token,bogus'], /'bogus', which is not a suite/);
+  await expectHarnessError(['--suites', 'tokens'], /'tokens', which is not a suite: did you mean token\? use token, session/);
   await expectHarnessError(['--consent-driver', 'telepathy'], /--consent-driver must be one of follow, browser, manual/);
   await expectHarnessError(['--base-url', 'not a url', '--auth-url', 'http://x', '--client-id', 'x', '--client-secret', 'y'],
     /--base-url 'not a url' is not a URL/);
@@ -144,6 +145,85 @@ test('a --time-scale that differs from the one the control API reports is exit 2
     await expectHarnessError(['--suites', 'token', '--auth-url', ref.authUrl, '--client-id', ref.clientId, '--control-url', ref.controlUrl,
       '--time-scale', '1'],
       /--time-scale says 1, but the control API's http:\/\/127\.0\.0\.1:\d+\/control\/health says the target runs at time scale 0\.1: give --time-scale 0\.1, or leave it out/,
+      { PIS_CLIENT_SECRET: ref.clientSecret });
+  } finally { await ref.close(); }
+});
+
+test('a base URL one folder off is exit 2 naming --base-url and quoting where the target says the API is (before: 8 s, 331 lines, exit 1)', async () => {
+  const ref = await startReference();
+  try {
+    const line = await expectHarnessError(['--auth-url', ref.authUrl, '--client-id', ref.clientId, '--base-url', ref.authUrl],
+      /The API at http:\/\/127\.0\.0\.1:\d+ answered 404 to GET \/banks, so the banking API is not there \(the answer says: "Nothing at \/banks: .*the API is under \/api.*"\): check --base-url/,
+      { PIS_CLIENT_SECRET: ref.clientSecret });
+    assert.doesNotMatch(line, new RegExp(ref.clientSecret));
+  } finally { await ref.close(); }
+});
+
+test('a control URL whose /health names no time scale is exit 2 naming --control-url (before: a must failure of the webhook suite)', async () => {
+  const ref = await startReference();
+  try {
+    await expectHarnessError(['--suites', 'token', '--auth-url', ref.authUrl, '--client-id', ref.clientId, '--control-url', ref.authUrl],
+      /The control API at http:\/\/127\.0\.0\.1:\d+ answered GET \/health with 404 \(application\/json, \d+ bytes\), not 200 \{"timeScale": N\}: check --control-url/,
+      { PIS_CLIENT_SECRET: ref.clientSecret });
+  } finally { await ref.close(); }
+});
+
+test('an API 404 with hostile words is quoted on one printable line, cut short', async t => {
+  const ref = await startReference();
+  t.after(() => ref.close());
+  const api = await tokenEndpoint(t, res => {
+    res.writeHead(404, { 'content-type': 'text/plain' });
+    res.end(`go to /v2\u001b[2J\u001b]8;;http://evil\u0007here\r\nspoof: ${'x'.repeat(500)}`);
+  });
+  const line = await expectHarnessError(['--auth-url', ref.authUrl, '--client-id', ref.clientId, '--base-url', api],
+    /answered 404 to GET \/banks, so the banking API is not there \(the answer says: "go to \/v2 \[2J \]8;;http:\/\/evil here spoof: x+…"\): check --base-url/,
+    { PIS_CLIENT_SECRET: ref.clientSecret });
+  assert.doesNotMatch(line, /[\u0000-\u001f\u007f]/);
+  assert.ok(line.length < 600, `${line.length} characters`);
+});
+
+test('an API answering 200 with HTML is exit 2 naming --base-url; any JSON answer is left to the checks', async t => {
+  const ref = await startReference();
+  t.after(() => ref.close());
+  const html = await tokenEndpoint(t, res => { res.writeHead(200, { 'content-type': 'text/html' }); res.end('<!doctype html><title>Portal</title>'); });
+  await expectHarnessError(['--auth-url', ref.authUrl, '--client-id', ref.clientId, '--base-url', html],
+    /answered GET \/banks with 200 \(text\/html, 36 bytes\) that is not JSON, so it is not the banking API: check --base-url/,
+    { PIS_CLIENT_SECRET: ref.clientSecret });
+});
+
+test('TLS and scheme mistakes are named for what they are, and NODE_EXTRA_CA_CERTS lets a self-signed test target in', async t => {
+  const { createServer: http } = await import('node:http');
+  const { createServer: https } = await import('node:https');
+  const { selfSignedCertificate } = await import('../../harness/sink/tls.ts');
+  const pem = await selfSignedCertificate('127.0.0.1');
+  const notFound = (_q: unknown, res: import('node:http').ServerResponse) => { res.writeHead(404, { 'content-type': 'text/plain' }).end('no'); };
+  const plain = http(notFound);
+  const secure = https({ cert: pem.cert, key: pem.key }, notFound);
+  for (const s of [plain, secure]) { await new Promise<void>(r => s.listen(0, '127.0.0.1', r)); t.after(() => { s.closeAllConnections(); s.close(); }); }
+  const port = (s: typeof plain) => (s.address() as { port: number }).port;
+  const dir = mkdtempSync(join(tmpdir(), 'pis-tls-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const ca = join(dir, 'ca.pem');
+  writeFileSync(ca, pem.cert);
+  const at = (url: string) => ['--suites', 'token', '--auth-url', url, '--client-id', 'x'];
+  // Before: "its TLS certificate was refused (ERR_SSL_WRONG_VERSION_NUMBER)".
+  await expectHarnessError(at(`https://127.0.0.1:${port(plain)}`),
+    /\[PIS_TLS\] The token endpoint at https:\S+ does not speak TLS \(ERR_SSL_WRONG_VERSION_NUMBER\): .*use http:\/\/ in the URL/, SECRET);
+  // Before: "Cannot reach the token endpoint ... (UND_ERR_SOCKET)".
+  await expectHarnessError(at(`http://127.0.0.1:${port(secure)}`),
+    /\[PIS_UNREACHABLE\] The token endpoint at http:\S+ closed the connection without an answer \(\w+\): if the server speaks HTTPS there, use https:\/\//, SECRET);
+  await expectHarnessError(at(`https://127.0.0.1:${port(secure)}`),
+    /\[PIS_TLS\] The token endpoint at https:\S+ presented a TLS certificate this machine does not trust \(\w+\): .*set NODE_EXTRA_CA_CERTS/, SECRET);
+  // Trusted through NODE_EXTRA_CA_CERTS: the TLS step passes, and the 404 of this stand-in is the next thing said.
+  await expectHarnessError(at(`https://127.0.0.1:${port(secure)}`), /\[PIS_BAD_CONFIG\] The token endpoint https:\S+ answered 404/,
+    { ...SECRET, NODE_EXTRA_CA_CERTS: ca });
+});
+
+test('a mistyped bank id stops the run at once, naming the nearest listed id (before: the run went on to Incomplete)', async () => {
+  const ref = await startReference();
+  try {
+    await expectHarnessError(['--suites', 'data', '--auth-url', ref.authUrl, '--client-id', ref.clientId, '--base-url', ref.baseUrl, '--bank-id', 'dnb-nO'],
+      /\[PIS_BAD_FLAG\] --banks names 'dnb-nO', which GET \/banks does not list and GET \/banks\/\{bankId\} answers \d+: did you mean dnb-no\? /,
       { PIS_CLIENT_SECRET: ref.clientSecret });
   } finally { await ref.close(); }
 });

@@ -39,7 +39,7 @@ test('--grep and --no-profile narrow the run, the report records the selection a
     assert.equal((junit.match(/<testcase /g) ?? []).length, ran.length, 'not-selected checks are no testcases');
     assert.match(junit, /<property name="selection.grep" value="token\\.errors\\."\/>/);
     const html = readFileSync(join(dir, 'index.html'), 'utf8');
-    assert.match(html, /<p id="selection">suites token · grep &#39;token\\.errors\\.&#39; · profile checks off/);
+    assert.match(html, /<p class="run" id="selection">suites token · grep &#39;token\\.errors\\.&#39; · profile checks off/);
     assert.match(html, new RegExp(`<summary>${notSelected.length} checks not selected</summary>`));
   } finally { rmSync(dir, { recursive: true, force: true }); }
 });

@@ -17,14 +17,18 @@ test('a target on a compressed clock, with credentials in its URLs', async () =>
   const PASS = 'url-pass-7Q';
   const creds = (u: string) => u.replace('http://', `http://merchant:${PASS}@`);
   try {
-    const r = await runCli(['run', '--suites', 'token,data', '--grep', 'token\\.issue\\.access-token|data\\.banks\\.list',
-      '--auth-url', ref.authUrl, '--realm', ref.realm, '--client-id', ref.clientId,
+    // token.expiry.old-token-refused waits out the token's 3600 spec s, more than --max-wait 1: it does not run, and says why.
+    const r = await runCli(['run', '--suites', 'token,data', '--grep', 'token\\.issue\\.access-token|data\\.banks\\.list|token\\.expiry\\.old-token-refused',
+      '--auth-url', ref.authUrl, '--realm', ref.realm, '--client-id', ref.clientId, '--max-wait', '1', '--allow-incomplete',
       '--base-url', creds(ref.baseUrl), '--control-url', creds(ref.controlUrl), '--report', dir],
     { env: { PIS_CLIENT_SECRET: ref.clientSecret, PIS_TIME_SCALE: '' }, timeoutMs: 120_000 });
     assert.equal(r.code, 0, `${r.stdout}\n${r.stderr}`);
     assert.match(r.stdout, /The target's clock runs at time scale 0\.1 \(from http:\/\/\[redacted\]@127\.0\.0\.1:\d+\/control\/health\); the run uses it\./);
     const results = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as RunResults;
     assert.equal(results.timeScale, 0.1);
+    // The target's clock is its own: the remedy names --max-wait alone (before: "or run the target on a compressed clock with --time-scale").
+    assert.match(r.stdout, /^Not run: raise --max-wait to \d+ to run token\.expiry\.old-token-refused\.$/m);
+    assert.doesNotMatch(r.stdout, /--time-scale\)/);
     assert.match(results.target.timeScaleSource ?? '', /\/control\/health \(no --time-scale given\)$/);
     assert.match(results.target.baseUrl ?? '', /^http:\/\/\[redacted\]@127\.0\.0\.1:\d+\/api$/);
     const api = results.checks.find(c => c.id === 'data.banks.list')?.evidence.find(e => e.kind === 'http');

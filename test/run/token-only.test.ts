@@ -23,7 +23,11 @@ test('run --suites token with only the auth URL runs the token suite and skips t
     assert.equal(r.code, 0, out);
     const results = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as RunResults;
     assert.equal(results.summary.verdict, 'incomplete', out);
-    assert.match(r.stdout, /\nNot run: give --base-url to run \d+ token checks[.;]/);
+    const printed = /\nNot run: give --base-url to run (\d+) token checks[.;]/.exec(r.stdout);
+    assert.ok(printed, r.stdout);
+    // README.md quotes this line as its example of what a verdict line says: with the figure this run prints.
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8').replace(/\s*\n\s*/g, ' ');
+    assert.ok(readme.includes(`Not run: give --base-url to run ${printed[1]} token checks.`), `README.md quotes the line with ${printed[1]}`);
     assert.equal(results.target.baseUrl, undefined);
     const api = results.checks.filter(c => /^token\.(use\.|expiry\.old-token-refused$)/.test(c.id));
     // The refresh token's lifetime is seen at the auth server alone: those checks run, or wait for a lifetime longer than --max-wait.

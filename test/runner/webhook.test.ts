@@ -32,7 +32,7 @@ test('a webhook check is selected as Playwright selects its test: file, id and t
 test('no checkout without a selected webhook check; a drive that cannot be made fails the first webhook check', async () => {
   const ref = await startReference({ timeScale: 0.1 });
   const refusing = createServer((req, res) => {
-    if (req.url === '/health') res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    if (req.url === '/health') res.writeHead(200, { 'content-type': 'application/json' }).end('{"timeScale":0.1}');
     else res.writeHead(503, { 'content-type': 'application/json' }).end('{"error":"checkouts are down"}');
   });
   await new Promise<void>(r => refusing.listen(0, '127.0.0.1', r));

@@ -39,14 +39,15 @@ test('the correct receiver without --state-url: plan line first, incomplete (exi
     const first = out.stdout.split('\n')[0];
     assert.match(first, new RegExp(`^\\d+ requests will go to ${r.url.replace(/[.]/g, '\\.')} `));
     assert.match(out.stdout, /\[\s*\d+\/\d+\] concurrency/, 'progress lines');
+    // A pause the service makes is said as it starts, with its length and why (before: seconds without a line).
+    assert.match(out.stdout, /^… waiting \d+\.\d s: the minimum retry delay of spec 6\.5, before /m);
     assert.match(out.stdout, /SKIP receiver\.idempotency\.state-after-duplicates .*--state-url/);
     // The three state checks need --state-url: without it the certification is incomplete, and says what to give.
     // Served over plain HTTP: said once, second, and not a failed check (spec 4.3: the service calls over HTTPS).
     assert.match(out.stdout.split('\n')[1], /^note: HTTPS was not used: .*certify the https:\/\/ address it will call\.$/);
     assert.match(out.stdout, /SKIP receiver\.accepts\.over-https /);
     // (The p99 advice may warn on a loaded machine: every failure is a warning.)
-    assert.match(out.stdout, new RegExp('^Incomplete: \\d+ passed, (?:0 failed|(\\d+) failed \\(\\1 of them warnings that do not decide the verdict\\)), ' +
-      '4 skipped \\(3 not run, 1 not applicable\\)\\.\\nNot run: give --state-url to run 3 receiver checks\\.$', 'm'));
+    assert.match(out.stdout, /^Incomplete: \d+ passed, 0 failed(?:, \d+ warnings?)?, 4 skipped \(3 not run, 1 not applicable\)\.\nNot run: give --state-url to run 3 receiver checks\.$/m);
     assert.deepEqual(readdirSync(dir).sort(), ['index.html', 'junit.xml', 'plan.json', 'results.json', 'results.jsonl']);
     for (const f of readdirSync(dir)) assert.equal(readFileSync(join(dir, f), 'utf8').includes(API_KEY), false, f);
     assert.equal(out.stdout.includes(API_KEY), false);

@@ -129,7 +129,10 @@ describe('sample receiver faults', { concurrency: 5 }, () => {
         }
         if (f.name === 'dies-on-missing-key') {
           const up = r.checks.find(c => c.id === 'receiver.robustness.stays-up');
-          assert.match(up?.message ?? '', /stopped accepting connections after .*the run stopped there/);
+          // The delivery that killed it is named first, with its curl line; the last one it answered after it (before: only that one).
+          assert.match(up?.message ?? '', /^the receiver stopped at "A delivery with[^"]*" \(.*\) and has refused every connection since; the last delivery it answered was ".*the run stopped there/);
+          const culprit = up?.evidence.find(e => e.primary);
+          assert.ok(culprit?.kind === 'http' && /^curl /.test(culprit.curl ?? ''), JSON.stringify(culprit));
           assert.equal(r.checks.some(c => c.id.startsWith('receiver.idempotency.')), false, 'nothing is sent to a dead receiver');
         }
         // A fault at one place is named at that place only.
@@ -143,6 +146,12 @@ describe('sample receiver faults', { concurrency: 5 }, () => {
           const c = r.checks.find(x => x.id === id);
           assert.deepEqual(c?.places?.failed, [place]);
           assert.equal(c?.places?.exercised.length, c?.places?.bound.length);
+        }
+        if (f.name === 'auth-resets') {
+          // A reset is no answer (before: "refused: the receiver closed the connection without an answer" passed).
+          const wrong = r.checks.find(c => c.id === 'receiver.auth.wrong-key');
+          assert.equal(wrong?.status, 'failed', wrong?.message);
+          assert.match(wrong?.message ?? '', /gave no answer to a delivery whose api-key it should have refused/);
         }
         if (f.name === 'auth-500') {
           // A 5xx is a refusal (the must checks pass) that invites a retry (the should check warns).

@@ -36,6 +36,12 @@ const SCRIPT = `(() => {
       c.hidden = !keep;
       if (keep) n++;
     }
+    // A suite's folded passed checks: hidden when none is kept, opened when a search found one there.
+    for (const r of document.querySelectorAll('details.rest')) {
+      const kept = !!r.querySelector('details.check:not([hidden])');
+      r.hidden = !kept;
+      if (kept && words.length) r.open = true;
+    }
     for (const s of document.querySelectorAll('section.suite')) s.hidden = !s.querySelector('details.check:not([hidden])');
     shown.textContent = n === checks.length ? 'all ' + n + ' checks shown' : n + ' of ' + checks.length + ' checks shown';
   };

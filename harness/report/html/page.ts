@@ -1,7 +1,8 @@
 // index.html: self-contained (no external assets), the verdict at the top,
-// then the figures, then every check grouped by suite with its evidence.
+// then every check grouped by suite with its evidence, the problems first and
+// open, the passed checks folded; then the counts per suite and the figures.
 import { isMustFailure, isWarning, type CheckResult, type RunResults, type Selection } from '../model.ts';
-import { countsLine, notRunLines, skipKindOf, VERDICT_LABEL } from '../verdict.ts';
+import { counted, countsLine, notRunLines, skipKindOf, VERDICT_LABEL } from '../verdict.ts';
 import { esc } from './escape.ts';
 import { renderCheckEvidence } from './evidence.ts';
 import { categoryOf, CSP, filterBar, FILTER_CSS, filterScript } from './filters.ts';
@@ -38,9 +39,15 @@ details.more-ev{margin:6px 0} details.more-ev>summary{color:#445;font-size:13px}
 tr.violating td{background:#fbe3e0;font-weight:600} .url{word-break:break-all}
 details.reproduce{background:#fff;border:1px solid #dde1e7;border-radius:4px;margin:10px 0;padding:6px 10px}
 details.reproduce pre{white-space:pre-wrap;word-break:break-all}
+details.check table,.overview table{display:block;overflow-x:auto;max-width:100%} details.check,.overview>div{min-width:0}
+details.rest{margin:6px 0} details.rest>summary{color:#445;padding:4px 0}
 @media (min-width:700px){#filters{position:sticky} details.check,section.suite{scroll-margin-top:72px}}
-@media (max-width:699px){#filters{position:static} header,main{padding-left:12px;padding-right:12px} #filters{padding:6px 12px}}
+@media (max-width:699px){#filters{position:static} header,main{padding-left:12px;padding-right:12px} #filters{padding:6px 12px}
+header p.run{font-size:12px;overflow-wrap:anywhere}}
 `;
+
+/** The checks a report opens on, in this order; the others are folded in each suite. */
+const PROBLEM_ORDER = ['failed', 'warning', 'not-run'];
 
 /** Counts per suite and the failures, each linked to its check, so a reader starts where it matters. */
 function overview(r: RunResults, suites: Map<string, CheckResult[]>): string {
@@ -104,15 +111,25 @@ export function renderPage(r: RunResults): string {
   for (const c of listed) suites.set(c.suite, [...(suites.get(c.suite) ?? []), c]);
   const target = Object.entries(r.target).filter(([, v]) => v).map(([k, v]) => `${esc(k)}: ${esc(v)}`).join(' · ');
   const figures = FIGURES.map(f => f(r)).filter(Boolean).map(f => `<div class="figure">${f}</div>`).join('\n');
-  const groups = [...suites].map(([name, cs]) => {
+  // Problems first: suites with a problem before the others, and in each suite its failures, warnings and
+  // checks not run open at the top; its passed and not-applicable checks folded, one click away.
+  const problemRank = (c: CheckResult) => PROBLEM_ORDER.indexOf(categoryOf(c));
+  const ordered = [...suites].map(([name, cs]) => ({ name, cs, problems: cs.filter(c => problemRank(c) >= 0) }))
+    .sort((a, b) => Number(!a.problems.length) - Number(!b.problems.length));
+  const groups = ordered.map(({ name, cs, problems }) => {
     const failed = cs.filter(c => c.status === 'failed').length;
-    return `<section class="suite" id="suite-${esc(name)}"><h2>${esc(name)} <small>${cs.length} checks${failed ? `, ${failed} failed` : ''}</small></h2>\n` +
-      `${cs.map(check).join('\n')}</section>`;
+    const rest = cs.filter(c => problemRank(c) < 0);
+    const restWords = [`${rest.filter(c => c.status === 'passed').length} passed`,
+      ...(rest.some(c => c.status !== 'passed') ? [`${rest.filter(c => c.status !== 'passed').length} not applicable`] : [])].join(', ');
+    const heading = `${esc(name)} <small>${counted(cs.length, 'check')}${failed ? `, ${failed} failed` : ''}</small>`;
+    return `<section class="suite" id="suite-${esc(name)}"><h2>${heading}</h2>\n` +
+      `${[...problems].sort((a, b) => problemRank(a) - problemRank(b)).map(check).join('\n')}` +
+      `${rest.length ? `<details class="rest"><summary>${esc(restWords)}</summary>\n${rest.map(check).join('\n')}</details>` : ''}</section>`;
   }).join('\n');
-  const notRun = verdict === 'incomplete' ? notRunLines(r.checks) : [];
+  const notRun = verdict === 'incomplete' || verdict === 'not-conformant' ? notRunLines(r.checks) : [];
   const stopped = verdict === 'interrupted' ? '<p>The run was stopped before it finished: run it again to get a verdict.</p>' : '';
   const unselected = notSelected.length ?
-    `<details class="not-selected" id="not-selected"><summary>${notSelected.length} checks not selected</summary><ul>${notSelected
+    `<details class="not-selected" id="not-selected"><summary>${counted(notSelected.length, 'check')} not selected</summary><ul>${notSelected
     .map(c => `<li><code>${esc(c.id)}</code> ${esc(c.message ?? '')}</li>`).join('')}</ul></details>` : '';
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
@@ -122,10 +139,10 @@ export function renderPage(r: RunResults): string {
     `${esc(VERDICT_LABEL[verdict] ?? verdict)}</h1>
 <p id="counts">${esc(countsLine(s))}</p>${stopped}
 ${notRun.length ? `<ul id="not-run">${notRun.map(l => `<li>${esc(l)}</li>`).join('')}</ul>` : ''}
-<p>${esc(r.tool.name)} ${esc(r.tool.version)} · ${esc(r.command)} · ${target}</p>
-<p id="selection">${selectionLine(r.selection, r.timeScale)} · ${esc(r.startedAt)} → ${esc(r.finishedAt)}</p></header>
+<p class="run">${esc(r.tool.name)} ${esc(r.tool.version)} · ${esc(r.command)} · ${target}</p>
+<p class="run" id="selection">${selectionLine(r.selection, r.timeScale)} · ${esc(r.startedAt)} → ${esc(r.finishedAt)}</p></header>
 ${listed.length ? filterBar(listed) : ''}
-<main>${reproduceBox(r)}${unselected}${listed.length ? overview(r, suites) : ''}${figures}${groups || '<p>No checks ran.</p>'}</main>` +
+<main>${reproduceBox(r)}${groups || '<p>No checks ran.</p>'}${listed.length ? overview(r, suites) : ''}${unselected}${figures}</main>` +
     `${listed.length ? filterScript() : ''}</body></html>
 `;
 }

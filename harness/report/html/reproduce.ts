@@ -37,7 +37,7 @@ export function reproduceBox(r: RunResults): string {
   }
   if (uses('PIS_WEBHOOK_API_KEY')) lines.push("export PIS_WEBHOOK_API_KEY='…'   # the api-key registered for the webhook");
   if (!lines.length) return '';
-  return '<details class="reproduce" id="reproduce" open>' +
+  return '<details class="reproduce" id="reproduce">' +
     `<summary>Repeat a request: the curl lines below use $PIS_… placeholders for secrets; set them first</summary>
 <pre>${esc(lines.join('\n'))}</pre></details>`;
 }

@@ -4,6 +4,7 @@ import { abortReasonAllowed, sequenceFinding } from '../../contracts/rules.ts';
 import type { Evidence } from '../../report/model.ts';
 import { failed, passed, skipped, verdict, type Finding, withoutRequests } from './result.ts';
 import type { CheckDef, Judged } from '../../report/check.ts';
+import { counted } from '../../report/verdict.ts';
 import { disorderedCheckouts } from './order.ts';
 import { showFact } from './facts.ts';
 import { listed } from './result.ts';
@@ -80,7 +81,7 @@ export function checkAbortReason(view: RunView): Judged {
     .filter(a => !abortReasonAllowed(a.status, a.facts.abortReason))
     .map(a => ({ message: `checkout ${a.d.checkoutId} sent abortReason ${showFact(a.facts.abortReason)} with status ${a.status ?? '(none)'}`, attempts: [a] }));
   return verdict(ABORT_REASON, 'abortReason only with TIMED_OUT, FAILED or CANCELLED', findings,
-    `${withReason.length} webhooks carried an abortReason, each with an allowed status`);
+    `${counted(withReason.length, 'webhook')} carried an abortReason, each with an allowed status`);
 }
 
 export function checkForbiddenRefused(view: RunView): Judged {

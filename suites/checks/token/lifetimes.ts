@@ -158,7 +158,8 @@ type Field = 'expires_in' | 'refresh_expires_in';
 export function skipTooLong(c: CheckContext, what: string, field: Field, lifeS: unknown, waitMs: number, prefix = 'not checked: '): never {
   return c.skip(`${prefix}${what} (${field} ${JSON.stringify(lifeS)} s at time scale ${target().timeScale}) ` +
       `is ${(waitMs / 1000).toFixed(1)} s of waiting, more than --max-wait ${target().maxWaitS} s`,
-    `raise --max-wait to ${neededMaxWait(waitMs)} (or run the target on a compressed clock with --time-scale)`);
+    // A time scale the target's /health named is its clock's: no flag makes it faster.
+    `raise --max-wait to ${neededMaxWait(waitMs)}${target().timeScaleFromTarget ? '' : ' (or run the target on a compressed clock with --time-scale)'}`);
 }
 
 /** In a reading check: a lifetime that is no positive integer is another check's finding; refresh_expires_in 0 means no fixed expiry. */
