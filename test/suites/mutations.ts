@@ -33,6 +33,8 @@ export const RUNS = {
   optional: { suites: 'session,data,payments' },
   'access-token': { suites: 'token', grep: 'token\\.issue\\.access-token ' },
   'token-use': { suites: 'token', grep: 'token\\.use\\.accepted ' },
+  // One operation each serves a made-up and a missing token: the checks that bind every operation, alone.
+  'token-operations': { suites: 'token', grep: 'token\\.use\\.(wrong-token-refused|wrong-token-401|no-token-refused) ' },
   'session-create': { suites: 'session', grep: 'session\\.lifecycle\\.create ' },
   'consent-url': { suites: 'session', grep: 'session\\.consent-link\\.consent-url ' },
   'consent-kept': { suites: 'session', grep: 'session\\.lifecycle\\.consent ' },
@@ -80,6 +82,27 @@ function nameFilterLoose(): ProxyMutation {
   };
 }
 
+const bearer = (x: Exchange) => (x.headers.authorization ?? '').replace(/^Bearer\s+/i, '');
+
+/**
+ * One operation serves a token it should refuse: a call to it whose token
+ * `wrong` picks (never issued, none) goes on with the last token the API
+ * served, so the reference answers it as it would a live token.
+ */
+function servedAt(method: string, path: RegExp, wrong: (token: string, issued: Set<string>) => boolean): ProxyMutation {
+  const issued = new Set<string>();
+  let live = '';
+  return {
+    request: x => {
+      if (x.method === method && path.test(x.path) && live && wrong(bearer(x), issued)) x.headers.authorization = `Bearer ${live}`;
+    },
+    answer: (x, a) => {
+      if (TOKEN.test(x.path) && a.status === 200) json(a, b => { if (typeof b?.access_token === 'string') issued.add(b.access_token); });
+      if (isApi(x) && ok(a) && bearer(x)) live = bearer(x);
+    },
+  };
+}
+
 const hasConsentLink = (body: any) => Array.isArray(body?.links) && body.links.some((l: { rel?: string }) => l?.rel === 'consent');
 const payment = (x: Exchange, product: RegExp) => x.method === 'POST' && new RegExp(`^/api/payments/${product.source}$`).test(x.path);
 
@@ -97,6 +120,10 @@ export const MUTATIONS: Record<string, Mutation> = {
   'token-error-code-other': { run: 'shared', answer: (x, a) => { if (TOKEN.test(x.path) && a.status >= 400) json(a, b => { b.error = 'access_denied'; }); } },
   'no-access-token': { run: 'access-token', answer: (x, a) => { if (TOKEN.test(x.path) && a.status === 200) json(a, b => { delete b.access_token; }); } },
   'no-token-served': { run: 'shared', request: x => { if (isApi(x) && !x.headers.authorization) return jsonAnswer([]); } },
+  'accounts-made-up-token-served': {
+    run: 'token-operations', ...servedAt('GET', /^\/api\/accounts$/, (token, issued) => token !== '' && !issued.has(token)),
+  },
+  'payment-without-token-served': { run: 'token-operations', ...servedAt('POST', /^\/api\/payments\/domestic-transfer$/, token => token === '') },
   'api-refuses-tokens': { run: 'token-use', request: x => { if (isApi(x)) return error(401, '1001', 'token refused by the mutation'); } },
   'refreshed-token-refused': {
     run: 'shared',

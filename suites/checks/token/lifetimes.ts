@@ -4,12 +4,13 @@
 // while the suite's other checks run. The checks of token.use, token.refresh
 // and token.expiry that read these watches only judge what was seen.
 import type { ExchangeResponse } from '../../../harness/http/exchange.ts';
-import { obj } from '../../support/api.ts';
+import { links, obj } from '../../support/api.ts';
 import { type CheckContext, describeAnswer, Prerequisite } from '../../support/check.ts';
 import { target } from '../../support/target.ts';
 import { refreshForm, tokenRequest } from '../../support/tokens.ts';
 import { adopt, neededMaxWait, observe, realMs, until, watch, type Seen } from '../../support/waits.ts';
 import { isInt, issuePair, probeApi, type TokenBody } from './common.ts';
+import { operationPlaces } from './operations.ts';
 
 /**
  * How long before a stated end a token is used: one spec second because a
@@ -26,9 +27,14 @@ const afterEndMs = () => realMs(1) + 100;
  * An API that validates JWTs itself commonly accepts a token for a while past
  * its expiry to allow for clock skew (RFC 7519 4.1.4: "some small leeway,
  * usually no more than a few minutes"): Spring's JwtTimestampValidator 60 s,
- * .NET's ClockSkew 300 s by default. 300 is the largest common default.
+ * .NET's ClockSkew 300 s by default. The leeway allowed grows with the stated
+ * lifetime: a tenth of it, and at most 300 s, the largest common default; a
+ * token that lives 60 s may be taken for 6 s more, not 300.
  */
-export const LEEWAY_SPEC_S = 300;
+export const leewayS = (lifeS: number) => Math.min(300, Math.ceil(lifeS / 10));
+
+/** How the leeway is said in a check's messages. */
+export const LEEWAY_RULE = 'a tenth of the stated lifetime, at most 300 s, for clock skew as RFC 7519 4.1.4 allows';
 
 /** A token pair and when its grant went out: its lifetimes count from a moment after `sentAt`. */
 export interface Grant { seen: Seen; body: TokenBody; access: string; refresh: string }
@@ -95,8 +101,20 @@ async function nearEnd(field: 'expires_in' | 'refresh_expires_in', needRefresh: 
   return out!;
 }
 
-/** The API's answer to a token: a refusal is any 4xx, or 510, the production service's status for client errors (docs/profile.md). */
-export const apiRefused = (r: ExchangeResponse) => (r.status >= 400 && r.status < 500) || r.status === 510;
+/**
+ * The error answers only a call that got past the token check gets: the
+ * strong-customer-authentication answer (its authorize link) and the
+ * consent-link error (spec 4.4, 7). They refuse the call, not the token.
+ */
+const pastTokenCheck = (r: ExchangeResponse) =>
+  links(r.json).some(l => l.rel === 'authorize' || l.rel === 'consent' || (typeof l.href === 'string' && /authori[sz]e|consent/i.test(l.href)));
+
+/**
+ * The API's answer to a token: a refusal is any 4xx, or 510, the production
+ * service's status for client errors (docs/profile.md), but for the answers
+ * of a call that got past the token check.
+ */
+export const apiRefused = (r: ExchangeResponse) => ((r.status >= 400 && r.status < 500) || r.status === 510) && !pastTokenCheck(r);
 
 /** The token endpoint's answer to a refresh: a refusal is a 4xx (a token in an error answer is token.errors' finding). */
 export const grantRefused = (r: ExchangeResponse) => r.status >= 400 && r.status < 500;
@@ -105,37 +123,69 @@ export const grantRefused = (r: ExchangeResponse) => r.status >= 400 && r.status
 export const apiServed = (r: ExchangeResponse) => r.status >= 200 && r.status < 300;
 export const grantServed = (r: ExchangeResponse) => r.status === 200 && typeof obj(r)?.access_token === 'string';
 
-export interface AfterEnd { lifeS: number; fresh?: Seen; after: Seen; late?: Seen }
+export interface AfterEnd { lifeS: number; after: Seen }
 
-/**
- * Issues a pair and uses one of its tokens `afterEndMs` after the end its
- * answer stated; when that is still taken and `leewayS` is given, once more
- * after the leeway.
- */
-async function afterEnd(field: 'expires_in' | 'refresh_expires_in', label: string, use: (c: CheckContext, g: Grant, label: string) => Promise<ExchangeResponse>,
-  refused: (r: ExchangeResponse) => boolean, leewayS = 0): Promise<Waited<AfterEnd>> {
-  const g = await grant(field === 'refresh_expires_in');
-  const lifeS = g.body[field];
+/** Issues a pair and exchanges its refresh token `afterEndMs` after the end its refresh_expires_in stated. */
+async function refreshAfterEnd(): Promise<Waited<AfterEnd>> {
+  const g = await grant(true);
+  const lifeS = g.body.refresh_expires_in;
   if (g.seen.error !== undefined || !isInt(lifeS) || lifeS <= 0) return { kind: 'no-lifetime', grant: g };
   const waitMs = realMs(lifeS) + afterEndMs();
-  const budgetEnd = g.seen.doneAt + target().maxWaitS * 1000;
-  if (g.seen.doneAt + waitMs > budgetEnd) return { kind: 'too-long', grant: g, waitMs };
-  // The access token is seen to work first (expiry is only seen on a token that worked); a refresh token would be used up.
-  const fresh = field === 'expires_in' ? await observe(c => use(c, g, `the fresh ${label}, before it expires`)) : undefined;
-  await until(g.seen.doneAt + waitMs, `a ${label} to expire (${field} ${lifeS} s)`);
-  const after = await observe(c => use(c, g, `the same ${label} after ${field} has passed`));
-  if (!leewayS || !after.res || refused(after.res)) return { kind: 'seen', grant: g, lifeS, fresh, after };
-  const lateMs = waitMs + realMs(leewayS);
-  if (g.seen.doneAt + lateMs > budgetEnd) return { kind: 'too-long', grant: g, waitMs: lateMs, partial: { lifeS, fresh, after } };
-  await until(g.seen.doneAt + lateMs, `the ${leewayS} s clock-skew leeway after a ${label}'s ${field} to end`);
-  const late = await observe(c => use(c, g, `the same ${label} after ${field} plus ${leewayS} s of leeway`));
-  return { kind: 'seen', grant: g, lifeS, fresh, after, late };
+  if (waitMs > target().maxWaitS * 1000) return { kind: 'too-long', grant: g, waitMs };
+  await until(g.seen.doneAt + waitMs, `a refresh token to expire (refresh_expires_in ${lifeS} s)`);
+  const after = await observe(c => exchange(c, g, 'the same refresh token after refresh_expires_in has passed'));
+  return { kind: 'seen', grant: g, lifeS, after };
 }
 
 const callApi = (c: CheckContext, g: Grant, label: string) => probeApi(c, g.access, label);
 const exchange = (c: CheckContext, g: Grant, label: string) => tokenRequest(c, refreshForm(g.refresh), label);
 
-export interface AccessWatch { madeUp: Promise<Seen>; near: Promise<Waited<NearEnd>>; after: Promise<Waited<AfterEnd>> }
+/** An expired token used at one operation: just after its end, and after the leeway when it was still taken; or why it could not be. */
+export interface ExpiredAt { name: string; after?: Seen; late?: Seen; missing?: Prerequisite; lateWaitMs?: number }
+
+export interface Expired { lifeS: number; leewayS: number; fresh: Seen; at: ExpiredAt[] }
+
+/**
+ * Issues a token and uses it at every operation of the version under test
+ * `afterEndMs` after the end its expires_in stated; at the operations that
+ * still take it, once more after the leeway (leewayS). What each operation
+ * builds on (a session, an account, a payment) is made during the wait, with
+ * the worker's own token.
+ */
+async function expiredEverywhere(): Promise<Waited<Expired>> {
+  const made = operationPlaces();
+  made.catch(() => undefined);
+  const g = await grant(false);
+  const lifeS = g.body.expires_in;
+  if (g.seen.error !== undefined || !isInt(lifeS) || lifeS <= 0) return { kind: 'no-lifetime', grant: g };
+  const waitMs = realMs(lifeS) + afterEndMs();
+  const budgetEnd = g.seen.doneAt + target().maxWaitS * 1000;
+  if (g.seen.doneAt + waitMs > budgetEnd) return { kind: 'too-long', grant: g, waitMs };
+  // The token is seen to work first: expiry is only seen on a token that worked.
+  const fresh = await observe(c => probeApi(c, g.access, 'the fresh token, before it expires'));
+  const { places } = await made;
+  await until(g.seen.doneAt + waitMs, `a token to expire (expires_in ${lifeS} s)`);
+  const at: ExpiredAt[] = [];
+  for (const p of places) {
+    const probe = p.value;
+    at.push(probe instanceof Prerequisite ? { name: p.name, missing: probe }
+      : { name: p.name, after: await observe(c => probe.send(c, g.access, 'the token after expires_in has passed')) });
+  }
+  const leeway = leewayS(lifeS);
+  const still = at.filter(a => a.after?.res && !apiRefused(a.after.res));
+  const lateMs = waitMs + realMs(leeway);
+  if (still.length && g.seen.doneAt + lateMs > budgetEnd) for (const a of still) a.lateWaitMs = lateMs;
+  else if (still.length) {
+    await until(g.seen.doneAt + lateMs, `the ${leeway} s leeway after a token's expires_in to end`);
+    for (const a of still) {
+      const probe = places.find(p => p.name === a.name)!.value as Exclude<typeof places[number]['value'], Prerequisite>;
+      a.late = await observe(c => probe.send(c, g.access, `the token after expires_in plus ${leeway} s of leeway`));
+    }
+  }
+  return { kind: 'seen', grant: g, lifeS, leewayS: leeway, fresh, at };
+}
+
+export interface AccessWatch { madeUp: Promise<Seen>; near: Promise<Waited<NearEnd>>; after: Promise<Waited<Expired>> }
 export interface RefreshWatch { near: Promise<Waited<NearEnd>>; after: Promise<Waited<AfterEnd>> }
 
 /** The access token's watch: read by token.use (near its end) and token.expiry (after it). */
@@ -143,13 +193,13 @@ export const accessWatch = watch((): AccessWatch => ({
   // Expiry can only be seen at an API that tells tokens apart.
   madeUp: observe(c => probeApi(c, 'pis-conformance-made-up-token', 'a made-up token, to see that the API tells tokens apart')),
   near: nearEnd('expires_in', false, (c, g) => callApi(c, g, 'the token just before its expires_in ends'), apiServed),
-  after: afterEnd('expires_in', 'token', callApi, apiRefused, LEEWAY_SPEC_S),
+  after: expiredEverywhere(),
 }));
 
 /** The refresh tokens' watch (two pairs: a refresh token is used up by its exchange): read by token.refresh and token.expiry. */
 export const refreshWatch = watch((): RefreshWatch => ({
   near: nearEnd('refresh_expires_in', true, (c, g) => exchange(c, g, 'the refresh token just before its refresh_expires_in ends'), grantServed),
-  after: afterEnd('refresh_expires_in', 'refresh token', exchange, grantRefused),
+  after: refreshAfterEnd(),
 }));
 
 type Field = 'expires_in' | 'refresh_expires_in';

@@ -120,7 +120,8 @@ describe('token fault coverage', () => {
 });
 
 /** The faults tested on the clock below. */
-const TIMED = ['token-refresh-no-reset', 'token-no-expiry', 'token-early-expiry', 'token-refresh-early-expiry', 'token-refresh-no-expiry'];
+const TIMED = ['token-refresh-no-reset', 'token-no-expiry', 'token-expired-served-transactions', 'token-early-expiry', 'token-refresh-early-expiry',
+  'token-refresh-no-expiry'];
 
 /**
  * Lifetimes of 200 and 400 spec s on a clock of 10 ms per spec second: 2 and 4
@@ -212,4 +213,16 @@ describe('token faults on the clock', { concurrency: true }, () => {
       assert.equal((await clean.client.call('GET', '/banks')).status, 401);
     } finally { await faulty.ref.close(); await clean.ref.close(); }
   });
+
+  it('token-expired-served-transactions: after 3600 spec s GET transactions still takes the token and GET /banks does not (the clean reference refuses both)',
+    async () => {
+      const faulty = await withReference({ timeScale: 0.0005, faults: ['token-expired-served-transactions'] });
+      const clean = await withReference({ timeScale: 0.0005 });
+      try {
+        await Promise.all([faulty.ref.clock.sleep(3900 * S), clean.ref.clock.sleep(3900 * S)]);
+        assert.equal((await faulty.client.call('GET', '/banks')).status, 401);
+        assert.notEqual((await faulty.client.call('GET', '/accounts/any/transactions')).status, 401);
+        assert.equal((await clean.client.call('GET', '/accounts/any/transactions')).status, 401);
+      } finally { await faulty.ref.close(); await clean.ref.close(); }
+    });
 });
