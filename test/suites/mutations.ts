@@ -141,7 +141,8 @@ export const MUTATIONS: Record<string, Mutation> = {
   },
   'session-status-error': {
     run: 'shared',
-    request: x => { if (x.method === 'GET' && /^\/api\/session\/[^/]+$/.test(x.path)) return error(500, '1999', 'status refused by the mutation'); },
+    // Only calls the reference served: a call with a wrong token is still refused as the reference refuses it.
+    answer: (x, a) => { if (x.method === 'GET' && /^\/api\/session\/[^/]+$/.test(x.path) && ok(a)) Object.assign(a, error(500, '1999', 'status refused by the mutation')); },
   },
   'consent-no-link': {
     run: 'consent-url',
@@ -168,6 +169,32 @@ export const MUTATIONS: Record<string, Mutation> = {
 
   // ---- data ----
   'unknown-bank-found': { run: 'shared', request: x => { if (x.path === NO_SUCH_BANK) return jsonAnswer({}); } },
+  'bank-by-id-services-string': {
+    run: 'optional',
+    answer: (x, a) => { if (x.path === '/api/banks/danske-dk' && ok(a)) json(a, b => { b.supportedServices = 'instant-domestic-transfer'; }); },
+  },
+  // GET transactions of any account at danske-dk answers its first account's.
+  'transactions-ignore-account': {
+    run: 'shared',
+    request: x => { if (x.method === 'GET') x.url = x.url.replace(/^\/api\/accounts\/danske-dk-acc-\d+\/transactions/, '/api/accounts/danske-dk-acc-1/transactions'); },
+  },
+  'unknown-account-transactions-served': {
+    run: 'optional',
+    request: x => {
+      if (x.method === 'GET' && x.path === '/api/accounts/pis-conformance-no-such-account/transactions')
+        x.url = x.url.replace('pis-conformance-no-such-account', 'deutsche-de-acc-1');
+    },
+  },
+  'bic-malformed-at-one-bank': {
+    run: 'shared',
+    answer: (x, a) => {
+      if (x.path !== '/api/accounts/deutsche-de-acc-1/transactions' || !ok(a)) return;
+      json(a, list => {
+        const tx = Array.isArray(list) && list.find((t: { counterpartyAgent?: string }) => t?.counterpartyAgent);
+        if (tx) tx.counterpartyAgent = 'DEUT12FF';
+      });
+    },
+  },
   'bank-by-id-other-bank': {
     run: 'shared',
     answer: (x, a) => { if (/^\/api\/banks\/[\w-]+$/.test(x.path) && a.status === 200) json(a, b => { b.id = 'another-bank'; }); },
@@ -230,7 +257,9 @@ export const MUTATIONS: Record<string, Mutation> = {
   },
   'payment-by-id-404': {
     run: 'shared',
-    request: x => { if (x.method === 'GET' && /^\/api\/payments\/[^/]+\/[^/]+$/.test(x.path)) return error(510, '1003', 'payment unknown to the mutation'); },
+    answer: (x, a) => {
+      if (x.method === 'GET' && /^\/api\/payments\/[^/]+\/[^/]+$/.test(x.path) && ok(a)) Object.assign(a, error(510, '1003', 'payment unknown to the mutation'));
+    },
   },
   'payment-status-no-id': {
     run: 'alternates',

@@ -21,6 +21,8 @@ interface RefreshRecord {
   issuedAtMs: number;
   expiresAtMs: number;
   used: boolean;
+  /** Issued by a refresh, not by the client credentials grant. */
+  fromExchange: boolean;
   accessToken: string;
   accessExpiresAtMs: number;
   sessionState: string;
@@ -67,7 +69,10 @@ export class TokenStore {
     const refreshExp = noReset ? rec.expiresAtMs : now + this.lifetimes.refreshS * 1000;
     // Fault token-refresh-same-access: the old access token string comes back (with the new lifetime).
     const access = this.faults.has('token-refresh-same-access') ? rec.accessToken : newToken();
-    const tokens = this.store(now, clientId, access, accessExp, refreshExp, rec.sessionState);
+    // Fault token-refresh-chain-old-schedule: from the second exchange of a chain on, the new refresh token dies when the
+    // exchanged one would have, while the answer states a full refresh_expires_in.
+    const kept = rec.fromExchange && this.faults.has('token-refresh-chain-old-schedule') ? rec.expiresAtMs : undefined;
+    const tokens = this.store(now, clientId, access, accessExp, refreshExp, rec.sessionState, true, kept);
     // Fault token-refresh-not-renewable: the refresh token of a refresh answer is never stored, so it cannot be exchanged again.
     if (this.faults.has('token-refresh-not-renewable')) this.refresh.delete(tokens.refreshToken);
     return { ok: true, tokens };
@@ -86,12 +91,14 @@ export class TokenStore {
   }
 
   /** `now` is the moment the grant was decided: the lifetimes in the answer count from it, not from a later clock read. */
-  private store(now: number, clientId: string, accessToken: string, accessExp: number, refreshExp: number, sessionState: string): IssuedTokens {
+  private store(now: number, clientId: string, accessToken: string, accessExp: number, refreshExp: number, sessionState: string,
+    fromExchange = false, keptRefreshExp = refreshExp): IssuedTokens {
     if (++this.issuedSincePrune >= 200) this.prune();
     const refreshToken = newToken();
     this.access.set(accessToken, { clientId, issuedAtMs: now, expiresAtMs: accessExp });
-    this.refresh.set(refreshToken,
-      { clientId, issuedAtMs: now, expiresAtMs: refreshExp, used: false, accessToken, accessExpiresAtMs: accessExp, sessionState });
+    this.refresh.set(refreshToken, {
+      clientId, issuedAtMs: now, expiresAtMs: keptRefreshExp, used: false, fromExchange, accessToken, accessExpiresAtMs: accessExp, sessionState,
+    });
     // Rounded up so a fresh answer states the whole lifetime (3600, never 3599).
     const secs = (t: number) => Math.max(0, Math.ceil((t - now) / 1000 - 1e-9));
     return { accessToken, refreshToken, expiresIn: secs(accessExp), refreshExpiresIn: secs(refreshExp), sessionState };

@@ -119,15 +119,17 @@ export const filterNameNarrows: Check = {
 };
 
 export const byId: Check = {
-  id: 'data.banks.by-id', requirements: ['R4.4-bank-by-id'], spec: '4.4',
-  title: 'Every bank under test can be read by its id',
+  id: 'data.banks.by-id', requirements: ['R4.4-bank-by-id', 'R2.6-supported-services'], spec: '4.4', bindsAt: { family: 'bank' },
+  title: "Every bank under test can be read by its id, and the record follows the spec's rules for bank records",
   quote: 'Get bank by id | Returns one bank.',
   async run(c) {
-    for (const bank of await banksUnderTest()) {
-      const res = await call(c, 'GET', 'bank', { bankId: bank.id }, { label: `bank ${bank.id} by id` });
-      c.expect(ok(res) && obj(res), `the bank ${bank.id} was not answered`, 'a 2xx answer with a bank object', `${describeAnswer(res)}`);
-      c.expect(obj(res)!.id === bank.id, `asked for ${bank.id}, another bank came back`, `id ${bank.id}`, show(obj(res)!.id));
-    }
+    const banks = await banksUnderTest();
+    await c.everyPlace('bank', banks.map(b => ({ name: b.id, value: b.id })), async id => {
+      const res = await call(c, 'GET', 'bank', { bankId: id }, { label: `bank ${id} by id` });
+      c.expect(ok(res) && obj(res), `the bank ${id} was not answered`, 'a 2xx answer with a bank object', `${describeAnswer(res)}`, res);
+      c.expect(obj(res)!.id === id, `asked for ${id}, another bank came back`, `id ${id}`, show(obj(res)!.id), res);
+      expectContract(c, 'bank', [{ label: `bank ${id} by id`, value: res.json, at: res }], 'must');
+    });
   },
 };
 

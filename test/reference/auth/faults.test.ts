@@ -120,8 +120,8 @@ describe('token fault coverage', () => {
 });
 
 /** The faults tested on the clock below. */
-const TIMED = ['token-refresh-no-reset', 'token-no-expiry', 'token-expired-served-transactions', 'token-early-expiry', 'token-refresh-early-expiry',
-  'token-refresh-no-expiry'];
+const TIMED = ['token-refresh-no-reset', 'token-refresh-chain-old-schedule', 'token-no-expiry', 'token-expired-served-transactions',
+  'token-early-expiry', 'token-refresh-early-expiry', 'token-refresh-no-expiry'];
 
 /**
  * Lifetimes of 200 and 400 spec s on a clock of 10 ms per spec second: 2 and 4
@@ -224,5 +224,21 @@ describe('token faults on the clock', { concurrency: true }, () => {
         assert.notEqual((await faulty.client.call('GET', '/accounts/any/transactions')).status, 401);
         assert.equal((await clean.client.call('GET', '/accounts/any/transactions')).status, 401);
       } finally { await faulty.ref.close(); await clean.ref.close(); }
+    });
+
+  it('token-refresh-chain-old-schedule: the refresh token of a second exchange dies on the first exchange\'s schedule (not on a clean reference)',
+    async () => {
+      const status = async (faults: string[]) => {
+        const { ref, client } = await withReference({ timeScale: 0.0005, faults });
+        try {
+          const first = await refresh(client, ref, (await issue(client, ref)).json.refresh_token);
+          await ref.clock.sleep(3000 * S);
+          const second = await refresh(client, ref, first.json.refresh_token);
+          assert.equal(second.json.refresh_expires_in, 7200);
+          await ref.clock.sleep(5000 * S);
+          return (await refresh(client, ref, second.json.refresh_token)).status;
+        } finally { await ref.close(); }
+      };
+      assert.deepEqual([await status(['token-refresh-chain-old-schedule']), await status([])], [400, 200]);
     });
 });
