@@ -33,8 +33,8 @@ export const RUNS = {
   optional: { suites: 'session,data,payments' },
   'access-token': { suites: 'token', grep: 'token\\.issue\\.access-token ' },
   'token-use': { suites: 'token', grep: 'token\\.use\\.accepted ' },
-  // One operation each serves a made-up and a missing token: the checks that bind every operation, alone.
-  'token-operations': { suites: 'token', grep: 'token\\.use\\.(wrong-token-refused|wrong-token-401|no-token-refused) ' },
+  // Token checks whose proofs the shared run's mutations would mask: each alone.
+  'token-alone': { suites: 'token', grep: 'token\\.(use\\.(wrong-token-refused|wrong-token-401|no-token-refused)|issue\\.optional-fields) ' },
   'session-create': { suites: 'session', grep: 'session\\.lifecycle\\.create ' },
   'consent-url': { suites: 'session', grep: 'session\\.consent-link\\.consent-url ' },
   'consent-kept': { suites: 'session', grep: 'session\\.lifecycle\\.consent ' },
@@ -118,12 +118,20 @@ export const MUTATIONS: Record<string, Mutation> = {
     answer: (x, a) => { if (TOKEN.test(x.path) && a.status === 200 && grant(x) === 'client_credentials') json(a, b => { b.scope = 42; }); },
   },
   'token-error-code-other': { run: 'shared', answer: (x, a) => { if (TOKEN.test(x.path) && a.status >= 400) json(a, b => { b.error = 'access_denied'; }); } },
+  'missing-grant-500': {
+    run: 'shared',
+    request: x => { if (TOKEN.test(x.path) && !grant(x)) return jsonAnswer({ error: 'server_error', error_description: 'failed by the mutation' }, 500); },
+  },
+  'session-state-null': {
+    run: 'token-alone',
+    answer: (x, a) => { if (TOKEN.test(x.path) && a.status === 200 && grant(x) === 'client_credentials') json(a, b => { b.session_state = null; }); },
+  },
   'no-access-token': { run: 'access-token', answer: (x, a) => { if (TOKEN.test(x.path) && a.status === 200) json(a, b => { delete b.access_token; }); } },
   'no-token-served': { run: 'shared', request: x => { if (isApi(x) && !x.headers.authorization) return jsonAnswer([]); } },
   'accounts-made-up-token-served': {
-    run: 'token-operations', ...servedAt('GET', /^\/api\/accounts$/, (token, issued) => token !== '' && !issued.has(token)),
+    run: 'token-alone', ...servedAt('GET', /^\/api\/accounts$/, (token, issued) => token !== '' && !issued.has(token)),
   },
-  'payment-without-token-served': { run: 'token-operations', ...servedAt('POST', /^\/api\/payments\/domestic-transfer$/, token => token === '') },
+  'payment-without-token-served': { run: 'token-alone', ...servedAt('POST', /^\/api\/payments\/domestic-transfer$/, token => token === '') },
   'api-refuses-tokens': { run: 'token-use', request: x => { if (isApi(x)) return error(401, '1001', 'token refused by the mutation'); } },
   'refreshed-token-refused': {
     run: 'shared',
