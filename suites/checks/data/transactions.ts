@@ -5,7 +5,7 @@ import { bicLengthOk } from '../../../harness/contracts/rules.ts';
 import { expectContract } from '../../support/contract.ts';
 import { banksUnderTest, NO_TRANSACTIONS, NO_TRANSACTIONS_REMEDY } from '../../support/banks.ts';
 import { isError, obj } from '../../support/api.ts';
-import { accountsOf, allAccounts, allTransactions, transactionsOf } from './records.ts';
+import { accountsOf, allAccounts, allTransactions, byBank, transactionsOf } from './records.ts';
 
 export const list: Check = {
   id: 'data.transactions.list', requirements: ['R4.4-transactions-list'], spec: '4.4',
@@ -28,33 +28,35 @@ export const list: Check = {
 const FIELDS = ['counterpartyAccount', 'counterpartyName', 'counterpartyAgent'];
 
 export const counterparty: Check = {
-  id: 'data.transactions.counterparty-strings', requirements: ['R2.6-transaction-counterparty'], spec: '2.6',
+  id: 'data.transactions.counterparty-strings', requirements: ['R2.6-transaction-counterparty'], spec: '2.6', bindsAt: { family: 'bank' },
   title: 'counterpartyAccount, counterpartyName and counterpartyAgent are strings, "" when unknown',
   quote: 'ownerName, displayName, counterpartyAccount, counterpartyName and counterpartyAgent are returned when the bank returns them; ' +
     'otherwise they are empty strings.',
   async run(c) {
-    for (const { where, tx, res } of await allTransactions(c))
-      for (const k of FIELDS)
-        c.expect(typeof tx[k] === 'string', `${k} of ${where} is not a string`, 'a string ("" when unknown)',
-          tx[k] === undefined ? 'absent' : show(tx[k]), res);
+    await byBank(c, await allTransactions(c), all => {
+      for (const { where, tx, res } of all)
+        for (const k of FIELDS)
+          c.expect(typeof tx[k] === 'string', `${k} of ${where} is not a string`, 'a string ("" when unknown)',
+            tx[k] === undefined ? 'absent' : show(tx[k]), res);
+    });
   },
 };
 
 export const bic: Check = {
-  id: 'data.transactions.bic-length', requirements: ['R2.6-counterparty-agent-bic'], spec: '2.6',
+  id: 'data.transactions.bic-length', requirements: ['R2.6-counterparty-agent-bic'], spec: '2.6', bindsAt: { family: 'bank' },
   title: 'A counterpartyAgent is a BIC of 8 or 11 characters',
   quote: 'transaction | counterpartyAgent | BIC of the agent or intermediary bank, 8 or 11 characters.',
   async run(c) {
-    let seen = 0;
-    for (const { where, tx, res } of await allTransactions(c)) {
-      const v = tx.counterpartyAgent;
-      if (typeof v !== 'string' || v === '') continue;
-      seen++;
-      c.expect(bicLengthOk(v), `counterpartyAgent of ${where} is not 8 or 11 characters`, '8 or 11 characters', `${show(v)} (${v.length})`, res);
-    }
+    const agents = (await allTransactions(c)).filter(t => typeof t.tx.counterpartyAgent === 'string' && t.tx.counterpartyAgent !== '');
     // "" is the spec's way of saying the bank gives no agent: nothing to judge, and nothing missing.
-    if (!seen) c.notApplicable('no transaction carries a counterpartyAgent (all are "", as when the banks give none)');
-    c.summary = `${seen} counterpartyAgent values checked`;
+    if (!agents.length) c.notApplicable('no transaction carries a counterpartyAgent (all are "", as when the banks give none)');
+    await byBank(c, agents, all => {
+      for (const { where, tx, res } of all) {
+        const v = tx.counterpartyAgent as string;
+        c.expect(bicLengthOk(v), `counterpartyAgent of ${where} is not 8 or 11 characters`, '8 or 11 characters', `${show(v)} (${v.length})`, res);
+      }
+    });
+    c.summary = `${agents.length} counterpartyAgent values checked; ${c.summary}`;
   },
 };
 
@@ -67,9 +69,7 @@ export const bicFormat: Check = {
   title: 'A counterpartyAgent has the shape of a BIC (ISO 9362: bank, country, location, optional branch)',
   quote: 'transaction | counterpartyAgent | BIC of the agent or intermediary bank, 8 or 11 characters.',
   async run(c) {
-    const all = await allTransactions(c);
-    const banks = [...new Set(all.map(t => t.bankId))];
-    await c.everyPlace('bank', banks.map(b => ({ name: b, value: all.filter(t => t.bankId === b) })), async txs =>
+    await byBank(c, await allTransactions(c), txs =>
       expectContract(c, 'transaction', txs.map(t => ({ label: t.where, value: t.tx, at: t.res })), 'should'));
   },
 };
@@ -112,13 +112,13 @@ export const perAccount: Check = {
 export const contract = (level: 'must' | 'profile'): Check => ({
   id: level === 'must' ? 'data.transactions.contract' : 'data.transactions.profile-fields',
   requirements: level === 'must' ? ['R2.6-transaction-counterparty', 'R2.6-counterparty-agent-bic'] : ['P-records-transaction'],
-  spec: level === 'must' ? '2.6' : '4.4',
+  spec: level === 'must' ? '2.6' : '4.4', bindsAt: { family: 'bank' },
   title: level === 'must' ? "Transactions follow the spec's rules for transaction records" : "Transactions carry docs/profile.md's transaction fields",
   quote: level === 'must' ? 'transaction | counterpartyAccount | counterpartyName | counterpartyAgent (spec 2.6)' :
     'docs/profile.md: transaction: id, transactionReference, transactionAmount {value, currency}, creditDebitIndicator, bookingDate, valueDate, ...',
   async run(c) {
-    const all = await allTransactions(c);
-    expectContract(c, 'transaction', all.map(t => ({ label: t.where, value: t.tx, at: t.res })), level);
+    await byBank(c, await allTransactions(c), all =>
+      expectContract(c, 'transaction', all.map(t => ({ label: t.where, value: t.tx, at: t.res })), level));
   },
 });
 
