@@ -29,6 +29,7 @@ export const TOKEN_CHECKS: readonly Registered<Check>[] = [
   must(use.accepted),
   must(use.wrongRefused),
   must(use.missingRefused),
+  must(use.tamperedRefused),
   must(use.refreshedAccepted),
   profile(use.wrong401),
 

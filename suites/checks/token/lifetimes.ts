@@ -31,7 +31,7 @@ const afterEndMs = () => realMs(1) + 100;
  * lifetime: a tenth of it, and at most 300 s, the largest common default; a
  * token that lives 60 s may be taken for 6 s more, not 300.
  */
-export const leewayS = (lifeS: number) => Math.min(300, Math.ceil(lifeS / 10));
+const leewayS = (lifeS: number) => Math.min(300, Math.ceil(lifeS / 10));
 
 /** How the leeway is said in a check's messages. */
 export const LEEWAY_RULE = 'a tenth of the stated lifetime, at most 300 s, for clock skew as RFC 7519 4.1.4 allows';
@@ -106,7 +106,7 @@ async function nearEnd(field: 'expires_in' | 'refresh_expires_in', needRefresh: 
  * strong-customer-authentication answer (its authorize link) and the
  * consent-link error (spec 4.4, 7). They refuse the call, not the token.
  */
-const pastTokenCheck = (r: ExchangeResponse) =>
+export const pastTokenCheck = (r: ExchangeResponse) =>
   links(r.json).some(l => l.rel === 'authorize' || l.rel === 'consent' || (typeof l.href === 'string' && /authori[sz]e|consent/i.test(l.href)));
 
 /**
@@ -141,7 +141,7 @@ const callApi = (c: CheckContext, g: Grant, label: string) => probeApi(c, g.acce
 const exchange = (c: CheckContext, g: Grant, label: string) => tokenRequest(c, refreshForm(g.refresh), label);
 
 /** An expired token used at one operation: just after its end, and after the leeway when it was still taken; or why it could not be. */
-export interface ExpiredAt { name: string; after?: Seen; late?: Seen; missing?: Prerequisite; lateWaitMs?: number }
+interface ExpiredAt { name: string; after?: Seen; late?: Seen; missing?: Prerequisite; lateWaitMs?: number }
 
 export interface Expired { lifeS: number; leewayS: number; fresh: Seen; at: ExpiredAt[] }
 
@@ -186,7 +186,7 @@ async function expiredEverywhere(): Promise<Waited<Expired>> {
 }
 
 /** A token of a refresh chain used just before the end its exchange stated. */
-export interface ChainUse { token: 'access token' | 'refresh token'; field: Field; lifeS: number; use: Seen; judgeable: boolean }
+interface ChainUse { token: 'access token' | 'refresh token'; field: Field; lifeS: number; use: Seen; judgeable: boolean }
 
 /** One exchange of a refresh chain: its answer, and its tokens used near their stated ends. */
 export interface ChainExchange { n: number; seen: Seen; body: TokenBody; uses: ChainUse[] }

@@ -16,7 +16,7 @@ import { createSession, requestConsent, sessionCall, sessionCallUrl } from '../.
 import { target } from '../../support/target.ts';
 
 /** One operation ready to call: `send` makes the call with `token` (null: no token) and records it in `c`. */
-export interface OperationProbe {
+interface OperationProbe {
   op: Operation;
   send(c: CheckContext, token: string | null, label: string): Promise<ExchangeResponse>;
 }

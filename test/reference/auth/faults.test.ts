@@ -15,7 +15,18 @@ const issue = (c: RefClient, ref: Reference): Promise<Reply> => c.tokenRequest({
 const refresh = (c: RefClient, ref: Reference, token: string): Promise<Reply> =>
   c.tokenRequest({ grant_type: 'refresh_token', refresh_token: token, ...creds(ref) });
 
+/** The parts of the issued access token, and the API's status for it with one claim added (or a character, when it is opaque). */
+async function forgedStatus(c: RefClient, r: Reference): Promise<[number, number]> {
+  const token = String((await issue(c, r)).json.access_token);
+  const parts = token.split('.');
+  const claims = (p: string) => ({ ...JSON.parse(Buffer.from(p, 'base64url').toString()), forged: true });
+  const forged = parts.length === 3 ? `${parts[0]}.${Buffer.from(JSON.stringify(claims(parts[1]!))).toString('base64url')}.${parts[2]}` : `${token}x`;
+  return [parts.length, (await c.call('GET', '/banks', { headers: { authorization: `Bearer ${forged}` } })).status];
+}
+
 const CASES: FaultCase[] = [
+  { name: 'token-jwt', probe: forgedStatus, clean: [1, 401], faulty: [3, 401] },
+  { name: 'token-jwt-signature-unchecked', probe: forgedStatus, clean: [1, 401], faulty: [3, 200] },
   { name: 'token-type-mac', probe: async (c, r) => (await issue(c, r)).json.token_type, clean: 'bearer', faulty: 'mac' },
   { name: 'token-type-capitalized', probe: async (c, r) => (await issue(c, r)).json.token_type, clean: 'bearer', faulty: 'Bearer' },
   { name: 'token-no-refresh-token', probe: async (c, r) => 'refresh_token' in (await issue(c, r)).json, clean: true, faulty: false },
