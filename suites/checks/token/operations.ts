@@ -55,10 +55,16 @@ function probe<T>(op: Operation, setup: () => Promise<T>, send: (c: CheckContext
 const nothing = async () => undefined;
 
 /** The probe of one operation at `bank`; what it builds on (accounts, a consented session, a payment) is made now, with the worker's token. */
-async function probeOf(op: Operation, bank: Bank): Promise<OperationProbe> {
+async function probeOf(op: Operation, bank: Bank | undefined): Promise<OperationProbe> {
+  if (op.path === 'banks') return probe(op, nothing, (c, label) => call(c, 'GET', 'banks', {}, { label }));
+  if (!bank) throw new Prerequisite(`no bank to call ${op.id} at`);
+  return probeAt(op, bank);
+}
+
+/** The probe of an operation that names or needs a bank. */
+async function probeAt(op: Operation, bank: Bank): Promise<OperationProbe> {
   const plain = (send: Send) => probe(op, nothing, send);
   switch (op.path) {
-    case 'banks': return plain((c, label) => call(c, 'GET', 'banks', {}, { label }));
     case 'bank': return plain((c, label) => call(c, 'GET', 'bank', { bankId: bank.id }, { label }));
     case 'sessions': return plain(async (c, label) => { c.note(label); return (await createSession(c, bank.id)).res; });
     case 'session':
@@ -110,11 +116,17 @@ let made: Promise<OperationPlaces> | undefined;
 /** Every operation of the run's API version, ready to call; made once per worker. */
 export function operationPlaces(): Promise<OperationPlaces> {
   made ??= (async () => {
-    const banks = await banksUnderTest();
+    // Without a bank only the bank list can be called; every other operation names why it could not be.
+    let banks: Bank[] | Prerequisite;
+    try { banks = await banksUnderTest(); } catch (e) {
+      if (!(e instanceof Prerequisite)) throw e;
+      banks = e;
+    }
     const out: OperationPlaces = { places: [], notOffered: [] };
     for (const op of operationsAt(target().apiVersion)) {
-      const bank = bankOf(op, banks);
-      if (!bank) { out.notOffered.push(`${op.id} (no bank under test lists ${op.product})`); continue; }
+      if (banks instanceof Prerequisite && op.path !== 'banks') { out.places.push({ name: op.id, value: banks }); continue; }
+      const bank = banks instanceof Prerequisite ? undefined : bankOf(op, banks);
+      if (!bank && op.path !== 'banks') { out.notOffered.push(`${op.id} (no bank under test lists ${op.product})`); continue; }
       try {
         out.places.push({ name: op.id, value: await probeOf(op, bank) });
       } catch (e) {
