@@ -94,6 +94,8 @@ export const perAccount: Check = {
       const { res, accounts } = await accountsOf(c, bankId);
       if (!accounts) throw new Prerequisite(`the accounts at ${bankId} could not be read (${res.status}; see data.accounts.list)`);
       const ids = accounts.map(a => a.id).filter((x): x is string => typeof x === 'string' && !!x).slice(0, 2);
+      // An unknown account is only told apart from a known one where the bank has one.
+      if (!ids.length) throw new Prerequisite(`no account with an id at ${bankId} (see data.accounts.list)`);
       const lists = [];
       for (const id of ids) lists.push({ id, ...await transactionsOf(c, bankId, id) });
       const [a, b] = lists;
