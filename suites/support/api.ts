@@ -5,7 +5,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { ExchangeResponse } from '../../harness/http/exchange.ts';
 import { fillPath, joinUrl, type PathName } from '../../harness/target/profile.ts';
-import { type CheckContext, describeAnswer, Prerequisite, send } from './check.ts';
+import { type CheckContext, Prerequisite, send } from './check.ts';
 import { target } from './target.ts';
 import { accessToken, refusedEarly, sharedToken } from './tokens.ts';
 
@@ -64,13 +64,14 @@ export async function callUrl(c: CheckContext | null, method: string, url: strin
   for (const [k, v] of Object.entries(headers)) if (v === '') delete headers[k];
   const res = await send(c, { method, url, headers, body: opts.body, label: opts.label });
   if (res.status !== 401 || !shared) return res;
-  // A 401 to the worker's token before the end its expires_in stated is a finding of the check that made the call.
+  // A 401 to the worker's token before the end its expires_in stated is never repaired: the call's check does not run,
+  // and says why (token.use.until-expires-in judges whether the target serves a token until its stated end).
   const age = ((performance.now() - shared.sentAt) / 1000).toFixed(2);
   if (refusedEarly(shared, performance.now())) {
-    const what = `the target refused a live access token (401) ${age} s (real) after it was asked for, ` +
-      `before the end of its expires_in of ${shared.lifeS} s (${method} ${url})`;
-    if (c) c.fail(what, 'the call served: the token had not expired', describeAnswer(res), res);
-    throw new Error(what);
+    c?.note(`the target refused the worker's access token (401) ${age} s (real) after it was asked for, before the end of its ` +
+      `expires_in of ${shared.lifeS} s: a live token was refused; the call was not repeated`);
+    throw new Prerequisite(`the target refused a live access token (401) ${age} s (real) after it was asked for, before the end of its ` +
+      `expires_in of ${shared.lifeS} s (${method} ${url}; token.use.until-expires-in judges this)`);
   }
   // A token whose stated lifetime had passed when the answer came (a slow call on a compressed clock): renewed once.
   c?.note(`the target refused the worker's access token (401) ${age} s (real) after it was asked for, ${shared.lifeS === undefined

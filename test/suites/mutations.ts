@@ -38,8 +38,6 @@ export const RUNS = {
   'session-create': { suites: 'session', grep: 'session\\.lifecycle\\.create ' },
   'consent-url': { suites: 'session', grep: 'session\\.consent-link\\.consent-url ' },
   'consent-kept': { suites: 'session', grep: 'session\\.lifecycle\\.consent ' },
-  // A live token refused once: the check whose call it was fails (nothing renews the token and repeats the call unseen).
-  'live-token': { suites: 'data', grep: 'data\\.transactions\\.counterparty-strings ' },
   'banks-list': { suites: 'data', grep: 'data\\.banks\\.list ' },
   'accounts-list': { suites: 'data', grep: 'data\\.accounts\\.list ' },
   'transactions-list': { suites: 'data', grep: 'data\\.transactions\\.list ' },
@@ -105,18 +103,6 @@ function servedAt(method: string, path: RegExp, wrong: (token: string, issued: S
   };
 }
 
-/** The first call to `path` is answered 401 as if its token were wrong; the token was live (the reference took it everywhere else). */
-function refusedOnce(path: RegExp): ProxyMutation {
-  let done = false;
-  return {
-    request: x => {
-      if (done || x.method !== 'GET' || !path.test(x.path)) return;
-      done = true;
-      return error(401, '1401', 'token refused once by the mutation');
-    },
-  };
-}
-
 const hasConsentLink = (body: any) => Array.isArray(body?.links) && body.links.some((l: { rel?: string }) => l?.rel === 'consent');
 const payment = (x: Exchange, product: RegExp) => x.method === 'POST' && new RegExp(`^/api/payments/${product.source}$`).test(x.path);
 
@@ -146,7 +132,6 @@ export const MUTATIONS: Record<string, Mutation> = {
     run: 'token-alone', ...servedAt('GET', /^\/api\/accounts$/, (token, issued) => token !== '' && !issued.has(token)),
   },
   'payment-without-token-served': { run: 'token-alone', ...servedAt('POST', /^\/api\/payments\/domestic-transfer$/, token => token === '') },
-  'live-token-refused-once': { run: 'live-token', ...refusedOnce(/^\/api\/accounts\/[^/]+\/transactions$/) },
   'api-refuses-tokens': { run: 'token-use', request: x => { if (isApi(x)) return error(401, '1001', 'token refused by the mutation'); } },
   'refreshed-token-refused': {
     run: 'shared',
