@@ -6,7 +6,7 @@ import { refreshForm, tokenRequest } from '../../support/tokens.ts';
 import { target } from '../../support/target.ts';
 import { isInt, issuePair, tokenFields } from './common.ts';
 import { adopt } from '../../support/waits.ts';
-import { apiServed, chainWatch, CHAIN_LENGTH, grantServed, judgeNearEnd, refreshWatch, skipTooLong, type ChainExchange } from './lifetimes.ts';
+import { accessWatch, apiServed, chainWatch, CHAIN_LENGTH, grantServed, judgeNearEnd, refreshWatch, skipTooLong, type ChainExchange } from './lifetimes.ts';
 
 /** Issues a pair and refreshes it once; the refresh answer must be a success to go on. */
 async function refreshOnce(c: CheckContext, waitSpecS = 0) {
@@ -107,6 +107,11 @@ async function judgeExchange(c: CheckContext, x: ChainExchange | undefined): Pro
   for (const u of x.uses) {
     const r = adopt(c, u.use);
     if (u.token === 'access token' ? apiServed(r) : grantServed(r)) continue;
+    // A token that dies early without any refresh is another check's finding: here only the chain's own schedule is judged.
+    const fresh = await (u.token === 'access token' ? accessWatch() : refreshWatch()).near;
+    if (fresh.kind === 'seen' && fresh.judgeable && fresh.use.res && !(u.token === 'access token' ? apiServed : grantServed)(fresh.use.res))
+      throw new Prerequisite(`a ${u.token} from the client credentials grant is refused before its stated end too ` +
+        `(see ${u.token === 'access token' ? 'token.use.until-expires-in' : 'token.refresh.until-refresh-expires-in'})`);
     c.expect(!u.judgeable, `the ${u.token} of exchange ${x.n} was refused before the end of the ${u.field} of ${u.lifeS} s its answer stated`,
       `${u.token === 'access token' ? 'a 2xx answer' : '200 with a new pair'}: its lifetime counts from its own exchange`, describeAnswer(r), r);
     throw new Prerequisite(`the ${u.token} of exchange ${x.n} was not served in its last spec second, where rounding or a slow request explains it`);
