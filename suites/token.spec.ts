@@ -9,11 +9,12 @@ import { TOKEN_CHECKS } from './catalog/token.ts';
 import * as use from './checks/token/use.ts';
 import * as refresh from './checks/token/refresh.ts';
 import * as expiry from './checks/token/expiry.ts';
-import { accessWatch, refreshWatch } from './checks/token/lifetimes.ts';
+import { accessWatch, chainWatch, refreshWatch } from './checks/token/lifetimes.ts';
 
 startFirst('token.spec.ts', [
   // Without a base URL the checks that read the access token's watch skip at once: nothing to wait for.
   { readers: [use.untilExpiresIn, expiry.oldTokenRefused], start: () => target().baseUrl && accessWatch() },
   { readers: [refresh.untilRefreshExpiresIn, expiry.oldRefreshRefused], start: refreshWatch },
+  { readers: [refresh.resetsLifetimes], start: chainWatch },
 ]);
 registerChecks(TOKEN_CHECKS);

@@ -33,6 +33,8 @@ export const DATA_CHECKS: readonly Registered<Check>[] = [
   must(transactions.list),
   must(transactions.counterparty),
   must(transactions.bic),
+  should(transactions.bicFormat),
+  must(transactions.perAccount),
   must(transactions.contract('must')),
   profile(transactions.contract('profile')),
   profile(transactions.unknownAccount),

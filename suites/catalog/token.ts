@@ -20,7 +20,6 @@ export const TOKEN_CHECKS: readonly Registered<Check>[] = [
 
   must(refresh.answers),
   must(refresh.renews),
-  must(refresh.resetsLifetimes),
   must(refresh.chain),
   profile(refresh.reuse),
 
@@ -30,12 +29,14 @@ export const TOKEN_CHECKS: readonly Registered<Check>[] = [
   must(use.accepted),
   must(use.wrongRefused),
   must(use.missingRefused),
+  must(use.tamperedRefused),
   must(use.refreshedAccepted),
   profile(use.wrong401),
 
   // Last: these read the watches of checks/token/lifetimes.ts, which started with the worker.
   must(use.untilExpiresIn),
   must(refresh.untilRefreshExpiresIn),
+  must(refresh.resetsLifetimes),
   must(expiry.oldTokenRefused),
   must(expiry.oldRefreshRefused),
 ];

@@ -2,6 +2,7 @@
 // overrides), the headers docs/profile.md names, the access token. A call made for a
 // check is recorded as its evidence; a call made to set something up (c = null)
 // that gets no answer is a Prerequisite, so the checks that depend on it skip.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { ExchangeResponse } from '../../harness/http/exchange.ts';
 import { fillPath, joinUrl, type PathName } from '../../harness/target/profile.ts';
 import { type CheckContext, Prerequisite, send } from './check.ts';
@@ -35,6 +36,18 @@ export function apiUrl(path: PathName, params: Record<string, string> = {}, quer
   return url + q;
 }
 
+/** The token the calls inside withToken() send instead of the worker's. */
+const tokenInUse = new AsyncLocalStorage<{ token: string | null }>();
+
+/**
+ * Runs `body` with every API call made inside it sending `token` (null: none)
+ * in place of the worker's shared token: the same request a helper of the
+ * suites makes, with another token. A call that names its own token keeps it.
+ */
+export function withToken<T>(token: string | null, body: () => Promise<T>): Promise<T> {
+  return tokenInUse.run({ token }, body);
+}
+
 /** Calls an API operation of docs/profile.md with the device, session and authorization headers. */
 export function call(c: CheckContext | null, method: string, path: PathName, params: Record<string, string> = {},
   opts: CallOptions = {}): Promise<ExchangeResponse> {
@@ -44,8 +57,9 @@ export function call(c: CheckContext | null, method: string, path: PathName, par
 /** The same for an absolute URL the target handed out (a link of an answer). */
 export async function callUrl(c: CheckContext | null, method: string, url: string, opts: CallOptions = {}): Promise<ExchangeResponse> {
   const t = target();
-  const shared = opts.token === undefined ? await sharedToken() : undefined;
-  const token = shared ? shared.token : opts.token!;
+  const chosen = opts.token !== undefined ? { token: opts.token } : tokenInUse.getStore();
+  const shared = chosen ? undefined : await sharedToken();
+  const token = shared ? shared.token : chosen!.token;
   const headers: Record<string, string> = { accept: 'application/json', [t.headers.device]: t.deviceId };
   if (token !== null) headers.authorization = `${t.headers.authScheme} ${token}`;
   if (opts.session) headers[t.headers.session] = opts.session;
@@ -53,18 +67,22 @@ export async function callUrl(c: CheckContext | null, method: string, url: strin
   // An empty value removes a default header (a check that sends a call without it).
   for (const [k, v] of Object.entries(headers)) if (v === '') delete headers[k];
   const res = await send(c, { method, url, headers, body: opts.body, label: opts.label });
-  // The worker's shared token may run out between its renewal and its use on a compressed clock: renew once and
-  // repeat, and say so in the check's evidence, with whether the token was refused before its stated end.
-  if (isTokenRefusal(res) && shared) {
-    const early = refusedEarly(shared, performance.now());
-    const age = ((performance.now() - shared.sentAt) / 1000).toFixed(2);
-    c?.note(`the target refused the worker's access token (401) ${age} s (real) after it was asked for, ${early
-      ? `before the end of its expires_in of ${shared.lifeS} s: a live token was refused (token.use.until-expires-in judges this)`
-      : 'at or after the end of its expires_in'}; a new token was asked for and the call repeated`);
-    headers.authorization = `${t.headers.authScheme} ${await accessToken(true)}`;
-    return send(c, { method, url, headers, body: opts.body, label: opts.label && `${opts.label} (with a renewed token)` });
+  if (!isTokenRefusal(res) || !shared) return res;
+  // A 401 to the worker's token before the end its expires_in stated is never repaired: the call's check does not run,
+  // and says why (token.use.until-expires-in judges whether the target serves a token until its stated end).
+  const age = ((performance.now() - shared.sentAt) / 1000).toFixed(2);
+  if (refusedEarly(shared, performance.now())) {
+    c?.note(`the target refused the worker's access token (401) ${age} s (real) after it was asked for, before the end of its ` +
+      `expires_in of ${shared.lifeS} s: a live token was refused; the call was not repeated`);
+    throw new Prerequisite(`the target refused a live access token (401) ${age} s (real) after it was asked for, before the end of its ` +
+      `expires_in of ${shared.lifeS} s (${method} ${url}; token.use.until-expires-in judges this)`);
   }
-  return res;
+  // A token whose stated lifetime had passed when the answer came (a slow call on a compressed clock): renewed once.
+  c?.note(`the target refused the worker's access token (401) ${age} s (real) after it was asked for, ${shared.lifeS === undefined
+    ? 'a token whose answer stated no expires_in' : `at or after the end of its expires_in of ${shared.lifeS} s`}; ` +
+    'a new token was asked for and the call repeated');
+  headers.authorization = `${t.headers.authScheme} ${await accessToken(true)}`;
+  return send(c, { method, url, headers, body: opts.body, label: opts.label && `${opts.label} (with a renewed token)` });
 }
 
 /**

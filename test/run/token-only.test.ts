@@ -31,8 +31,9 @@ test('run --suites token with only the auth URL runs the token suite and skips t
     assert.equal(results.target.baseUrl, undefined);
     const api = results.checks.filter(c => /^token\.(use\.|expiry\.old-token-refused$)/.test(c.id));
     // The refresh token's lifetime is seen at the auth server alone: those checks run, or wait for a lifetime longer than --max-wait.
-    const refreshLife = results.checks.filter(c => ['token.expiry.old-refresh-token-refused', 'token.refresh.until-refresh-expires-in'].includes(c.id));
-    assert.equal(refreshLife.length, 2, out);
+    const refreshLife = results.checks.filter(c =>
+      ['token.expiry.old-refresh-token-refused', 'token.refresh.until-refresh-expires-in', 'token.refresh.resets-lifetimes'].includes(c.id));
+    assert.equal(refreshLife.length, 3, out);
     for (const c of refreshLife) assert.ok(c.status === 'passed' || (c.skipKind === 'not-run' && /--max-wait/.test(c.remedy ?? '')), JSON.stringify(c));
     const rest = results.checks.filter(c => !api.includes(c) && !refreshLife.includes(c));
     assert.ok(api.length >= 6 && rest.length >= 20, out);

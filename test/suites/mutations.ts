@@ -37,6 +37,8 @@ export const RUNS = {
   optional: { suites: 'session,data,payments' },
   'access-token': { suites: 'token', grep: 'token\\.issue\\.access-token ' },
   'token-use': { suites: 'token', grep: 'token\\.use\\.accepted ' },
+  // Token checks whose proofs the shared run's mutations would mask: each alone.
+  'token-alone': { suites: 'token', grep: 'token\\.(use\\.(wrong-token-refused|wrong-token-401|no-token-refused)|issue\\.optional-fields) ' },
   'session-create': { suites: 'session', grep: 'session\\.lifecycle\\.create ' },
   'consent-url': { suites: 'session', grep: 'session\\.consent-link\\.consent-url ' },
   'consent-kept': { suites: 'session', grep: 'session\\.lifecycle\\.consent ' },
@@ -85,6 +87,27 @@ function nameFilterLoose(): ProxyMutation {
       if (!name || !all.length) return;
       const asked = new Set(words(name));
       Object.assign(a, jsonAnswer(all.filter(b => [...words(b.bankDisplayName), ...words(b.bankOfficialName)].some(w => asked.has(w)))));
+    },
+  };
+}
+
+const bearer = (x: Exchange) => (x.headers.authorization ?? '').replace(/^Bearer\s+/i, '');
+
+/**
+ * One operation serves a token it should refuse: a call to it whose token
+ * `wrong` picks (never issued, none) goes on with the last token the API
+ * served, so the reference answers it as it would a live token.
+ */
+function servedAt(method: string, path: RegExp, wrong: (token: string, issued: Set<string>) => boolean): ProxyMutation {
+  const issued = new Set<string>();
+  let live = '';
+  return {
+    request: x => {
+      if (x.method === method && path.test(x.path) && live && wrong(bearer(x), issued)) x.headers.authorization = `Bearer ${live}`;
+    },
+    answer: (x, a) => {
+      if (TOKEN.test(x.path) && a.status === 200) json(a, b => { if (typeof b?.access_token === 'string') issued.add(b.access_token); });
+      if (isApi(x) && ok(a) && bearer(x)) live = bearer(x);
     },
   };
 }
@@ -185,8 +208,20 @@ export const MUTATIONS: Record<string, Mutation> = {
     answer: (x, a) => { if (TOKEN.test(x.path) && a.status === 200 && grant(x) === 'client_credentials') json(a, b => { b.scope = 42; }); },
   },
   'token-error-code-other': { run: 'shared', answer: (x, a) => { if (TOKEN.test(x.path) && a.status >= 400) json(a, b => { b.error = 'access_denied'; }); } },
+  'missing-grant-500': {
+    run: 'shared',
+    request: x => { if (TOKEN.test(x.path) && !grant(x)) return jsonAnswer({ error: 'server_error', error_description: 'failed by the mutation' }, 500); },
+  },
+  'session-state-null': {
+    run: 'token-alone',
+    answer: (x, a) => { if (TOKEN.test(x.path) && a.status === 200 && grant(x) === 'client_credentials') json(a, b => { b.session_state = null; }); },
+  },
   'no-access-token': { run: 'access-token', answer: (x, a) => { if (TOKEN.test(x.path) && a.status === 200) json(a, b => { delete b.access_token; }); } },
   'no-token-served': { run: 'shared', request: x => { if (isApi(x) && !x.headers.authorization) return jsonAnswer([]); } },
+  'accounts-made-up-token-served': {
+    run: 'token-alone', ...servedAt('GET', /^\/api\/accounts$/, (token, issued) => token !== '' && !issued.has(token)),
+  },
+  'payment-without-token-served': { run: 'token-alone', ...servedAt('POST', /^\/api\/payments\/domestic-transfer$/, token => token === '') },
   'api-refuses-tokens': { run: 'token-use', request: x => { if (isApi(x)) return error(401, '1001', 'token refused by the mutation'); } },
   'refreshed-token-refused': {
     run: 'shared',
@@ -204,7 +239,8 @@ export const MUTATIONS: Record<string, Mutation> = {
   },
   'session-status-error': {
     run: 'shared',
-    request: x => { if (x.method === 'GET' && /^\/api\/session\/[^/]+$/.test(x.path)) return error(500, '1999', 'status refused by the mutation'); },
+    // Only calls the reference served: a call with a wrong token is still refused as the reference refuses it.
+    answer: (x, a) => { if (x.method === 'GET' && /^\/api\/session\/[^/]+$/.test(x.path) && ok(a)) Object.assign(a, error(500, '1999', 'status refused by the mutation')); },
   },
   'consent-no-link': {
     run: 'consent-url',
@@ -253,6 +289,32 @@ export const MUTATIONS: Record<string, Mutation> = {
 
   // ---- data ----
   'unknown-bank-found': { run: 'shared', request: x => { if (x.path === NO_SUCH_BANK) return jsonAnswer({}); } },
+  'bank-by-id-services-string': {
+    run: 'optional',
+    answer: (x, a) => { if (x.path === '/api/banks/danske-dk' && ok(a)) json(a, b => { b.supportedServices = 'instant-domestic-transfer'; }); },
+  },
+  // GET transactions of any account at danske-dk answers its first account's.
+  'transactions-ignore-account': {
+    run: 'shared',
+    request: x => { if (x.method === 'GET') x.url = x.url.replace(/^\/api\/accounts\/danske-dk-acc-\d+\/transactions/, '/api/accounts/danske-dk-acc-1/transactions'); },
+  },
+  'unknown-account-transactions-served': {
+    run: 'optional',
+    request: x => {
+      if (x.method === 'GET' && x.path === '/api/accounts/pis-conformance-no-such-account/transactions')
+        x.url = x.url.replace('pis-conformance-no-such-account', 'deutsche-de-acc-1');
+    },
+  },
+  'bic-malformed-at-one-bank': {
+    run: 'shared',
+    answer: (x, a) => {
+      if (x.path !== '/api/accounts/deutsche-de-acc-1/transactions' || !ok(a)) return;
+      json(a, list => {
+        const tx = Array.isArray(list) && list.find((t: { counterpartyAgent?: string }) => t?.counterpartyAgent);
+        if (tx) tx.counterpartyAgent = 'DEUT12FF';
+      });
+    },
+  },
   'bank-by-id-other-bank': {
     run: 'shared',
     answer: (x, a) => { if (/^\/api\/banks\/[\w-]+$/.test(x.path) && a.status === 200) json(a, b => { b.id = 'another-bank'; }); },
@@ -315,7 +377,9 @@ export const MUTATIONS: Record<string, Mutation> = {
   },
   'payment-by-id-404': {
     run: 'shared',
-    request: x => { if (x.method === 'GET' && /^\/api\/payments\/[^/]+\/[^/]+$/.test(x.path)) return error(510, '1003', 'payment unknown to the mutation'); },
+    answer: (x, a) => {
+      if (x.method === 'GET' && /^\/api\/payments\/[^/]+\/[^/]+$/.test(x.path) && ok(a)) Object.assign(a, error(510, '1003', 'payment unknown to the mutation'));
+    },
   },
   'payment-status-no-id': {
     run: 'alternates',

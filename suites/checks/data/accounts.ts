@@ -4,7 +4,7 @@ import { describeAnswer, show } from '../../support/check.ts';
 import { banksUnderTest } from '../../support/banks.ts';
 import { expectContract } from '../../support/contract.ts';
 import { NO_ACCOUNTS, NO_ACCOUNTS_REMEDY } from '../../support/banks.ts';
-import { accountsOf, allAccounts } from './records.ts';
+import { accountsOf, allAccounts, byBank } from './records.ts';
 
 export const list: Check = {
   id: 'data.accounts.list', requirements: ['R4.4-accounts-list'], spec: '4.4',
@@ -26,28 +26,30 @@ export const list: Check = {
 };
 
 export const names: Check = {
-  id: 'data.accounts.names-are-strings', requirements: ['R2.6-account-names'], spec: '2.6',
+  id: 'data.accounts.names-are-strings', requirements: ['R2.6-account-names'], spec: '2.6', bindsAt: { family: 'bank' },
   title: 'ownerName and displayName are strings, "" when the bank gives none',
   quote: 'ownerName, displayName, counterpartyAccount, counterpartyName and counterpartyAgent are returned when the bank returns them; ' +
     'otherwise they are empty strings.',
   async run(c) {
-    for (const { bankId, account } of await allAccounts(c)) {
-      for (const k of ['ownerName', 'displayName']) {
-        c.expect(typeof account[k] === 'string', `${k} of account ${show(account.id)} at ${bankId} is not a string`, 'a string ("" when unknown)',
-          account[k] === undefined ? 'absent' : show(account[k]));
+    await byBank(c, await allAccounts(c), all => {
+      for (const { bankId, account } of all) {
+        for (const k of ['ownerName', 'displayName']) {
+          c.expect(typeof account[k] === 'string', `${k} of account ${show(account.id)} at ${bankId} is not a string`, 'a string ("" when unknown)',
+            account[k] === undefined ? 'absent' : show(account[k]));
+        }
       }
-    }
+    });
   },
 };
 
 export const contract = (level: 'must' | 'profile'): Check => ({
   id: level === 'must' ? 'data.accounts.contract' : 'data.accounts.profile-fields',
-  requirements: level === 'must' ? ['R2.6-account-names'] : ['P-records-account'], spec: level === 'must' ? '2.6' : '4.4',
+  requirements: level === 'must' ? ['R2.6-account-names'] : ['P-records-account'], spec: level === 'must' ? '2.6' : '4.4', bindsAt: { family: 'bank' },
   title: level === 'must' ? "Accounts follow the spec's rules for account records" : "Accounts carry docs/profile.md's account fields",
   quote: level === 'must' ? 'account (GET /accounts) | ownerName | displayName (spec 2.6)' :
     'docs/profile.md: account: id, iban, bban, accountName, accountType, ownerName, displayName, balances',
   async run(c) {
-    const all = await allAccounts(c);
-    expectContract(c, 'account', all.map(a => ({ label: `account ${show(a.account.id)} at ${a.bankId}`, value: a.account })), level);
+    await byBank(c, await allAccounts(c), all =>
+      expectContract(c, 'account', all.map(a => ({ label: `account ${show(a.account.id)} at ${a.bankId}`, value: a.account })), level));
   },
 });

@@ -14,6 +14,9 @@ async function list(c: CheckContext, query?: Record<string, string>): Promise<{ 
   return { status: res.status, banks, raw: res.json ?? res.text };
 }
 
+/** Every listed bank as a place of the 'bank' family (a bank without a string id is named by its position). */
+const listedPlaces = (banks: Bank[]) => banks.map((b, i) => ({ name: typeof b.id === 'string' ? b.id : `bank ${i + 1} of the list`, value: b }));
+
 async function allOrSkip(c: CheckContext): Promise<Bank[]> {
   const { banks, status } = await list(c);
   if (!banks?.length) throw new Prerequisite(`GET /banks answered ${status} without banks (see data.banks.list)`);
@@ -38,12 +41,13 @@ export const listBanks: Check = {
 };
 
 export const supportedServices: Check = {
-  id: 'data.banks.supported-services', requirements: ['R2.6-supported-services'], spec: '2.6',
-  title: 'supportedServices is an array of strings',
+  id: 'data.banks.supported-services', requirements: ['R2.6-supported-services'], spec: '2.6', bindsAt: { family: 'bank' },
+  title: 'supportedServices is an array of strings, at every listed bank',
   quote: 'bank (GET /banks) | supportedServices | Array of strings. ... A value present means the bank supports that feature.',
   async run(c) {
-    const bad = (await allOrSkip(c)).filter(b => !Array.isArray(b.supportedServices) || b.supportedServices.some(s => typeof s !== 'string'));
-    c.expect(!bad.length, `supportedServices of ${bad[0]?.id} is not an array of strings`, 'an array of strings', show(bad[0]?.supportedServices));
+    await c.everyPlace('bank', listedPlaces(await allOrSkip(c)), async b =>
+      c.expect(Array.isArray(b.supportedServices) && b.supportedServices.every(s => typeof s === 'string'),
+        `supportedServices of ${b.id} is not an array of strings`, 'an array of strings', show(b.supportedServices)));
   },
 };
 
@@ -120,15 +124,17 @@ export const filterNameNarrows: Check = {
 };
 
 export const byId: Check = {
-  id: 'data.banks.by-id', requirements: ['R4.4-bank-by-id'], spec: '4.4',
-  title: 'Every bank under test can be read by its id',
+  id: 'data.banks.by-id', requirements: ['R4.4-bank-by-id', 'R2.6-supported-services'], spec: '4.4', bindsAt: { family: 'bank' },
+  title: "Every bank under test can be read by its id, and the record follows the spec's rules for bank records",
   quote: 'Get bank by id | Returns one bank.',
   async run(c) {
-    for (const bank of await banksUnderTest()) {
-      const res = await call(c, 'GET', 'bank', { bankId: bank.id }, { label: `bank ${bank.id} by id` });
-      c.expect(ok(res) && obj(res), `the bank ${bank.id} was not answered`, 'a 2xx answer with a bank object', `${describeAnswer(res)}`);
-      c.expect(obj(res)!.id === bank.id, `asked for ${bank.id}, another bank came back`, `id ${bank.id}`, show(obj(res)!.id));
-    }
+    const banks = await banksUnderTest();
+    await c.everyPlace('bank', banks.map(b => ({ name: b.id, value: b.id })), async id => {
+      const res = await call(c, 'GET', 'bank', { bankId: id }, { label: `bank ${id} by id` });
+      c.expect(ok(res) && obj(res), `the bank ${id} was not answered`, 'a 2xx answer with a bank object', `${describeAnswer(res)}`, res);
+      c.expect(obj(res)!.id === id, `asked for ${id}, another bank came back`, `id ${id}`, show(obj(res)!.id), res);
+      expectContract(c, 'bank', [{ label: `bank ${id} by id`, value: res.json, at: res }], 'must');
+    });
   },
 };
 
@@ -155,14 +161,13 @@ export const errorBody: Check = {
 
 export const contract = (level: 'must' | 'profile'): Check => ({
   id: level === 'must' ? 'data.banks.contract' : 'data.banks.profile-fields',
-  requirements: level === 'must' ? ['R2.6-supported-services'] : ['P-records-bank'], spec: level === 'must' ? '2.6' : '4.4',
+  requirements: level === 'must' ? ['R2.6-supported-services'] : ['P-records-bank'], spec: level === 'must' ? '2.6' : '4.4', bindsAt: { family: 'bank' },
   title: level === 'must' ? "Banks follow the spec's rules for bank records" : "Banks carry docs/profile.md's bank fields",
   quote: level === 'must' ? 'supportedServices | Array of strings.' :
     'docs/profile.md: bank: id, countryCode, bankDisplayName, bankOfficialName, bankingGroupName, bic, status, ' +
       'personalIdentificationRequired, supportedServices',
   async run(c) {
-    const banks = await allOrSkip(c);
-    expectContract(c, 'bank', banks.map(b => ({ label: `bank ${b.id}`, value: b })), level);
+    await c.everyPlace('bank', listedPlaces(await allOrSkip(c)), async b => expectContract(c, 'bank', [{ label: `bank ${b.id}`, value: b }], level));
   },
 });
 

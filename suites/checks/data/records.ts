@@ -57,3 +57,17 @@ export async function allTransactions(c: CheckContext): Promise<{ where: string;
   if (!out.length) c.skip(`${NO_TRANSACTIONS} (${accounts.length} account${accounts.length === 1 ? '' : 's'} read)`, NO_TRANSACTIONS_REMEDY);
   return out;
 }
+
+/**
+ * Judges records bank by bank: each bank under test that answered records is
+ * a place (family 'bank'), so a rule broken at one bank fails naming it and
+ * the tally says how many banks were judged; banks with no record are named
+ * in a note.
+ */
+export async function byBank<R extends { bankId: string }>(c: CheckContext, records: R[], judge: (rs: R[], bankId: string) => void): Promise<void> {
+  const banks = (await banksUnderTest()).map(b => b.id);
+  const empty = banks.filter(b => !records.some(r => r.bankId === b));
+  if (empty.length) c.note(`no record to judge at ${empty.join(', ')}`);
+  await c.everyPlace('bank', banks.filter(b => !empty.includes(b)).map(b => ({ name: b, value: b })),
+    async b => judge(records.filter(r => r.bankId === b), b));
+}

@@ -1,11 +1,11 @@
 // data.transactions: GET transactions and the counterparty fields of spec 2.6.
 import type { Check } from '../../support/register.ts';
-import { describeAnswer, show } from '../../support/check.ts';
+import { describeAnswer, Prerequisite, show } from '../../support/check.ts';
 import { bicLengthOk } from '../../../harness/contracts/rules.ts';
 import { expectContract } from '../../support/contract.ts';
 import { banksUnderTest, NO_TRANSACTIONS, NO_TRANSACTIONS_REMEDY } from '../../support/banks.ts';
 import { isError, obj } from '../../support/api.ts';
-import { allAccounts, allTransactions, transactionsOf } from './records.ts';
+import { accountsOf, allAccounts, allTransactions, byBank, transactionsOf } from './records.ts';
 
 export const list: Check = {
   id: 'data.transactions.list', requirements: ['R4.4-transactions-list'], spec: '4.4',
@@ -28,46 +28,99 @@ export const list: Check = {
 const FIELDS = ['counterpartyAccount', 'counterpartyName', 'counterpartyAgent'];
 
 export const counterparty: Check = {
-  id: 'data.transactions.counterparty-strings', requirements: ['R2.6-transaction-counterparty'], spec: '2.6',
+  id: 'data.transactions.counterparty-strings', requirements: ['R2.6-transaction-counterparty'], spec: '2.6', bindsAt: { family: 'bank' },
   title: 'counterpartyAccount, counterpartyName and counterpartyAgent are strings, "" when unknown',
   quote: 'ownerName, displayName, counterpartyAccount, counterpartyName and counterpartyAgent are returned when the bank returns them; ' +
     'otherwise they are empty strings.',
   async run(c) {
-    for (const { where, tx, res } of await allTransactions(c))
-      for (const k of FIELDS)
-        c.expect(typeof tx[k] === 'string', `${k} of ${where} is not a string`, 'a string ("" when unknown)',
-          tx[k] === undefined ? 'absent' : show(tx[k]), res);
+    await byBank(c, await allTransactions(c), all => {
+      for (const { where, tx, res } of all)
+        for (const k of FIELDS)
+          c.expect(typeof tx[k] === 'string', `${k} of ${where} is not a string`, 'a string ("" when unknown)',
+            tx[k] === undefined ? 'absent' : show(tx[k]), res);
+    });
   },
 };
 
 export const bic: Check = {
-  id: 'data.transactions.bic-length', requirements: ['R2.6-counterparty-agent-bic'], spec: '2.6',
+  id: 'data.transactions.bic-length', requirements: ['R2.6-counterparty-agent-bic'], spec: '2.6', bindsAt: { family: 'bank' },
   title: 'A counterpartyAgent is a BIC of 8 or 11 characters',
   quote: 'transaction | counterpartyAgent | BIC of the agent or intermediary bank, 8 or 11 characters.',
   async run(c) {
-    let seen = 0;
-    for (const { where, tx, res } of await allTransactions(c)) {
-      const v = tx.counterpartyAgent;
-      if (typeof v !== 'string' || v === '') continue;
-      seen++;
-      c.expect(bicLengthOk(v), `counterpartyAgent of ${where} is not 8 or 11 characters`, '8 or 11 characters', `${show(v)} (${v.length})`, res);
-    }
+    const agents = (await allTransactions(c)).filter(t => typeof t.tx.counterpartyAgent === 'string' && t.tx.counterpartyAgent !== '');
     // "" is the spec's way of saying the bank gives no agent: nothing to judge, and nothing missing.
-    if (!seen) c.notApplicable('no transaction carries a counterpartyAgent (all are "", as when the banks give none)');
-    c.summary = `${seen} counterpartyAgent values checked`;
+    if (!agents.length) c.notApplicable('no transaction carries a counterpartyAgent (all are "", as when the banks give none)');
+    await byBank(c, agents, all => {
+      for (const { where, tx, res } of all) {
+        const v = tx.counterpartyAgent as string;
+        c.expect(bicLengthOk(v), `counterpartyAgent of ${where} is not 8 or 11 characters`, '8 or 11 characters', `${show(v)} (${v.length})`, res);
+      }
+    });
+    c.summary = `${agents.length} counterpartyAgent values checked; ${c.summary}`;
+  },
+};
+
+/**
+ * The ISO 9362 shape of a counterpartyAgent beyond its length: the transaction
+ * contract's `should` rule bic.format, at every bank under test.
+ */
+export const bicFormat: Check = {
+  id: 'data.transactions.bic-format', requirements: ['R2.6-counterparty-agent-bic'], spec: '2.6', bindsAt: { family: 'bank' },
+  title: 'A counterpartyAgent has the shape of a BIC (ISO 9362: bank, country, location, optional branch)',
+  quote: 'transaction | counterpartyAgent | BIC of the agent or intermediary bank, 8 or 11 characters.',
+  async run(c) {
+    await byBank(c, await allTransactions(c), txs =>
+      expectContract(c, 'transaction', txs.map(t => ({ label: t.where, value: t.tx, at: t.res })), 'should'));
+  },
+};
+
+/** An account id no bank has. */
+const UNKNOWN_ACCOUNT = 'pis-conformance-no-such-account';
+
+/**
+ * The transactions answered are those of the account the path names: two
+ * accounts of a bank do not answer the same non-empty list, and an unknown
+ * account gets no transaction (an error, or an empty list: the refusal's
+ * shape is data.transactions.unknown-account's profile matter).
+ */
+export const perAccount: Check = {
+  id: 'data.transactions.per-account', requirements: ['R4.4-transactions-list'], spec: '4.4', bindsAt: { family: 'bank' },
+  title: 'GET transactions answers the account the path names: two accounts differ, an unknown account has none',
+  quote: 'GET /transactions | Lists transactions.',
+  async run(c) {
+    const banks = await banksUnderTest();
+    const single: string[] = [];
+    await c.everyPlace('bank', banks.map(b => ({ name: b.id, value: b.id })), async bankId => {
+      const { res, accounts } = await accountsOf(c, bankId);
+      if (!accounts) throw new Prerequisite(`the accounts at ${bankId} could not be read (${res.status}; see data.accounts.list)`);
+      const ids = accounts.map(a => a.id).filter((x): x is string => typeof x === 'string' && !!x).slice(0, 2);
+      // An unknown account is only told apart from a known one where the bank has one.
+      if (!ids.length) throw new Prerequisite(`no account with an id at ${bankId} (see data.accounts.list)`);
+      const lists = [];
+      for (const id of ids) lists.push({ id, ...await transactionsOf(c, bankId, id) });
+      const [a, b] = lists;
+      if (a?.list && b?.list && a.list.length && JSON.stringify(a.list) === JSON.stringify(b.list))
+        c.fail(`the accounts ${a.id} and ${b.id} at ${bankId} answered the same ${a.list.length} transactions`,
+          `the transactions of ${b.id}, not those of ${a.id}`, show(b.list[0]), b.res);
+      if (ids.length < 2) single.push(bankId);
+      const unknown = await transactionsOf(c, bankId, UNKNOWN_ACCOUNT);
+      c.expect(!unknown.list?.length, `an unknown account id at ${bankId} was answered with ${unknown.list?.length} transactions`,
+        'an error answer, or no transaction', describeAnswer(unknown.res), unknown.res);
+    });
+    if (single.length) c.summary = `one account only, so no two lists to compare, at ${single.join(', ')}; ${c.summary}`;
   },
 };
 
 export const contract = (level: 'must' | 'profile'): Check => ({
   id: level === 'must' ? 'data.transactions.contract' : 'data.transactions.profile-fields',
   requirements: level === 'must' ? ['R2.6-transaction-counterparty', 'R2.6-counterparty-agent-bic'] : ['P-records-transaction'],
-  spec: level === 'must' ? '2.6' : '4.4',
+  spec: level === 'must' ? '2.6' : '4.4', bindsAt: { family: 'bank' },
   title: level === 'must' ? "Transactions follow the spec's rules for transaction records" : "Transactions carry docs/profile.md's transaction fields",
   quote: level === 'must' ? 'transaction | counterpartyAccount | counterpartyName | counterpartyAgent (spec 2.6)' :
     'docs/profile.md: transaction: id, transactionReference, transactionAmount {value, currency}, creditDebitIndicator, bookingDate, valueDate, ...',
   async run(c) {
-    const all = await allTransactions(c);
-    expectContract(c, 'transaction', all.map(t => ({ label: t.where, value: t.tx, at: t.res })), level);
+    await byBank(c, await allTransactions(c), all =>
+      expectContract(c, 'transaction', all.map(t => ({ label: t.where, value: t.tx, at: t.res })), level));
   },
 });
 
@@ -77,7 +130,7 @@ export const unknownAccount: Check = {
   quote: 'docs/profile.md: Known codes: ... 1003 invalid account or payment id.',
   async run(c) {
     const bank = (await banksUnderTest())[0]!;
-    const { res } = await transactionsOf(c, bank.id, 'pis-conformance-no-such-account');
+    const { res } = await transactionsOf(c, bank.id, UNKNOWN_ACCOUNT);
     c.expect(isError(res) && obj(res)?.errorCode === '1003', `transactions of an unknown account at ${bank.id} were not refused with 1003`,
       'an error answer with errorCode "1003"', `${describeAnswer(res)}`, res);
   },

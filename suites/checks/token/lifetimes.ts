@@ -5,11 +5,13 @@
 // and token.expiry that read these watches only judge what was seen.
 import type { ExchangeResponse } from '../../../harness/http/exchange.ts';
 import { obj } from '../../support/api.ts';
+import { authorizeLinks, consentErrorLinks } from '../../support/describe.ts';
 import { type CheckContext, describeAnswer, Prerequisite } from '../../support/check.ts';
 import { target } from '../../support/target.ts';
 import { refreshForm, tokenRequest } from '../../support/tokens.ts';
 import { adopt, neededMaxWait, observe, realMs, until, watch, type Seen } from '../../support/waits.ts';
 import { isInt, issuePair, probeApi, type TokenBody } from './common.ts';
+import { operationPlaces } from './operations.ts';
 
 /**
  * How long before a stated end a token is used: one spec second because a
@@ -26,9 +28,14 @@ const afterEndMs = () => realMs(1) + 100;
  * An API that validates JWTs itself commonly accepts a token for a while past
  * its expiry to allow for clock skew (RFC 7519 4.1.4: "some small leeway,
  * usually no more than a few minutes"): Spring's JwtTimestampValidator 60 s,
- * .NET's ClockSkew 300 s by default. 300 is the largest common default.
+ * .NET's ClockSkew 300 s by default. The leeway allowed grows with the stated
+ * lifetime: a tenth of it, and at most 300 s, the largest common default; a
+ * token that lives 60 s may be taken for 6 s more, not 300.
  */
-export const LEEWAY_SPEC_S = 300;
+const leewayS = (lifeS: number) => Math.min(300, Math.ceil(lifeS / 10));
+
+/** How the leeway is said in a check's messages. */
+export const LEEWAY_RULE = 'a tenth of the stated lifetime, at most 300 s, for clock skew as RFC 7519 4.1.4 allows';
 
 /** A token pair and when its grant went out: its lifetimes count from a moment after `sentAt`. */
 export interface Grant { seen: Seen; body: TokenBody; access: string; refresh: string }
@@ -95,8 +102,19 @@ async function nearEnd(field: 'expires_in' | 'refresh_expires_in', needRefresh: 
   return out!;
 }
 
-/** The API's answer to a token: a refusal is any 4xx, or 510, the production service's status for client errors (docs/profile.md). */
-export const apiRefused = (r: ExchangeResponse) => (r.status >= 400 && r.status < 500) || r.status === 510;
+/**
+ * The error answers only a call that got past the token check gets: the
+ * strong-customer-authentication answer (its authorize link) and the
+ * consent-link error (spec 4.4, 7). They refuse the call, not the token.
+ */
+export const pastTokenCheck = (r: ExchangeResponse) => authorizeLinks(r.json).length > 0 || consentErrorLinks(r.json).length > 0;
+
+/**
+ * The API's answer to a token: a refusal is any 4xx, or 510, the production
+ * service's status for client errors (docs/profile.md), but for the answers
+ * of a call that got past the token check.
+ */
+export const apiRefused = (r: ExchangeResponse) => ((r.status >= 400 && r.status < 500) || r.status === 510) && !pastTokenCheck(r);
 
 /** The token endpoint's answer to a refresh: a refusal is a 4xx (a token in an error answer is token.errors' finding). */
 export const grantRefused = (r: ExchangeResponse) => r.status >= 400 && r.status < 500;
@@ -105,37 +123,129 @@ export const grantRefused = (r: ExchangeResponse) => r.status >= 400 && r.status
 export const apiServed = (r: ExchangeResponse) => r.status >= 200 && r.status < 300;
 export const grantServed = (r: ExchangeResponse) => r.status === 200 && typeof obj(r)?.access_token === 'string';
 
-export interface AfterEnd { lifeS: number; fresh?: Seen; after: Seen; late?: Seen }
+export interface AfterEnd { lifeS: number; after: Seen }
 
-/**
- * Issues a pair and uses one of its tokens `afterEndMs` after the end its
- * answer stated; when that is still taken and `leewayS` is given, once more
- * after the leeway.
- */
-async function afterEnd(field: 'expires_in' | 'refresh_expires_in', label: string, use: (c: CheckContext, g: Grant, label: string) => Promise<ExchangeResponse>,
-  refused: (r: ExchangeResponse) => boolean, leewayS = 0): Promise<Waited<AfterEnd>> {
-  const g = await grant(field === 'refresh_expires_in');
-  const lifeS = g.body[field];
+/** Issues a pair and exchanges its refresh token `afterEndMs` after the end its refresh_expires_in stated. */
+async function refreshAfterEnd(): Promise<Waited<AfterEnd>> {
+  const g = await grant(true);
+  const lifeS = g.body.refresh_expires_in;
   if (g.seen.error !== undefined || !isInt(lifeS) || lifeS <= 0) return { kind: 'no-lifetime', grant: g };
   const waitMs = realMs(lifeS) + afterEndMs();
-  const budgetEnd = g.seen.doneAt + target().maxWaitS * 1000;
-  if (g.seen.doneAt + waitMs > budgetEnd) return { kind: 'too-long', grant: g, waitMs };
-  // The access token is seen to work first (expiry is only seen on a token that worked); a refresh token would be used up.
-  const fresh = field === 'expires_in' ? await observe(c => use(c, g, `the fresh ${label}, before it expires`)) : undefined;
-  await until(g.seen.doneAt + waitMs, `a ${label} to expire (${field} ${lifeS} s)`);
-  const after = await observe(c => use(c, g, `the same ${label} after ${field} has passed`));
-  if (!leewayS || !after.res || refused(after.res)) return { kind: 'seen', grant: g, lifeS, fresh, after };
-  const lateMs = waitMs + realMs(leewayS);
-  if (g.seen.doneAt + lateMs > budgetEnd) return { kind: 'too-long', grant: g, waitMs: lateMs, partial: { lifeS, fresh, after } };
-  await until(g.seen.doneAt + lateMs, `the ${leewayS} s clock-skew leeway after a ${label}'s ${field} to end`);
-  const late = await observe(c => use(c, g, `the same ${label} after ${field} plus ${leewayS} s of leeway`));
-  return { kind: 'seen', grant: g, lifeS, fresh, after, late };
+  if (waitMs > target().maxWaitS * 1000) return { kind: 'too-long', grant: g, waitMs };
+  await until(g.seen.doneAt + waitMs, `a refresh token to expire (refresh_expires_in ${lifeS} s)`);
+  const after = await observe(c => exchange(c, g, 'the same refresh token after refresh_expires_in has passed'));
+  return { kind: 'seen', grant: g, lifeS, after };
 }
 
 const callApi = (c: CheckContext, g: Grant, label: string) => probeApi(c, g.access, label);
 const exchange = (c: CheckContext, g: Grant, label: string) => tokenRequest(c, refreshForm(g.refresh), label);
 
-export interface AccessWatch { madeUp: Promise<Seen>; near: Promise<Waited<NearEnd>>; after: Promise<Waited<AfterEnd>> }
+/** An expired token used at one operation: just after its end, and after the leeway when it was still taken; or why it could not be. */
+interface ExpiredAt { name: string; after?: Seen; late?: Seen; missing?: Prerequisite; lateWaitMs?: number }
+
+export interface Expired { lifeS: number; leewayS: number; fresh: Seen; at: ExpiredAt[] }
+
+/**
+ * Issues a token and uses it at every operation of the version under test
+ * `afterEndMs` after the end its expires_in stated; at the operations that
+ * still take it, once more after the leeway (leewayS). What each operation
+ * builds on (a session, an account, a payment) is made during the wait, with
+ * the worker's own token.
+ */
+async function expiredEverywhere(): Promise<Waited<Expired>> {
+  const made = operationPlaces();
+  made.catch(() => undefined);
+  const g = await grant(false);
+  const lifeS = g.body.expires_in;
+  if (g.seen.error !== undefined || !isInt(lifeS) || lifeS <= 0) return { kind: 'no-lifetime', grant: g };
+  const waitMs = realMs(lifeS) + afterEndMs();
+  const budgetEnd = g.seen.doneAt + target().maxWaitS * 1000;
+  if (g.seen.doneAt + waitMs > budgetEnd) return { kind: 'too-long', grant: g, waitMs };
+  // The token is seen to work first: expiry is only seen on a token that worked.
+  const fresh = await observe(c => probeApi(c, g.access, 'the fresh token, before it expires'));
+  const { places } = await made;
+  await until(g.seen.doneAt + waitMs, `a token to expire (expires_in ${lifeS} s)`);
+  const at: ExpiredAt[] = [];
+  for (const p of places) {
+    const probe = p.value;
+    at.push(probe instanceof Prerequisite ? { name: p.name, missing: probe }
+      : { name: p.name, after: await observe(c => probe.send(c, g.access, 'the token after expires_in has passed')) });
+  }
+  const leeway = leewayS(lifeS);
+  const still = at.filter(a => a.after?.res && !apiRefused(a.after.res));
+  const lateMs = waitMs + realMs(leeway);
+  if (still.length && g.seen.doneAt + lateMs > budgetEnd) for (const a of still) a.lateWaitMs = lateMs;
+  else if (still.length) {
+    await until(g.seen.doneAt + lateMs, `the ${leeway} s leeway after a token's expires_in to end`);
+    for (const a of still) {
+      const probe = places.find(p => p.name === a.name)!.value as Exclude<typeof places[number]['value'], Prerequisite>;
+      a.late = await observe(c => probe.send(c, g.access, `the token after expires_in plus ${leeway} s of leeway`));
+    }
+  }
+  return { kind: 'seen', grant: g, lifeS, leewayS: leeway, fresh, at };
+}
+
+/** A token of a refresh chain used just before the end its exchange stated. */
+interface ChainUse { token: 'access token' | 'refresh token'; field: Field; lifeS: number; use: Seen; judgeable: boolean }
+
+/** One exchange of a refresh chain: its answer, and its tokens used near their stated ends. */
+export interface ChainExchange { n: number; seen: Seen; body: TokenBody; uses: ChainUse[] }
+
+/** Exchanges in a chain: each later exchange's lifetimes must count from its own answer. */
+export const CHAIN_LENGTH = 2;
+
+/**
+ * A refresh chain: a pair, then CHAIN_LENGTH exchanges, each of the refresh
+ * token the one before answered, a little apart (more than the margin a use
+ * keeps before a stated end, so a token that dies on the schedule of an
+ * earlier exchange is refused before its own stated end). Then the access
+ * token of every exchange, and the refresh token of the last (the others are
+ * used up by the chain), are used just before the end their answer stated.
+ */
+async function refreshChain(): Promise<Waited<{ exchanges: ChainExchange[] }>> {
+  const g = await grant(true);
+  if (g.seen.error !== undefined || !g.refresh) return { kind: 'no-lifetime', grant: g };
+  const gapMs = beforeEndMs() + realMs(2) + 500;
+  const exchanges: ChainExchange[] = [];
+  let refresh = g.refresh;
+  for (let n = 1; n <= CHAIN_LENGTH; n++) {
+    await until(performance.now() + gapMs, `exchange ${n} of a refresh chain`);
+    let body: TokenBody = {};
+    const seen = await observe(async c => {
+      const res = await tokenRequest(c, refreshForm(refresh), `exchange ${n} of a refresh chain`);
+      body = obj(res) ?? {};
+      return res;
+    });
+    exchanges.push({ n, seen, body, uses: [] });
+    if (!seen.res || !grantServed(seen.res) || typeof body.refresh_token !== 'string') break;
+    refresh = body.refresh_token;
+  }
+  const plan: { at: number; x: ChainExchange; token: ChainUse['token']; field: Field; lifeS: number }[] = [];
+  for (const x of exchanges) {
+    if (!x.seen.res || !grantServed(x.seen.res)) continue;
+    for (const [token, field] of [['access token', 'expires_in'], ['refresh token', 'refresh_expires_in']] as const) {
+      const lifeS = x.body[field];
+      if (!isInt(lifeS) || lifeS <= 0 || (token === 'refresh token' && x !== exchanges[CHAIN_LENGTH - 1])) continue;
+      if (token === 'access token' && !target().baseUrl) continue;
+      plan.push({ at: x.seen.sentAt + realMs(lifeS) - beforeEndMs(), x, token, field, lifeS });
+    }
+  }
+  const last = Math.max(0, ...plan.map(p => p.at));
+  if (last - g.seen.sentAt > target().maxWaitS * 1000) return { kind: 'too-long', grant: g, waitMs: last - g.seen.sentAt };
+  for (const p of plan.sort((a, b) => a.at - b.at)) {
+    await until(p.at, `the ${p.token} of exchange ${p.x.n} of a refresh chain to near the end of its ${p.field} ${p.lifeS} s`);
+    const label = `the ${p.token} of exchange ${p.x.n}, just before its ${p.field} ends`;
+    const use = await observe(c => p.token === 'access token' ? probeApi(c, String(p.x.body.access_token), label)
+      : tokenRequest(c, refreshForm(String(p.x.body.refresh_token)), label));
+    p.x.uses.push({ token: p.token, field: p.field, lifeS: p.lifeS, use, judgeable: use.doneAt < p.x.seen.sentAt + realMs(p.lifeS - 1) });
+  }
+  return { kind: 'seen', grant: g, exchanges };
+}
+
+/** The refresh chain's watch: read by token.refresh.resets-lifetimes. */
+export const chainWatch = watch(() => refreshChain());
+
+export interface AccessWatch { madeUp: Promise<Seen>; near: Promise<Waited<NearEnd>>; after: Promise<Waited<Expired>> }
 export interface RefreshWatch { near: Promise<Waited<NearEnd>>; after: Promise<Waited<AfterEnd>> }
 
 /** The access token's watch: read by token.use (near its end) and token.expiry (after it). */
@@ -143,13 +253,13 @@ export const accessWatch = watch((): AccessWatch => ({
   // Expiry can only be seen at an API that tells tokens apart.
   madeUp: observe(c => probeApi(c, 'pis-conformance-made-up-token', 'a made-up token, to see that the API tells tokens apart')),
   near: nearEnd('expires_in', false, (c, g) => callApi(c, g, 'the token just before its expires_in ends'), apiServed),
-  after: afterEnd('expires_in', 'token', callApi, apiRefused, LEEWAY_SPEC_S),
+  after: expiredEverywhere(),
 }));
 
 /** The refresh tokens' watch (two pairs: a refresh token is used up by its exchange): read by token.refresh and token.expiry. */
 export const refreshWatch = watch((): RefreshWatch => ({
   near: nearEnd('refresh_expires_in', true, (c, g) => exchange(c, g, 'the refresh token just before its refresh_expires_in ends'), grantServed),
-  after: afterEnd('refresh_expires_in', 'refresh token', exchange, grantRefused),
+  after: refreshAfterEnd(),
 }));
 
 type Field = 'expires_in' | 'refresh_expires_in';
@@ -162,12 +272,26 @@ export function skipTooLong(c: CheckContext, what: string, field: Field, lifeS: 
     `raise --max-wait to ${neededMaxWait(waitMs)}${target().timeScaleFromTarget ? '' : ' (or run the target on a compressed clock with --time-scale)'}`);
 }
 
-/** In a reading check: a lifetime that is no positive integer is another check's finding; refresh_expires_in 0 means no fixed expiry. */
-export function requireLifetime(c: CheckContext, w: Waited<unknown>, field: Field): asserts w is Exclude<Waited<unknown>, { kind: 'no-lifetime' }> {
+/**
+ * In a reading check: a lifetime that is no positive integer is another
+ * check's finding. refresh_expires_in 0 is read as "no fixed expiry"
+ * (token.issue.refresh-token): a refresh token that never expires has no end
+ * to be refused after (old-refresh-token-refused: not applicable), but the
+ * statement that it keeps working cannot be seen to its end in a run, so the
+ * check that uses it until its end is not run: a server that states 0 and
+ * drops refresh tokens after 30 minutes is then never Conformant unseen.
+ */
+export function requireLifetime(c: CheckContext, w: Waited<unknown>, field: Field, zero: 'not-applicable' | 'not-run' = 'not-applicable'):
+  asserts w is Exclude<Waited<unknown>, { kind: 'no-lifetime' }> {
   adoptGrant(c, w.grant);
   if (w.kind !== 'no-lifetime') return;
-  if (field === 'refresh_expires_in' && w.grant.body[field] === 0)
-    c.notApplicable('refresh_expires_in is 0, no fixed expiry (Keycloak\'s value for offline tokens), so there is no end to see');
+  if (field === 'refresh_expires_in' && w.grant.body[field] === 0) {
+    if (zero === 'not-applicable')
+      c.notApplicable('refresh_expires_in is 0, read as no fixed expiry (Keycloak\'s value for offline tokens): no end after which to refuse it');
+    c.skip('not checked: refresh_expires_in is 0, read as no fixed expiry (Keycloak\'s value for offline tokens), and a refresh token ' +
+      'that must work without end cannot be seen to keep working within a run',
+    'state the refresh token\'s lifetime in refresh_expires_in, or accept the run as incomplete for this check');
+  }
   throw new Prerequisite(`${field} is not a positive integer (see ${field === 'expires_in' ? 'token.issue.expires-in' : 'token.issue.refresh-token'})`);
 }
 
@@ -179,7 +303,7 @@ export function requireLifetime(c: CheckContext, w: Waited<unknown>, field: Fiel
  */
 export function judgeNearEnd(c: CheckContext, w: Waited<NearEnd>,
   o: { field: Field; token: string; by: string; served: (r: ExchangeResponse) => boolean; expected: string }): void {
-  requireLifetime(c, w, o.field);
+  requireLifetime(c, w, o.field, 'not-run');
   if (w.kind === 'too-long') return skipTooLong(c, `using the ${o.token} near its end`, o.field, w.grant.body[o.field], w.waitMs);
   const res = adopt(c, w.use);
   const scale = target().timeScale;

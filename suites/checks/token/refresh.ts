@@ -5,7 +5,8 @@ import { obj } from '../../support/api.ts';
 import { refreshForm, tokenRequest } from '../../support/tokens.ts';
 import { target } from '../../support/target.ts';
 import { isInt, issuePair, tokenFields } from './common.ts';
-import { grantServed, judgeNearEnd, refreshWatch } from './lifetimes.ts';
+import { adopt } from '../../support/waits.ts';
+import { accessWatch, apiServed, chainWatch, CHAIN_LENGTH, grantServed, judgeNearEnd, refreshWatch, skipTooLong, type ChainExchange } from './lifetimes.ts';
 
 /** Issues a pair and refreshes it once; the refresh answer must be a success to go on. */
 async function refreshOnce(c: CheckContext, waitSpecS = 0) {
@@ -57,10 +58,17 @@ export const renews: Check = {
  */
 const WAIT_SPEC_S = 6;
 
+/**
+ * Both lifetimes start again at every exchange of a refresh chain: the
+ * numbers a refresh states, and how long its tokens are then taken (the
+ * chain's watch in lifetimes.ts uses the access token of each exchange and the
+ * refresh token of the last just before the ends their answers stated).
+ */
 export const resetsLifetimes: Check = {
-  id: 'token.refresh.resets-lifetimes', requirements: ['R4.2-lifetimes-reset'], spec: '4.2',
-  title: 'A refresh restarts both lifetimes',
+  id: 'token.refresh.resets-lifetimes', requirements: ['R4.2-lifetimes-reset'], spec: '4.2', bindsAt: { family: 'refresh-exchange' },
+  title: 'A refresh restarts both lifetimes, at every exchange of a refresh chain',
   quote: 'Both expires_in and refresh_expires_in are reset and the tokens are renewed.',
+  timeoutS: () => target().maxWaitS + 45,
   async run(c) {
     const { first, res, body, elapsedSpecS } = await refreshOnce(c, WAIT_SPEC_S);
     if (res.status !== 200) throw new Prerequisite(`the refresh grant answered ${res.status} (see token.refresh.answers-tokens)`);
@@ -80,8 +88,35 @@ export const resetsLifetimes: Check = {
         `about ${before} s again (at least ${floor.toFixed(1)})`,
         `${after} s, ${(before - after)} s less, ${elapsedSpecS.toFixed(1)} spec s after the first answer`);
     }
+    const chain = await chainWatch();
+    adopt(c, chain.grant.seen);
+    if (chain.kind === 'no-lifetime') throw new Prerequisite('the client credentials answer has no refresh_token (see token.issue.refresh-token)');
+    if (chain.kind === 'too-long')
+      return skipTooLong(c, 'using the tokens of a refresh chain near their ends', 'refresh_expires_in', chain.grant.body.refresh_expires_in, chain.waitMs);
+    const places = Array.from({ length: CHAIN_LENGTH }, (_, i) => ({ name: `exchange ${i + 1}`, value: chain.exchanges[i] }));
+    await c.everyPlace('refresh-exchange', places, x => judgeExchange(c, x));
   },
 };
+
+/** One exchange of the chain: its tokens were taken until the ends its own answer stated. */
+async function judgeExchange(c: CheckContext, x: ChainExchange | undefined): Promise<void> {
+  if (!x) throw new Prerequisite('not made: the exchange before it failed (see token.refresh.chain)');
+  const res = adopt(c, x.seen);
+  if (!grantServed(res)) throw new Prerequisite(`exchange ${x.n} answered ${res.status} (see token.refresh.chain)`);
+  if (!x.uses.length) throw new Prerequisite(`no token of exchange ${x.n} states a positive lifetime to use it near its end (see token.issue)`);
+  for (const u of x.uses) {
+    const r = adopt(c, u.use);
+    if (u.token === 'access token' ? apiServed(r) : grantServed(r)) continue;
+    // A token that dies early without any refresh is another check's finding: here only the chain's own schedule is judged.
+    const fresh = await (u.token === 'access token' ? accessWatch() : refreshWatch()).near;
+    if (fresh.kind === 'seen' && fresh.judgeable && fresh.use.res && !(u.token === 'access token' ? apiServed : grantServed)(fresh.use.res))
+      throw new Prerequisite(`a ${u.token} from the client credentials grant is refused before its stated end too ` +
+        `(see ${u.token === 'access token' ? 'token.use.until-expires-in' : 'token.refresh.until-refresh-expires-in'})`);
+    c.expect(!u.judgeable, `the ${u.token} of exchange ${x.n} was refused before the end of the ${u.field} of ${u.lifeS} s its answer stated`,
+      `${u.token === 'access token' ? 'a 2xx answer' : '200 with a new pair'}: its lifetime counts from its own exchange`, describeAnswer(r), r);
+    throw new Prerequisite(`the ${u.token} of exchange ${x.n} was not served in its last spec second, where rounding or a slow request explains it`);
+  }
+}
 
 export const reuse: Check = {
   id: 'token.refresh.reuse-after-exchange', requirements: ['P-token-refresh-reuse'], spec: '4.2',

@@ -3,12 +3,14 @@
 // is "not shown" (spec 5); docs/profile.md's `Authorization: Bearer` is the
 // default, overridable in the config.
 import type { Check } from '../../support/register.ts';
-import { describeAnswer, Prerequisite } from '../../support/check.ts';
+import type { ExchangeResponse } from '../../../harness/http/exchange.ts';
+import { type CheckContext, describeAnswer, Prerequisite } from '../../support/check.ts';
 import { refreshForm, tokenRequest } from '../../support/tokens.ts';
 import { obj, ok } from '../../support/api.ts';
-import { target } from '../../support/target.ts';
+import { registerTokens, target } from '../../support/target.ts';
 import { requireApi, issuePair, probeApi } from './common.ts';
-import { accessWatch, apiRefused, apiServed, judgeNearEnd } from './lifetimes.ts';
+import { accessWatch, apiRefused, apiServed, judgeNearEnd, pastTokenCheck } from './lifetimes.ts';
+import { operationPlaces } from './operations.ts';
 
 /** The expected side of a refusal: a 5xx is the server failing, not refusing (docs/profile.md: 401; 510 is the production service's client-error status). */
 const REFUSAL = 'a refusal: 401 (or another 4xx, or 510)';
@@ -25,38 +27,95 @@ export const accepted: Check = {
   },
 };
 
+/** What an answer that is no refusal did with `token`: a 5xx failed on it, unless it is the answer of a call past the token check. */
+const tookOrFailed = (res: ExchangeResponse, token: string) =>
+  res.status >= 500 && !pastTokenCheck(res) ? `failed on ${token} instead of refusing it` : `accepted ${token}`;
+
+/** A token the endpoint never issued. */
+const MADE_UP_TOKEN = 'pis-conformance-made-up-token';
+
+/**
+ * Calls every operation of the version under test with `token` (the call the
+ * suites make there, with its session, ids and body) and judges each answer:
+ * the rule holds only where every operation keeps it.
+ */
+async function atEveryOperation(c: CheckContext, token: string | null, label: string, judge: (res: ExchangeResponse) => void): Promise<void> {
+  requireApi(c, 'using a token');
+  const { places, notOffered } = await operationPlaces();
+  if (notOffered.length) c.note(`operations of the version that this target does not offer, so not bound: ${notOffered.join('; ')}`);
+  await c.everyPlace('operation', places, async p => {
+    if (p instanceof Prerequisite) throw p;
+    judge(await p.send(c, token, label));
+  });
+}
+
 export const wrongRefused: Check = {
-  id: 'token.use.wrong-token-refused', requirements: ['R2.1-token-needed'], spec: '5',
-  title: 'The API refuses a made-up access token',
+  id: 'token.use.wrong-token-refused', requirements: ['R2.1-token-needed'], spec: '5', bindsAt: { family: 'operation' },
+  title: 'Every operation of the API refuses a made-up access token',
   quote: 'The API uses the OAuth 2.0 client credentials grant ... and receives access_token (only issued tokens open the API).',
   async run(c) {
-    requireApi(c, 'using a token');
-    const res = await probeApi(c, 'pis-conformance-made-up-token', 'API call with a made-up token');
-    c.expect(apiRefused(res), res.status >= 500 ? 'the API failed on a made-up access token instead of refusing it' : 'the API accepted a made-up access token',
-      REFUSAL, describeAnswer(res));
+    await atEveryOperation(c, MADE_UP_TOKEN, 'a made-up token', res =>
+      c.expect(apiRefused(res), tookOrFailed(res, 'a made-up access token'),
+        REFUSAL, describeAnswer(res), res));
   },
 };
 
 export const missingRefused: Check = {
-  id: 'token.use.no-token-refused', requirements: ['R2.1-token-needed'], spec: '5',
-  title: 'The API refuses a call without a token',
+  id: 'token.use.no-token-refused', requirements: ['R2.1-token-needed'], spec: '5', bindsAt: { family: 'operation' },
+  title: 'Every operation of the API refuses a call without a token',
   quote: 'access_token | string | Token needed to call the API.',
   async run(c) {
+    await atEveryOperation(c, null, 'no token', res =>
+      c.expect(apiRefused(res), tookOrFailed(res, 'a call without a token'),
+        REFUSAL, describeAnswer(res), res));
+  },
+};
+
+/** The three parts of a JWT (RFC 7519: base64url parts, the first a JSON header naming its alg), or undefined for an opaque token. */
+function jwtParts(token: string): [string, string, string] | undefined {
+  const parts = token.split('.');
+  if (parts.length !== 3 || parts.some(p => !/^[A-Za-z0-9_-]*$/.test(p))) return undefined;
+  try {
+    const header = JSON.parse(Buffer.from(parts[0]!, 'base64url').toString());
+    return typeof header?.alg === 'string' ? parts as [string, string, string] : undefined;
+  } catch { return undefined; }
+}
+
+/** A JWT with one claim added to its payload and its header and signature kept, as a forger would send it; undefined for an opaque token. */
+function tamperedJwt(token: string): string | undefined {
+  const parts = jwtParts(token);
+  if (!parts) return undefined;
+  let claims: unknown;
+  try { claims = JSON.parse(Buffer.from(parts[1], 'base64url').toString()); } catch { claims = undefined; }
+  const payload = claims && typeof claims === 'object' && !Array.isArray(claims)
+    ? Buffer.from(JSON.stringify({ ...claims, pis_conformance_forged: true })).toString('base64url')
+    : parts[1] + 'A';
+  return `${parts[0]}.${payload}.${parts[2]}`;
+}
+
+export const tamperedRefused: Check = {
+  id: 'token.use.tampered-token-refused', requirements: ['R2.1-token-needed'], spec: '5', bindsAt: { family: 'operation' },
+  title: 'Every operation refuses an access token whose JWT claims were changed (where the tokens are JWTs)',
+  quote: 'The API uses the OAuth 2.0 client credentials grant ... and receives access_token (only issued tokens open the API).',
+  async run(c) {
     requireApi(c, 'using a token');
-    const res = await probeApi(c, null, 'API call without a token');
-    c.expect(apiRefused(res), res.status >= 500 ? 'the API failed on a call without a token instead of refusing it' : 'the API answered a call without a token',
-      REFUSAL, describeAnswer(res));
+    const { access } = await issuePair(c, false);
+    const forged = tamperedJwt(access);
+    if (!forged) return c.notApplicable('the access token is not a JWT (an opaque token): it has no claims to change');
+    registerTokens(forged, undefined);
+    await atEveryOperation(c, forged, 'a JWT with changed claims', res =>
+      c.expect(apiRefused(res), tookOrFailed(res, 'a JWT with changed claims'),
+        REFUSAL, describeAnswer(res), res));
   },
 };
 
 export const wrong401: Check = {
-  id: 'token.use.wrong-token-401', requirements: ['P-call-wrong-token-401'], spec: '5',
-  title: 'A wrong access token is answered 401',
+  id: 'token.use.wrong-token-401', requirements: ['P-call-wrong-token-401'], spec: '5', bindsAt: { family: 'operation' },
+  title: 'Every operation answers a wrong access token with 401',
   quote: 'docs/profile.md: expired or wrong access token -> 401.',
   async run(c) {
-    requireApi(c, 'using a token');
-    const res = await probeApi(c, 'pis-conformance-made-up-token', 'API call with a made-up token');
-    c.expect(res.status === 401, 'a wrong token was not answered 401', '401', describeAnswer(res));
+    await atEveryOperation(c, MADE_UP_TOKEN, 'a made-up token', res =>
+      c.expect(res.status === 401, 'a wrong token was not answered 401', '401', describeAnswer(res), res));
   },
 };
 

@@ -15,7 +15,18 @@ const issue = (c: RefClient, ref: Reference): Promise<Reply> => c.tokenRequest({
 const refresh = (c: RefClient, ref: Reference, token: string): Promise<Reply> =>
   c.tokenRequest({ grant_type: 'refresh_token', refresh_token: token, ...creds(ref) });
 
+/** The parts of the issued access token, and the API's status for it with one claim added (or a character, when it is opaque). */
+async function forgedStatus(c: RefClient, r: Reference): Promise<[number, number]> {
+  const token = String((await issue(c, r)).json.access_token);
+  const parts = token.split('.');
+  const claims = (p: string) => ({ ...JSON.parse(Buffer.from(p, 'base64url').toString()), forged: true });
+  const forged = parts.length === 3 ? `${parts[0]}.${Buffer.from(JSON.stringify(claims(parts[1]!))).toString('base64url')}.${parts[2]}` : `${token}x`;
+  return [parts.length, (await c.call('GET', '/banks', { headers: { authorization: `Bearer ${forged}` } })).status];
+}
+
 const CASES: FaultCase[] = [
+  { name: 'token-jwt', probe: forgedStatus, clean: [1, 401], faulty: [3, 401] },
+  { name: 'token-jwt-signature-unchecked', probe: forgedStatus, clean: [1, 401], faulty: [3, 200] },
   { name: 'token-type-mac', probe: async (c, r) => (await issue(c, r)).json.token_type, clean: 'bearer', faulty: 'mac' },
   { name: 'token-type-capitalized', probe: async (c, r) => (await issue(c, r)).json.token_type, clean: 'bearer', faulty: 'Bearer' },
   { name: 'token-no-refresh-token', probe: async (c, r) => 'refresh_token' in (await issue(c, r)).json, clean: true, faulty: false },
@@ -120,7 +131,8 @@ describe('token fault coverage', () => {
 });
 
 /** The faults tested on the clock below. */
-const TIMED = ['token-refresh-no-reset', 'token-no-expiry', 'token-early-expiry', 'token-refresh-early-expiry', 'token-refresh-no-expiry'];
+const TIMED = ['token-refresh-no-reset', 'token-refresh-chain-old-schedule', 'token-no-expiry', 'token-expired-served-transactions',
+  'token-early-expiry', 'token-refresh-early-expiry', 'token-refresh-no-expiry'];
 
 /**
  * Lifetimes of 200 and 400 spec s on a clock of 10 ms per spec second: 2 and 4
@@ -212,4 +224,32 @@ describe('token faults on the clock', { concurrency: true }, () => {
       assert.equal((await clean.client.call('GET', '/banks')).status, 401);
     } finally { await faulty.ref.close(); await clean.ref.close(); }
   });
+
+  it('token-expired-served-transactions: after 3600 spec s GET transactions still takes the token and GET /banks does not (the clean reference refuses both)',
+    async () => {
+      const faulty = await withReference({ timeScale: 0.0005, faults: ['token-expired-served-transactions'] });
+      const clean = await withReference({ timeScale: 0.0005 });
+      try {
+        await Promise.all([faulty.ref.clock.sleep(3900 * S), clean.ref.clock.sleep(3900 * S)]);
+        assert.equal((await faulty.client.call('GET', '/banks')).status, 401);
+        assert.notEqual((await faulty.client.call('GET', '/accounts/any/transactions')).status, 401);
+        assert.equal((await clean.client.call('GET', '/accounts/any/transactions')).status, 401);
+      } finally { await faulty.ref.close(); await clean.ref.close(); }
+    });
+
+  it('token-refresh-chain-old-schedule: the refresh token of a second exchange dies on the first exchange\'s schedule (not on a clean reference)',
+    async () => {
+      const status = async (faults: string[]) => {
+        const { ref, client } = await withReference({ timeScale: 0.0005, faults });
+        try {
+          const first = await refresh(client, ref, (await issue(client, ref)).json.refresh_token);
+          await ref.clock.sleep(3000 * S);
+          const second = await refresh(client, ref, first.json.refresh_token);
+          assert.equal(second.json.refresh_expires_in, 7200);
+          await ref.clock.sleep(5000 * S);
+          return (await refresh(client, ref, second.json.refresh_token)).status;
+        } finally { await ref.close(); }
+      };
+      assert.deepEqual([await status(['token-refresh-chain-old-schedule']), await status([])], [400, 200]);
+    });
 });

@@ -17,7 +17,7 @@ describe('token.use with an API that fails', () => {
     const o = await runAgainst({ ...base, apiLeewayS: 0, apiStatus: 500 }, { withApi: true, args });
     assert.equal(o.cli.code, 1, o.out);
     assert.deepEqual(failedIds(o.results), ['token.use.accepted', 'token.use.no-token-refused', 'token.use.refreshed-token-accepted',
-      'token.use.until-expires-in', 'token.use.wrong-token-401', 'token.use.wrong-token-refused'], o.out);
+      'token.use.tampered-token-refused', 'token.use.until-expires-in', 'token.use.wrong-token-401', 'token.use.wrong-token-refused'], o.out);
     assert.match(byId(o.results, 'token.use.wrong-token-refused').message ?? '', /failed on a made-up access token instead of refusing it/);
     assert.match(byId(o.results, 'token.use.accepted').seen ?? '', /^500/);
   });
