@@ -34,6 +34,7 @@ import { parseLifetimes } from '../reference/lifetimes.ts';
 import { API_VERSIONS, LATEST_API_VERSION } from '../contracts/api-versions.ts';
 import { detectApiVersion, type Detection } from '../target/detect.ts';
 import { windowsEnv } from '../requirements/versions.ts';
+import { printable } from '../printable.ts';
 
 const HELP = `Usage: pis-conformance run [options]
 
@@ -291,6 +292,7 @@ function finish(dir: string, out: Awaited<ReturnType<typeof runPlaywright>>, gre
   }
   const results = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as RunResults;
   humanStream().write('\n' + formatSummary(results, shownPath(join(dir, 'index.html'))) + '\n');
-  if (status.errors.length) process.stderr.write(`Note: ${status.errors.length} suite error(s) besides the checks; the first: ${status.errors[0]}\n`);
+  if (status.errors.length)
+    process.stderr.write(`Note: ${status.errors.length} suite error(s) besides the checks; the first: ${printable(status.errors[0]!)}\n`);
   return verdictExit(results.summary.verdict, { allowIncomplete });
 }

@@ -17,6 +17,7 @@ import type { NotSelected } from './assemble.ts';
 import { stripAnsi } from './colour.ts';
 import { stdoutReporter, Terminal } from './terminal.ts';
 import { readNotes, splitWaits } from './wait.ts';
+import { printable, printableLines } from '../printable.ts';
 
 export const DELIVERIES_ATTACHMENT = 'pis-deliveries';
 
@@ -95,7 +96,7 @@ export default class PisReporter implements Reporter {
   }
 
   onStdErr(chunk: string | Buffer): void {
-    process.stderr.write(this.redactor.text(chunk.toString()));
+    process.stderr.write(printableLines(this.redactor.text(chunk.toString())));
   }
 
   onTestEnd(test: TestCase, result: TestResult): void {
@@ -123,7 +124,7 @@ export default class PisReporter implements Reporter {
     const text = this.redactor.text(firstLine(error.message ?? error.value) || 'unknown error');
     const where = error.location ? ` (${basename(error.location.file)}:${error.location.line})` : '';
     this.errors.push(text + where);
-    process.stderr.write(`error: ${text}${where}\n`);
+    process.stderr.write(`error: ${printable(text)}${where}\n`);
   }
 
   async onEnd(result: FullResult): Promise<void> {

@@ -43,6 +43,23 @@ export function shortSecretWarning(placeholder: string): string {
     + 'which also hides any text of the same spelling there: use a longer, random value.';
 }
 
+/**
+ * The parts of a secret's base64 (and base64url) that depend on the secret
+ * alone, at each of the three byte offsets it may start at inside a longer
+ * encoded text ("id:secret" in a Basic header, a JSON echo in base64).
+ */
+function base64Spellings(secret: string): string[] {
+  const bytes = Buffer.from(secret, 'utf8');
+  const out: string[] = [];
+  for (const k of [0, 1, 2]) {
+    const enc = Buffer.concat([Buffer.alloc(k), bytes]).toString('base64').replace(/=+$/, '');
+    const end = (k + bytes.length) % 3 === 0 ? enc.length : enc.length - 1;
+    const part = enc.slice([0, 2, 3][k], end);
+    out.push(part, part.replace(/\+/g, '-').replace(/\//g, '_'));
+  }
+  return [...new Set(out)].filter(p => p.length >= SHORT_SECRET);
+}
+
 export class Redactor {
   /** secret value -> the environment variable a reproducing `curl` line names instead (e.g. PIS_CLIENT_SECRET). */
   private readonly secrets = new Map<string, string>();
@@ -50,6 +67,8 @@ export class Redactor {
   private readonly exact = new Map<string, string>();
   /** Placeholders of the registered secrets shorter than SHORT_SECRET characters (the owner warns about them). */
   readonly shortSecrets = new Set<string>();
+  /** The base64 and base64url spellings of the registered secrets at each of the three alignments (a target that echoes a secret encoded). */
+  private readonly encoded = new Set<string>();
 
   constructor(values: Iterable<string | undefined> = []) {
     for (const v of values) this.add(v);
@@ -63,6 +82,7 @@ export class Redactor {
     if (value) this.exact.set(value, placeholder);
     if (value && value.length >= 4) this.secrets.set(value, placeholder);
     if (value && value.length < SHORT_SECRET) this.shortSecrets.add(placeholder);
+    if (value && value.length >= SHORT_SECRET) for (const e of base64Spellings(value)) this.encoded.add(e);
     return this;
   }
 
@@ -92,6 +112,7 @@ export class Redactor {
       const enc = encodeURIComponent(secret);
       if (enc !== secret && out.includes(enc)) out = out.split(enc).join(REDACTED);
     }
+    for (const e of this.encoded) if (out.includes(e)) out = out.split(e).join(REDACTED);
     // Bearer credentials and form fields carrying secrets by name, whatever their value.
     out = out.replace(/\b(Bearer|Basic)\s+(?!\[redacted\])[A-Za-z0-9._~+/=-]+/gi, `$1 ${REDACTED}`);
     out = out.replace(/\b(client_secret|refresh_token|access_token)=(?!%5Bredacted|\[redacted|\$)[^&\s"']*/g, `$1=${REDACTED}`);
