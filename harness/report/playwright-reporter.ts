@@ -153,9 +153,11 @@ export default class PisReporter implements Reporter {
     if (result.status === 'interrupted')
       return { ...meta, status: 'skipped', skipKind: 'not-run', message: 'the run was stopped before this check finished', evidence: [], durationMs };
     if (result.status === 'passed') return { ...meta, status: 'passed', evidence: [], durationMs };
-    const why = result.status === 'timedOut' ? `the check did not finish within ${(test.timeout / 1000).toFixed(0)} s`
-      : `the check could not finish: ${firstLine(result.error?.message ?? result.error?.value) || result.status}`;
-    return { ...meta, status: 'failed', message: why, evidence: [], durationMs };
+    if (result.status === 'timedOut')
+      return { ...meta, status: 'failed', message: `the check did not finish within ${(test.timeout / 1000).toFixed(0)} s`, evidence: [], durationMs };
+    // A test that ended without its check's result threw in the harness's own code: the check did not run, it did not fail.
+    return { ...meta, status: 'skipped', skipKind: 'not-run', evidence: [], durationMs,
+      message: `the harness could not finish the check: ${firstLine(result.error?.message ?? result.error?.value) || result.status}` };
   }
 
   private meta(test: TestCase): CheckMeta {

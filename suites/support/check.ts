@@ -6,6 +6,7 @@
 import type { CheckStatus, Evidence, HttpEvidence, SkipKind } from '../../harness/report/model.ts';
 import type { CheckDef } from '../../harness/report/check.ts';
 import { exchange, type Exchange, type ExchangeRequest, type ExchangeResponse } from '../../harness/http/exchange.ts';
+import { describeBody } from '../../harness/http/body.ts';
 import { redactor, seedRedactor } from './target.ts';
 import { encodeWait, type WaitNote } from '../../harness/report/wait.ts';
 
@@ -49,6 +50,8 @@ export class CheckContext {
     this.evidence.push(ex.evidence);
     if (!ex.response) this.fail(`no answer to ${req.method} ${req.url}`, 'an HTTP answer', ex.evidence.error ?? 'no answer');
     this.exchangeOf.set(ex.response!, ex.evidence);
+    const over = overLimit(req, ex.response!);
+    if (over) this.skip(over);
     return ex.response!;
   }
 
@@ -123,7 +126,19 @@ export async function send(c: CheckContext | null, req: ExchangeRequest): Promis
   if (c) return c.http(req);
   const ex = await exchangeOnce(req);
   if (!ex.response) throw new Prerequisite(`${req.method} ${req.url} got no answer (${ex.evidence.error})`);
+  const over = overLimit(req, ex.response);
+  if (over) throw new Prerequisite(over);
   return ex.response;
+}
+
+/**
+ * Why an answer cannot be judged when the harness kept only part of it: its
+ * own read limit is not the target's failure, so the check does not run and says so with the figure.
+ */
+function overLimit(req: ExchangeRequest, res: ExchangeResponse): string | undefined {
+  if (res.body.whole) return undefined;
+  return `the answer to ${req.method} ${req.url} was longer than the harness reads and judges (${describeBody(res.body)}, ` +
+    `${res.body.cut ? '' : `of which the first ${res.text.length} characters were kept; `}the harness's limit, not the target's failure)`;
 }
 
 /** The short view of a value for a message: JSON, cut at 160 characters. */
@@ -163,7 +178,9 @@ export async function settle(c: CheckContext, body: (c: CheckContext) => Promise
       const detail = e.expected !== undefined || seen !== undefined ? `: expected ${e.expected ?? '?'}, seen ${seen ?? '?'}` : '';
       return { status: 'failed', message: e.message + detail, expected: e.expected, seen };
     }
-    return { status: 'failed', message: `the check could not finish: ${redactor.text(String((e as Error)?.message ?? e))}` };
+    // The harness's own exception (a bug, or input it could not handle): the check did not run, it did not fail.
+    return { status: 'skipped', skipKind: 'not-run', message: `the harness could not finish the check: ${redactor.text(String((e as Error)?.message ?? e))}`,
+      remedy: 'report it as a bug of the harness, with the report folder' };
   } finally {
     clearTimeout(timer);
   }

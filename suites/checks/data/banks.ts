@@ -6,6 +6,7 @@ import { type CheckContext, describeAnswer, Prerequisite, show } from '../../sup
 import { expectContract } from '../../support/contract.ts';
 import { target } from '../../support/target.ts';
 import { bankSelection, banksUnderTest, type Bank } from '../../support/banks.ts';
+import { urlEncodable } from '../../../harness/target/profile.ts';
 
 async function list(c: CheckContext, query?: Record<string, string>): Promise<{ status: number; banks?: Bank[]; raw: unknown }> {
   const res = await call(c, 'GET', 'banks', {}, { query, label: query ? `banks ${new URLSearchParams(query)}` : 'all banks' });
@@ -123,7 +124,13 @@ export const byId: Check = {
   title: 'Every bank under test can be read by its id',
   quote: 'Get bank by id | Returns one bank.',
   async run(c) {
-    for (const bank of await banksUnderTest()) {
+    const banks = await banksUnderTest();
+    // An id no URL can carry (a lone surrogate) cannot be asked for: said, and the other banks are read.
+    const unsendable = banks.filter(b => !urlEncodable(b.id));
+    if (unsendable.length)
+      c.note(`not read by id: ${unsendable.length} bank id(s) with a lone UTF-16 surrogate, which no URL can carry: ${show(unsendable.map(b => b.id))}`);
+    if (unsendable.length === banks.length) c.skip(`not checked: every bank id under test holds a lone UTF-16 surrogate, which no URL can carry`);
+    for (const bank of banks.filter(b => urlEncodable(b.id))) {
       const res = await call(c, 'GET', 'bank', { bankId: bank.id }, { label: `bank ${bank.id} by id` });
       c.expect(ok(res) && obj(res), `the bank ${bank.id} was not answered`, 'a 2xx answer with a bank object', `${describeAnswer(res)}`);
       c.expect(obj(res)!.id === bank.id, `asked for ${bank.id}, another bank came back`, `id ${bank.id}`, show(obj(res)!.id));
