@@ -78,7 +78,7 @@ function options(v: Record<string, string | boolean | undefined>): SenderOptions
   if (!url) throw new HarnessError('PIS_MISSING_OPTION', 'No receiver given: pass --url with the address of the webhook receiver.');
   let parsed: URL;
   try { parsed = new URL(url); } catch {
-    throw new HarnessError('PIS_BAD_FLAG', `--url '${url}' is not a URL: give a full address such as https://merchant.example/webhooks.`);
+    throw new HarnessError('PIS_BAD_FLAG', `--url '${redactUrlUserinfo(url)}' is not a URL: give a full address such as https://merchant.example/webhooks.`);
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
     throw new HarnessError('PIS_BAD_FLAG', `--url must start with http:// or https://, not '${parsed.protocol}'.`);

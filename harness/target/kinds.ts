@@ -6,6 +6,7 @@ import { dirname, resolve } from 'node:path';
 import { HarnessError } from '../errors.ts';
 import { describeNumber, parseNumber, type NumberBounds } from '../flag-values.ts';
 import { API_VERSIONS, parseApiVersion, type ApiVersion } from '../contracts/api-versions.ts';
+import { redactUrlUserinfo } from '../http/url.ts';
 import { parseBanks, type BankChoice } from './banks.ts';
 import { checkSteps, loadConsentScript } from './consent-script.ts';
 import type { ConsentStep } from './config.ts';
@@ -54,10 +55,12 @@ export const url: Kind<string> = {
   flag: 'string', expects: 'an absolute http:// or https:// URL', schema: { type: 'string' },
   read(v, at) {
     let u: URL;
+    // Shown without the credentials it may carry, parsed or not.
+    const shown = redactUrlUserinfo(String(v));
     try { u = new URL(String(v)); } catch {
-      throw new HarnessError(at.code, `${at.what} '${String(v)}' is not a URL: give an absolute http:// or https:// address.`);
+      throw new HarnessError(at.code, `${at.what} '${shown}' is not a URL: give an absolute http:// or https:// address.`);
     }
-    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new HarnessError(at.code, `${at.what} '${String(v)}' must start with http:// or https://.`);
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new HarnessError(at.code, `${at.what} '${shown}' must start with http:// or https://.`);
     return String(v).replace(/\/+$/, '');
   },
 };
