@@ -17,6 +17,7 @@ import { DEFAULTS, type SenderOptions } from '../sender/options.ts';
 import { numberFlag, parseNumber } from '../flag-values.ts';
 import { parseFlags, reportDirFlag, type Command } from './command.ts';
 import { redactUrlUserinfo } from '../http/url.ts';
+import { lockReportFolder } from '../report/folder.ts';
 
 const HELP = `Usage: pis-conformance certify-receiver --url URL --api-key KEY [options]
 
@@ -122,6 +123,7 @@ export const command: Command = {
     if (!a) return 0;
     const opts = options(a.values);
     const dir = reportDirFlag(typeof a.values.report === 'string' ? a.values.report : undefined, defaultReportDir);
+    lockReportFolder(dir);
     const redactor = new Redactor().add(opts.apiKey, 'PIS_WEBHOOK_API_KEY');
     for (const p of redactor.shortSecrets) process.stderr.write(shortSecretWarning(p) + '\n');
     const plan = makePlan(opts);

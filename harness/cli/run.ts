@@ -35,6 +35,7 @@ import { API_VERSIONS, LATEST_API_VERSION } from '../contracts/api-versions.ts';
 import { detectApiVersion, type Detection } from '../target/detect.ts';
 import { windowsEnv } from '../requirements/versions.ts';
 import { printable } from '../printable.ts';
+import { lockReportFolder } from '../report/folder.ts';
 
 const HELP = `Usage: pis-conformance run [options]
 
@@ -151,6 +152,8 @@ export const command: Command = {
     const faults = (v.fault ?? []).flatMap(f => f.split(',')).map(f => f.trim()).filter(Boolean);
     const grep = grepFlag(v.grep);
     const dir = reportDirFlag(v.report, defaultReportDir);
+    // Held until this process exits: a second run on the same folder stops here.
+    lockReportFolder(dir);
 
     let bundled: Bundled | undefined;
     let sources: PartialConfig[];

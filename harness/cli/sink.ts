@@ -18,6 +18,7 @@ import { STRANGER_SAMPLE, startSink, type Sink } from '../sink/server.ts';
 import { numberFlag, PORT } from '../flag-values.ts';
 import { parseFlags, reportDirFlag, type Command } from './command.ts';
 import { onStop } from '../stop.ts';
+import { lockReportFolder } from '../report/folder.ts';
 
 const HELP = `Usage: pis-conformance sink --port P --api-key KEY [--duration S] [options]
 
@@ -152,6 +153,7 @@ export const command: Command = {
     if (!(timeScale > 0)) throw new HarnessError('PIS_BAD_FLAG', `--time-scale must be above 0, not ${timeScale}.`);
     const maxConnections = numberFlag('max-connections', v['max-connections'] as string | undefined, 2_000, { min: 1, integer: true });
     const reportDir = reportDirFlag(v.report as string | undefined, defaultReportDir);
+    lockReportFolder(reportDir);
     const redactor = new Redactor().add(apiKey, 'PIS_WEBHOOK_API_KEY');
     for (const p of redactor.shortSecrets) process.stderr.write(shortSecretWarning(p) + '\n');
     const sink = await startSink({
