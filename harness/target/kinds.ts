@@ -102,6 +102,16 @@ export function oneOf<T extends string>(values: readonly T[]): Kind<T> {
   };
 }
 
+/** http(s) origins separated by commas (in the config file also a YAML list), each kept as its origin: scheme, host and port. */
+export const origins: Kind<string[]> = {
+  flag: 'string', expects: 'http:// or https:// origins separated by commas', schema: { type: ['string', 'array'], items: { type: 'string' } },
+  read(v, at) {
+    const items = (Array.isArray(v) ? v.map(String) : String(v).split(',')).map(s => s.trim()).filter(Boolean);
+    if (!items.length) throw new HarnessError(at.code, `${at.what} names no origin: give one or more, such as https://bank.example.`);
+    return items.map(s => new URL(url.read(s, at)).origin);
+  },
+};
+
 /** --banks: all, a number, or ids; in the config file also a YAML list of ids. */
 export const banks: Kind<BankChoice> = {
   flag: 'string', expects: 'all, a number of banks of at least 1, or bank ids separated by commas',
