@@ -119,6 +119,12 @@ export class Redactor {
     return out;
   }
 
+  /** The text of a JSON body: known secrets by value, and the string values of secret-named fields whatever they are. */
+  jsonText(s: string): string {
+    return this.text(s).replace(/"((?:[^"\\]|\\.)*)"(\s*:\s*)"(?:[^"\\]|\\.)*"/g,
+      (m, k: string, sep: string) => isSecretKey(k) ? `"${k}"${sep}"${REDACTED}"` : m);
+  }
+
   /** Deep copy of target data (a body, a parsed answer) with secrets replaced: by value everywhere, by key for secret-named fields and headers. */
   value<T>(v: T): T {
     return this.walk(v) as T;
@@ -137,7 +143,8 @@ export class Redactor {
         request: { ...e.request, url: this.text(e.request.url), headers: this.headers(e.request.headers),
           ...(e.request.body !== undefined ? { body: this.value(e.request.body) } : {}) },
         ...(e.response ? { response: { ...e.response, headers: this.headers(e.response.headers),
-          ...(e.response.body !== undefined ? { body: this.value(e.response.body) } : {}) } } : {}),
+          ...(e.response.body !== undefined ? { body: this.value(e.response.body) } : {}),
+          ...(e.response.bodyText !== undefined ? { bodyText: this.jsonText(e.response.bodyText) } : {}) } } : {}),
         ...(e.error !== undefined ? { error: this.text(e.error) } : {}),
         ...(e.curl !== undefined ? { curl: this.text(e.curl) } : {}),
       };
@@ -180,7 +187,8 @@ export class Redactor {
       for (const [k, x] of Object.entries(v)) {
         if (isSecretKey(k) && x !== undefined && x !== null && x !== '') {
           out[k] = typeof x === 'string' && /^(Bearer|Basic)\s/i.test(x) ? x.replace(/\s.*$/, ` ${REDACTED}`) : REDACTED;
-        } else out[k] = this.walk(x);
+        // Defined, not assigned: assigning `__proto__` would set the copy's prototype and drop the member.
+        } else Object.defineProperty(out, k, { value: this.walk(x), enumerable: true, writable: true, configurable: true });
       }
       return out;
     }

@@ -6,7 +6,8 @@
 import type { CheckStatus, Evidence, HttpEvidence, SkipKind } from '../../harness/report/model.ts';
 import type { CheckDef } from '../../harness/report/check.ts';
 import { exchange, type Exchange, type ExchangeRequest, type ExchangeResponse } from '../../harness/http/exchange.ts';
-import { describeBody } from '../../harness/http/body.ts';
+import { EVIDENCE_WHOLE_BYTES, describeBody } from '../../harness/http/body.ts';
+import { jsonTextFindings } from '../../harness/contracts/input.ts';
 import { redactor, seedRedactor } from './target.ts';
 import { encodeWait, type WaitNote } from '../../harness/report/wait.ts';
 
@@ -50,6 +51,7 @@ export class CheckContext {
     this.evidence.push(ex.evidence);
     if (!ex.response) this.fail(`no answer to ${req.method} ${req.url}`, 'an HTTP answer', ex.evidence.error ?? 'no answer');
     this.exchangeOf.set(ex.response!, ex.evidence);
+    flagJsonText(this, ex);
     const over = overLimit(req, ex.response!);
     if (over) this.skip(over);
     return ex.response!;
@@ -129,6 +131,22 @@ export async function send(c: CheckContext | null, req: ExchangeRequest): Promis
   const over = overLimit(req, ex.response);
   if (over) throw new Prerequisite(over);
   return ex.response;
+}
+
+/**
+ * What the JSON text of an answer breaks that its parsed value hides (a field
+ * name twice in one object, as `validate` finds it): said in a note, and the
+ * text kept beside the parsed value in the evidence.
+ */
+function flagJsonText(c: CheckContext, ex: Exchange): void {
+  const res = ex.response;
+  if (res?.json === undefined || !res.body.whole) return;
+  const found = jsonTextFindings(res.text);
+  if (!found.length) return;
+  c.note(`the answer's JSON text breaks RFC 8259 (its parsed value keeps one of the values): ` +
+    found.slice(0, 5).map(f => `${f.pointer || '/'} ${f.found}`).join('; ') + (found.length > 5 ? ` and ${found.length - 5} more` : ''));
+  if (ex.evidence.response && ex.evidence.response.bodyText === undefined && res.body.bytes <= EVIDENCE_WHOLE_BYTES)
+    ex.evidence.response.bodyText = redactor.jsonText(res.text);
 }
 
 /**
