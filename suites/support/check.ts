@@ -8,6 +8,7 @@ import type { CheckDef } from '../../harness/report/check.ts';
 import { exchange, type Exchange, type ExchangeRequest, type ExchangeResponse } from '../../harness/http/exchange.ts';
 import { EVIDENCE_WHOLE_BYTES, describeBody } from '../../harness/http/body.ts';
 import { jsonTextFindings } from '../../harness/contracts/input.ts';
+import { countStall, stalledReason, stallLimit } from './stalls.ts';
 import { redactor, seedRedactor } from './target.ts';
 import { encodeWait, type WaitNote } from '../../harness/report/wait.ts';
 
@@ -47,8 +48,13 @@ export class CheckContext {
 
   /** One HTTP exchange, recorded as evidence. No answer at all fails the check. */
   async http(req: ExchangeRequest): Promise<ExchangeResponse> {
-    const ex = await exchangeOnce(req);
+    const suite = this.def.id.split('.')[0]!;
+    const limit = stallLimit(suite);
+    if (limit === 0) this.skip(stalledReason(suite, false));
+    const ex = await exchangeOnce(req, suite);
     this.evidence.push(ex.evidence);
+    if (limit !== undefined) this.note(`${stalledReason(suite, true).replace(/ and got no answer$/, '')} (the suite's stall budget was used up)`);
+    if (!ex.response && limit !== undefined) this.skip(stalledReason(suite, true));
     if (!ex.response) this.fail(`no answer to ${req.method} ${req.url}`, 'an HTTP answer', ex.evidence.error ?? 'no answer');
     this.exchangeOf.set(ex.response!, ex.evidence);
     flagJsonText(this, ex);
@@ -116,11 +122,19 @@ export function announceWait(n: WaitNote): void {
  * answer). The server never saw that request; without the retry, a busy
  * machine turns a harmless race into a failed check.
  */
-export async function exchangeOnce(req: ExchangeRequest): Promise<Exchange> {
-  const ex = await exchange(req, seedRedactor());
-  const code = (ex.error as NodeJS.ErrnoException | undefined)?.code ?? '';
+export async function exchangeOnce(req: ExchangeRequest, suite = 'setup'): Promise<Exchange> {
+  // Past the suite's stall budget a call waits less (stalls.ts).
+  const limit = stallLimit(suite);
+  const r = limit ? { ...req, timeoutMs: Math.min(req.timeoutMs ?? limit, limit), deadlineMs: limit } : req;
+  const once = async () => {
+    const ex = await exchange(r, seedRedactor());
+    const code = (ex.error as NodeJS.ErrnoException | undefined)?.code ?? '';
+    if (!ex.response) countStall(suite, code, ex.evidence.durationMs);
+    return { ex, code };
+  };
+  const { ex, code } = await once();
   if (ex.response || !/UND_ERR_SOCKET|ECONNRESET/.test(code + ' ' + (ex.evidence.error ?? ''))) return ex;
-  return exchange(req, seedRedactor());
+  return (await once()).ex;
 }
 
 /** Sends a request: as the check's evidence, or during setup (c = null) once, where no answer is a Prerequisite. */
