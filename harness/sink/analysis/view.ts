@@ -114,7 +114,7 @@ const UNREADABLE = '(unreadable body)';
 export const NO_CHECKOUT_ID = '(no id)';
 
 /** The api-key of an attempt against the registered one: the sink judged it on arrival; a hand-made record still has the header. */
-export function keyVerdict(d: DeliveryAttempt, apiKey: string | undefined): 'registered' | 'missing' | 'other' {
+function keyVerdict(d: DeliveryAttempt, apiKey: string | undefined): 'registered' | 'missing' | 'other' {
   if (d.apiKeyCheck) return d.apiKeyCheck.verdict;
   const v = d.headers['api-key'];
   return v === undefined ? 'missing' : v === apiKey ? 'registered' : 'other';
