@@ -4,6 +4,7 @@
 // printed with the sentence ("pis-conformance run: [PIS_BAD_FLAG] ..."), so
 // scripts and tests match the code, never the wording; docs/errors.md lists
 // every code (a test keeps the two in step).
+import { printable } from './printable.ts';
 
 export const ERROR_CODES = {
   PIS_BAD_FLAG: 'a command-line flag is unknown or has a bad value',
@@ -32,7 +33,7 @@ export class HarnessError extends Error {
 
 /** The one line a command prints for an error: the command, the code, the sentence. */
 export function errorLine(command: string | undefined, code: ErrorCode, sentence: string): string {
-  return `pis-conformance${command ? ' ' + command : ''}: [${code}] ${sentence}`;
+  return `pis-conformance${command ? ' ' + command : ''}: [${code}] ${printable(sentence)}`;
 }
 
 export function isHarnessError(e: unknown): e is HarnessError {

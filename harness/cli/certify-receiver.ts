@@ -18,6 +18,7 @@ import { DEFAULTS, type SenderOptions } from '../sender/options.ts';
 import { numberFlag, parseNumber } from '../flag-values.ts';
 import { parseFlags, reportDirFlag, type Command } from './command.ts';
 import { redactUrlUserinfo } from '../http/url.ts';
+import { lockReportFolder } from '../report/folder.ts';
 
 const HELP = `Usage: pis-conformance certify-receiver --url URL --api-key KEY [options]
 
@@ -85,7 +86,7 @@ function options(v: Record<string, string | boolean | undefined>): SenderOptions
   if (!url) throw new HarnessError('PIS_MISSING_OPTION', 'No receiver given: pass --url with the address of the webhook receiver.');
   let parsed: URL;
   try { parsed = new URL(url); } catch {
-    throw new HarnessError('PIS_BAD_FLAG', `--url '${url}' is not a URL: give a full address such as https://merchant.example/webhooks.`);
+    throw new HarnessError('PIS_BAD_FLAG', `--url '${redactUrlUserinfo(url)}' is not a URL: give a full address such as https://merchant.example/webhooks.`);
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
     throw new HarnessError('PIS_BAD_FLAG', `--url must start with http:// or https://, not '${parsed.protocol}'.`);
@@ -129,6 +130,7 @@ export const command: Command = {
     if (!a) return 0;
     const opts = options(a.values);
     const dir = reportDirFlag(typeof a.values.report === 'string' ? a.values.report : undefined, defaultReportDir);
+    lockReportFolder(dir);
     const redactor = new Redactor().add(opts.apiKey, 'PIS_WEBHOOK_API_KEY');
     for (const p of redactor.shortSecrets) process.stderr.write(shortSecretWarning(p) + '\n');
     const plan = makePlan(opts);

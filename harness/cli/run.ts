@@ -36,6 +36,8 @@ import { API_VERSIONS, LATEST_API_VERSION } from '../contracts/api-versions.ts';
 import { detectApiVersion, type Detection } from '../target/detect.ts';
 import { windowsEnv } from '../requirements/versions.ts';
 import { applyGates, GATE_FLAGS, GATES_HELP, readGates } from './run-gates.ts';
+import { printable } from '../printable.ts';
+import { lockReportFolder } from '../report/folder.ts';
 
 const HELP = `Usage: pis-conformance run [options]
 
@@ -167,6 +169,8 @@ export const command: Command = {
     const grep = grepFlag(v.grep);
     const dir = reportDirFlag(v.report, defaultReportDir);
     const gates = readGates(v);
+    // Held until this process exits: a second run on the same folder stops here.
+    lockReportFolder(dir);
 
     let bundled: Bundled | undefined;
     let sources: PartialConfig[];
@@ -309,6 +313,7 @@ function finish(dir: string, out: Awaited<ReturnType<typeof runPlaywright>>, gre
   }
   const results = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as RunResults;
   humanStream().write('\n' + formatSummary(results, shownPath(join(dir, 'index.html'))) + '\n');
-  if (status.errors.length) process.stderr.write(`Note: ${status.errors.length} suite error(s) besides the checks; the first: ${status.errors[0]}\n`);
+  if (status.errors.length)
+    process.stderr.write(`Note: ${status.errors.length} suite error(s) besides the checks; the first: ${printable(status.errors[0]!)}\n`);
   return verdictExit(results.summary.verdict, { allowIncomplete });
 }

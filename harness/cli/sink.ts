@@ -14,12 +14,13 @@ import { ReportWriter, defaultReportDir, type ReportHeader } from '../report/wri
 import { analyzeRun, WEBHOOK_CHECKS } from '../sink/analysis/index.ts';
 import { PASSIVE_CYCLE } from '../sink/plan.ts';
 import { formatAttemptLine } from '../sink/live.ts';
-import { startSink, type Sink } from '../sink/server.ts';
+import { STRANGER_SAMPLE, startSink, type Sink } from '../sink/server.ts';
 import { forwarder } from '../sink/forward.ts';
 import { RESPONSE_WAIT_MS } from '../sink/analysis/view.ts';
 import { numberFlag, PORT } from '../flag-values.ts';
 import { parseFlags, reportDirFlag, type Command } from './command.ts';
 import { onStop } from '../stop.ts';
+import { lockReportFolder } from '../report/folder.ts';
 
 const HELP = `Usage: pis-conformance sink --port P --api-key KEY [--duration S] [options]
 
@@ -30,8 +31,9 @@ attempts: ${PASSIVE_CYCLE.map(p => `${p.name} (${p.answers.join(', ') || '200'})
 Each attempt prints one line as soon as it is over: when it came, its checkout and
 status, what the sink answered (and which probe), and whether the api-key was the
 registered one (a wrong key is shown by its length and a short hash, never its value).
-Attempts with neither the registered api-key nor a checkout id the sender used with
-it are counted apart and never judged: anyone who finds the URL can post to it.
+An attempt without the registered api-key is a stranger's, whatever checkout id it
+names: it is answered 200, counted apart and never judged (anyone who finds the URL
+can post to it); the report keeps the first ${STRANGER_SAMPLE} of them, the rest are counted.
 After --duration seconds, or Ctrl-C (or SIGTERM, SIGHUP), it judges everything it recorded
 (spec 2.2-2.5, 3.1, 4.3, 6) and writes the report folder, whose time span is the
 whole session. A backoff chain of three failures takes
@@ -172,6 +174,7 @@ export const command: Command = {
     if (!(timeScale > 0)) throw new HarnessError('PIS_BAD_FLAG', `--time-scale must be above 0, not ${timeScale}.`);
     const maxConnections = numberFlag('max-connections', v['max-connections'] as string | undefined, 2_000, { min: 1, integer: true });
     const reportDir = reportDirFlag(v.report as string | undefined, defaultReportDir);
+    lockReportFolder(reportDir);
     const redactor = new Redactor().add(apiKey, 'PIS_WEBHOOK_API_KEY');
     for (const p of redactor.shortSecrets) process.stderr.write(shortSecretWarning(p) + '\n');
     const answer200 = v['answer-200'] === true;
@@ -201,7 +204,8 @@ export const command: Command = {
       stopLine(); stopLine = undefined;
       const until = sink.nowMs();
       const { checks, deliveries } = analyzeRun(sink.attempts(), sink.plan(),
-        { timeScale, apiKey, observedUntilMs: until, toleranceFloorMs, schedulingDelayMs: sink.schedulingDelayMs() });
+        { timeScale, apiKey, observedUntilMs: until, toleranceFloorMs, schedulingDelayMs: sink.schedulingDelayMs(),
+          strangersNotKept: sink.stats().unattributed - sink.stats().strangersKept });
       for (const c of checks) term.check(writer.add({ ...c, durationMs: until }));
       if (!deliveries.length)
         process.stderr.write(`no webhook arrived at ${sink.url}: check the URL registered for the sender and that it can reach this address.\n`);

@@ -73,6 +73,19 @@ function toEntry(file: string, p: Piece): InputEntry {
   return { kind: 'item', file, line: p.at.line, value, findings };
 }
 
+/**
+ * What the text of one JSON value breaks that its parsed value hides (a field
+ * name twice in one object, bytes that are not UTF-8), as `validate` reports it
+ * for an item: for the answers of an API, whose evidence keeps the parsed value.
+ */
+export function jsonTextFindings(text: string): Violation[] {
+  const s = new JsonSplitter();
+  const p = [...s.write(Buffer.from(text, 'utf8')), ...s.end()].find(x => x.kind === 'item');
+  if (p?.kind !== 'item') return [];
+  const entry = toEntry('', p);
+  return entry.kind === 'item' ? entry.findings : [];
+}
+
 function cannotRead(file: string, e: unknown): Unreadable {
   const code = (e as NodeJS.ErrnoException).code;
   const why = code === 'ENOENT' ? 'there is no such file' : code === 'EISDIR' ? 'it is a folder' :

@@ -15,7 +15,7 @@ export const WHOLE_BODY_BYTES = 1024 * 1024;
  */
 export const READ_LIMIT_BYTES = 16 * 1024 * 1024;
 /** Evidence keeps a body whole up to this size (64 KiB, arbitrary: every body a check quotes fits). */
-const EVIDENCE_WHOLE_BYTES = 64 * 1024;
+export const EVIDENCE_WHOLE_BYTES = 64 * 1024;
 /** Of a longer body, evidence keeps this many first bytes (arbitrary: enough to see what it is). */
 export const EVIDENCE_HEAD_BYTES = 2 * 1024;
 
@@ -87,13 +87,50 @@ export function describeBody(b: Pick<ReadBody, 'bytes' | 'cut' | 'limit'>): stri
   return `${b.bytes} bytes`;
 }
 
+/** A JSON number token as text: JSON.parse reads it into a double, which may lose what it said. */
+const NUMBER_TOKEN = /-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+
+/** Whether a JSON number token reads back as it was written: not past the double range, not -0, at most 15 significant digits. */
+function numberKept(token: string): boolean {
+  const n = Number(token);
+  if (!Number.isFinite(n) || Object.is(n, -0)) return false;
+  const digits = token.replace(/^-/, '').replace(/[eE].*$/, '').replace('.', '').replace(/^0+/, '').replace(/0+$/, '');
+  return digits.length <= 15 || String(n) === token;
+}
+
+/**
+ * Whether JSON.parse of `text` says all its text said: false when a number is
+ * past the double range, -0 or more precise than a double; the evidence then
+ * keeps the text beside the parsed value. Strings are skipped, escapes and all.
+ */
+export function parsedFaithfully(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const ch = text.charCodeAt(i);
+    if (ch === 0x22) {
+      for (i++; i < text.length && text.charCodeAt(i) !== 0x22; i++) if (text.charCodeAt(i) === 0x5c) i++;
+      continue;
+    }
+    if (ch === 0x2d || (ch >= 0x30 && ch <= 0x39)) {
+      NUMBER_TOKEN.lastIndex = i;
+      const m = NUMBER_TOKEN.exec(text);
+      if (!m) continue;
+      if (!numberKept(m[0])) return false;
+      i += m[0].length - 1;
+    }
+  }
+  return true;
+}
+
 /**
  * The body as evidence keeps it: the parsed JSON or the text when it is whole
- * and short; else its first bytes followed by a line with its length and
- * sha256, which also come as fields.
+ * and short (with the text beside the JSON when parsing lost something it
+ * said); else its first bytes followed by a line with its length and sha256,
+ * which also come as fields.
  */
-export function evidenceBody(b: ReadBody, json: unknown): { body?: unknown; bodyBytes?: number; bodySha256?: string } {
-  if (b.whole && b.bytes <= EVIDENCE_WHOLE_BYTES) return { body: json ?? (b.text || undefined) };
+export function evidenceBody(b: ReadBody, json: unknown): { body?: unknown; bodyText?: string; bodyBytes?: number; bodySha256?: string } {
+  if (b.whole && b.bytes <= EVIDENCE_WHOLE_BYTES) {
+    return { body: json ?? (b.text || undefined), ...(json !== undefined && !parsedFaithfully(b.text) ? { bodyText: b.text } : {}) };
+  }
   const head = Buffer.from(b.text.slice(0, EVIDENCE_HEAD_BYTES), 'utf8').subarray(0, EVIDENCE_HEAD_BYTES).toString('utf8');
   return {
     body: `${head}\n… [kept the first ${EVIDENCE_HEAD_BYTES} bytes of ${describeBody(b)}; sha256 ${b.sha256}]`,

@@ -8,7 +8,7 @@
 import { request, type Dispatcher } from 'undici';
 import type { HttpEvidence } from '../report/model.ts';
 import { Redactor } from '../report/redact.ts';
-import { BodyCollector, describeBody, evidenceBody, type ReadBody } from './body.ts';
+import { BodyCollector, READ_LIMIT_BYTES, WHOLE_BODY_BYTES, describeBody, evidenceBody, type ReadBody } from './body.ts';
 import { curlLine } from './curl.ts';
 import { redactUrlUserinfo, splitUserinfo } from './url.ts';
 
@@ -33,12 +33,14 @@ export interface ExchangeRequest {
   deadlineMs?: number;
   dispatcher?: Dispatcher;
   label?: string;
+  /** Bytes of the answer kept whole and parsed (default WHOLE_BODY_BYTES); at most READ_LIMIT_BYTES are read in any case. */
+  wholeBytes?: number;
 }
 
 export interface ExchangeResponse {
   status: number;
   headers: Record<string, string>;
-  /** The body as text: whole up to 1 MiB, else its first 1 MiB (see `body`). */
+  /** The body as text: whole up to the request's wholeBytes (default 1 MiB), else its first wholeBytes (see `body`). */
   text: string;
   /** The parsed body when it was whole and JSON, else undefined. */
   json: unknown;
@@ -106,7 +108,7 @@ export async function exchange(req: ExchangeRequest, redactor: Redactor): Promis
       method: req.method as Dispatcher.HttpMethod, headers: sent, body,
       headersTimeout: timeout, bodyTimeout: timeout, dispatcher: req.dispatcher, signal: deadline.signal,
     });
-    partial = { status: res.statusCode, collector: new BodyCollector() };
+    partial = { status: res.statusCode, collector: new BodyCollector(Math.min(req.wholeBytes ?? WHOLE_BODY_BYTES, READ_LIMIT_BYTES)) };
     let cut: ReadBody['cut'];
     for await (const chunk of res.body) {
       if (!partial.collector.push(chunk as Buffer)) { cut = 'limit'; break; }

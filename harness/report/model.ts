@@ -30,7 +30,11 @@ export interface HttpEvidence extends EvidenceMark {
    * `body` is the whole body up to 64 KiB; beyond that its first bytes and a
    * line with its length and sha256, which bodyBytes and bodySha256 repeat.
    */
-  response?: { status: number; headers: Record<string, string>; body?: unknown; bodyBytes?: number; bodySha256?: string };
+  response?: {
+    status: number; headers: Record<string, string>; body?: unknown; bodyBytes?: number; bodySha256?: string;
+    /** The body's text, beside `body`, where the parsed value does not say all of it (a number past a double, a name given twice). */
+    bodyText?: string;
+  };
   /** Set when no (complete) response came: connection refused, reset, timeout. */
   error?: string;
   startedAt: string;

@@ -18,6 +18,7 @@ import { stripAnsi } from './colour.ts';
 import { stdoutReporter, Terminal } from './terminal.ts';
 import { readNotes, splitWaits } from './wait.ts';
 import { counted } from './verdict.ts';
+import { printable, printableLines } from '../printable.ts';
 
 export const DELIVERIES_ATTACHMENT = 'pis-deliveries';
 
@@ -102,7 +103,7 @@ export default class PisReporter implements Reporter {
   }
 
   onStdErr(chunk: string | Buffer): void {
-    process.stderr.write(this.redactor.text(chunk.toString()));
+    process.stderr.write(printableLines(this.redactor.text(chunk.toString())));
   }
 
   onTestEnd(test: TestCase, result: TestResult): void {
@@ -130,7 +131,7 @@ export default class PisReporter implements Reporter {
     const text = this.redactor.text(firstLine(error.message ?? error.value) || 'unknown error');
     const where = error.location ? ` (${basename(error.location.file)}:${error.location.line})` : '';
     this.errors.push(text + where);
-    process.stderr.write(`error: ${text}${where}\n`);
+    process.stderr.write(`error: ${printable(text)}${where}\n`);
   }
 
   async onEnd(result: FullResult): Promise<void> {
@@ -160,9 +161,11 @@ export default class PisReporter implements Reporter {
     if (result.status === 'interrupted')
       return { ...meta, status: 'skipped', skipKind: 'not-run', message: 'the run was stopped before this check finished', evidence: [], durationMs };
     if (result.status === 'passed') return { ...meta, status: 'passed', evidence: [], durationMs };
-    const why = result.status === 'timedOut' ? `the check did not finish within ${(test.timeout / 1000).toFixed(0)} s`
-      : `the check could not finish: ${firstLine(result.error?.message ?? result.error?.value) || result.status}`;
-    return { ...meta, status: 'failed', message: why, evidence: [], durationMs };
+    if (result.status === 'timedOut')
+      return { ...meta, status: 'failed', message: `the check did not finish within ${(test.timeout / 1000).toFixed(0)} s`, evidence: [], durationMs };
+    // A test that ended without its check's result threw in the harness's own code: the check did not run, it did not fail.
+    return { ...meta, status: 'skipped', skipKind: 'not-run', evidence: [], durationMs,
+      message: `the harness could not finish the check: ${firstLine(result.error?.message ?? result.error?.value) || result.status}` };
   }
 
   private meta(test: TestCase): CheckMeta {

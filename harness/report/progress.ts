@@ -4,8 +4,23 @@
 import { isMustFailure, isWarning, type CheckResult, type Evidence, type HttpEvidence, type RunResults } from './model.ts';
 import { palette, type Palette } from './colour.ts';
 import { skipKindOf, verdictLines } from './verdict.ts';
+import { printable } from '../printable.ts';
 
 const PLAIN = palette({ isTTY: false }, {});
+
+const shownHttp = (e: HttpEvidence): HttpEvidence => ({ ...e, request: { ...e.request, method: printable(e.request.method), url: printable(e.request.url) },
+  ...(e.error !== undefined ? { error: printable(e.error) } : {}), ...(e.curl !== undefined ? { curl: printable(e.curl) } : {}) });
+
+/**
+ * The check as a terminal may show it: every text a line is built from (the
+ * message, expected and seen, which quote the target; the exchange's method,
+ * URL, error and curl line) made printable. The check itself is untouched.
+ */
+export function printableCheck(c: CheckResult): CheckResult {
+  const p = (s: string | undefined) => s === undefined ? undefined : printable(s);
+  return { ...c, id: printable(c.id), title: printable(c.title), spec: printable(c.spec), message: p(c.message), expected: p(c.expected), seen: p(c.seen),
+    evidence: c.evidence.map(e => e.kind === 'http' ? shownHttp(e) : e) };
+}
 
 export function formatCheckLine(c: CheckResult, p: Palette = PLAIN): string {
   const warn = isWarning(c);
@@ -18,7 +33,7 @@ export function formatCheckLine(c: CheckResult, p: Palette = PLAIN): string {
 
 /** The verdict line (with what did not run and what to do) and the report's path. */
 export function formatSummary(r: Pick<RunResults, 'summary' | 'checks'>, reportIndex: string): string {
-  return [...verdictLines(r.summary, r.checks), `Report: ${reportIndex}`].join('\n');
+  return [...verdictLines(r.summary, r.checks), `Report: ${reportIndex}`].map(printable).join('\n');
 }
 
 /** The exchange a failed check points at: the one marked primary, else its last exchange. */

@@ -43,6 +43,23 @@ export function shortSecretWarning(placeholder: string): string {
     + 'which also hides any text of the same spelling there: use a longer, random value.';
 }
 
+/**
+ * The parts of a secret's base64 (and base64url) that depend on the secret
+ * alone, at each of the three byte offsets it may start at inside a longer
+ * encoded text ("id:secret" in a Basic header, a JSON echo in base64).
+ */
+function base64Spellings(secret: string): string[] {
+  const bytes = Buffer.from(secret, 'utf8');
+  const out: string[] = [];
+  for (const k of [0, 1, 2]) {
+    const enc = Buffer.concat([Buffer.alloc(k), bytes]).toString('base64').replace(/=+$/, '');
+    const end = (k + bytes.length) % 3 === 0 ? enc.length : enc.length - 1;
+    const part = enc.slice([0, 2, 3][k], end);
+    out.push(part, part.replace(/\+/g, '-').replace(/\//g, '_'));
+  }
+  return [...new Set(out)].filter(p => p.length >= SHORT_SECRET);
+}
+
 export class Redactor {
   /** secret value -> the environment variable a reproducing `curl` line names instead (e.g. PIS_CLIENT_SECRET). */
   private readonly secrets = new Map<string, string>();
@@ -50,6 +67,8 @@ export class Redactor {
   private readonly exact = new Map<string, string>();
   /** Placeholders of the registered secrets shorter than SHORT_SECRET characters (the owner warns about them). */
   readonly shortSecrets = new Set<string>();
+  /** The base64 and base64url spellings of the registered secrets at each of the three alignments (a target that echoes a secret encoded). */
+  private readonly encoded = new Set<string>();
 
   constructor(values: Iterable<string | undefined> = []) {
     for (const v of values) this.add(v);
@@ -63,6 +82,7 @@ export class Redactor {
     if (value) this.exact.set(value, placeholder);
     if (value && value.length >= 4) this.secrets.set(value, placeholder);
     if (value && value.length < SHORT_SECRET) this.shortSecrets.add(placeholder);
+    if (value && value.length >= SHORT_SECRET) for (const e of base64Spellings(value)) this.encoded.add(e);
     return this;
   }
 
@@ -92,10 +112,17 @@ export class Redactor {
       const enc = encodeURIComponent(secret);
       if (enc !== secret && out.includes(enc)) out = out.split(enc).join(REDACTED);
     }
+    for (const e of this.encoded) if (out.includes(e)) out = out.split(e).join(REDACTED);
     // Bearer credentials and form fields carrying secrets by name, whatever their value.
     out = out.replace(/\b(Bearer|Basic)\s+(?!\[redacted\])[A-Za-z0-9._~+/=-]+/gi, `$1 ${REDACTED}`);
     out = out.replace(/\b(client_secret|refresh_token|access_token)=(?!%5Bredacted|\[redacted|\$)[^&\s"']*/g, `$1=${REDACTED}`);
     return out;
+  }
+
+  /** The text of a JSON body: known secrets by value, and the string values of secret-named fields whatever they are. */
+  jsonText(s: string): string {
+    return this.text(s).replace(/"((?:[^"\\]|\\.)*)"(\s*:\s*)"(?:[^"\\]|\\.)*"/g,
+      (m, k: string, sep: string) => isSecretKey(k) ? `"${k}"${sep}"${REDACTED}"` : m);
   }
 
   /** Deep copy of target data (a body, a parsed answer) with secrets replaced: by value everywhere, by key for secret-named fields and headers. */
@@ -116,7 +143,8 @@ export class Redactor {
         request: { ...e.request, url: this.text(e.request.url), headers: this.headers(e.request.headers),
           ...(e.request.body !== undefined ? { body: this.value(e.request.body) } : {}) },
         ...(e.response ? { response: { ...e.response, headers: this.headers(e.response.headers),
-          ...(e.response.body !== undefined ? { body: this.value(e.response.body) } : {}) } } : {}),
+          ...(e.response.body !== undefined ? { body: this.value(e.response.body) } : {}),
+          ...(e.response.bodyText !== undefined ? { bodyText: this.jsonText(e.response.bodyText) } : {}) } } : {}),
         ...(e.error !== undefined ? { error: this.text(e.error) } : {}),
         ...(e.curl !== undefined ? { curl: this.text(e.curl) } : {}),
       };
@@ -159,7 +187,8 @@ export class Redactor {
       for (const [k, x] of Object.entries(v)) {
         if (isSecretKey(k) && x !== undefined && x !== null && x !== '') {
           out[k] = typeof x === 'string' && /^(Bearer|Basic)\s/i.test(x) ? x.replace(/\s.*$/, ` ${REDACTED}`) : REDACTED;
-        } else out[k] = this.walk(x);
+        // Defined, not assigned: assigning `__proto__` would set the copy's prototype and drop the member.
+        } else Object.defineProperty(out, k, { value: this.walk(x), enumerable: true, writable: true, configurable: true });
       }
       return out;
     }

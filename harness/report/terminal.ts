@@ -11,7 +11,8 @@ import type { CheckResult } from './model.ts';
 import { isWarning } from './model.ts';
 import { counted, judge, skipKindOf, summarize, VERDICT_LABEL, verdictExit, verdictLines } from './verdict.ts';
 import { palette, type Palette } from './colour.ts';
-import { formatCheckLine, formatRecap, reproduceLine } from './progress.ts';
+import { formatCheckLine, formatRecap, printableCheck, reproduceLine } from './progress.ts';
+import { printableLines } from '../printable.ts';
 import { LiveStatus, type WaitNote } from './wait.ts';
 
 const STDOUT_REPORTERS = ['line', 'json', 'github'] as const;
@@ -56,11 +57,15 @@ function annotation(kind: 'error' | 'warning' | 'notice', title: string, c: Chec
   return `::${kind} title=${ghProp(`${title} ${c.id} [${c.level}, spec ${c.spec}]`)}::${ghData(body)}\n`;
 }
 
+/** JSON whose strings hold no character a terminal acts on: JSON.stringify escapes C0 only, so C1, DEL and bidi controls are escaped too. */
+const jsonText = (v: unknown) => JSON.stringify(v).replace(/[\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff]/g,
+  ch => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+
 /** A check as one JSON line: the fields a pipeline reads, without the evidence (results.json has it). */
 function jsonLine(c: CheckResult): string {
   const { evidence: _e, quote: _q, ...rest } = c;
   const reproduce = reproduceLine(c);
-  return JSON.stringify({ type: 'check', ...rest, ...(c.status === 'skipped' ? { skipKind: skipKindOf(c) } : {}), ...(reproduce ? { reproduce } : {}) }) + '\n';
+  return jsonText({ type: 'check', ...rest, ...(c.status === 'skipped' ? { skipKind: skipKindOf(c) } : {}), ...(reproduce ? { reproduce } : {}) }) + '\n';
 }
 
 export class Terminal {
@@ -84,7 +89,7 @@ export class Terminal {
   say(text: string): void { this.status.write(`${text}\n`); }
 
   /** What a check printed for the person running it (the manual consent driver's link). */
-  output(text: string): void { this.status.write(text); }
+  output(text: string): void { this.status.write(printableLines(text)); }
 
   wait(n: WaitNote): void { this.status.note(n); }
   idle(what: string): void { this.status.idle(what); }
@@ -93,8 +98,9 @@ export class Terminal {
   check(c: CheckResult): void {
     this.status.finish(c.id);
     if (this.mode === 'json') { this.out.write(jsonLine(c)); return; }
-    this.status.write(this.format(c, this.colour) + '\n');
-    if (this.mode === 'github' && c.status === 'failed') this.out.write(annotation(isWarning(c) ? 'warning' : 'error', isWarning(c) ? 'warn' : 'FAIL', c));
+    const shown = printableCheck(c);
+    this.status.write(this.format(shown, this.colour) + '\n');
+    if (this.mode === 'github' && c.status === 'failed') this.out.write(annotation(isWarning(c) ? 'warning' : 'error', isWarning(c) ? 'warn' : 'FAIL', shown));
   }
 
   /** Stops the status line (a run cut short: no recap). */
@@ -109,14 +115,15 @@ export class Terminal {
     const j = judge(checks);
     if (this.mode === 'json') {
       const { mustNotRun, ...counts } = j;
-      this.out.write(JSON.stringify({ type: 'summary', ...counts, ...(notSelected !== undefined ? { notSelected } : {}), mustNotRun: mustNotRun.map(c => c.id),
+      this.out.write(jsonText({ type: 'summary', ...counts, ...(notSelected !== undefined ? { notSelected } : {}), mustNotRun: mustNotRun.map(c => c.id),
         ...(reportPath ? { report: reportPath } : {}) }) + '\n');
       return;
     }
-    const recap = formatRecap(checks, this.colour);
+    const shown = checks.map(printableCheck);
+    const recap = formatRecap(shown, this.colour);
     if (recap) this.out.write(`\n${recap}\n`);
     if (this.mode !== 'github') return;
-    for (const c of j.mustNotRun) this.out.write(annotation('warning', 'not run', c));
+    for (const c of j.mustNotRun) this.out.write(annotation('warning', 'not run', printableCheck(c)));
     // The verdict itself: an error whenever the exit status is not 0 (a warning for an Incomplete run that
     // --allow-incomplete lets pass), so a job's annotations agree with its status.
     if (j.verdict !== 'conformant') {
@@ -125,7 +132,7 @@ export class Terminal {
       this.out.write(`::${kind} title=${ghProp(`pis-conformance: ${VERDICT_LABEL[j.verdict]}`)}::${ghData([head, ...rest].join('\n'))}\n`);
     }
     const file = this.env.GITHUB_STEP_SUMMARY;
-    if (file) appendFileSync(file, jobSummary(checks, reportPath));
+    if (file) appendFileSync(file, jobSummary(shown, reportPath));
   }
 }
 

@@ -1,9 +1,11 @@
 // Keeps the sink's connections bounded, whoever opens them. A connection is
 // idle (no request in progress), receiving (a request whose body has not ended)
 // or held (a complete request the sink is answering, perhaps slowly on purpose).
-// - At most `max` connections: a new one makes room by closing the oldest idle
-//   or receiving one (a stalled stranger, most likely), never a held one, so a
-//   sender whose requests arrive whole is always let in.
+// - At most `max` connections: a new one makes room by closing the one stalled
+//   longest in a body, else the oldest that never sent a whole request (a
+//   slowloris connection dribbling its headers, a port scan), else the oldest
+//   idle one; never a held one. A sender whose requests arrive whole is always
+//   let in, and its kept-alive connections outlast a flood of fresh ones.
 // - A request whose body has not ended `deadlineMs` after its headers is cut;
 //   a connection idle that long without ever sending a request is closed.
 import type { Socket } from 'node:net';
@@ -58,15 +60,21 @@ export class ConnectionGuard {
 
   stop(): void { clearInterval(this.sweep); }
 
-  /** Closes the connection that has been receiving (else idle) the longest, never a held one; false when every one is held. */
+  /**
+   * Closes the connection that has been receiving the longest, else the oldest
+   * fresh one (no whole request yet), else the oldest idle one; never a held
+   * one. False when every one is held.
+   */
   private makeRoom(): boolean {
-    let idle: Socket | undefined;
+    let fresh: Socket | undefined, idle: Socket | undefined;
     for (const [socket, c] of this.conns) {
       if (c.state === 'receiving') { this.close(socket, c); return true; }
-      if (c.state === 'idle' && !idle) idle = socket;
+      if (c.state === 'idle' && c.fresh) fresh ??= socket;
+      else if (c.state === 'idle') idle ??= socket;
     }
-    if (!idle) return false;
-    this.close(idle, this.conns.get(idle)!);
+    const victim = fresh ?? idle;
+    if (!victim) return false;
+    this.close(victim, this.conns.get(victim)!);
     return true;
   }
 

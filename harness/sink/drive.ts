@@ -59,13 +59,13 @@ export interface DriveResult {
 /** Spec ms the second wave waits at most for the first wave's first attempts. */
 const WAVE_WAIT_MS = 3_000;
 
-/** Resolves once `n` attempts were answered (or the sender hung up), or after `realMs`; rejects on a stop. */
+/** Resolves once `n` attempts of the sender were answered (or it hung up), or after `realMs`; rejects on a stop. */
 async function firstAttempts(sink: Sink, n: number, realMs: number, signal?: AbortSignal): Promise<void> {
   await new Promise<void>(resolve => {
     let off = () => {};
     const done = () => { clearTimeout(t); off(); signal?.removeEventListener('abort', done); resolve(); };
     const t = setTimeout(done, realMs);
-    const test = () => { if (sink.stats().attempts - sink.stats().open >= n) done(); };
+    const test = () => { if (sink.stats().sender >= n) done(); };
     off = sink.onAttempt(test);
     signal?.addEventListener('abort', done);
     test();
@@ -195,7 +195,8 @@ export async function driveCheckouts(o: DriveOptions): Promise<DriveResult> {
 
   const startedMs = sink.nowMs();
   let lastActivity = startedMs;
-  const off = sink.onAttempt(() => { lastActivity = sink.nowMs(); });
+  // Only the sender's attempts: a stranger posting to the sink must not hold the drive open.
+  const off = sink.onAttempt((_d, stranger) => { if (!stranger) lastActivity = sink.nowMs(); });
   try {
     await Promise.all(plans.filter(p => !p.wave).map(create));
     await firstAttempts(sink, [...keys.values()].filter(p => !p.forbidden).length, WAVE_WAIT_MS * scale, o.signal);
@@ -230,7 +231,7 @@ export async function driveCheckouts(o: DriveOptions): Promise<DriveResult> {
       if (!lateCreated) pending.push((o.late ?? LATE_PLAN).name);
       const more = again.next(view, sink, pending);
       if (more.length) { await Promise.all(more.map(create)); continue; }
-      const complete = !pending.length && sink.stats().open === 0;
+      const complete = !pending.length && sink.stats().senderOpen === 0;
       o.onProgress?.({ attempts: sink.stats().attempts, chains: chains.length + (lateCreated ? 0 : 1), pending, elapsedMs: now - startedMs,
         capMs: cap * scale });
       if (complete) {
@@ -239,7 +240,7 @@ export async function driveCheckouts(o: DriveOptions): Promise<DriveResult> {
         if (now >= graceEnd) return { plan, observedUntilMs: now, stoppedBecause: 'complete', control };
         wait = Math.min(poll, graceEnd - now);
       }
-      if (now - lastActivity >= RETRY_WAIT_BOUND_MS * scale && sink.stats().open === 0)
+      if (now - lastActivity >= RETRY_WAIT_BOUND_MS * scale && sink.stats().senderOpen === 0)
         return { plan, observedUntilMs: now, stoppedBecause: 'idle', control };
       if (now - startedMs >= cap * scale) return { plan, observedUntilMs: now, stoppedBecause: 'cap', control };
     }

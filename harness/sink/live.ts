@@ -2,13 +2,14 @@
 // line per attempt as soon as it is over, with when it came, its checkout and
 // status, what the sink answered and why, and whether the api-key was the
 // registered one. Everything shown comes from a stranger's request as much as
-// from the sender's, so it is cut short and stripped of control characters.
+// from the sender's, so it is cut short and its control characters are shown as escapes.
 import type { DeliveryAttempt } from '../report/model.ts';
 import { factsOf, type Fact } from './analysis/facts.ts';
+import { printable } from '../printable.ts';
 
 /** Printable text only (no terminal escapes from a hostile body), at most `max` characters. */
-function printable(s: string, max: number): string {
-  const clean = s.replace(/[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2066-\u2069]/g, '?');
+function shown(s: string, max: number): string {
+  const clean = printable(s.length > max ? s.slice(0, max) : s);
   return clean.length > max ? `${clean.slice(0, max - 1)}…` : clean;
 }
 
@@ -36,9 +37,9 @@ export function formatAttemptLine(d: DeliveryAttempt, t0: number): string {
     `${String(at.getSeconds()).padStart(2, '0')}.${String(at.getMilliseconds()).padStart(3, '0')}`;
   const f = factsOf(d);
   const status = f.unreadable ? (d.probe === 'incomplete' || d.probe === 'too-large' ? '(body cut)' : '(not JSON)') :
-    printable(text(f.status) || '(no status)', 24);
-  const method = d.method ? `${printable(d.method, 10)} ` : '';
+    shown(text(f.status) || '(no status)', 24);
+  const method = d.method ? `${shown(d.method, 10)} ` : '';
   return [
-    time, `#${d.seq}`, printable(d.checkoutId, 40).padEnd(36), status.padEnd(20), `${method}→ ${answered(d)}`, key(d),
+    time, `#${d.seq}`, shown(d.checkoutId, 40).padEnd(36), status.padEnd(20), `${method}→ ${answered(d)}`, key(d),
   ].filter(Boolean).join('  ');
 }

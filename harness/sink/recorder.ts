@@ -70,7 +70,9 @@ function boundedHeaders(raw: Record<string, string | string[] | undefined>): { h
 
 export class Recorder {
   readonly t0 = process.hrtime.bigint();
-  private readonly raw: RawAttempt[] = [];
+  /** By seq, oldest first; an attempt let go of (forget) leaves the record, its seq stays used. */
+  private readonly raw = new Map<number, RawAttempt>();
+  private seq = 0;
 
   /** Nanoseconds since the sink started (monotonic). */
   nowNs(): bigint { return process.hrtime.bigint() - this.t0; }
@@ -80,14 +82,18 @@ export class Recorder {
   start(method: string, path: string, rawHeaders: Record<string, string | string[] | undefined>): RawAttempt {
     const { headers, omitted, key } = boundedHeaders(rawHeaders);
     const a: RawAttempt = {
-      seq: this.raw.length + 1, route: '', arrivedNs: this.nowNs(), method, path: path.length > MAX_PATH ? `${path.slice(0, MAX_PATH)}…` : path,
+      seq: ++this.seq, route: '', arrivedNs: this.nowNs(), method, path: path.length > MAX_PATH ? `${path.slice(0, MAX_PATH)}…` : path,
       headers, headersOmitted: omitted, probe: 'ok', ...(key !== undefined ? { keyValue: key } : {}),
     };
-    this.raw.push(a);
+    this.raw.set(a.seq, a);
     return a;
   }
 
-  get count(): number { return this.raw.length; }
+  /** Lets go of a finished attempt: it is counted (count) but no longer kept. */
+  forget(a: RawAttempt): void { this.raw.delete(a.seq); }
+
+  /** Attempts begun so far, kept or not. */
+  get count(): number { return this.seq; }
 
   /**
    * Every attempt so far, oldest first, as the report model has them (real ms
@@ -96,7 +102,7 @@ export class Recorder {
    * `lagAround` bounds how late the sink stamped a time (lag.ts).
    */
   attempts(checkoutOf: (route: string) => string = r => r, lagAround: (ms: number) => number = () => 0): DeliveryAttempt[] {
-    return this.raw.map(a => this.delivery(a, checkoutOf, lagAround));
+    return [...this.raw.values()].map(a => this.delivery(a, checkoutOf, lagAround));
   }
 
   /** One attempt as the report model has it (see attempts()). */

@@ -3,6 +3,9 @@
 // reads the body's facts after (analysis/facts.ts); the checks read the record
 // later. Whoever connects, it stays bounded: connections are capped and cut
 // when their body stalls (connections.ts), and each body is kept in part (body.ts).
+// An attempt without the registered api-key is a stranger's, whatever checkout
+// it names: it gets a plain 200, never a probe of the plan, is not counted as the
+// sender's, and only the first STRANGER_SAMPLE of them are kept (the rest are counted).
 import { createServer as createHttp, type IncomingMessage, type ServerResponse, type Server } from 'node:http';
 import { createServer as createHttps } from 'node:https';
 import type { Socket } from 'node:net';
@@ -48,8 +51,12 @@ export interface SinkOptions {
 
 interface SinkStats {
   checkouts: number; attempts: number; failuresProvoked: number; retriesSeen: number; open: number;
-  /** Attempts that carried neither a registered api-key nor a planned path or checkout id. */
-  unattributed: number;
+  /** Finished attempts of the sender: with the registered api-key (without any key configured: for a planned or passive checkout). */
+  sender: number;
+  /** Open attempts that carry a registered api-key (without any key configured: every open attempt). */
+  senderOpen: number;
+  /** Finished attempts of strangers (see the file's head), the ones kept of them, and the bytes of all their bodies. */
+  unattributed: number; strangersKept: number; strangerBodyBytes: number;
   /** Connections open now, and closed by the sink (cap, deadline) so far. */
   connections: number; connectionsClosed: number;
 }
@@ -76,8 +83,11 @@ export interface Sink {
   schedulingDelayMs(): number;
   /** The longest this process was late to run its own code in the last `realMs` (real ms; see lag.ts). */
   recentDelayMs(realMs: number): number;
-  /** Calls fn once each attempt is over (answered, or the sender hung up) and its body was read; returns an unsubscribe. */
-  onAttempt(fn: (a: DeliveryAttempt) => void): () => void;
+  /**
+   * Calls fn once each attempt is over (answered, or the sender hung up) and its
+   * body was read, with whether it was a stranger's (only the kept ones of those); returns an unsubscribe.
+   */
+  onAttempt(fn: (a: DeliveryAttempt, stranger: boolean) => void): () => void;
   close(): Promise<void>;
 }
 
@@ -96,6 +106,12 @@ const BODY_DEADLINE_SPEC_MS = 10_000;
  */
 const READ_BODIES = 256;
 const SHARED_VIOLATIONS_CHARS = 8192;
+/**
+ * Strangers' attempts kept in the record; later ones are only counted
+ * (arbitrary: enough to show who posted what; each keeps at most a 4 KiB body
+ * and 4 KiB of headers, so the sample stays under 2 MiB however many come).
+ */
+export const STRANGER_SAMPLE = 200;
 
 /**
  * The bodies read lately, by their text. A sender's retries carry the same body,
@@ -153,15 +169,23 @@ export async function startSink(opts: SinkOptions = {}): Promise<Sink> {
   const routes = new Map<string, Route>();
   const byControlId = new Map<string, Route>();
   const timers = new Set<NodeJS.Timeout>();
-  const listeners = new Set<(a: DeliveryAttempt) => void>();
+  const listeners = new Set<(a: DeliveryAttempt, stranger: boolean) => void>();
   const current = new Map<Socket, { a: RawAttempt; res: ServerResponse }>();
-  let passiveSeen = 0, failuresProvoked = 0, retriesSeen = 0, open = 0, unattributed = 0;
+  /** Open attempts that came with a registered key: a stranger's open connection must not hold the drive. */
+  const senderOpen = new Set<RawAttempt>();
+  let passiveSeen = 0, failuresProvoked = 0, retriesSeen = 0, open = 0, sender = 0, unattributed = 0, strangersKept = 0, strangerBodyBytes = 0;
   const deadlineMs = opts.bodyDeadlineMs ?? Math.max(1_000, BODY_DEADLINE_SPEC_MS * scale);
   const maxConnections = opts.maxConnections ?? 2_000;
 
   // Every key the sender may present: the one given, and each planned checkout's own.
   const registered = new Set<string | undefined>([opts.apiKey]);
   const keysOf = (r: Route | undefined): Iterable<string | undefined> => r?.apiKey !== undefined ? [r.apiKey] : registered;
+  /** Whether an attempt is the sender's: it carries the registered key (of its checkout); with no key configured, it has a checkout. */
+  const isSenders = (a: RawAttempt, r: Route | undefined): boolean => {
+    if (![...registered].some(k => k !== undefined)) return r !== undefined;
+    a.key ??= judgeKey(a.keyValue, keysOf(r));
+    return a.key.verdict === 'registered';
+  };
 
   /** The checkout an attempt whose path named none belongs to: by the id in its body. */
   const routeByBody = (a: RawAttempt, text: string): Route | undefined => {
@@ -171,7 +195,7 @@ export async function startSink(opts: SinkOptions = {}): Promise<Sink> {
     a.route = `id:${id}`;
     let r = routes.get(a.route);
     // Only the sender opens a checkout of the passive plan: a stranger's post must not take a probe meant for it.
-    if (!r && judgeKey(a.keyValue, keysOf(undefined)).verdict === 'registered') {
+    if (!r && isSenders(a, undefined)) {
       r = { key: a.route, plan: passive[passiveSeen++ % passive.length], checkoutId: id, count: 0, lastFailed: false };
       routes.set(a.route, r);
     }
@@ -182,10 +206,17 @@ export async function startSink(opts: SinkOptions = {}): Promise<Sink> {
     if (a.answer === undefined || !a.kept || a.settled) return;
     a.settled = true;
     open--;
-    if (!routes.has(a.route) && a.key?.verdict !== 'registered') unattributed++;
+    senderOpen.delete(a);
+    const stranger = !isSenders(a, routes.get(a.route));
+    if (stranger) {
+      unattributed++;
+      strangerBodyBytes += a.kept.bytes;
+      if (strangersKept >= STRANGER_SAMPLE) { rec.forget(a); return; }
+      strangersKept++;
+    } else sender++;
     if (!listeners.size) return;
     const d = rec.delivery(a, checkoutOf, lag.around);
-    for (const fn of listeners) fn(d);
+    for (const fn of listeners) fn(d, stranger);
   };
 
   /** Reads the body's facts (the one full parse) and keeps only its prefix. */
@@ -253,6 +284,7 @@ export async function startSink(opts: SinkOptions = {}): Promise<Sink> {
     const a = rec.start(req.method ?? 'GET', req.url ?? '/', req.headers);
     a.reader = new BodyReader();
     open++;
+    if (judgeKey(a.keyValue, registered).verdict === 'registered' || ![...registered].some(k => k !== undefined)) senderOpen.add(a);
     current.set(socket, { a, res });
     const slot = HOOK_PATH.exec(req.url ?? '')?.[1];
     let route = slot !== undefined ? routes.get(slot) : undefined;
@@ -270,6 +302,7 @@ export async function startSink(opts: SinkOptions = {}): Promise<Sink> {
       // Over the limit: answer 413 at once; the attempt stays recorded (its start, length and hash).
       a.probe = 'too-large';
       route ??= routeByBody(a, a.reader.peek(64 * 1024));
+      if (route && !isSenders(a, route)) route = undefined;
       if (route) route.count++;
       answer(a, res, 413);
     });
@@ -282,6 +315,8 @@ export async function startSink(opts: SinkOptions = {}): Promise<Sink> {
       const body = a.reader!;
       // The text search for the id needs only the start of the body.
       route ??= routeByBody(a, body.bytes ? body.peek(64 * 1024) : '');
+      // A stranger's attempt, whatever checkout it names, is answered 200 and takes no probe of the plan.
+      if (route && !isSenders(a, route)) route = undefined;
       if (route?.lastFailed) retriesSeen++;
       if (opts.forward) {
         if (route) route.count++;
@@ -367,8 +402,8 @@ export async function startSink(opts: SinkOptions = {}): Promise<Sink> {
     attempts: () => rec.attempts(checkoutOf, lag.around),
     stats: () => {
       const g = guard.stats();
-      return { checkouts: routes.size, attempts: rec.count, failuresProvoked, retriesSeen, open, unattributed,
-        connections: g.open, connectionsClosed: g.closed };
+      return { checkouts: routes.size, attempts: rec.count, failuresProvoked, retriesSeen, open, senderOpen: senderOpen.size, sender,
+        unattributed, strangersKept, strangerBodyBytes, connections: g.open, connectionsClosed: g.closed };
     },
     nowMs: () => rec.nowMs(),
     schedulingDelayMs: () => lag.max(),

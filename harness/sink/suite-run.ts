@@ -61,7 +61,8 @@ export async function driveSuite(o: SuiteDriveOptions): Promise<WebhookRun> {
       ...(o.onProgress ? { onProgress: o.onProgress } : {}), ...(o.signal ? { signal: o.signal } : {}),
     });
     const analysis = analyzeRun(sink.attempts(), drive.plan,
-      { timeScale: sink.timeScale, apiKey, observedUntilMs: drive.observedUntilMs, schedulingDelayMs: sink.schedulingDelayMs() });
+      { timeScale: sink.timeScale, apiKey, observedUntilMs: drive.observedUntilMs, schedulingDelayMs: sink.schedulingDelayMs(),
+        strangersNotKept: sink.stats().unattributed - sink.stats().strangersKept });
     return {
       checks: analysis.checks.map(c => o.redactor.result(c)),
       deliveries: analysis.deliveries.map(a => o.redactor.attempt(a)),

@@ -45,6 +45,8 @@ export interface TargetConfig {
   profile: boolean;
   consentDriver: ConsentDriverName;
   consentScript?: ConsentStep[];
+  /** Origins besides the target's own (auth, base and control URL) the consent drivers may follow links to. */
+  consentOrigins?: string[];
   /** Chromium for the browser driver; default Debian's /usr/bin/chromium when it exists. */
   browserPath?: string;
   /** Sent in `x-device-id` (docs/profile.md); any stable string. */

@@ -6,6 +6,7 @@ import { dirname, resolve } from 'node:path';
 import { HarnessError } from '../errors.ts';
 import { describeNumber, parseNumber, type NumberBounds } from '../flag-values.ts';
 import { API_VERSIONS, parseApiVersion, type ApiVersion } from '../contracts/api-versions.ts';
+import { redactUrlUserinfo } from '../http/url.ts';
 import { parseBanks, type BankChoice } from './banks.ts';
 import { checkSteps, loadConsentScript } from './consent-script.ts';
 import type { ConsentStep } from './config.ts';
@@ -55,10 +56,12 @@ export const url: Kind<string> = {
   flag: 'string', expects: 'an absolute http:// or https:// URL', schema: { type: 'string' },
   read(v, at) {
     let u: URL;
+    // Shown without the credentials it may carry, parsed or not.
+    const shown = redactUrlUserinfo(String(v));
     try { u = new URL(String(v)); } catch {
-      throw new HarnessError(at.code, `${at.what} '${String(v)}' is not a URL: give an absolute http:// or https:// address.`);
+      throw new HarnessError(at.code, `${at.what} '${shown}' is not a URL: give an absolute http:// or https:// address.`);
     }
-    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new HarnessError(at.code, `${at.what} '${String(v)}' must start with http:// or https://.`);
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new HarnessError(at.code, `${at.what} '${shown}' must start with http:// or https://.`);
     return String(v).replace(/\/+$/, '');
   },
 };
@@ -99,6 +102,16 @@ export function oneOf<T extends string>(values: readonly T[]): Kind<T> {
     },
   };
 }
+
+/** http(s) origins separated by commas (in the config file also a YAML list), each kept as its origin: scheme, host and port. */
+export const origins: Kind<string[]> = {
+  flag: 'string', expects: 'http:// or https:// origins separated by commas', schema: { type: ['string', 'array'], items: { type: 'string' } },
+  read(v, at) {
+    const items = (Array.isArray(v) ? v.map(String) : String(v).split(',')).map(s => s.trim()).filter(Boolean);
+    if (!items.length) throw new HarnessError(at.code, `${at.what} names no origin: give one or more, such as https://bank.example.`);
+    return items.map(s => new URL(url.read(s, at)).origin);
+  },
+};
 
 /** --banks: all, a number, or ids; in the config file also a YAML list of ids. */
 export const banks: Kind<BankChoice> = {

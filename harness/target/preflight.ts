@@ -76,6 +76,8 @@ function notTheApi(a: Answer, banksPath: string, redactor: Redactor): string | u
 }
 
 export async function preflight(cfg: TargetConfig, redactor: Redactor): Promise<PreflightFindings> {
+  // The token endpoint's own words in a sentence: cut short, and never a secret it echoes (raw or encoded).
+  const shown = (s: string) => redactor.text(s.length > 80 ? `${s.slice(0, 79)}…` : s);
   const dispatcher = new Agent({ connect: { timeout: CALL_TIMEOUT_MS }, headersTimeout: CALL_TIMEOUT_MS, bodyTimeout: CALL_TIMEOUT_MS });
   const findings: PreflightFindings = {};
   try {
@@ -92,7 +94,8 @@ export async function preflight(cfg: TargetConfig, redactor: Redactor): Promise<
       throw new HarnessError('PIS_BAD_CONFIG',
         `The token endpoint ${shownTokenUrl} answered ${status}: check --auth-url and --realm (and paths.token in the config file).`);
     if (status === 401 || status === 403 || (status === 400 && (error === 'invalid_client' || error === 'unauthorized_client')))
-      throw new HarnessError('PIS_AUTH_REJECTED', `The target refused the client credentials (${status}${typeof error === 'string' ? ' ' + error : ''}): ` +
+      throw new HarnessError('PIS_AUTH_REJECTED',
+        `The target refused the client credentials (${status}${typeof error === 'string' ? ' ' + shown(error) : ''}): ` +
         'check --client-id and --client-secret (or PIS_CLIENT_ID and PIS_CLIENT_SECRET).');
     // Spec 4.1: the token endpoint answers JSON. A 2xx page of HTML is some
     // other server (a login page, a proxy's portal): judging it would be a page of failures.

@@ -63,10 +63,24 @@ export function headersAt(v: ApiVersion): Headers {
 }
 
 /** Replaces `{name}` placeholders with URL-encoded values; a missing value is a bug of the caller. */
+/** A lone UTF-16 surrogate: text a JSON string may hold but UTF-8, and so a URL, cannot carry. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** Whether a value can go into a URL path as it is (percent-encoded UTF-8). */
+export const urlEncodable = (v: string): boolean => !LONE_SURROGATE.test(v);
+
+/** A path value no URL can carry: the call cannot be made as asked, which says nothing about the target. */
+export class UnencodableValue extends Error {
+  constructor(readonly param: string, readonly value: string) {
+    super(`the value ${JSON.stringify(value)} for {${param}} holds a lone UTF-16 surrogate, which no URL can carry (UTF-8 has no form for it)`);
+  }
+}
+
 export function fillPath(template: string, values: Record<string, string>): string {
   return template.replace(/\{(\w+)\}/g, (_, k: string) => {
     const v = values[k];
     if (v === undefined) throw new Error(`path ${template} needs a value for {${k}}`);
+    if (!urlEncodable(v)) throw new UnencodableValue(k, v);
     return encodeURIComponent(v);
   });
 }

@@ -4,7 +4,8 @@
 // that gets no answer is a Prerequisite, so the checks that depend on it skip.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { ExchangeResponse } from '../../harness/http/exchange.ts';
-import { fillPath, joinUrl, type PathName } from '../../harness/target/profile.ts';
+import { READ_LIMIT_BYTES } from '../../harness/http/body.ts';
+import { UnencodableValue, fillPath, joinUrl, type PathName } from '../../harness/target/profile.ts';
 import { type CheckContext, Prerequisite, send } from './check.ts';
 import { target } from './target.ts';
 import { accessToken, refusedEarly, sharedToken } from './tokens.ts';
@@ -31,7 +32,11 @@ export function apiUrl(path: PathName, params: Record<string, string> = {}, quer
   if (!t.baseUrl) throw new Prerequisite(`this check calls the API and no base URL was given (--base-url or PIS_BASE_URL)`);
   // Before 3.0.0 a consent plays the session's part: its path names it {consentId} (harness/target/profile.ts).
   const values = params.sessionId !== undefined && params.consentId === undefined ? { ...params, consentId: params.sessionId } : params;
-  const url = joinUrl(t.baseUrl, fillPath(t.paths[path], values));
+  let url: string;
+  try { url = joinUrl(t.baseUrl, fillPath(t.paths[path], values)); } catch (e) {
+    if (e instanceof UnencodableValue) throw new Prerequisite(e.message);
+    throw e;
+  }
   const q = query && Object.keys(query).length ? '?' + new URLSearchParams(query).toString() : '';
   return url + q;
 }
@@ -66,7 +71,8 @@ export async function callUrl(c: CheckContext | null, method: string, url: strin
   Object.assign(headers, opts.headers ?? {});
   // An empty value removes a default header (a check that sends a call without it).
   for (const [k, v] of Object.entries(headers)) if (v === '') delete headers[k];
-  const res = await send(c, { method, url, headers, body: opts.body, label: opts.label });
+  // Answers are kept whole up to the read limit: a list (the bank list of a large bank group) may pass the 1 MiB other calls keep.
+  const res = await send(c, { method, url, headers, body: opts.body, label: opts.label, wholeBytes: READ_LIMIT_BYTES });
   if (!isTokenRefusal(res) || !shared) return res;
   // A 401 to the worker's token before the end its expires_in stated is never repaired: the call's check does not run,
   // and says why (token.use.until-expires-in judges whether the target serves a token until its stated end).
@@ -82,7 +88,7 @@ export async function callUrl(c: CheckContext | null, method: string, url: strin
     ? 'a token whose answer stated no expires_in' : `at or after the end of its expires_in of ${shared.lifeS} s`}; ` +
     'a new token was asked for and the call repeated');
   headers.authorization = `${t.headers.authScheme} ${await accessToken(true)}`;
-  return send(c, { method, url, headers, body: opts.body, label: opts.label && `${opts.label} (with a renewed token)` });
+  return send(c, { method, url, headers, body: opts.body, label: opts.label && `${opts.label} (with a renewed token)`, wholeBytes: READ_LIMIT_BYTES });
 }
 
 /**

@@ -6,6 +6,9 @@
 import type { CheckStatus, Evidence, HttpEvidence, SkipKind } from '../../harness/report/model.ts';
 import type { CheckDef } from '../../harness/report/check.ts';
 import { exchange, type Exchange, type ExchangeRequest, type ExchangeResponse } from '../../harness/http/exchange.ts';
+import { EVIDENCE_WHOLE_BYTES, describeBody } from '../../harness/http/body.ts';
+import { jsonTextFindings } from '../../harness/contracts/input.ts';
+import { countStall, stalledReason, stallLimit } from './stalls.ts';
 import { redactor, seedRedactor } from './target.ts';
 import { encodeWait, type WaitNote } from '../../harness/report/wait.ts';
 import { describeTally, PlaceLedger, pluralFamily, type PlaceFamily, type PlaceTally } from '../../harness/report/places.ts';
@@ -48,10 +51,18 @@ export class CheckContext {
 
   /** One HTTP exchange, recorded as evidence. No answer at all fails the check. */
   async http(req: ExchangeRequest): Promise<ExchangeResponse> {
-    const ex = await exchangeOnce(req);
+    const suite = this.def.id.split('.')[0]!;
+    const limit = stallLimit(suite);
+    if (limit === 0) this.skip(stalledReason(suite, false));
+    const ex = await exchangeOnce(req, suite);
     this.evidence.push(ex.evidence);
+    if (limit !== undefined) this.note(`${stalledReason(suite, true).replace(/ and got no answer$/, '')} (the suite's stall budget was used up)`);
+    if (!ex.response && limit !== undefined) this.skip(stalledReason(suite, true));
     if (!ex.response) this.fail(`no answer to ${req.method} ${req.url}`, 'an HTTP answer', ex.evidence.error ?? 'no answer');
     this.exchangeOf.set(ex.response!, ex.evidence);
+    flagJsonText(this, ex);
+    const over = overLimit(req, ex.response!);
+    if (over) this.skip(over);
     return ex.response!;
   }
 
@@ -156,11 +167,19 @@ export function announceWait(n: WaitNote): void {
  * answer). The server never saw that request; without the retry, a busy
  * machine turns a harmless race into a failed check.
  */
-export async function exchangeOnce(req: ExchangeRequest): Promise<Exchange> {
-  const ex = await exchange(req, seedRedactor());
-  const code = (ex.error as NodeJS.ErrnoException | undefined)?.code ?? '';
+export async function exchangeOnce(req: ExchangeRequest, suite = 'setup'): Promise<Exchange> {
+  // Past the suite's stall budget a call waits less (stalls.ts).
+  const limit = stallLimit(suite);
+  const r = limit ? { ...req, timeoutMs: Math.min(req.timeoutMs ?? limit, limit), deadlineMs: limit } : req;
+  const once = async () => {
+    const ex = await exchange(r, seedRedactor());
+    const code = (ex.error as NodeJS.ErrnoException | undefined)?.code ?? '';
+    if (!ex.response) countStall(suite, code, ex.evidence.durationMs);
+    return { ex, code };
+  };
+  const { ex, code } = await once();
   if (ex.response || !/UND_ERR_SOCKET|ECONNRESET/.test(code + ' ' + (ex.evidence.error ?? ''))) return ex;
-  return exchange(req, seedRedactor());
+  return (await once()).ex;
 }
 
 /** Sends a request: as the check's evidence, or during setup (c = null) once, where no answer is a Prerequisite. */
@@ -168,7 +187,35 @@ export async function send(c: CheckContext | null, req: ExchangeRequest): Promis
   if (c) return c.http(req);
   const ex = await exchangeOnce(req);
   if (!ex.response) throw new Prerequisite(`${req.method} ${req.url} got no answer (${ex.evidence.error})`);
+  const over = overLimit(req, ex.response);
+  if (over) throw new Prerequisite(over);
   return ex.response;
+}
+
+/**
+ * What the JSON text of an answer breaks that its parsed value hides (a field
+ * name twice in one object, as `validate` finds it): said in a note, and the
+ * text kept beside the parsed value in the evidence.
+ */
+function flagJsonText(c: CheckContext, ex: Exchange): void {
+  const res = ex.response;
+  if (res?.json === undefined || !res.body.whole) return;
+  const found = jsonTextFindings(res.text);
+  if (!found.length) return;
+  c.note(`the answer's JSON text breaks RFC 8259 (its parsed value keeps one of the values): ` +
+    found.slice(0, 5).map(f => `${f.pointer || '/'} ${f.found}`).join('; ') + (found.length > 5 ? ` and ${found.length - 5} more` : ''));
+  if (ex.evidence.response && ex.evidence.response.bodyText === undefined && res.body.bytes <= EVIDENCE_WHOLE_BYTES)
+    ex.evidence.response.bodyText = redactor.jsonText(res.text);
+}
+
+/**
+ * Why an answer cannot be judged when the harness kept only part of it: its
+ * own read limit is not the target's failure, so the check does not run and says so with the figure.
+ */
+function overLimit(req: ExchangeRequest, res: ExchangeResponse): string | undefined {
+  if (res.body.whole) return undefined;
+  return `the answer to ${req.method} ${req.url} was longer than the harness reads and judges (${describeBody(res.body)}, ` +
+    `${res.body.cut ? '' : `of which the first ${res.text.length} characters were kept; `}the harness's limit, not the target's failure)`;
 }
 
 /** The short view of a value for a message: JSON, cut at 160 characters. */
@@ -208,7 +255,9 @@ export async function settle(c: CheckContext, body: (c: CheckContext) => Promise
       const detail = e.expected !== undefined || seen !== undefined ? `: expected ${e.expected ?? '?'}, seen ${seen ?? '?'}` : '';
       return { status: 'failed', message: e.message + detail, expected: e.expected, seen };
     }
-    return { status: 'failed', message: `the check could not finish: ${redactor.text(String((e as Error)?.message ?? e))}` };
+    // The harness's own exception (a bug, or input it could not handle): the check did not run, it did not fail.
+    return { status: 'skipped', skipKind: 'not-run', message: `the harness could not finish the check: ${redactor.text(String((e as Error)?.message ?? e))}`,
+      remedy: 'report it as a bug of the harness, with the report folder' };
   } finally {
     clearTimeout(timer);
   }

@@ -152,6 +152,15 @@ function strangers(): DeliveryAttempt[] {
 /** Behaviour the spec allows, and traffic that is not the sender's: every check still passes. */
 export const ALLOWED: Record<string, Change> = {
   'strangers posting to the sink': a => { a.push(...strangers()); },
+  // Nine keyless posts that name the sender's checkouts (the sink prints their ids): bodies that break the
+  // contract, change fields, come out of order and before the acknowledgement; never the sender's, never judged.
+  'strangers naming the sender\'s checkouts without the key': a => {
+    const x = (id: string, status: string, at: number, b?: string, key: string | null = null) => att({ id, status, at, key, ...(b ? { body: b } : {}) });
+    a.push(x('clean', 'STARTED', 0.05, '{"id":"clean","status":'), x('clean', 'PAYMENT_COMPLETED', 0.01),
+      x('clean', 'PAYMENT_INITIATED', 0.15, body('clean', 'PAYMENT_INITIATED', { endToEndId: 'E2E-forged' })),
+      x('held', 'TIMED_OUT', 1), x('held', 'STARTED', 10.15), x('e500', 'CANCELLED', 1), x('e500', 'STARTED', 2, undefined, 'guess'),
+      x('late', 'PAYMENT_COMPLETED', 1.05, body('late', 'PAYMENT_COMPLETED', { abortReason: 'BANK_ERROR' })), x('sca', 'STARTED', 0.05, 'not json'));
+  },
   'duplicates after a 200': a => { a.push(att({ id: 'clean', status: 'STARTED', at: 0.05 }), att({ id: 'held', status: 'TIMED_OUT', at: 71 })); },
   'jitter of 25 % upward': a => {
     const h = a.filter(x => x.checkoutId === 'held' && status(x) === 'STARTED'); [0, 12.5, 32.6, 72.7].forEach((t, i) => moveTo(h[i], t));

@@ -46,11 +46,12 @@ test('checks come from attachments or, failing that, from annotations; secrets a
 
     const out = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as RunResults;
     assert.deepEqual(out.checks.map(c => [c.id, c.status]),
-      [['token.issue.token-type', 'failed'], ['session.lifecycle.create', 'failed'], ['webhook.retry.after-500', 'failed']]);
+      [['token.issue.token-type', 'failed'], ['session.lifecycle.create', 'failed'], ['webhook.retry.after-500', 'skipped']]);
     assert.equal(out.checks[0]!.seen, 'seen [redacted]');
     assert.deepEqual(out.checks[0]!.evidence, [{ kind: 'note', text: '[redacted]' }]);
     assert.match(out.checks[1]!.message!, /did not finish within 30 s/);
-    assert.match(out.checks[2]!.message!, /could not finish: Error: boom/);
+    assert.match(out.checks[2]!.message!, /the harness could not finish the check: Error: boom/);
+    assert.equal(out.checks[2]!.skipKind, 'not-run', 'a harness exception is never a failed check');
     assert.equal(out.summary.conformant, false);
     assert.match(printed, /Running 3 checks in 1 suite \(token\)/);
     assert.match(printed, /FAIL token\.issue\.token-type \[must, spec 2\.1\]/);

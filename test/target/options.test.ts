@@ -45,6 +45,8 @@ const SAMPLES: Record<string, { text?: string | true; yaml?: unknown; field: unk
   'profile': { yaml: false, field: false },
   'consent-driver': { text: 'manual', field: 'manual' },
   'consent-script': { text: SCRIPT, yaml: 'consent.yaml', field: STEPS },
+  'consent-origins': { text: 'https://bank.example/login, http://sso.example:8443', yaml: ['https://bank.example/login', 'http://sso.example:8443'],
+    field: ['https://bank.example', 'http://sso.example:8443'] },
   'banks': { text: 'dnb-no,nordea-fi', yaml: ['dnb-no', 'nordea-fi'], field: { kind: 'ids', ids: ['dnb-no', 'nordea-fi'] } },
   'bank-id': { text: 'dnb-no', field: { kind: 'ids', ids: ['dnb-no'] } },
   'api-version': { text: 'v2.0.0', field: '2.0.0' },
@@ -114,7 +116,7 @@ test('a value of the wrong type is refused naming the key as written, for every 
 
 test('bad values name the flag, the variable or the key, with the code of where they were given', () => {
   const bad: [string, string][] = [['sink-port', '70000'], ['time-scale', '0'], ['max-wait', '-1'], ['session-lifetime', 'soon'],
-    ['consent-driver', 'telepathy'], ['banks', '0'], ['bank-id', 'a,b'], ['api-version', '2.5.0'], ['base-url', 'ftp://x'], ['auth-url', 'not a url']];
+    ['consent-driver', 'telepathy'], ['consent-origins', 'file:///etc'], ['banks', '0'], ['bank-id', 'a,b'], ['api-version', '2.5.0'], ['base-url', 'ftp://x'], ['auth-url', 'not a url']];
   for (const [name, text] of bad) {
     const o = TARGET_OPTIONS.find(x => x.name === name)!;
     throwsNaming(() => fromFlags({ [name]: text }), 'PIS_BAD_FLAG', `--${name} `, `--${name} ${text}`);

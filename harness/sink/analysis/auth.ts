@@ -2,22 +2,16 @@
 import { failed, skipped, verdict, type Finding } from './result.ts';
 import type { Evidence } from '../../report/model.ts';
 import type { CheckDef, Judged } from '../../report/check.ts';
-import type { AttemptView, RunView } from './view.ts';
-
-/** The sink judged the header on arrival (and kept no value); a hand-made record still has it. */
-function keyVerdict(a: AttemptView, apiKey: string | undefined): 'registered' | 'missing' | 'other' {
-  if (a.d.apiKeyCheck) return a.d.apiKeyCheck.verdict;
-  const v = a.d.headers['api-key'];
-  return v === undefined ? 'missing' : v === apiKey ? 'registered' : 'other';
-}
+import { RETRY_WAIT_BOUND_MS, strangersNaming as namingAfter, type RunView } from './view.ts';
 
 /** The traffic the analysis did not count as the sender's, in one line of counts; undefined when there was none. */
 function strangersNote(view: RunView): Evidence | undefined {
   if (!view.strangers.length) return undefined;
   const noKey = view.strangers.filter(x => x.why.startsWith('no api-key')).length;
+  const more = view.opts.strangersNotKept ? `; ${view.opts.strangersNotKept} more came and were counted, not kept` : '';
   return { kind: 'note', text: `${view.strangers.length} attempts were not counted as the sender's and not judged ` +
-    `(${noKey} without an api-key, ${view.strangers.length - noKey} with another one), ` +
-    `none for a checkout the sender was asked for or used the registered key with: anyone who knows the sink's address can post to it` };
+    `(${noKey} without an api-key, ${view.strangers.length - noKey} with another one${more}): ` +
+    `an attempt without the registered api-key is a stranger's, whatever checkout it names; anyone who knows the sink's address can post to it` };
 }
 
 // Spec 5.4: "Every webhook request carries the key in the api-key header; the
@@ -30,7 +24,6 @@ export const API_KEY: CheckDef = {
 };
 
 export function checkApiKey(view: RunView): Judged {
-  const keyOf = (a: AttemptView) => view.byId.get(a.d.checkoutId)?.planned?.apiKey ?? view.opts.apiKey;
   if (!view.opts.apiKey && ![...view.plan.values()].some(p => p.apiKey))
     return skipped(API_KEY, 'no webhook api-key was configured, so there is nothing to compare the header with');
   const note = strangersNote(view);
@@ -43,17 +36,46 @@ export function checkApiKey(view: RunView): Judged {
       attempts: [],
     }], [note, { kind: 'delivery', attempts: view.strangers.slice(0, 40).map(x => ({ ...x.d, unattributed: x.why })) }]);
   }
-  const missing = view.all.filter(a => keyVerdict(a, keyOf(a)) === 'missing');
-  const wrong = view.all.filter(a => keyVerdict(a, keyOf(a)) === 'other');
-  const findings: Finding[] = [];
-  const describe = (list: typeof missing, what: string) => {
-    if (!list.length) return;
-    const retries = list.filter(a => a.attempt > 1).length;
-    findings.push({ message: `${list.length} of ${view.all.length} attempts ${what} (${retries} of them retries, ${list.length - retries} first attempts)`,
-      attempts: list, at: list });
-  };
-  describe(missing, 'had no api-key header');
-  describe(wrong, 'had an api-key other than the registered one');
+  // Every attempt judged here carried the registered key: a stranger's never counts (view.ts). What shows a
+  // sender that leaves the key out is what did not come with it, where attempts without it did come instead.
+  const findings = [...unkeyedCheckouts(view), ...unkeyedRetries(view)];
   return verdict(API_KEY, 'the registered api-key on every attempt', findings,
-    `all ${view.all.length} attempts (${view.all.filter(a => a.attempt > 1).length} retries) carried the registered api-key`, note ? [note] : []);
+    `all ${view.all.length} attempts (${view.all.filter(a => a.attempt > 1).length} retries) of the sender carried the registered api-key`, note ? [note] : []);
+}
+
+/**
+ * Checkouts the control API created that got no attempt with the key in
+ * RETRY_WAIT_BOUND_MS, while attempts without it named them: a sender that
+ * sends the key delivers each checkout within that time, so strangers alone cannot make this.
+ */
+function unkeyedCheckouts(view: RunView): Finding[] {
+  const out: Finding[] = [];
+  for (const [id, p] of view.plan) {
+    if (!p.control?.id || p.control.status >= 300 || view.byId.has(id)) continue;
+    const created = (p.control.createdMs ?? 0) / view.opts.timeScale;
+    if (view.until < created + RETRY_WAIT_BOUND_MS) continue;
+    const named = namingAfter(view, id, created);
+    if (named.length) out.push({ message: `checkout ${id} got no attempt with the registered api-key, and ${named.length} without it`, attempts: [] });
+  }
+  return out;
+}
+
+/**
+ * Events whose last attempt with the key failed and got no retry with it in
+ * RETRY_WAIT_BOUND_MS, while attempts without the key named the checkout after
+ * it: spec 6.5 makes a sender retry a failed attempt, so a sender that keeps the
+ * key retries with it whatever strangers post.
+ */
+function unkeyedRetries(view: RunView): Finding[] {
+  const out: Finding[] = [];
+  for (const c of view.checkouts) {
+    for (const e of c.events) {
+      const last = e.attempts[e.attempts.length - 1];
+      if (!last || last.delivered || view.until < last.end + RETRY_WAIT_BOUND_MS) continue;
+      const named = namingAfter(view, c.id, last.end);
+      if (named.length) out.push({ message: `${c.id} ${e.status}: attempt ${last.attempt} failed and no retry carried the registered api-key, ` +
+        `while ${named.length} attempts without it named the checkout after it`, attempts: [last] });
+    }
+  }
+  return out;
 }

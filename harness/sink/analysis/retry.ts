@@ -1,7 +1,7 @@
 // webhook.retry: every failed answer is followed by a new attempt of the same event.
 import { deliveries, skipped, verdict, type Finding } from './result.ts';
 import type { CheckDef, Judged } from '../../report/check.ts';
-import { RETRY_WAIT_BOUND_MS, nextOfEvent, sec, type AttemptView, type CheckoutView, type RunView } from './view.ts';
+import { RETRY_WAIT_BOUND_MS, nextOfEvent, sec, strangersNaming, type AttemptView, type CheckoutView, type RunView } from './view.ts';
 
 // Spec 6.4: "The receiver must answer each request with status code 200. Any
 // other status code triggers another attempt to deliver the same event."
@@ -36,10 +36,15 @@ const CASES: Array<{ info: CheckDef; probes: string[]; when?: (a: AttemptView) =
 
 export const RETRY_CHECKS: readonly CheckDef[] = CASES.map(c => c.info);
 
-/** How a failed attempt's follow-up went: retried, missing, or not watched long enough to say. */
-export function followUp(view: RunView, c: CheckoutView, a: AttemptView): 'retried' | 'missing' | 'unknown' {
+/**
+ * How a failed attempt's follow-up went: retried, missing, not watched long
+ * enough to say, or unkeyed: no retry with the key, but attempts without it
+ * named the checkout since (the retry may be among them: webhook.auth.api-key judges that).
+ */
+export function followUp(view: RunView, c: CheckoutView, a: AttemptView): 'retried' | 'missing' | 'unknown' | 'unkeyed' {
   if (nextOfEvent(c, a)) return 'retried';
-  return a.end + RETRY_WAIT_BOUND_MS <= view.until ? 'missing' : 'unknown';
+  if (a.end + RETRY_WAIT_BOUND_MS > view.until) return 'unknown';
+  return strangersNaming(view, c.id, a.end).length ? 'unkeyed' : 'missing';
 }
 
 export function checkRetries(view: RunView): Judged[] {
@@ -49,11 +54,12 @@ export function checkRetries(view: RunView): Judged[] {
     if (!failed.length) return skipped(info, when ? 'the sender never gave up on an attempt, so there was nothing to retry' :
       `no attempt was answered ${probes.map(p => p.replace('status-', '')).join(' or ')}, so there was nothing to retry`);
     const findings: Finding[] = [];
-    let retried = 0, unknown = 0;
+    let retried = 0, unknown = 0, unkeyed = 0;
     for (const { c, a } of failed) {
       const f = followUp(view, c, a);
       if (f === 'retried') retried++;
       else if (f === 'unknown') unknown++;
+      else if (f === 'unkeyed') unkeyed++;
       else findings.push({
         message: `event ${a.event} (${a.status ?? 'unreadable'}) of checkout ${c.id} was ` +
           `${a.d.answer === 'none' ? `given up by the sender after ${sec((a.closed ?? a.end) - a.arrived)}` : `answered ${a.d.answer}`} ` +
@@ -61,6 +67,9 @@ export function checkRetries(view: RunView): Judged[] {
         attempts: [a],
       });
     }
+    if (!findings.length && unkeyed)
+      return skipped(info, `${unkeyed} of ${failed.length} such answers were followed only by attempts without the registered api-key, ` +
+        'which are not counted as the sender\'s: whether they were its retries is not known (see webhook.auth.api-key)');
     if (!findings.length && !retried)
       return skipped(info, `the sink stopped watching less than ${sec(RETRY_WAIT_BOUND_MS)} after each such answer, too early to tell`);
     return verdict(info, 'another attempt of the same event after each such answer', findings,

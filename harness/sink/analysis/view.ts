@@ -1,8 +1,10 @@
 // What every webhook check reads: the recorded attempts grouped by checkout and
 // event, with times in spec ms (recorded real ms / time scale). Pure: built
 // from DeliveryAttempt[] and the plan alone, so `run` and `sink` judge alike.
-// Attempts that cannot be told to come from the sender under test (neither the
-// registered api-key nor a planned checkout) are kept apart and never judged.
+// Attempts without the registered api-key are a stranger's, whatever checkout
+// they name (anyone who knows the sink's address and a checkout id can post):
+// they are kept apart and never judged. Without any key configured, only the
+// attempts for a planned checkout can be told to be the sender's.
 // Every step is linear or n log n in the number of attempts.
 import { statusesWithSca } from '../../contracts/rules.ts';
 import type { DeliveryAttempt } from '../../report/model.ts';
@@ -35,6 +37,8 @@ export interface AnalysisOptions {
    * (`lagMs`, the lag around their stamps): hand-made records, older reports.
    */
   schedulingDelayMs?: number;
+  /** Strangers' attempts the sink counted but did not keep (it keeps a sample; server.ts STRANGER_SAMPLE). */
+  strangersNotKept?: number;
 }
 
 export interface AttemptView {
@@ -109,14 +113,22 @@ const UNREADABLE = '(unreadable body)';
 /** The checkout id of an attempt whose body named none (the sink's name for it). */
 export const NO_CHECKOUT_ID = '(no id)';
 
+/** The api-key of an attempt against the registered one: the sink judged it on arrival; a hand-made record still has the header. */
+function keyVerdict(d: DeliveryAttempt, apiKey: string | undefined): 'registered' | 'missing' | 'other' {
+  if (d.apiKeyCheck) return d.apiKeyCheck.verdict;
+  const v = d.headers['api-key'];
+  return v === undefined ? 'missing' : v === apiKey ? 'registered' : 'other';
+}
+
 /** Why an attempt is not the sender's, or undefined when it is (see the file's head). */
 function strangerWhy(d: DeliveryAttempt, plan: SinkPlan, apiKey: string | undefined): string | undefined {
-  if (plan.has(d.checkoutId)) return undefined;
-  const k = d.apiKeyCheck;
-  const verdict = k ? k.verdict : d.headers['api-key'] === undefined ? 'missing' : d.headers['api-key'] === apiKey ? 'registered' : 'other';
+  const planned = plan.get(d.checkoutId);
+  const keyless = apiKey === undefined && ![...plan.values()].some(p => p.apiKey !== undefined);
+  if (keyless) return planned ? undefined : 'no api-key was configured and not for a checkout the sender was asked for';
+  const verdict = keyVerdict(d, planned?.apiKey ?? apiKey);
   if (verdict === 'registered') return undefined;
-  const key = verdict === 'missing' ? 'no api-key' : `another api-key${k?.length !== undefined ? ` (${k.length} characters, sha256 ${k.sha256}…)` : ''}`;
-  return `${key}, and not for a checkout the sender was asked for or used the key with`;
+  const k = d.apiKeyCheck;
+  return verdict === 'missing' ? 'no api-key' : `another api-key${k?.length !== undefined ? ` (${k.length} characters, sha256 ${k.sha256}…)` : ''}`;
 }
 
 export function buildView(deliveries: readonly DeliveryAttempt[], plan: SinkPlan, opts: AnalysisOptions): RunView {
@@ -126,13 +138,8 @@ export function buildView(deliveries: readonly DeliveryAttempt[], plan: SinkPlan
   const all: AttemptView[] = [];
   const strangers: Stranger[] = [];
   const sorted = [...deliveries].sort((a, b) => a.arrivedMs - b.arrivedMs || a.seq - b.seq);
-  // A checkout is the sender's when the plan names it or any of its attempts carried the registered key
-  // (a sender that leaves the key out of its retries is still judged on them).
-  const keyed = new Set<string>();
-  // Attempts without any id share no checkout, so each of them is judged on its own key.
-  for (const d of sorted) if (d.checkoutId !== NO_CHECKOUT_ID && !strangerWhy(d, plan, opts.apiKey)) keyed.add(d.checkoutId);
   for (const d of sorted) {
-    const why = keyed.has(d.checkoutId) ? undefined : strangerWhy(d, plan, opts.apiKey);
+    const why = strangerWhy(d, plan, opts.apiKey);
     if (why) { strangers.push({ d, why }); continue; }
     let c = byId.get(d.checkoutId);
     if (!c) { c = { id: d.checkoutId, planned: plan.get(d.checkoutId), attempts: [], events: [] }; byId.set(d.checkoutId, c); eventsOf.set(c, new Map()); }
@@ -215,6 +222,15 @@ export function annotated(view: RunView): DeliveryAttempt[] {
 
 export function annotate(v: AttemptView): DeliveryAttempt {
   return { ...v.d, event: v.event, attempt: v.attempt, ...(v.status !== undefined ? { bodyStatus: v.status } : {}) };
+}
+
+/**
+ * Strangers' attempts that name checkout `id` and arrived after spec ms
+ * `after`: where the sender's own attempt is missing, one of these may be it,
+ * sent without the key (webhook.auth.api-key judges that; no other check does).
+ */
+export function strangersNaming(view: RunView, id: string, after: number): Stranger[] {
+  return view.strangers.filter(x => x.d.checkoutId === id && x.d.arrivedMs / view.opts.timeScale > after);
 }
 
 /** Spec seconds with two decimals, for messages. */

@@ -7,6 +7,7 @@ import { expectContract } from '../../support/contract.ts';
 import { target } from '../../support/target.ts';
 import { bankSelection, banksUnderTest, type Bank } from '../../support/banks.ts';
 import { bankCountry, where } from '../../support/describe.ts';
+import { urlEncodable } from '../../../harness/target/profile.ts';
 
 async function list(c: CheckContext, query?: Record<string, string>): Promise<{ status: number; banks?: Bank[]; raw: unknown }> {
   const res = await call(c, 'GET', 'banks', {}, { query, label: query ? `banks ${new URLSearchParams(query)}` : 'all banks' });
@@ -129,7 +130,12 @@ export const byId: Check = {
   quote: 'Get bank by id | Returns one bank.',
   async run(c) {
     const banks = await banksUnderTest();
-    await c.everyPlace('bank', banks.map(b => ({ name: b.id, value: b.id })), async id => {
+    // An id no URL can carry (a lone surrogate) cannot be asked for: said, and the other banks are read.
+    const unsendable = banks.filter(b => !urlEncodable(b.id));
+    if (unsendable.length)
+      c.note(`not read by id: ${unsendable.length} bank id(s) with a lone UTF-16 surrogate, which no URL can carry: ${show(unsendable.map(b => b.id))}`);
+    if (unsendable.length === banks.length) c.skip(`not checked: every bank id under test holds a lone UTF-16 surrogate, which no URL can carry`);
+    await c.everyPlace('bank', banks.filter(b => urlEncodable(b.id)).map(b => ({ name: b.id, value: b.id })), async id => {
       const res = await call(c, 'GET', 'bank', { bankId: id }, { label: `bank ${id} by id` });
       c.expect(ok(res) && obj(res), `the bank ${id} was not answered`, 'a 2xx answer with a bank object', `${describeAnswer(res)}`, res);
       c.expect(obj(res)!.id === id, `asked for ${id}, another bank came back`, `id ${id}`, show(obj(res)!.id), res);

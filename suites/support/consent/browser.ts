@@ -8,7 +8,7 @@ import type { Browser, Page } from '@playwright/test';
 import type { ConsentStep } from '../../../harness/target/config.ts';
 import { Prerequisite } from '../check.ts';
 import { target } from '../target.ts';
-import { isRedirectBack, type ConsentOutcome, type ConsentTask } from './task.ts';
+import { isRedirectBack, originRefused, originRemedy, type ConsentOutcome, type ConsentTask } from './task.ts';
 
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
 /** Arbitrary: a bank page that takes longer than this to react is reported, not waited for. */
@@ -44,19 +44,33 @@ export async function browser(task: ConsentTask): Promise<ConsentOutcome> {
   try {
     const page = await context.newPage();
     let back = false;
+    // Pages may load what they like, but the page itself goes only where originRefused allows (routes registered later are asked first).
+    let refused: { why: string; url: string } | undefined;
+    await page.route(() => true, route => {
+      const req = route.request();
+      const why = req.isNavigationRequest() && req.frame() === page.mainFrame() ? originRefused(req.url(), task.what) : undefined;
+      if (!why) return route.fallback();
+      refused ??= { why, url: req.url() };
+      return route.abort('blockedbyclient');
+    });
     await page.route(u => isRedirectBack(u.href), route => {
       back = true;
       return route.fulfill({ status: 200, contentType: 'text/html', body: '<p>back at the client</p>' });
     });
     const script = target().consentScript ?? [];
     // A script that starts with goto opens the link its own way (a bank page with a query parameter, a login first).
-    if (!(script[0] && 'goto' in script[0])) await page.goto(task.href, { timeout: STEP_TIMEOUT_MS });
+    const first = originRefused(task.href, task.what);
+    if (first) throw new Prerequisite(first, originRemedy(task.href));
+    const stopIfRefused = () => { if (refused) throw new Prerequisite(refused.why, originRemedy(refused.url)); };
+    if (!(script[0] && 'goto' in script[0])) await page.goto(task.href, { timeout: STEP_TIMEOUT_MS }).catch(e => { stopIfRefused(); throw e; });
     for (const [i, s] of script.entries()) {
       if (back) break;
       try { await step(page, s, task.href); } catch (e) {
+        stopIfRefused();
         throw new Prerequisite(`step ${i + 1} of the consent script (${JSON.stringify(s)}) failed on ${page.url()}: ${(e as Error).message.split('\n')[0]}`);
       }
     }
+    stopIfRefused();
     task.c?.note(`browser ${task.what}: ran ${(target().consentScript ?? []).length} script steps, ended at ${page.url()}`);
     if (!back && !(await task.done())) throw new Prerequisite(`after the consent script the ${task.what} is still not done (page ${page.url()})`);
     return { redirectedBack: back, finalUrl: page.url() };

@@ -3,7 +3,7 @@
 // over once the bank sends the user back) or at the first answer that is not a
 // redirect; a 4xx or 5xx there means the bank page refused.
 import { exchangeOnce, Prerequisite } from '../check.ts';
-import { isRedirectBack, type ConsentOutcome, type ConsentTask } from './task.ts';
+import { isRedirectBack, originRefused, originRemedy, type ConsentOutcome, type ConsentTask } from './task.ts';
 
 /** Arbitrary: more hops than any bank login chain we know, few enough to stop a loop quickly. */
 const MAX_HOPS = 10;
@@ -12,6 +12,8 @@ export async function follow(task: ConsentTask): Promise<ConsentOutcome> {
   let url = task.href;
   for (let hop = 0; hop < MAX_HOPS; hop++) {
     if (isRedirectBack(url)) return { redirectedBack: true, finalUrl: url };
+    const refused = originRefused(url, task.what);
+    if (refused) throw new Prerequisite(refused, originRemedy(url));
     const ex = await exchangeOnce({ method: 'GET', url, headers: { accept: 'text/html,application/json' }, label: `${task.what} link, hop ${hop + 1}` });
     task.c?.record(ex.evidence);
     const res = ex.response;

@@ -1,0 +1,49 @@
+// Evidence says what the target sent: a `__proto__` member is kept, numbers
+// that JSON.parse changes (1e400, -0, a 40-digit integer) keep the answer's
+// text beside the parsed value, and a field name given twice is found as
+// `validate` finds it in webhook bodies.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { exchange } from '../../harness/http/exchange.ts';
+import { parsedFaithfully } from '../../harness/http/body.ts';
+import { jsonTextFindings } from '../../harness/contracts/input.ts';
+import { Redactor } from '../../harness/report/redact.ts';
+
+const TEXT = '{"__proto__":{"polluted":true},"list":[{"__proto__":1}],"big":1e400,"neg":-0,' +
+  '"int":1234567890123456789012345678901234567890,"ok":[1,2.5,-3e2,0.1,"1e400 in a string"],"access_token":"unregistered-secret"}';
+
+async function answer(text: string) {
+  const server = createServer((_req, res) => { res.writeHead(200, { 'content-type': 'application/json' }); res.end(text); });
+  await new Promise<void>(r => server.listen(0, '127.0.0.1', r));
+  try {
+    return await exchange({ method: 'GET', url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/x` }, new Redactor());
+  } finally { server.closeAllConnections(); await new Promise(r => server.close(r)); }
+}
+
+test('__proto__ members stay in the evidence, and the text is kept beside numbers JSON.parse changes', async () => {
+  const ex = await answer(TEXT);
+  const body = ex.evidence.response!.body as Record<string, unknown>;
+  assert.ok(Object.hasOwn(body, '__proto__'), 'the member is kept');
+  assert.deepEqual(JSON.parse(JSON.stringify(body)).__proto__, { polluted: true });
+  assert.equal(({} as Record<string, unknown>).polluted, undefined, 'and no prototype was touched');
+  assert.equal(JSON.stringify(body).match(/__proto__/g)?.length, 2);
+  const text = ex.evidence.response!.bodyText!;
+  assert.match(text, /"big":1e400,"neg":-0,"int":1234567890123456789012345678901234567890/);
+  assert.ok(!text.includes('unregistered-secret'), 'a secret-named field is hidden in the text too');
+});
+
+test('the text is kept only where parsing changed something', () => {
+  for (const t of ['{"a":1e400}', '[-0]', '[12345678901234567890]', '[0.1234567890123456789]']) assert.equal(parsedFaithfully(t), false, t);
+  for (const t of ['{"a":1,"b":-2.5e3,"c":"-0 1e400"}', '[9007199254740991,0.1,100000000000000000000]', '{"s":"\\"1e400"}'])
+    assert.equal(parsedFaithfully(t), true, t);
+});
+
+test('a field name given twice in an answer is found, with both values', () => {
+  const found = jsonTextFindings('{"id":"a","nested":{"amount":1,"amount":2},"id":"b"}');
+  assert.deepEqual(found.map(f => [f.pointer, f.rule, f.level]).sort(),
+    [['/id', 'json.unique-names', 'must'], ['/nested/amount', 'json.unique-names', 'must']]);
+  assert.match(found.find(f => f.pointer === '/nested/amount')!.found, /"amount" twice .*: 1 then 2/);
+  assert.deepEqual(jsonTextFindings('{"a":1,"b":{"a":2}}'), []);
+});
