@@ -77,6 +77,13 @@ export const SUITE_PLANS: readonly CheckoutPlan[] = [
   { name: 'answer-204', answers: ['status-204'], request: { kind: 'batch', statuses: CANCELLED } },
   { name: 'answer-302', answers: ['status-302'], request: { kind: 'normal', statuses: CANCELLED } },
   { name: 'answer-400', answers: ['status-400'], request: { kind: 'normal', statuses: CANCELLED } },
+  { name: 'answer-401', answers: ['status-401'], request: { kind: 'normal', statuses: CANCELLED } },
+  { name: 'answer-403', answers: ['status-403'], request: { kind: 'batch', statuses: CANCELLED } },
+  { name: 'answer-404', answers: ['status-404'], request: { kind: 'normal', statuses: CANCELLED } },
+  { name: 'answer-410', answers: ['status-410'], request: { kind: 'normal', statuses: CANCELLED } },
+  { name: 'answer-429', answers: ['status-429'], request: { kind: 'normal', statuses: CANCELLED } },
+  { name: 'answer-429-retry-after', answers: ['status-429-retry-after'], request: { kind: 'normal', statuses: CANCELLED } },
+  { name: 'answer-503', answers: ['status-503'], request: { kind: 'batch', statuses: CANCELLED } },
   { name: 'reset', answers: ['reset'], request: { kind: 'normal', statuses: SHORT } },
   { name: 'answer-after-4s', wave: 2, answers: ['slow-4s'], request: { kind: 'normal', statuses: SHORT } },
   { name: 'answer-after-6s', wave: 2, answers: ['slow-6s'], request: { kind: 'normal', statuses: SHORT } },
@@ -113,6 +120,14 @@ export const PASSIVE_CYCLE: readonly CheckoutPlan[] = [
   { name: 'answer-302', answers: ['status-302'] },
   { name: 'answer-400', answers: ['status-400'] },
   { name: 'clean', answers: [] },
+  { name: 'answer-503', answers: ['status-503'] },
+  { name: 'answer-429', answers: ['status-429'] },
+  { name: 'answer-429-retry-after', answers: ['status-429-retry-after'] },
+  { name: 'answer-401', answers: ['status-401'] },
+  { name: 'answer-403', answers: ['status-403'] },
+  { name: 'answer-404', answers: ['status-404'] },
+  { name: 'answer-410', answers: ['status-410'] },
+  { name: 'answer-204', answers: ['status-204'] },
 ];
 
 /** The probe for attempt `n` (0-based) of a checkout under a plan. */

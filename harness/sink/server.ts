@@ -16,7 +16,7 @@ import { BodyReader, MAX_BODY_BYTES } from './body.ts';
 import { ConnectionGuard } from './connections.ts';
 import { startLagMonitor } from './lag.ts';
 import { PASSIVE_CYCLE, probeFor, type CheckoutPlan, type ControlOutcome, type SinkPlan } from './plan.ts';
-import { SLOW_ANSWER_SPEC_MS, probeAnswer } from './probes.ts';
+import { RETRY_AFTER_SPEC_S, SLOW_ANSWER_SPEC_MS, probeAnswer } from './probes.ts';
 import { Recorder, judgeKey, type RawAttempt } from './recorder.ts';
 import { selfSignedCertificate } from './tls.ts';
 
@@ -208,6 +208,8 @@ export async function startSink(opts: SinkOptions = {}): Promise<Sink> {
     a.answeredNs = rec.nowNs();
     a.answer = status;
     const headers: Record<string, string> = status === 302 ? { location: '/moved' } : {};
+    // Delta-seconds are whole real seconds: the spec's 10 s on the run's clock, at least 1.
+    if (a.probe === 'status-429-retry-after') headers['retry-after'] = String(Math.max(1, Math.ceil(RETRY_AFTER_SPEC_S * scale)));
     if (status === 413 || status === 408) headers.connection = 'close';
     res.writeHead(status, status === 204 ? headers : { ...headers, 'content-type': 'text/plain' });
     res.end(status === 204 ? undefined : status === 200 ? 'ok' : `sink answered ${status} on purpose`);

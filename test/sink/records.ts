@@ -32,6 +32,12 @@ export function att(s: Spec): DeliveryAttempt {
 
 const SCHEDULED = '2026-12-01';
 
+/** The answer classes past 500, 201, 302 and a reset, each failing a checkout's first attempt once: [status, probe]. */
+const CLASSES: ReadonlyArray<[number, string]> = [
+  [204, 'status-204'], [400, 'status-400'], [401, 'status-401'], [403, 'status-403'], [404, 'status-404'], [410, 'status-410'],
+  [429, 'status-429'], [429, 'status-429-retry-after'], [503, 'status-503'],
+];
+
 /** A conforming record of every probe: clean checkouts, one retry per failure kind, slow answers, a held chain of 3 failures and a late checkout. */
 export function conforming(): { attempts: DeliveryAttempt[]; plan: SinkPlan } {
   const a: Spec[] = [
@@ -40,6 +46,8 @@ export function conforming(): { attempts: DeliveryAttempt[]; plan: SinkPlan } {
     { id: 'e201', status: 'STARTED', at: 0, answer: 201 }, { id: 'e201', status: 'STARTED', at: 10.1 },
     { id: 'e302', status: 'STARTED', at: 0, answer: 302 }, { id: 'e302', status: 'STARTED', at: 10.1 },
     { id: 'rst', status: 'STARTED', at: 0, answer: 'reset' }, { id: 'rst', status: 'STARTED', at: 10.1 },
+    ...CLASSES.flatMap(([code, probe]): Spec[] => [
+      { id: `e${probe}`, status: 'STARTED', at: 0, answer: code, probe }, { id: `e${probe}`, status: 'STARTED', at: 10.1 }]),
     { id: 'slow4', status: 'STARTED', at: 1, probe: 'slow-4s', took: 4 }, { id: 'slow4', status: 'CANCELLED', at: 5.1 },
     { id: 'slow6', status: 'STARTED', at: 1, probe: 'slow-6s', answer: 'none', took: 5 }, { id: 'slow6', status: 'STARTED', at: 16.1 },
     { id: 'held', status: 'STARTED', at: 0, answer: 500 }, { id: 'held', status: 'STARTED', at: 10.1, answer: 500 },
@@ -87,6 +95,8 @@ export const RECORDS: Record<string, Change> = {
   'no-retry-after-giving-up': a => drop(a, x => x.checkoutId === 'slow6' && x.probe === 'ok'),
   'no-transaction-status-once-authorised': a => editBody(a.find(y => status(y) === 'PAYMENT_COMPLETED')!, b => { delete b.payment.transactionStatus; }),
   'no-retry-after-reset': a => drop(a, x => x.checkoutId === 'rst' && x.answer === 200),
+  ...Object.fromEntries(CLASSES.map(([, probe]) => [`no-retry-after-${probe.slice('status-'.length)}`,
+    (a: DeliveryAttempt[]) => drop(a, x => x.checkoutId === `e${probe}` && x.answer === 200)])),
   'gave-up-after-3s': a => {
     const s = a.find(x => x.probe === 'slow-4s')!; s.answer = 'none'; delete s.answeredMs; s.closedMs = s.arrivedMs + 3 * S;
     moveTo(a.find(x => x.checkoutId === 'slow4' && x.probe === 'ok')!, 14.2);

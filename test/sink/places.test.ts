@@ -1,0 +1,44 @@
+// Webhook checks that bind a family of places (answer classes, event
+// positions): on the conforming record each bound place is exercised, a place
+// never provoked makes the check not-run naming it, and a broken place is
+// named in the failure's tally.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { DeliveryAttempt } from '../../harness/report/model.ts';
+import { analyze, WEBHOOK_CHECKS } from '../../harness/sink/analysis/index.ts';
+import type { SinkPlan } from '../../harness/sink/plan.ts';
+import { KEY, RECORDS, S, conforming } from './records.ts';
+
+const judge = (attempts: DeliveryAttempt[], plan: SinkPlan) =>
+  analyze(attempts, plan, { timeScale: 1, apiKey: KEY, observedUntilMs: 300 * S, toleranceFloorMs: 25 });
+const bound = WEBHOOK_CHECKS.filter(c => c.bindsAt);
+
+test('on the conforming record every check that binds places exercised each of them', () => {
+  assert.ok(bound.length >= 4, `${bound.length} webhook checks bind places`);
+  const { attempts, plan } = conforming();
+  for (const c of judge(attempts, plan).filter(r => bound.some(b => b.id === r.id))) {
+    const decl = bound.find(b => b.id === c.id)!.bindsAt!;
+    assert.equal(c.status, 'passed', `${c.id}: ${c.message}`);
+    assert.equal(c.places?.family, decl.family, c.id);
+    assert.deepEqual(c.places?.exercised, [...decl.only!], c.id);
+    assert.match(c.message!, /held at \d+ of \d+/);
+  }
+});
+
+test('an answer class never provoked leaves its check not run, naming the class', () => {
+  const { attempts, plan } = conforming();
+  const kept = attempts.filter(a => a.checkoutId !== 'estatus-410');
+  const c = judge(kept, plan).find(r => r.id === 'webhook.retry.after-3xx-4xx')!;
+  assert.equal(c.status, 'skipped');
+  assert.match(c.message!, /exercised 7 of 8 answer classes; not at 410: not reached/);
+  assert.deepEqual(c.places?.exercised.includes('410'), false);
+});
+
+test('a class that was not retried fails its check and only that class is named broken', () => {
+  const { attempts, plan } = conforming();
+  RECORDS['no-retry-after-429-retry-after'](attempts, plan);
+  const c = judge(attempts, plan).find(r => r.id === 'webhook.retry.after-3xx-4xx')!;
+  assert.equal(c.status, 'failed');
+  assert.deepEqual(c.places?.failed, ['429 with Retry-After']);
+  assert.equal(c.places?.exercised.length, 8);
+});
