@@ -3,6 +3,7 @@
 // control API (docs/control-api.md); the `sink` command hands PASSIVE_CYCLE
 // out to checkouts in the order they first appear.
 import type { ControlCheckoutRequest } from '../contracts/types.ts';
+import type { Where } from '../places/event-positions.ts';
 import type { Probe } from './probes.ts';
 
 export interface CheckoutPlan {
@@ -10,6 +11,13 @@ export interface CheckoutPlan {
   name: string;
   /** Answers to the checkout's attempts 1, 2, ... in arrival order; every later attempt gets 'ok'. */
   answers: Probe[];
+  /**
+   * When set, `answers` go to the attempts of the events at this place of the
+   * checkout only (harness/places/event-positions.ts: STARTED is first, a final
+   * status of spec 3.1 final, any other middle), in arrival order; every other
+   * attempt gets 'ok'.
+   */
+  failAt?: Where;
   /** What the suite asks the control API for (absent for checkouts the sink only saw). */
   request?: CheckoutRequest;
   /**
@@ -55,6 +63,8 @@ export type SinkPlan = Map<string, PlannedCheckout>;
 const FULL = ['STARTED', 'PAYMENT_CREATED', 'PAYMENT_INITIATED', 'PAYMENT_COMPLETED'];
 const SHORT = ['STARTED', 'PAYMENT_INITIATED', 'PAYMENT_COMPLETED'];
 const CANCELLED = ['STARTED', 'CANCELLED'];
+/** The answers at an event position under test: a give-up at 5 s, a 500, then 200. */
+const AT_PLACE: Probe[] = ['slow-6s', 'status-500'];
 
 /**
  * One checkout per probe, all created at once so they run concurrently; the
@@ -63,8 +73,10 @@ const CANCELLED = ['STARTED', 'CANCELLED'];
  * customer authentication); the
  * longest mandated chain is `held`: three failures, so three backoff delays
  * (10, 20, 40 s), which is what the growth rule needs (analysis/backoff.ts).
- * Failures sit on the first event of checkouts with later events, so a sender
- * that does not gate on acknowledgement shows it (spec 6.8).
+ * Failures sit on events followed by others, so a sender that does not gate on
+ * acknowledgement shows it (spec 6.8), and at every event position of normal
+ * and batch checkouts (the `*-fails` plans), so a sender whose retries, 5 s
+ * wait and backoff exist for its first event only shows it.
  */
 export const SUITE_PLANS: readonly CheckoutPlan[] = [
   { name: 'clean-normal', answers: [], request: { kind: 'normal', statuses: FULL } },
@@ -87,6 +99,12 @@ export const SUITE_PLANS: readonly CheckoutPlan[] = [
   { name: 'reset', answers: ['reset'], request: { kind: 'normal', statuses: SHORT } },
   { name: 'answer-after-4s', wave: 2, answers: ['slow-4s'], request: { kind: 'normal', statuses: SHORT } },
   { name: 'answer-after-6s', wave: 2, answers: ['slow-6s'], request: { kind: 'normal', statuses: SHORT } },
+  // A failure at every other event position (the first of a normal checkout is above): a 6 s
+  // answer the sender must give up on at 5 s, then a 500, then the backoff before the third attempt.
+  ...(['middle', 'final'] as const).map((where): CheckoutPlan =>
+    ({ name: `normal-${where}-fails`, wave: 2, failAt: where, answers: AT_PLACE, request: { kind: 'normal', statuses: SHORT } })),
+  ...(['first', 'middle', 'final'] as const).map((where): CheckoutPlan =>
+    ({ name: `batch-${where}-fails`, wave: 2, failAt: where, answers: AT_PLACE, request: { kind: 'batch', payments: 2, statuses: SHORT } })),
   { name: 'held', role: 'held', answers: ['status-500', 'status-500', 'status-500'], request: { kind: 'normal', statuses: ['STARTED', 'TIMED_OUT'] } },
   { name: 'forbidden', forbidden: true, answers: [], request: { kind: 'normal', statuses: ['STARTED', 'PAYMENT_COMPLETED'] } },
 ];
@@ -128,9 +146,15 @@ export const PASSIVE_CYCLE: readonly CheckoutPlan[] = [
   { name: 'answer-404', answers: ['status-404'] },
   { name: 'answer-410', answers: ['status-410'] },
   { name: 'answer-204', answers: ['status-204'] },
+  // Named for the checkout a person should create for them: a failure at each other event position.
+  { name: 'normal-middle-fails', failAt: 'middle', answers: AT_PLACE },
+  { name: 'normal-final-fails', failAt: 'final', answers: AT_PLACE },
+  { name: 'batch-first-fails', failAt: 'first', answers: AT_PLACE },
+  { name: 'batch-middle-fails', failAt: 'middle', answers: AT_PLACE },
+  { name: 'batch-final-fails', failAt: 'final', answers: AT_PLACE },
 ];
 
-/** The probe for attempt `n` (0-based) of a checkout under a plan. */
+/** The probe for attempt `n` (0-based) of a checkout under a plan, or of the attempts at its `failAt` place. */
 export function probeFor(plan: CheckoutPlan, n: number): Probe {
   return plan.answers[n] ?? 'ok';
 }

@@ -39,10 +39,13 @@ async function runSink(flags: SenderFlags, seconds: number, scale: number) {
   });
   const sender = await startSender(scale, flags);
   const statuses = [['STARTED', 'PAYMENT_INITIATED', 'PAYMENT_COMPLETED'], ['STARTED', 'CANCELLED']];
-  // One checkout per entry of the passive cycle, so every must check has something to judge.
+  // One checkout per entry of the passive cycle, so every must check has something to judge: the
+  // entries that fail at an event position get a checkout of the kind they name, with a middle event.
   for (let i = 0; i < PASSIVE_CYCLE.length; i++) {
-    await request(`${sender.controlUrl}/checkouts`,
-      { method: 'POST', body: JSON.stringify({ kind: 'normal', statuses: statuses[i % 2], webhook: { url: `${url}/webhook`, apiKey: KEY } }) })
+    const { name, failAt } = PASSIVE_CYCLE[i];
+    const kind = name.startsWith('batch') ? 'batch' : 'normal';
+    await request(`${sender.controlUrl}/checkouts`, { method: 'POST',
+      body: JSON.stringify({ kind, statuses: failAt ? statuses[0] : statuses[i % 2], webhook: { url: `${url}/webhook`, apiKey: KEY } }) })
       .then(r => r.body.text());
   }
   const code = await exited;

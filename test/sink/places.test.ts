@@ -7,6 +7,8 @@ import assert from 'node:assert/strict';
 import type { DeliveryAttempt } from '../../harness/report/model.ts';
 import { analyze, WEBHOOK_CHECKS } from '../../harness/sink/analysis/index.ts';
 import type { SinkPlan } from '../../harness/sink/plan.ts';
+import { ANSWER_CLASSES } from '../../harness/places/answer-classes.ts';
+import { EVENT_POSITIONS } from '../../harness/places/event-positions.ts';
 import { KEY, RECORDS, S, conforming } from './records.ts';
 
 const judge = (attempts: DeliveryAttempt[], plan: SinkPlan) =>
@@ -14,13 +16,14 @@ const judge = (attempts: DeliveryAttempt[], plan: SinkPlan) =>
 const bound = WEBHOOK_CHECKS.filter(c => c.bindsAt);
 
 test('on the conforming record every check that binds places exercised each of them', () => {
-  assert.ok(bound.length >= 4, `${bound.length} webhook checks bind places`);
+  assert.ok(bound.length >= 8, `${bound.length} webhook checks bind places`);
   const { attempts, plan } = conforming();
   for (const c of judge(attempts, plan).filter(r => bound.some(b => b.id === r.id))) {
     const decl = bound.find(b => b.id === c.id)!.bindsAt!;
     assert.equal(c.status, 'passed', `${c.id}: ${c.message}`);
     assert.equal(c.places?.family, decl.family, c.id);
-    assert.deepEqual(c.places?.exercised, [...decl.only!], c.id);
+    const members: readonly string[] = decl.only ?? (decl.family === 'event-position' ? EVENT_POSITIONS : ANSWER_CLASSES);
+    assert.deepEqual(c.places?.exercised, [...members], c.id);
     assert.match(c.message!, /held at \d+ of \d+/);
   }
 });
@@ -41,4 +44,21 @@ test('a class that was not retried fails its check and only that class is named 
   assert.equal(c.status, 'failed');
   assert.deepEqual(c.places?.failed, ['429 with Retry-After']);
   assert.equal(c.places?.exercised.length, 8);
+});
+
+test('a failure at one event position fails its check there only, and a position never provoked leaves it not run', () => {
+  const { attempts, plan } = conforming();
+  RECORDS['gave-up-after-3s-at-batch-middle'](attempts, plan);
+  const c = judge(attempts, plan).find(r => r.id === 'webhook.timeout.waits-5s')!;
+  assert.equal(c.status, 'failed');
+  assert.deepEqual(c.places?.failed, ['batch middle']);
+  const fresh = conforming();
+  const kept = fresh.attempts.filter(a => a.checkoutId !== 'p-normal-final');
+  for (const id of ['webhook.retry.after-timeout', 'webhook.timeout.waits-5s', 'webhook.backoff.min-delay']) {
+    const r = judge(kept, fresh.plan).find(x => x.id === id)!;
+    assert.equal(r.status, 'skipped', id);
+    assert.match(r.message!, /exercised 5 of 6 event-positions; not at normal final: not reached/, id);
+  }
+  // A final event has no later one to hold back: the acknowledgement gate does not bind it.
+  assert.equal(judge(kept, fresh.plan).find(x => x.id === 'webhook.order.ack-gated')!.status, 'passed');
 });

@@ -6,12 +6,13 @@
 import type { DeliveryAttempt } from '../../harness/report/model.ts';
 import type { CheckoutPlan, SinkPlan } from '../../harness/sink/plan.ts';
 import { buildWebhookBody } from '../../harness/webhook/bodies.ts';
+import { EVENT_POSITIONS } from '../../harness/places/event-positions.ts';
 
 export const KEY = 'analysis-key-0001';
 export const S = 1000; // spec ms per second; time scale 1, so record ms = spec ms
 
 interface Spec { id: string; status: string; at: number; answer?: DeliveryAttempt['answer']; probe?: string; took?: number; key?: string | null;
-  body?: string; scheduledDate?: string }
+  body?: string; scheduledDate?: string; batch?: boolean }
 let seq = 0;
 /** What every checkout's request gives and its bodies return (spec 2.2): one creation date, its endToEndId and referenceId. */
 const CREATED = '2026-11-22T10:00:00.000Z';
@@ -24,13 +25,35 @@ export function att(s: Spec): DeliveryAttempt {
   const answer = s.answer ?? 200, took = s.took ?? 0.01;
   return {
     seq: ++seq, checkoutId: s.id, arrivedMs: s.at * S, headers: s.key === null ? {} : { 'api-key': s.key ?? KEY },
-    body: s.body ?? body(s.id, s.status, s.scheduledDate ? { scheduledDate: s.scheduledDate } : {}),
+    body: s.body ?? body(s.id, s.status, { ...(s.scheduledDate ? { scheduledDate: s.scheduledDate } : {}), ...(s.batch ? { kind: 'batch' } : {}) }),
     probe: s.probe ?? (answer === 200 ? 'ok' : answer === 'reset' ? 'reset' : `status-${answer}`), answer,
     ...(answer === 'none' ? { closedMs: (s.at + took) * S } : { answeredMs: (s.at + took) * S }),
   };
 }
 
 const SCHEDULED = '2026-12-01';
+
+const SHORT = ['STARTED', 'PAYMENT_INITIATED', 'PAYMENT_COMPLETED'];
+/** One checkout per event position (harness/places/event-positions.ts), named `p-<kind>-<where>`. */
+const POSITIONS = EVENT_POSITIONS.map(p =>
+  ({ p, id: `p-${p.replace(' ', '-')}`, batch: p.startsWith('batch'), at: ['first', 'middle', 'final'].indexOf(p.split(' ')[1]) }));
+
+/**
+ * A checkout whose event at one position fails as the suite's `*-fails` plans
+ * make it: the sender gives up on a 6 s answer at 5 s, retries 10.1 s later into
+ * a 500, and 20.1 s after that is answered 200; the other events go at once.
+ */
+function failingAt(x: typeof POSITIONS[number]): Spec[] {
+  const out: Spec[] = [];
+  let t = 0;
+  SHORT.forEach((status, i) => {
+    const one = { id: x.id, status, batch: x.batch };
+    if (i !== x.at) { out.push({ ...one, at: t }); t += 0.1; return; }
+    out.push({ ...one, at: t, probe: 'slow-6s', answer: 'none', took: 5 }, { ...one, at: t + 15.1, answer: 500 }, { ...one, at: t + 35.2 });
+    t += 35.3;
+  });
+  return out;
+}
 
 /** The answer classes past 500, 201, 302 and a reset, each failing a checkout's first attempt once: [status, probe]. */
 const CLASSES: ReadonlyArray<[number, string]> = [
@@ -59,6 +82,7 @@ export function conforming(): { attempts: DeliveryAttempt[]; plan: SinkPlan } {
     { id: 'sca', status: 'STARTED', at: 0 }, { id: 'sca', status: 'PAYMENT_CREATED', at: 0.1 }, { id: 'sca', status: 'PAYMENT_INITIATED', at: 0.2 },
     { id: 'sca', status: 'PAYMENT_COMPLETED', at: 0.3 },
     { id: 'steps', status: 'STARTED', at: 0 }, { id: 'steps', status: 'PAYMENT_CREATED', at: 0.1 }, { id: 'steps', status: 'FAILED', at: 0.2 },
+    ...POSITIONS.flatMap(failingAt),
   ];
   const plan: SinkPlan = new Map();
   const add = (id: string, p: Partial<CheckoutPlan>) => plan.set(id, { plan: { name: id, answers: [], ...p }, control: { status: 201, id } });
@@ -70,6 +94,7 @@ export function conforming(): { attempts: DeliveryAttempt[]; plan: SinkPlan } {
   add('sched', { request: asked('sched', ['STARTED', 'PAYMENT_INITIATED', 'PAYMENT_COMPLETED'], { scheduledDate: SCHEDULED }) });
   add('sca', { request: asked('sca', ['STARTED', 'PAYMENT_INITIATED', 'PAYMENT_COMPLETED'], { sca: true }) });
   add('steps', { request: asked('steps', ['STARTED', 'PAYMENT_CREATED', 'FAILED']) });
+  for (const x of POSITIONS) add(x.id, { request: asked(x.id, SHORT, x.batch ? { kind: 'batch' } : {}) });
   plan.set('forbidden', { plan: { name: 'forbidden', answers: [], forbidden: true, request: { kind: 'normal', statuses: ['STARTED', 'PAYMENT_COMPLETED'] } },
     control: { status: 400, reason: 'no' } });
   return { attempts: a.map(att), plan };
@@ -97,6 +122,22 @@ export const RECORDS: Record<string, Change> = {
   'no-retry-after-reset': a => drop(a, x => x.checkoutId === 'rst' && x.answer === 200),
   ...Object.fromEntries(CLASSES.map(([, probe]) => [`no-retry-after-${probe.slice('status-'.length)}`,
     (a: DeliveryAttempt[]) => drop(a, x => x.checkoutId === `e${probe}` && x.answer === 200)])),
+  // At one event position each: the rule kept everywhere else.
+  ...Object.fromEntries(POSITIONS.flatMap(({ id, at }) => {
+    const failing = (a: DeliveryAttempt[]) => a.filter(x => x.checkoutId === id && status(x) === SHORT[at]);
+    const name = id.slice(2);
+    const changes: Array<[string, Change]> = [
+      [`no-retry-after-giving-up-at-${name}`, a => { for (const x of failing(a).slice(1)) drop(a, y => y === x); }],
+      [`gave-up-after-3s-at-${name}`, a => { const x = failing(a)[0]; x.closedMs = x.arrivedMs + 3 * S; }],
+      [`retry-2s-after-giving-up-at-${name}`, a => { const [x, y] = failing(a); moveTo(y, (x.closedMs! + 2 * S) / S); }],
+    ];
+    // The next event sent in the failing one's backoff (no event follows a final one).
+    if (at < 2) changes.push([`sent-during-backoff-at-${name}`, a => {
+      const next = a.find(x => x.checkoutId === id && status(x) === SHORT[at + 1])!;
+      moveTo(next, (failing(a)[0].closedMs! + 1 * S) / S);
+    }]);
+    return changes;
+  })),
   'gave-up-after-3s': a => {
     const s = a.find(x => x.probe === 'slow-4s')!; s.answer = 'none'; delete s.answeredMs; s.closedMs = s.arrivedMs + 3 * S;
     moveTo(a.find(x => x.checkoutId === 'slow4' && x.probe === 'ok')!, 14.2);

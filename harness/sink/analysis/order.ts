@@ -2,9 +2,10 @@
 // was acknowledged.
 import { CHECKOUT_STATUSES } from '../../contracts/enums.ts';
 import type { Evidence } from '../../report/model.ts';
-import { skipped, verdict, type Finding } from './result.ts';
+import { placed, skipped, verdict, type Finding } from './result.ts';
+import { PlaceLedger } from '../../report/places.ts';
 import type { CheckDef, Judged } from '../../report/check.ts';
-import type { AttemptView, CheckoutView, RunView } from './view.ts';
+import { positionOf, type AttemptView, type CheckoutView, type RunView } from './view.ts';
 
 // Spec 6.8: "Events of a single payment are delivered in order: an event is not
 // delivered until the previous one is acknowledged."
@@ -12,6 +13,8 @@ export const ACK_GATED: CheckDef = {
   id: 'webhook.order.ack-gated', requirements: ['R6.8-ack-gated'],
   title: 'No event of a checkout is sent before the previous one was answered 200', spec: '6.8',
   quote: 'Events of a single payment are delivered in order: an event is not delivered until the previous one is acknowledged.',
+  // The gate is tested where an event failed and a later one waits: a final event has none after it.
+  bindsAt: { family: 'event-position', only: ['normal first', 'normal middle', 'batch first', 'batch middle'] },
 };
 
 type OrderBreak = 'overtake' | 'regression';
@@ -70,8 +73,13 @@ export function checkOrder(view: RunView): Judged {
   const findings: Finding[] = [];
   const notes: Evidence[] = [];
   let skips = 0;
+  const places = new PlaceLedger('event-position', ACK_GATED.bindsAt!.only!);
+  const placeOf = (c: CheckoutView, e: CheckoutView['events'][number]) => positionOf(c, e.attempts[0]) ?? e.status;
+  // The gate was put to the test at an event that failed while a later event of its checkout waited.
+  for (const c of multi) for (const e of c.events.slice(0, -1)) if (e.attempts.some(a => !a.delivered)) places.pass(placeOf(c, e));
   for (const c of multi) for (const b of orderBreaks(c)) {
     const m = `${b.x.status ?? 'unreadable'} (event ${b.x.event})`, n = `${c.events[b.n].status} (event ${b.n})`;
+    if (b.kind !== 'skip') places.fail(placeOf(c, c.events[b.n]));
     if (b.kind === 'overtake')
       findings.push({ message: `checkout ${c.id}: ${m} arrived while ${n} was still waiting for its answer`, attempts: [...b.with, b.x] });
     else if (b.kind === 'regression') findings.push({
@@ -84,8 +92,9 @@ export function checkOrder(view: RunView): Judged {
     });
   }
   if (skips > 10) notes.push({ kind: 'note', text: `and ${skips - 10} more such skips` });
-  return verdict(ACK_GATED, 'each event sent only after the previous one of its checkout was answered 200', findings,
-    `${multi.length} checkouts with several events, each sent only after the previous one was acknowledged${skips ? `; ${skips} skips noted` : ''}`, notes);
+  return placed(verdict(ACK_GATED, 'each event sent only after the previous one of its checkout was answered 200', findings,
+    `${multi.length} checkouts with several events, each sent only after the previous one was acknowledged${skips ? `; ${skips} skips noted` : ''}`, notes),
+  places);
 }
 
 /** Checkouts whose arrival order the order check faults (states then judges only what order cannot change). */

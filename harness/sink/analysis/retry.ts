@@ -3,7 +3,8 @@ import { deliveries, placed, skipped, verdict, type Finding } from './result.ts'
 import type { CheckDef, Judged } from '../../report/check.ts';
 import { PlaceLedger } from '../../report/places.ts';
 import type { AnswerClass } from '../../places/answer-classes.ts';
-import { RETRY_WAIT_BOUND_MS, nextOfEvent, sec, type AttemptView, type CheckoutView, type RunView } from './view.ts';
+import { EVENT_POSITIONS } from '../../places/event-positions.ts';
+import { RETRY_WAIT_BOUND_MS, nextOfEvent, positionOf, sec, type AttemptView, type CheckoutView, type RunView } from './view.ts';
 
 // Spec 6.4: "The receiver must answer each request with status code 200. Any
 // other status code triggers another attempt to deliver the same event."
@@ -33,8 +34,9 @@ const CASES: Array<{ info: CheckDef; probes: string[]; when?: (a: AttemptView) =
   // and is retried at the next backoff." Only attempts the sender itself gave up
   // on; one that waited and took a late answer fails webhook.timeout instead.
   { info: { id: 'webhook.retry.after-timeout', requirements: ['R6.6-no-answer-retried'],
-    title: 'An attempt the sender gave up on after 5 s is followed by another attempt', spec: '6.6',
-    quote: 'Without a response in that time the event counts as not delivered and is retried at the next backoff.' },
+    title: 'An attempt the sender gave up on after 5 s is followed by another attempt, at every event position', spec: '6.6',
+    quote: 'Without a response in that time the event counts as not delivered and is retried at the next backoff.',
+    bindsAt: { family: 'event-position' } },
     probes: ['slow-4s', 'slow-6s'], when: a => a.d.answer === 'none' },
   { info: { id: 'webhook.retry.after-reset', requirements: ['R7-webhook-no-response-retried'],
     title: 'A connection reset without an answer is followed by another attempt', spec: '7',
@@ -68,12 +70,13 @@ export function checkRetries(view: RunView): Judged[] {
     if (!failed.length) return skipped(info, when ? 'the sender never gave up on an attempt, so there was nothing to retry' :
       `no attempt was answered ${probes.map(p => p.replace('status-', '')).join(' or ')}, so there was nothing to retry`);
     const findings: Finding[] = [];
-    const ledger = new PlaceLedger('answer-class', info.bindsAt?.only ?? []);
+    const family = info.bindsAt?.family ?? 'answer-class';
+    const ledger = new PlaceLedger(family, info.bindsAt?.only ?? (family === 'event-position' ? EVENT_POSITIONS : []));
     const judged = (j: Judged) => info.bindsAt ? placed(j, ledger) : j;
     let retried = 0, unknown = 0;
     for (const { c, a } of failed) {
       const f = followUp(view, c, a);
-      const place = answerClassOf(a) ?? a.d.probe;
+      const place = (family === 'event-position' ? positionOf(c, a) : answerClassOf(a)) ?? a.d.probe;
       if (f === 'retried') { retried++; ledger.pass(place); }
       else if (f === 'unknown') { unknown++; ledger.skip(place, `the sink stopped watching less than ${sec(RETRY_WAIT_BOUND_MS)} after the answer`); }
       else { ledger.fail(place); findings.push({
