@@ -2,8 +2,9 @@
 // suite creates one checkout per entry of SUITE_PLANS through the target's
 // control API (docs/control-api.md); the `sink` command hands PASSIVE_CYCLE
 // out to checkouts in the order they first appear.
+import { ABORT_REASON_STATUSES, ABORT_REASONS } from '../contracts/enums.ts';
 import type { ControlCheckoutRequest } from '../contracts/types.ts';
-import type { Where } from '../places/event-positions.ts';
+import type { EventPosition, Where } from '../places/event-positions.ts';
 import type { Probe } from './probes.ts';
 
 export interface CheckoutPlan {
@@ -46,8 +47,16 @@ export interface CheckoutPlan {
  */
 type CheckoutRequest = Omit<ControlCheckoutRequest, 'webhook'>;
 
+/** The optional fields of a checkout request beyond those first agreed (docs/control-api.md): a target may ignore them. */
+export const CONTROL_EXTENSIONS = ['sca', 'endToEndId', 'referenceId'] as const;
+export type ControlExtension = typeof CONTROL_EXTENSIONS[number];
+
 /** What the target's control API answered for a checkout the suite asked for. */
-export interface ControlOutcome { status: number; id?: string; reason?: string; createdMs?: number }
+export interface ControlOutcome {
+  status: number; id?: string; reason?: string; createdMs?: number;
+  /** The optional fields its 201 answer echoed with the value asked for: the target says it took them. */
+  echoed?: ControlExtension[];
+}
 
 /** A checkout the analysis knows about: the plan and, in the suite, what the control API said. */
 export interface PlannedCheckout {
@@ -84,6 +93,15 @@ export const SUITE_PLANS: readonly CheckoutPlan[] = [
   { name: 'scheduled', scheduled: true, answers: [], request: { kind: 'normal', statuses: SHORT } },
   { name: 'sca', answers: [], request: { kind: 'normal', statuses: SHORT, sca: true } },
   { name: 'aborted', answers: [], request: { kind: 'normal', statuses: ['STARTED', 'PAYMENT_CREATED', 'FAILED'], abortReason: 'INSUFFICIENT_FUNDS' } },
+  // The poller's other final statuses, so each of the ten CheckoutStatus values is driven.
+  { name: 'poller-failed', answers: [], request: { kind: 'normal', statuses: ['STARTED', 'PAYMENT_INITIATED', 'PAYMENT_FAILED'] } },
+  { name: 'poller-cancelled', answers: [], request: { kind: 'batch', payments: 2, statuses: ['STARTED', 'PAYMENT_INITIATED', 'PAYMENT_CANCELLED'] } },
+  { name: 'poller-nontrackable', answers: [], request: { kind: 'normal', statuses: ['STARTED', 'PAYMENT_INITIATED', 'PAYMENT_NONTRACKABLE'] } },
+  // Every other abortReason of spec 2.4, each with one of the statuses it may come with.
+  ...ABORT_REASONS.filter(r => r !== 'INSUFFICIENT_FUNDS').map((abortReason, i): CheckoutPlan => ({
+    name: `abort-${abortReason.toLowerCase().replace(/_/g, '-')}`, answers: [],
+    request: { kind: 'normal', statuses: ['STARTED', ABORT_REASON_STATUSES[i % ABORT_REASON_STATUSES.length]], abortReason },
+  })),
   { name: 'answer-500', wave: 2, answers: ['status-500'], request: { kind: 'normal', statuses: SHORT } },
   { name: 'answer-201', answers: ['status-201'], request: { kind: 'normal', statuses: CANCELLED } },
   { name: 'answer-204', answers: ['status-204'], request: { kind: 'batch', statuses: CANCELLED } },
@@ -107,6 +125,12 @@ export const SUITE_PLANS: readonly CheckoutPlan[] = [
     ({ name: `batch-${where}-fails`, wave: 2, failAt: where, answers: AT_PLACE, request: { kind: 'batch', payments: 2, statuses: SHORT } })),
   { name: 'held', role: 'held', answers: ['status-500', 'status-500', 'status-500'], request: { kind: 'normal', statuses: ['STARTED', 'TIMED_OUT'] } },
   { name: 'forbidden', forbidden: true, answers: [], request: { kind: 'normal', statuses: ['STARTED', 'PAYMENT_COMPLETED'] } },
+  // The other places spec 3.1 forbids a step: a status after a final one, a poller status after
+  // PAYMENT_CREATED without PAYMENT_INITIATED, a sequence that does not start with STARTED.
+  { name: 'forbidden-after-final', forbidden: true, answers: [], request: { kind: 'normal', statuses: ['STARTED', 'CANCELLED', 'PAYMENT_INITIATED'] } },
+  { name: 'forbidden-poller-after-created', forbidden: true, answers: [],
+    request: { kind: 'batch', statuses: ['STARTED', 'PAYMENT_CREATED', 'PAYMENT_FAILED'] } },
+  { name: 'forbidden-not-started-first', forbidden: true, answers: [], request: { kind: 'normal', statuses: ['PAYMENT_INITIATED', 'PAYMENT_COMPLETED'] } },
 ];
 
 /** Created by the suite once `held` has had its first failure, not at the start. */
@@ -122,6 +146,14 @@ export function againPlan(kind: 'hang-up' | 'backoff', n: number, failures = 1):
   return kind === 'hang-up'
     ? { name: `answer-after-6s-again-${n}`, answers: ['slow-6s'], request: { kind: 'normal', statuses: SHORT } }
     : { name: `backoff-again-${n}`, answers: Array<Probe>(failures).fill('status-500'), request: { kind: 'normal', statuses: SHORT } };
+}
+
+/** Another answer after 6 s at one event position (normal first is againPlan's own). */
+export function againAt(position: EventPosition, n: number): CheckoutPlan {
+  if (position === 'normal first') return againPlan('hang-up', n);
+  const [kind, where] = position.split(' ') as ['normal' | 'batch', Where];
+  return { name: `answer-after-6s-again-${n}-${kind}-${where}`, failAt: where, answers: ['slow-6s'],
+    request: { kind, ...(kind === 'batch' ? { payments: 2 } : {}), statuses: SHORT } };
 }
 
 /**

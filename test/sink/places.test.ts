@@ -9,20 +9,25 @@ import { analyze, WEBHOOK_CHECKS } from '../../harness/sink/analysis/index.ts';
 import type { SinkPlan } from '../../harness/sink/plan.ts';
 import { ANSWER_CLASSES } from '../../harness/places/answer-classes.ts';
 import { EVENT_POSITIONS } from '../../harness/places/event-positions.ts';
+import { ABORT_REASONS, CHECKOUT_STATUSES } from '../../harness/contracts/enums.ts';
+import type { PlaceFamily } from '../../harness/report/places.ts';
 import { KEY, RECORDS, S, conforming } from './records.ts';
 
 const judge = (attempts: DeliveryAttempt[], plan: SinkPlan) =>
   analyze(attempts, plan, { timeScale: 1, apiKey: KEY, observedUntilMs: 300 * S, toleranceFloorMs: 25 });
 const bound = WEBHOOK_CHECKS.filter(c => c.bindsAt);
+const FAMILIES: Partial<Record<PlaceFamily, readonly string[]>> = {
+  'event-position': EVENT_POSITIONS, 'answer-class': ANSWER_CLASSES, 'checkout-status': CHECKOUT_STATUSES, 'abort-reason': ABORT_REASONS,
+};
 
 test('on the conforming record every check that binds places exercised each of them', () => {
-  assert.ok(bound.length >= 8, `${bound.length} webhook checks bind places`);
+  assert.ok(bound.length >= 10, `${bound.length} webhook checks bind places`);
   const { attempts, plan } = conforming();
   for (const c of judge(attempts, plan).filter(r => bound.some(b => b.id === r.id))) {
     const decl = bound.find(b => b.id === c.id)!.bindsAt!;
     assert.equal(c.status, 'passed', `${c.id}: ${c.message}`);
     assert.equal(c.places?.family, decl.family, c.id);
-    const members: readonly string[] = decl.only ?? (decl.family === 'event-position' ? EVENT_POSITIONS : ANSWER_CLASSES);
+    const members: readonly string[] = decl.only ?? FAMILIES[decl.family]!;
     assert.deepEqual(c.places?.exercised, [...members], c.id);
     assert.match(c.message!, /held at \d+ of \d+/);
   }

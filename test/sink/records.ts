@@ -4,9 +4,10 @@
 // checks each must fail); ALLOWED changes are behaviour the spec allows, which
 // must fail nothing.
 import type { DeliveryAttempt } from '../../harness/report/model.ts';
-import type { CheckoutPlan, SinkPlan } from '../../harness/sink/plan.ts';
+import { CONTROL_EXTENSIONS, type CheckoutPlan, type SinkPlan } from '../../harness/sink/plan.ts';
 import { buildWebhookBody } from '../../harness/webhook/bodies.ts';
 import { EVENT_POSITIONS } from '../../harness/places/event-positions.ts';
+import { ABORT_REASON_STATUSES, ABORT_REASONS } from '../../harness/contracts/enums.ts';
 
 export const KEY = 'analysis-key-0001';
 export const S = 1000; // spec ms per second; time scale 1, so record ms = spec ms
@@ -34,6 +35,27 @@ export function att(s: Spec): DeliveryAttempt {
 const SCHEDULED = '2026-12-01';
 
 const SHORT = ['STARTED', 'PAYMENT_INITIATED', 'PAYMENT_COMPLETED'];
+/** The other forbidden requests of the suite's plan (harness/sink/plan.ts), each refused in the conforming record. */
+const FORBIDDEN: Record<string, string[]> = {
+  'forbidden-after-final': ['STARTED', 'CANCELLED', 'PAYMENT_INITIATED'],
+  'forbidden-poller-after-created': ['STARTED', 'PAYMENT_CREATED', 'PAYMENT_FAILED'],
+  'forbidden-not-started-first': ['PAYMENT_INITIATED', 'PAYMENT_COMPLETED'],
+};
+
+/** A forbidden request accepted (201) and delivered as asked, or only `sent` of it. */
+const acceptForbidden = (id: string, sent?: string[]): Change => (a, plan) => {
+  plan.get(id)!.control = { status: 201, id };
+  (sent ?? plan.get(id)!.plan.request!.statuses).forEach((st, k) => a.push(att({ id, status: st, at: 1 + k * 0.1 })));
+};
+
+/** An enum value as a record's name has it: PAYMENT_FAILED is payment-failed. */
+const kebab = (v: string) => v.toLowerCase().replace(/_/g, '-');
+
+/** The poller's final statuses no other conforming checkout ends with; the second one's checkout is a batch. */
+const POLLER_ENDS = ['PAYMENT_FAILED', 'PAYMENT_CANCELLED', 'PAYMENT_NONTRACKABLE'];
+/** The status the i-th abortReason's checkout ends with (the three of spec 2.4 in turn). */
+const abortedWith = (i: number) => ABORT_REASON_STATUSES[i % ABORT_REASON_STATUSES.length];
+
 /** One checkout per event position (harness/places/event-positions.ts), named `p-<kind>-<where>`. */
 const POSITIONS = EVENT_POSITIONS.map(p =>
   ({ p, id: `p-${p.replace(' ', '-')}`, batch: p.startsWith('batch'), at: ['first', 'middle', 'final'].indexOf(p.split(' ')[1]) }));
@@ -83,9 +105,15 @@ export function conforming(): { attempts: DeliveryAttempt[]; plan: SinkPlan } {
     { id: 'sca', status: 'PAYMENT_COMPLETED', at: 0.3 },
     { id: 'steps', status: 'STARTED', at: 0 }, { id: 'steps', status: 'PAYMENT_CREATED', at: 0.1 }, { id: 'steps', status: 'FAILED', at: 0.2 },
     ...POSITIONS.flatMap(failingAt),
+    ...POLLER_ENDS.flatMap((end, i): Spec[] =>
+      ['STARTED', 'PAYMENT_INITIATED', end].map((status, k) => ({ id: `poll-${end}`, status, at: k * 0.1, batch: i === 1 }))),
+    ...ABORT_REASONS.flatMap((r, i): Spec[] => [{ id: `abort-${r}`, status: 'STARTED', at: 0 },
+      { id: `abort-${r}`, status: abortedWith(i), at: 0.1, body: body(`abort-${r}`, abortedWith(i), { abortReason: r }) }]),
   ];
   const plan: SinkPlan = new Map();
-  const add = (id: string, p: Partial<CheckoutPlan>) => plan.set(id, { plan: { name: id, answers: [], ...p }, control: { status: 201, id } });
+  // The control API echoes the optional fields it took (docs/control-api.md).
+  const add = (id: string, p: Partial<CheckoutPlan>) => plan.set(id, { plan: { name: id, answers: [], ...p },
+    control: { status: 201, id, echoed: CONTROL_EXTENSIONS.filter(f => p.request?.[f] !== undefined) } });
   const asked = (id: string, statuses: string[], more: Partial<NonNullable<CheckoutPlan['request']>> = {}) =>
     ({ kind: 'normal' as const, statuses, endToEndId: e2e(id), referenceId: ref(id), ...more });
   for (const id of new Set(a.map(x => x.id))) add(id, { request: asked(id, []) });
@@ -95,8 +123,13 @@ export function conforming(): { attempts: DeliveryAttempt[]; plan: SinkPlan } {
   add('sca', { request: asked('sca', ['STARTED', 'PAYMENT_INITIATED', 'PAYMENT_COMPLETED'], { sca: true }) });
   add('steps', { request: asked('steps', ['STARTED', 'PAYMENT_CREATED', 'FAILED']) });
   for (const x of POSITIONS) add(x.id, { request: asked(x.id, SHORT, x.batch ? { kind: 'batch' } : {}) });
+  POLLER_ENDS.forEach((end, i) =>
+    add(`poll-${end}`, { request: asked(`poll-${end}`, ['STARTED', 'PAYMENT_INITIATED', end], i === 1 ? { kind: 'batch' } : {}) }));
+  ABORT_REASONS.forEach((r, i) => add(`abort-${r}`, { request: asked(`abort-${r}`, ['STARTED', abortedWith(i)], { abortReason: r }) }));
   plan.set('forbidden', { plan: { name: 'forbidden', answers: [], forbidden: true, request: { kind: 'normal', statuses: ['STARTED', 'PAYMENT_COMPLETED'] } },
     control: { status: 400, reason: 'no' } });
+  for (const [id, statuses] of Object.entries(FORBIDDEN))
+    plan.set(id, { plan: { name: id, answers: [], forbidden: true, request: { kind: 'normal', statuses } }, control: { status: 400, reason: 'no' } });
   return { attempts: a.map(att), plan };
 }
 
@@ -122,6 +155,16 @@ export const RECORDS: Record<string, Change> = {
   'no-retry-after-reset': a => drop(a, x => x.checkoutId === 'rst' && x.answer === 200),
   ...Object.fromEntries(CLASSES.map(([, probe]) => [`no-retry-after-${probe.slice('status-'.length)}`,
     (a: DeliveryAttempt[]) => drop(a, x => x.checkoutId === `e${probe}` && x.answer === 200)])),
+  // Each other forbidden request accepted and delivered as asked.
+  ...Object.fromEntries(Object.keys(FORBIDDEN).map(id => [`${id}-delivered`, acceptForbidden(id)])),
+  // One CheckoutStatus each never sent by a checkout that asked for it, while its other statuses were.
+  ...Object.fromEntries(Object.entries({ STARTED: 'steps', CANCELLED: 'late', FAILED: 'steps', TIMED_OUT: 'held', PAYMENT_INITIATED: 'sched',
+    PAYMENT_COMPLETED: 'sched', ...Object.fromEntries(POLLER_ENDS.map(e => [e, `poll-${e}`])) })
+    .map(([st, id]) => [`status-never-sent-${kebab(st)}`, (a: DeliveryAttempt[]) => drop(a, x => x.checkoutId === id && status(x) === st)])),
+  // One abortReason each answered with another value.
+  ...Object.fromEntries(ABORT_REASONS.map((r, i) => [`abort-reason-not-the-one-asked-${kebab(r)}`,
+    (a: DeliveryAttempt[]) => editBody(a.find(x => x.checkoutId === `abort-${r}` && status(x) === abortedWith(i))!,
+      b => { b.abortReason = ABORT_REASONS[(i + 1) % ABORT_REASONS.length]; })])),
   // At one event position each: the rule kept everywhere else.
   ...Object.fromEntries(POSITIONS.flatMap(({ id, at }) => {
     const failing = (a: DeliveryAttempt[]) => a.filter(x => x.checkoutId === id && status(x) === SHORT[at]);
@@ -204,6 +247,13 @@ function strangers(): DeliveryAttempt[] {
 export const ALLOWED: Record<string, Change> = {
   'strangers posting to the sink': a => { a.push(...strangers()); },
   'duplicates after a 200': a => { a.push(att({ id: 'clean', status: 'STARTED', at: 0.05 }), att({ id: 'held', status: 'TIMED_OUT', at: 71 })); },
+  // The bodies carry the service's own endToEndId and referenceId, and no PAYMENT_CREATED comes.
+  'a control API that takes none of the optional sca, endToEndId and referenceId': (a, plan) => {
+    for (const p of plan.values()) if (p.control) delete p.control.echoed;
+    for (const x of a) editBody(x, b => { if ('endToEndId' in b) b.endToEndId = `E2E-own-${x.checkoutId}`; b.referenceId = `own-${x.checkoutId}`; });
+    drop(a, x => x.checkoutId === 'sca' && status(x) === 'PAYMENT_CREATED');
+  },
+  'a control API that accepts a forbidden request but delivers only its legal start': acceptForbidden('forbidden-after-final', ['STARTED', 'CANCELLED']),
   'jitter of 25 % upward': a => {
     const h = a.filter(x => x.checkoutId === 'held' && status(x) === 'STARTED'); [0, 12.5, 32.6, 72.7].forEach((t, i) => moveTo(h[i], t));
     for (const x of a.filter(x => x.checkoutId === 'held' && status(x) === 'TIMED_OUT')) moveTo(x, 72.8);

@@ -5,6 +5,7 @@ import type { CheckDef, Judged } from '../../report/check.ts';
 import { showFact, type Fact } from './facts.ts';
 import { readable, where } from './body.ts';
 import { skipped, verdict, type Finding, withoutRequests } from './result.ts';
+import type { ControlExtension } from '../plan.ts';
 import type { AttemptView, CheckoutView, RunView } from './view.ts';
 
 // Spec 2.2: "endToEndId | string | Sent in the initial checkout request and returned unchanged in the webhook body."
@@ -44,9 +45,27 @@ function asked(view: RunView, pick: (c: CheckoutView) => string | undefined, old
   return out;
 }
 
+/**
+ * Whether the target took an optional field of the checkout request
+ * (docs/control-api.md): its 201 answer echoed it, or a body carries the value
+ * asked for. A target that did neither may not implement the field; what its
+ * bodies carry then says nothing about the rule.
+ */
+export function honoured(c: CheckoutView, field: ControlExtension, seen: boolean): boolean {
+  return seen || (c.planned?.control?.echoed?.includes(field) ?? false);
+}
+
+/** The not-run reason when no checkout's target took an optional field, with the remedy. */
+export function notHonoured(field: ControlExtension, n: number): string {
+  return `the control API did not echo "${field}" in its 201 answer to any of ${n} checkouts asking for it, and no body showed it was taken: ` +
+    `the target may not implement this optional field of docs/control-api.md; echo the fields taken in the 201 answer to have it checked`;
+}
+
 function returned(view: RunView, def: CheckDef, field: 'endToEndId' | 'referenceId', older: boolean): Judged {
-  const list = asked(view, c => c.planned?.plan.request?.[field], older);
-  if (!list.length) return withoutRequests(view, def, `no checkout request carried a ${field}`);
+  const all = asked(view, c => c.planned?.plan.request?.[field], older);
+  if (!all.length) return withoutRequests(view, def, `no checkout request carried a ${field}`);
+  const list = all.filter(({ c, value, bodies }) => honoured(c, field, bodies.some(a => a.facts[field] === value)));
+  if (!list.length) return skipped(def, notHonoured(field, all.length));
   const findings: Finding[] = [];
   for (const { value, bodies } of list) for (const a of bodies) {
     const got = a.facts[field];
@@ -55,8 +74,10 @@ function returned(view: RunView, def: CheckDef, field: 'endToEndId' | 'reference
       break;
     }
   }
+  const left = all.length - list.length;
   return verdict(def, `the ${field} of the checkout request, unchanged`, findings,
-    `${list.length} checkouts: every body returned the ${field} of its checkout request`);
+    `${list.length} checkouts: every body returned the ${field} of its checkout request` +
+      `${left ? ` (${left} whose target did not echo or show it left out)` : ''}`);
 }
 
 export const checkEndToEndId = (view: RunView) => returned(view, END_TO_END_ID, 'endToEndId', false);

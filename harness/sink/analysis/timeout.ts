@@ -5,7 +5,7 @@ import { deliveries, listed, placed, skipped, verdict, type Finding } from './re
 import type { CheckDef, Judged } from '../../report/check.ts';
 import { followUp } from './retry.ts';
 import { PlaceLedger } from '../../report/places.ts';
-import { EVENT_POSITIONS } from '../../places/event-positions.ts';
+import { EVENT_POSITIONS, type EventPosition } from '../../places/event-positions.ts';
 import { RESPONSE_WAIT_MS, positionOf, sec, type AttemptView, type RunView } from './view.ts';
 
 // Spec 6.6: "The service waits 5 seconds in total for a response."
@@ -103,16 +103,23 @@ function judgeHangUps(view: RunView): HangUps {
 }
 
 /**
- * Whether the slow probes need another go (drive.ts sends one more answer after
- * 6 s): every hang-up was blurred by the sink's own lateness, or there was no
- * hang-up at all and the sink answered an answer-after-6s while running late
- * (a stall that held the sink's answer may have held the sender's clock too,
- * and webhook.retry.after-timeout then has no hang-up to judge).
+ * The event positions where the slow probes need another go (drive.ts sends one
+ * more answer after 6 s there): every hang-up at the position was blurred by the
+ * sink's own lateness, or there was no hang-up at all and the sink answered an
+ * answer-after-6s while running late (a stall that held the sink's answer may
+ * have held the sender's clock too, and webhook.retry.after-timeout then has no
+ * hang-up to judge). None once a hang-up broke the rule anywhere.
  */
-export function waits5sUnjudged(view: RunView): boolean {
+export function waits5sUnjudged(view: RunView): EventPosition[] {
   const j = judgeHangUps(view);
-  if (j.findings.length || j.judged) return false;
-  return j.unsure.length > 0 || (!j.hungUp.length && j.slow.some(a => a.d.probe === 'slow-6s' && a.answered !== undefined && j.head + 2 * a.lag > j.maxExtra));
+  if (j.findings.length) return [];
+  const judged = new Set(j.places.tally().exercised);
+  const want = new Set<EventPosition>();
+  const at = (a: AttemptView) => positionOf(view.byId.get(a.d.checkoutId)!, a);
+  for (const { a } of j.unsure) { const p = at(a); if (p && !judged.has(p)) want.add(p); }
+  if (!j.hungUp.length)
+    for (const a of j.slow) if (a.d.probe === 'slow-6s' && a.answered !== undefined && j.head + 2 * a.lag > j.maxExtra) { const p = at(a); if (p) want.add(p); }
+  return EVENT_POSITIONS.filter(p => want.has(p));
 }
 
 /**
