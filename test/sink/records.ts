@@ -190,6 +190,7 @@ export const RECORDS: Record<string, Change> = {
     const s = a.find(x => x.probe === 'slow-6s')!; s.answer = 200; delete s.closedMs; s.answeredMs = s.arrivedMs + 6 * S;
     drop(a, x => x.checkoutId === 'slow6' && x.probe === 'ok');
   },
+  'copy-after-a-later-event-acknowledged': a => { a.push(att({ id: 'clean', status: 'STARTED', at: 0.15 })); },
   'sent-during-previous-backoff': a => { a.find(x => x.checkoutId === 'e500' && status(x) === 'CANCELLED')!.arrivedMs = 5 * S; },
   'late-held-by-backoff': a => { for (const x of a.filter(x => x.checkoutId === 'late')) { x.arrivedMs += 80 * S; x.answeredMs! += 80 * S; } },
   // Checkouts whose attempts never overlap: no two were ever in flight at once.

@@ -48,7 +48,7 @@ const CASES: Array<{ info: CheckDef; probes: string[]; when?: (a: AttemptView) =
 export const RETRY_CHECKS: readonly CheckDef[] = CASES.map(c => c.info);
 
 /** The answer class of a failed attempt (harness/places/answer-classes.ts). */
-export function answerClassOf(a: AttemptView): AnswerClass | undefined {
+function answerClassOf(a: AttemptView): AnswerClass | undefined {
   const p = a.d.probe;
   if (p === 'status-429-retry-after') return '429 with Retry-After';
   if (p === 'too-large') return '413';
