@@ -19,8 +19,12 @@ let seq = 0;
 const CREATED = '2026-11-22T10:00:00.000Z';
 const e2e = (id: string) => `E2E-${id}`;
 const ref = (id: string) => `ref-${id}`;
+/** lastModifiedDate: seconds after creation by the status's step (so it never goes back within a checkout, whenever the body is built). */
+const STEP: Record<string, number> = { STARTED: 0, PAYMENT_CREATED: 1, PAYMENT_INITIATED: 2 };
+const modified = (status: string) => new Date(Date.parse(CREATED) + (STEP[status] ?? 3) * 1000).toISOString();
 function body(id: string, status: string, more: Partial<Parameters<typeof buildWebhookBody>[0]> = {}): string {
-  return JSON.stringify(buildWebhookBody({ kind: 'normal', id, status, createdDate: CREATED, endToEndId: e2e(id), referenceId: ref(id), ...more }));
+  return JSON.stringify(buildWebhookBody({ kind: 'normal', id, status, createdDate: CREATED, lastModifiedDate: modified(status),
+    endToEndId: e2e(id), referenceId: ref(id), ...more }));
 }
 export function att(s: Spec): DeliveryAttempt {
   const answer = s.answer ?? 200, took = s.took ?? 0.01;
@@ -45,7 +49,8 @@ const FORBIDDEN: Record<string, string[]> = {
 /** A forbidden request accepted (201) and delivered as asked, or only `sent` of it. */
 const acceptForbidden = (id: string, sent?: string[]): Change => (a, plan) => {
   plan.get(id)!.control = { status: 201, id };
-  (sent ?? plan.get(id)!.plan.request!.statuses).forEach((st, k) => a.push(att({ id, status: st, at: 1 + k * 0.1 })));
+  (sent ?? plan.get(id)!.plan.request!.statuses).forEach((st, k) => a.push(att({ id, status: st, at: 1 + k * 0.1,
+    body: body(id, st, { lastModifiedDate: new Date(Date.parse(CREATED) + k * 1000).toISOString() }) })));
 };
 
 /** An enum value as a record's name has it: PAYMENT_FAILED is payment-failed. */
@@ -217,8 +222,12 @@ export const RECORDS: Record<string, Change> = {
   'scheduled-date-missing': a => editBody(a.find(x => x.checkoutId === 'sched' && status(x) === 'PAYMENT_INITIATED')!,
     b => { delete b.payment.scheduledDate; }),
   'scheduled-date-on-unscheduled-payment': a => editBody(a.find(x => x.checkoutId === 'clean')!, b => { b.payment.scheduledDate = SCHEDULED; }),
+  'last-modified-before-created': a => editBody(a.find(x => x.checkoutId === 'clean' && status(x) === 'STARTED')!,
+    b => { b.lastModifiedDate = '2026-11-22T09:59:59.000Z'; }),
+  'last-modified-goes-back': a => editBody(a.find(x => x.checkoutId === 'clean' && status(x) === 'PAYMENT_COMPLETED')!,
+    b => { b.lastModifiedDate = '2026-11-22T10:00:01.000Z'; }),
   'created-date-changed': a => editBody(a.find(x => x.checkoutId === 'clean' && status(x) === 'PAYMENT_INITIATED')!,
-    b => { b.createdDate = '2026-11-22T10:00:05.000Z'; }),
+    b => { b.createdDate = '2026-11-22T09:59:55.000Z'; }),
   'original-amount-changed': a => editBody(a.find(x => x.checkoutId === 'sca' && status(x) === 'PAYMENT_INITIATED')!, b => { b.payment.originalAmount += 1; }),
   'completed-with-transaction-status-started': a => editBody(a.find(x => x.checkoutId === 'sched' && status(x) === 'PAYMENT_COMPLETED')!,
     b => { b.payment.transactionStatus = 'STARTED'; }),

@@ -33,6 +33,16 @@ export const STABLE: CheckDef = {
   quote: 'createdDate | string | Date the checkout was created. originalAmount | number | Original amount of the checkout.',
 };
 
+// Spec 2.2: "lastModifiedDate | string | Last update of the checkout." Spec 6.8: events are
+// delivered in order. A later event that says it changed earlier, or a change dated
+// before the checkout's creation, contradicts the bodies; the spec rules on neither
+// outright, so this is a should finding.
+export const LAST_MODIFIED: CheckDef = {
+  id: 'webhook.body.last-modified-forward', requirements: ['R2.2-dates'],
+  title: 'lastModifiedDate never goes back from one event to the next and is never before createdDate', spec: '2.2',
+  quote: 'lastModifiedDate | string | Last update of the checkout.',
+};
+
 /** The planned checkouts whose request set `field`, with their readable bodies (the older variant left out where it has no such field). */
 function asked(view: RunView, pick: (c: CheckoutView) => string | undefined, older: boolean): Array<{ c: CheckoutView; value: string; bodies: AttemptView[] }> {
   const out: Array<{ c: CheckoutView; value: string; bodies: AttemptView[] }> = [];
@@ -160,4 +170,36 @@ function sameInstant(a: Fact | undefined, b: Fact | undefined): boolean {
 function same(a: Fact | undefined, b: Fact | undefined): boolean {
   if (typeof a === 'object' && a !== null && typeof b === 'object' && b !== null) return a.described === b.described;
   return a === b;
+}
+
+const instant = (f: Fact | undefined) => typeof f === 'string' ? Date.parse(f) : NaN;
+
+export function checkLastModified(view: RunView): Judged {
+  const findings: Finding[] = [];
+  let judged = 0;
+  for (const c of view.checkouts) {
+    // Each event's first readable body, in the checkout's event order.
+    const firsts = c.events.map(e => e.attempts.find(a => a.facts.unreadable === undefined && Number.isFinite(instant(a.facts.lastModifiedDate))))
+      .filter((a): a is AttemptView => a !== undefined);
+    if (!firsts.length) continue;
+    judged++;
+    let before: AttemptView | undefined;
+    for (const a of firsts) {
+      const m = instant(a.facts.lastModifiedDate), created = instant(a.facts.createdDate);
+      if (Number.isFinite(created) && m < created) {
+        findings.push({ message: `${where(a)}: lastModifiedDate ${showFact(a.facts.lastModifiedDate)} is before createdDate ${showFact(a.facts.createdDate)}`,
+          attempts: [a] });
+        break;
+      }
+      if (before && m < instant(before.facts.lastModifiedDate)) {
+        findings.push({ message: `${where(a)}: lastModifiedDate ${showFact(a.facts.lastModifiedDate)} is before ` +
+          `${showFact(before.facts.lastModifiedDate)} of the earlier event ${before.status ?? '(no status)'}`, attempts: [before, a] });
+        break;
+      }
+      before = a;
+    }
+  }
+  if (!judged) return skipped(LAST_MODIFIED, 'no body carried a lastModifiedDate that is a date');
+  return verdict(LAST_MODIFIED, 'lastModifiedDate at or after createdDate, never earlier than the event before', findings,
+    `${judged} checkouts: lastModifiedDate never before createdDate and never going back`);
 }
