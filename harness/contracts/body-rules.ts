@@ -49,6 +49,17 @@ function transactionRules(t: Item): Violation[] {
   return [];
 }
 
+/**
+ * A body judged as the older variant (spec 2.5: no id, endToEndId, abortReason,
+ * originalAmount or transactionStatus) is valid, but a current body (2.2) that
+ * lost those fields reads the same: say which variant it was judged as, at
+ * should (the sink's webhook.body.current-variant grades it alike).
+ */
+function olderRules(): Violation[] {
+  return [violation(RULES['variant.older'], '',
+    'a current body of spec 2.2 (id, endToEndId, payment.originalAmount); judged as the older variant of spec 2.5 instead', 'none of them')];
+}
+
 /** The summary of results.json agrees with what the one verdict function computes from its checks. */
 function resultsRules(r: Item): Violation[] {
   if (!Array.isArray(r.checks) || !isObject(r.summary)) return [];
@@ -74,7 +85,7 @@ export function codeRules(name: ContractName, item: unknown): Violation[] {
       return [...webhookRules(item, Array.isArray(item.payments) ? item.payments.map((p, i): [string, unknown] => [`/payments/${i}`, p]) : []),
         ...dateRules(item)];
     case 'webhook-older':
-      return dateRules(item);
+      return [...olderRules(), ...dateRules(item)];
     case 'transaction':
       return transactionRules(item);
     case 'results':

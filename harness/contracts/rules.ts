@@ -28,8 +28,11 @@ export const RULES = {
     quote: 'The status values are those of 3.1.' },
   'abort-reason.status': { id: 'abort-reason.status', spec: '2.4', level: 'should',
     quote: 'abortReason may be populated when status is TIMED_OUT, FAILED or CANCELLED.' },
-  'transaction-status.once-authorised': { id: 'transaction-status.once-authorised', spec: '6.1', level: 'should',
+  // Spec 2.2 and 6.1 state it outright, so a body without it breaks the contract (the sink's check is must too).
+  'transaction-status.once-authorised': { id: 'transaction-status.once-authorised', spec: '6.1', level: 'must',
     quote: 'Its body carries the current status and, once the end user has authorized, transactionStatus.' },
+  'variant.older': { id: 'variant.older', spec: '2.5', level: 'should',
+    quote: 'An earlier form of the body omits id, endToEndId, abortReason and transactionStatus, and has payment with amount, currency, remittanceInfo only.' },
   'end-to-end-id.present': { id: 'end-to-end-id.present', spec: '2.2', level: 'should',
     quote: 'endToEndId: sent in the initial checkout request and returned unchanged in the webhook body.' },
   'bic.length': { id: 'bic.length', spec: '2.6', level: 'must',

@@ -4,8 +4,9 @@
 // /checkouts/{id}/attempts (an addition) is the reference's own attempt log for
 // one checkout, so a test can compare it with what its receiver saw.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { sequenceFinding } from '../contracts/rules.ts';
 import type { Clock } from './clock.ts';
-import { parseCheckoutRequest } from './dispatcher/checkout-request.ts';
+import { parseCheckoutRequest, type CheckoutRequest } from './dispatcher/checkout-request.ts';
 import { startCheckout, type RunningCheckout } from './dispatcher/checkout.ts';
 import { Dispatcher, type EventRecord, type ReferenceAttempt, type WebhookTarget } from './dispatcher/index.ts';
 
@@ -57,20 +58,41 @@ async function readJson(req: IncomingMessage): Promise<{ body?: unknown; error?:
   }
 }
 
+/** The statuses up to the first step spec 3.1 forbids (all of them when none is forbidden); STARTED alone when the first is. */
+function legalPrefix(statuses: string[]): string[] {
+  const finding = sequenceFinding(statuses);
+  if (!finding) return statuses;
+  return finding.index > 0 ? statuses.slice(0, finding.index) : ['STARTED'];
+}
+
+/** The request without the optional fields added after the first agreed ones. */
+function withoutExtensions(r: CheckoutRequest): CheckoutRequest {
+  const { sca: _sca, endToEndId: _e2e, referenceId: _ref, ...first } = r;
+  return first;
+}
+
 export function createControl(options: ControlOptions): Control {
   const { clock, faults, defaultWebhook } = options;
   const dispatcher = new Dispatcher(clock, faults);
   const checkouts = new Map<string, RunningCheckout>();
   const allowForbiddenSequences = faults.has('webhook-forbidden-sequence');
+  // Quirk `control-forbidden-legal`: a forbidden request is accepted, but only its legal start is delivered.
+  const legalPrefixOnly = faults.has('control-forbidden-legal') && !allowForbiddenSequences;
+  const firstFieldsOnly = faults.has('control-first-fields');
 
   async function createCheckout(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const { body, error } = await readJson(req);
     if (error) return sendJson(res, 400, { error: 'invalid-request', reason: error });
-    const parsed = parseCheckoutRequest(body, { defaultWebhook, allowForbiddenSequences });
+    const parsed = parseCheckoutRequest(body, { defaultWebhook, allowForbiddenSequences: allowForbiddenSequences || legalPrefixOnly });
     if ('error' in parsed) return sendJson(res, 400, parsed);
-    const checkout = startCheckout(parsed, { clock, dispatcher, faults });
+    if (legalPrefixOnly) parsed.statuses = legalPrefix(parsed.statuses);
+    // Quirk `control-first-fields`: the optional sca, endToEndId and referenceId are ignored, and so not echoed.
+    const taken = firstFieldsOnly ? withoutExtensions(parsed) : parsed;
+    const checkout = startCheckout(taken, { clock, dispatcher, faults });
     checkouts.set(checkout.id, checkout);
-    sendJson(res, 201, { id: checkout.id });
+    // The optional fields taken are echoed, so a client can tell they were honoured (docs/control-api.md).
+    const { sca, endToEndId, referenceId } = taken;
+    sendJson(res, 201, { id: checkout.id, ...(sca ? { sca } : {}), ...(endToEndId ? { endToEndId } : {}), ...(referenceId ? { referenceId } : {}) });
   }
 
   function checkoutView(id: string, withAttempts: boolean): unknown {

@@ -11,6 +11,8 @@
 export type PlaceFamily =
   /** An operation of the API version under test (harness/places/operations.ts). */
   | 'operation'
+  /** An account or payment operation: one that needs a consented session (spec 4.4, 7). */
+  | 'session-operation'
   /** A bank the target lists (the run's bank sample). */
   | 'bank'
   /** A country among the banks the target lists. */

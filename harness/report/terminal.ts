@@ -12,7 +12,7 @@ import { isWarning } from './model.ts';
 import { counted, judge, skipKindOf, summarize, VERDICT_LABEL, verdictExit, verdictLines } from './verdict.ts';
 import { palette, type Palette } from './colour.ts';
 import { formatCheckLine, formatRecap, printableCheck, reproduceLine } from './progress.ts';
-import { printableLines } from '../printable.ts';
+import { printable, printableLines } from '../printable.ts';
 import { LiveStatus, type WaitNote } from './wait.ts';
 
 const STDOUT_REPORTERS = ['line', 'json', 'github'] as const;
@@ -129,7 +129,7 @@ export class Terminal {
     if (j.verdict !== 'conformant') {
       const [head, ...rest] = verdictLines(summarize(checks), checks);
       const kind = verdictExit(j.verdict, { allowIncomplete: this.allowIncomplete }) ? 'error' : 'warning';
-      this.out.write(`::${kind} title=${ghProp(`pis-conformance: ${VERDICT_LABEL[j.verdict]}`)}::${ghData([head, ...rest].join('\n'))}\n`);
+      this.out.write(`::${kind} title=${ghProp(`pis-conformance: ${VERDICT_LABEL[j.verdict]}`)}::${ghData([head, ...rest].map(printable).join('\n'))}\n`);
     }
     const file = this.env.GITHUB_STEP_SUMMARY;
     if (file) appendFileSync(file, jobSummary(shown, reportPath));

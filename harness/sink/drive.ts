@@ -12,7 +12,8 @@ import { Redactor } from '../report/redact.ts';
 import { backoffUnjudged } from './analysis/backoff.ts';
 import { MAX_EXTRA_MS, waits5sUnjudged } from './analysis/timeout.ts';
 import { buildView, RETRY_WAIT_BOUND_MS, type RunView } from './analysis/view.ts';
-import { LATE_PLAN, SUITE_PLANS, againPlan, type CheckoutPlan, type SinkPlan } from './plan.ts';
+import { CONTROL_EXTENSIONS, LATE_PLAN, SUITE_PLANS, againAt, againPlan, type CheckoutPlan, type SinkPlan } from './plan.ts';
+import { whereOf } from '../places/event-positions.ts';
 import type { Sink } from './server.ts';
 
 export interface DriveOptions {
@@ -121,29 +122,36 @@ type AgainKind = 'hang-up' | 'backoff';
  * answers came, or its chain ended).
  */
 class Again {
-  private readonly state = new Map<AgainKind, { sent: number; inFlight?: CheckoutPlan; wantedSince?: number }>();
+  private readonly state = new Map<AgainKind, { sent: number; inFlight?: CheckoutPlan[]; wantedSince?: number }>();
   constructor(private readonly max: number) {}
 
   next(view: RunView, sink: Sink, pending: readonly string[]): CheckoutPlan[] {
     if (!this.max) return [];
     const out: CheckoutPlan[] = [];
-    const need: Record<AgainKind, number> = { 'hang-up': waits5sUnjudged(view) ? 1 : 0, 'backoff': backoffUnjudged(view) };
+    // Slow answers are sent again at each event position whose hang-ups were all blurred.
+    const positions = waits5sUnjudged(view);
+    const need: Record<AgainKind, number> = { 'hang-up': positions.length, 'backoff': backoffUnjudged(view) };
     const now = sink.nowMs();
     for (const kind of ['hang-up', 'backoff'] as const) {
       const s = this.state.get(kind) ?? { sent: 0 };
       this.state.set(kind, s);
       if (s.inFlight) {
-        const p = s.inFlight;
-        const c = view.checkouts.find(x => x.planned?.plan.name === p.name);
-        if ((c?.attempts.length ?? 0) <= p.answers.length && pending.includes(p.name)) continue;
+        // Measured once each has had the attempt after its planned answers, or its chain ended.
+        const measuring = s.inFlight.some(p => {
+          const c = view.checkouts.find(x => x.planned?.plan.name === p.name);
+          const atPlace = p.failAt ? c?.attempts.filter(a => a.status !== undefined && whereOf(a.status) === p.failAt).length : c?.attempts.length;
+          return (atPlace ?? 0) <= p.answers.length && pending.includes(p.name);
+        });
+        if (measuring) continue;
         delete s.inFlight;
       }
       if (!need[kind] || s.sent >= this.max) { delete s.wantedSince; continue; }
       s.wantedSince ??= now;
       if (!isCalm(sink) && now - s.wantedSince < CALM_WAIT_MS * sink.timeScale) continue;
-      s.inFlight = againPlan(kind, ++s.sent, need[kind]);
+      const n = ++s.sent;
+      s.inFlight = kind === 'hang-up' ? positions.map(p => againAt(p, n)) : [againPlan(kind, n, need[kind])];
       delete s.wantedSince;
-      out.push(s.inFlight);
+      out.push(...s.inFlight);
     }
     return out;
   }
@@ -186,8 +194,10 @@ export async function driveCheckouts(o: DriveOptions): Promise<DriveResult> {
     if (!plan.forbidden && (status < 200 || status >= 300))
       throw new HarnessError('PIS_BAD_CONFIG', `The control API at ${o.controlUrl} refused the allowed checkout '${plan.name}' with ${status}: ` +
         `it must accept ${plan.request?.statuses.join(', ')} (docs/control-api.md).`);
+    const echoed = CONTROL_EXTENSIONS.filter(f => request?.[f] !== undefined && (body as Record<string, unknown> | undefined)?.[f] === request[f]);
     sink.created(key, {
       status, createdMs: sink.nowMs(),
+      ...(echoed.length ? { echoed } : {}),
       ...(typeof body?.id === 'string' ? { id: body.id } : {}),
       ...(typeof body?.reason === 'string' ? { reason: body.reason } : typeof body?.error === 'string' ? { reason: body.error } : {}),
     });
@@ -220,7 +230,8 @@ export async function driveCheckouts(o: DriveOptions): Promise<DriveResult> {
         const h = view.checkouts.find(c => c.planned?.plan.role === 'held');
         if (h?.attempts.some(a => !a.delivered && a.d.answer !== 'none')) { lateCreated = true; await create(o.late ?? LATE_PLAN); }
       }
-      const chains = [...plan.values()].filter(p => p.control?.id && p.control.status < 300);
+      // A forbidden request a control API accepted is not waited for: what it delivers is judged, not how much.
+      const chains = [...plan.values()].filter(p => p.control?.id && p.control.status < 300 && !p.plan.forbidden);
       const pending = chains.filter(p => {
         const c = view.checkouts.find(x => x.id === p.control!.id);
         // A 200 that came after 6 s does not acknowledge (spec 6.6): a conforming

@@ -2,7 +2,9 @@
 // suite creates one checkout per entry of SUITE_PLANS through the target's
 // control API (docs/control-api.md); the `sink` command hands PASSIVE_CYCLE
 // out to checkouts in the order they first appear.
+import { ABORT_REASON_STATUSES, ABORT_REASONS } from '../contracts/enums.ts';
 import type { ControlCheckoutRequest } from '../contracts/types.ts';
+import type { EventPosition, Where } from '../places/event-positions.ts';
 import type { Probe } from './probes.ts';
 
 export interface CheckoutPlan {
@@ -10,6 +12,13 @@ export interface CheckoutPlan {
   name: string;
   /** Answers to the checkout's attempts 1, 2, ... in arrival order; every later attempt gets 'ok'. */
   answers: Probe[];
+  /**
+   * When set, `answers` go to the attempts of the events at this place of the
+   * checkout only (harness/places/event-positions.ts: STARTED is first, a final
+   * status of spec 3.1 final, any other middle), in arrival order; every other
+   * attempt gets 'ok'.
+   */
+  failAt?: Where;
   /** What the suite asks the control API for (absent for checkouts the sink only saw). */
   request?: CheckoutRequest;
   /**
@@ -38,8 +47,16 @@ export interface CheckoutPlan {
  */
 type CheckoutRequest = Omit<ControlCheckoutRequest, 'webhook'>;
 
+/** The optional fields of a checkout request beyond those first agreed (docs/control-api.md): a target may ignore them. */
+export const CONTROL_EXTENSIONS = ['sca', 'endToEndId', 'referenceId'] as const;
+export type ControlExtension = typeof CONTROL_EXTENSIONS[number];
+
 /** What the target's control API answered for a checkout the suite asked for. */
-export interface ControlOutcome { status: number; id?: string; reason?: string; createdMs?: number }
+export interface ControlOutcome {
+  status: number; id?: string; reason?: string; createdMs?: number;
+  /** The optional fields its 201 answer echoed with the value asked for: the target says it took them. */
+  echoed?: ControlExtension[];
+}
 
 /** A checkout the analysis knows about: the plan and, in the suite, what the control API said. */
 export interface PlannedCheckout {
@@ -55,6 +72,8 @@ export type SinkPlan = Map<string, PlannedCheckout>;
 const FULL = ['STARTED', 'PAYMENT_CREATED', 'PAYMENT_INITIATED', 'PAYMENT_COMPLETED'];
 const SHORT = ['STARTED', 'PAYMENT_INITIATED', 'PAYMENT_COMPLETED'];
 const CANCELLED = ['STARTED', 'CANCELLED'];
+/** The answers at an event position under test: a give-up at 5 s, a 500, then 200. */
+const AT_PLACE: Probe[] = ['slow-6s', 'status-500'];
 
 /**
  * One checkout per probe, all created at once so they run concurrently; the
@@ -63,8 +82,10 @@ const CANCELLED = ['STARTED', 'CANCELLED'];
  * customer authentication); the
  * longest mandated chain is `held`: three failures, so three backoff delays
  * (10, 20, 40 s), which is what the growth rule needs (analysis/backoff.ts).
- * Failures sit on the first event of checkouts with later events, so a sender
- * that does not gate on acknowledgement shows it (spec 6.8).
+ * Failures sit on events followed by others, so a sender that does not gate on
+ * acknowledgement shows it (spec 6.8), and at every event position of normal
+ * and batch checkouts (the `*-fails` plans), so a sender whose retries, 5 s
+ * wait and backoff exist for its first event only shows it.
  */
 export const SUITE_PLANS: readonly CheckoutPlan[] = [
   { name: 'clean-normal', answers: [], request: { kind: 'normal', statuses: FULL } },
@@ -72,16 +93,44 @@ export const SUITE_PLANS: readonly CheckoutPlan[] = [
   { name: 'scheduled', scheduled: true, answers: [], request: { kind: 'normal', statuses: SHORT } },
   { name: 'sca', answers: [], request: { kind: 'normal', statuses: SHORT, sca: true } },
   { name: 'aborted', answers: [], request: { kind: 'normal', statuses: ['STARTED', 'PAYMENT_CREATED', 'FAILED'], abortReason: 'INSUFFICIENT_FUNDS' } },
+  // The poller's other final statuses, so each of the ten CheckoutStatus values is driven.
+  { name: 'poller-failed', answers: [], request: { kind: 'normal', statuses: ['STARTED', 'PAYMENT_INITIATED', 'PAYMENT_FAILED'] } },
+  { name: 'poller-cancelled', answers: [], request: { kind: 'batch', payments: 2, statuses: ['STARTED', 'PAYMENT_INITIATED', 'PAYMENT_CANCELLED'] } },
+  { name: 'poller-nontrackable', answers: [], request: { kind: 'normal', statuses: ['STARTED', 'PAYMENT_INITIATED', 'PAYMENT_NONTRACKABLE'] } },
+  // Every other abortReason of spec 2.4, each with one of the statuses it may come with.
+  ...ABORT_REASONS.filter(r => r !== 'INSUFFICIENT_FUNDS').map((abortReason, i): CheckoutPlan => ({
+    name: `abort-${abortReason.toLowerCase().replace(/_/g, '-')}`, answers: [],
+    request: { kind: 'normal', statuses: ['STARTED', ABORT_REASON_STATUSES[i % ABORT_REASON_STATUSES.length]], abortReason },
+  })),
   { name: 'answer-500', wave: 2, answers: ['status-500'], request: { kind: 'normal', statuses: SHORT } },
   { name: 'answer-201', answers: ['status-201'], request: { kind: 'normal', statuses: CANCELLED } },
   { name: 'answer-204', answers: ['status-204'], request: { kind: 'batch', statuses: CANCELLED } },
   { name: 'answer-302', answers: ['status-302'], request: { kind: 'normal', statuses: CANCELLED } },
   { name: 'answer-400', answers: ['status-400'], request: { kind: 'normal', statuses: CANCELLED } },
+  { name: 'answer-401', answers: ['status-401'], request: { kind: 'normal', statuses: CANCELLED } },
+  { name: 'answer-403', answers: ['status-403'], request: { kind: 'batch', statuses: CANCELLED } },
+  { name: 'answer-404', answers: ['status-404'], request: { kind: 'normal', statuses: CANCELLED } },
+  { name: 'answer-410', answers: ['status-410'], request: { kind: 'normal', statuses: CANCELLED } },
+  { name: 'answer-429', answers: ['status-429'], request: { kind: 'normal', statuses: CANCELLED } },
+  { name: 'answer-429-retry-after', answers: ['status-429-retry-after'], request: { kind: 'normal', statuses: CANCELLED } },
+  { name: 'answer-503', answers: ['status-503'], request: { kind: 'batch', statuses: CANCELLED } },
   { name: 'reset', answers: ['reset'], request: { kind: 'normal', statuses: SHORT } },
   { name: 'answer-after-4s', wave: 2, answers: ['slow-4s'], request: { kind: 'normal', statuses: SHORT } },
   { name: 'answer-after-6s', wave: 2, answers: ['slow-6s'], request: { kind: 'normal', statuses: SHORT } },
+  // A failure at every other event position (the first of a normal checkout is above): a 6 s
+  // answer the sender must give up on at 5 s, then a 500, then the backoff before the third attempt.
+  ...(['middle', 'final'] as const).map((where): CheckoutPlan =>
+    ({ name: `normal-${where}-fails`, wave: 2, failAt: where, answers: AT_PLACE, request: { kind: 'normal', statuses: SHORT } })),
+  ...(['first', 'middle', 'final'] as const).map((where): CheckoutPlan =>
+    ({ name: `batch-${where}-fails`, wave: 2, failAt: where, answers: AT_PLACE, request: { kind: 'batch', payments: 2, statuses: SHORT } })),
   { name: 'held', role: 'held', answers: ['status-500', 'status-500', 'status-500'], request: { kind: 'normal', statuses: ['STARTED', 'TIMED_OUT'] } },
   { name: 'forbidden', forbidden: true, answers: [], request: { kind: 'normal', statuses: ['STARTED', 'PAYMENT_COMPLETED'] } },
+  // The other places spec 3.1 forbids a step: a status after a final one, a poller status after
+  // PAYMENT_CREATED without PAYMENT_INITIATED, a sequence that does not start with STARTED.
+  { name: 'forbidden-after-final', forbidden: true, answers: [], request: { kind: 'normal', statuses: ['STARTED', 'CANCELLED', 'PAYMENT_INITIATED'] } },
+  { name: 'forbidden-poller-after-created', forbidden: true, answers: [],
+    request: { kind: 'batch', statuses: ['STARTED', 'PAYMENT_CREATED', 'PAYMENT_FAILED'] } },
+  { name: 'forbidden-not-started-first', forbidden: true, answers: [], request: { kind: 'normal', statuses: ['PAYMENT_INITIATED', 'PAYMENT_COMPLETED'] } },
 ];
 
 /** Created by the suite once `held` has had its first failure, not at the start. */
@@ -99,6 +148,14 @@ export function againPlan(kind: 'hang-up' | 'backoff', n: number, failures = 1):
     : { name: `backoff-again-${n}`, answers: Array<Probe>(failures).fill('status-500'), request: { kind: 'normal', statuses: SHORT } };
 }
 
+/** Another answer after 6 s at one event position (normal first is againPlan's own). */
+export function againAt(position: EventPosition, n: number): CheckoutPlan {
+  if (position === 'normal first') return againPlan('hang-up', n);
+  const [kind, where] = position.split(' ') as ['normal' | 'batch', Where];
+  return { name: `answer-after-6s-again-${n}-${kind}-${where}`, failAt: where, answers: ['slow-6s'],
+    request: { kind, ...(kind === 'batch' ? { payments: 2 } : {}), statuses: SHORT } };
+}
+
 /**
  * For the passive sink: the n-th checkout seen gets entry n mod length. The
  * first ones exercise the most (a person may create only a few by hand).
@@ -113,9 +170,23 @@ export const PASSIVE_CYCLE: readonly CheckoutPlan[] = [
   { name: 'answer-302', answers: ['status-302'] },
   { name: 'answer-400', answers: ['status-400'] },
   { name: 'clean', answers: [] },
+  { name: 'answer-503', answers: ['status-503'] },
+  { name: 'answer-429', answers: ['status-429'] },
+  { name: 'answer-429-retry-after', answers: ['status-429-retry-after'] },
+  { name: 'answer-401', answers: ['status-401'] },
+  { name: 'answer-403', answers: ['status-403'] },
+  { name: 'answer-404', answers: ['status-404'] },
+  { name: 'answer-410', answers: ['status-410'] },
+  { name: 'answer-204', answers: ['status-204'] },
+  // Named for the checkout a person should create for them: a failure at each other event position.
+  { name: 'normal-middle-fails', failAt: 'middle', answers: AT_PLACE },
+  { name: 'normal-final-fails', failAt: 'final', answers: AT_PLACE },
+  { name: 'batch-first-fails', failAt: 'first', answers: AT_PLACE },
+  { name: 'batch-middle-fails', failAt: 'middle', answers: AT_PLACE },
+  { name: 'batch-final-fails', failAt: 'final', answers: AT_PLACE },
 ];
 
-/** The probe for attempt `n` (0-based) of a checkout under a plan. */
+/** The probe for attempt `n` (0-based) of a checkout under a plan, or of the attempts at its `failAt` place. */
 export function probeFor(plan: CheckoutPlan, n: number): Probe {
   return plan.answers[n] ?? 'ok';
 }

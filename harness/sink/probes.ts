@@ -6,6 +6,9 @@
 export type Probe =
   | 'ok'
   | 'status-500' | 'status-201' | 'status-204' | 'status-302' | 'status-400'
+  | 'status-401' | 'status-403' | 'status-404' | 'status-410' | 'status-429' | 'status-503'
+  /** 429 with a Retry-After header (RETRY_AFTER_SPEC_S): still a failed delivery (spec 6.4). */
+  | 'status-429-retry-after'
   | 'slow-4s' | 'slow-6s'
   | 'reset'
   /** Not planned: the sink's own answer to a body over the size limit (413, still recorded). */
@@ -26,8 +29,18 @@ export const SLOW_ANSWER_SPEC_MS: Partial<Record<Probe, number>> = { 'slow-4s': 
 /** The probe that gives `status`: what a forwarded answer asked of the sender, for the analysis. */
 export function probeOfStatus(status: number): Probe {
   const p = status === 200 ? 'ok' : `status-${status}`;
-  return ['ok', 'status-500', 'status-201', 'status-204', 'status-302', 'status-400'].includes(p) ? p as Probe : 'forwarded';
+  return STATUS_PROBES.includes(p) ? p as Probe : 'forwarded';
 }
+
+const STATUS_PROBES = ['ok', 'status-500', 'status-201', 'status-204', 'status-302', 'status-400',
+  'status-401', 'status-403', 'status-404', 'status-410', 'status-429', 'status-503'];
+
+/**
+ * Spec seconds a 429-retry-after answer asks the sender to wait: the spec's
+ * own minimum backoff (6.5), so a sender that honours the header and one that
+ * ignores it both retry at a delay min-delay accepts.
+ */
+export const RETRY_AFTER_SPEC_S = 10;
 
 /** The HTTP status a probe answers with, or 'reset' for a dropped connection. */
 export function probeAnswer(p: Probe): number | 'reset' {
@@ -37,6 +50,7 @@ export function probeAnswer(p: Probe): number | 'reset' {
     case 'too-large': return 413;
     case 'incomplete': return 408;
     case 'forwarded': return 502;
+    case 'status-429-retry-after': return 429;
     default: return Number(p.slice('status-'.length));
   }
 }

@@ -20,7 +20,8 @@ import { ConnectionGuard } from './connections.ts';
 import { startLagMonitor } from './lag.ts';
 import { PASSIVE_CYCLE, probeFor, type CheckoutPlan, type ControlOutcome, type SinkPlan } from './plan.ts';
 import type { Forward, ForwardAnswer } from './forward.ts';
-import { SLOW_ANSWER_SPEC_MS, probeAnswer, probeOfStatus } from './probes.ts';
+import { RETRY_AFTER_SPEC_S, SLOW_ANSWER_SPEC_MS, probeAnswer, probeOfStatus, type Probe } from './probes.ts';
+import { whereOf } from '../places/event-positions.ts';
 import { Recorder, judgeKey, type RawAttempt } from './recorder.ts';
 import { selfSignedCertificate } from './tls.ts';
 
@@ -61,7 +62,22 @@ interface SinkStats {
   connections: number; connectionsClosed: number;
 }
 
-interface Route { key: string; plan: CheckoutPlan; checkoutId: string; apiKey?: string; control?: ControlOutcome; count: number; lastFailed: boolean }
+interface Route {
+  key: string; plan: CheckoutPlan; checkoutId: string; apiKey?: string; control?: ControlOutcome; count: number; lastFailed: boolean;
+  /** Attempts so far at the plan's `failAt` place. */
+  atPlace?: number;
+}
+
+/** A body's top-level status, read the way the checkout id is (the first match); a body without one is at no place. */
+const BODY_STATUS = /"status"\s*:\s*"([A-Z_]{1,40})"/;
+
+/** The probe for an attempt of a plan with `failAt`: the next of its answers when the body's status sits there, else 'ok'. */
+function probeAtPlace(route: Route, head: string): Probe {
+  const status = BODY_STATUS.exec(head)?.[1];
+  if (status === undefined || whereOf(status) !== route.plan.failAt) return 'ok';
+  route.atPlace = (route.atPlace ?? 0) + 1;
+  return probeFor(route.plan, route.atPlace - 1);
+}
 
 export interface Sink {
   /** Base URL the target calls (the public URL when one was given). */
@@ -243,6 +259,8 @@ export async function startSink(opts: SinkOptions = {}): Promise<Sink> {
     a.answeredNs = rec.nowNs();
     a.answer = status;
     const headers: Record<string, string> = status === 302 && !given ? { location: '/moved' } : {};
+    // Delta-seconds are whole real seconds: the spec's 10 s on the run's clock, at least 1.
+    if (a.probe === 'status-429-retry-after') headers['retry-after'] = String(Math.max(1, Math.ceil(RETRY_AFTER_SPEC_S * scale)));
     if (status === 413 || status === 408) headers.connection = 'close';
     const type = given ? given.contentType : 'text/plain';
     res.writeHead(status, status === 204 || !type ? headers : { ...headers, 'content-type': type });
@@ -314,7 +332,8 @@ export async function startSink(opts: SinkOptions = {}): Promise<Sink> {
       if (a.probe === 'too-large') { finishBody(a); return; }
       const body = a.reader!;
       // The text search for the id needs only the start of the body.
-      route ??= routeByBody(a, body.bytes ? body.peek(64 * 1024) : '');
+      const head = body.bytes ? body.peek(64 * 1024) : '';
+      route ??= routeByBody(a, head);
       // A stranger's attempt, whatever checkout it names, is answered 200 and takes no probe of the plan.
       if (route && !isSenders(a, route)) route = undefined;
       if (route?.lastFailed) retriesSeen++;
@@ -324,7 +343,8 @@ export async function startSink(opts: SinkOptions = {}): Promise<Sink> {
         setImmediate(() => finishBody(a));
         return;
       }
-      const probe = route ? probeFor(route.plan, route.count++) : 'ok';
+      const probe = !route ? 'ok' : route.plan.failAt === undefined ? probeFor(route.plan, route.count++)
+        : (route.count++, probeAtPlace(route, head));
       a.probe = probe;
       if (route) {
         route.lastFailed = probe !== 'ok' && probe !== 'slow-4s';

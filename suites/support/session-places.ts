@@ -7,7 +7,6 @@
 // sessions, once per worker.
 import type { ExchangeResponse } from '../../harness/http/exchange.ts';
 import { operationsAt, type Operation } from '../../harness/places/operations.ts';
-import { LATEST_API_VERSION } from '../../harness/contracts/api-versions.ts';
 import { apiUrl, callUrl } from './api.ts';
 import { Prerequisite, type CheckContext } from './check.ts';
 import { banksUnderTest, type Bank } from './banks.ts';
@@ -19,9 +18,6 @@ import { target } from './target.ts';
 export function sessionBoundOperations(): Operation[] {
   return operationsAt(target().apiVersion).filter(o => o.sessionBound);
 }
-
-/** The names of every session-bound operation of the latest version: what a check that binds them declares. */
-export const SESSION_BOUND = operationsAt(LATEST_API_VERSION).filter(o => o.sessionBound).map(o => o.id);
 
 /** A request at one operation, valid but for the session it is sent in. */
 export interface OperationProbe {

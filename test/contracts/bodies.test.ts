@@ -13,7 +13,7 @@ function ibanOk(iban: string): boolean {
   return rest === 1;
 }
 
-test('every kind x status x option combination is valid, classified as its kind, with no finding', () => {
+test('every kind x status x option combination is valid, classified as its kind, with no finding but the older variant\'s own', () => {
   for (const kind of ['normal', 'batch', 'older'] as const)
     for (const status of CHECKOUT_STATUSES)
       for (const extraFields of [false, true])
@@ -23,7 +23,8 @@ test('every kind x status x option combination is valid, classified as its kind,
               abortReason: ABORT_REASONS[0], payments: 3 });
             const r = checkWebhookBody(body);
             assert.equal(r.kind, kind);
-            assert.deepEqual(r.violations, [], `${kind} ${status}: ${JSON.stringify(r.violations)}`);
+            // An older body is said to be judged as such (rule variant.older, should), nothing more.
+            assert.deepEqual(r.violations.map(v => v.rule), kind === 'older' ? ['variant.older'] : [], `${kind} ${status}: ${JSON.stringify(r.violations)}`);
           }
 });
 

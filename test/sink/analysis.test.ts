@@ -92,7 +92,7 @@ test("the sink's own lateness widens a timing tolerance up to the tolerance itse
   // A hang-up at 5 s measured by a sink up to 2 s late could have been at 3 s: not judged.
   const waits = check('webhook.timeout.waits-5s', 2_000);
   assert.equal(waits.status, 'skipped');
-  assert.match(waits.message!, /1 of 1 hang-ups could not be judged: the sender gave up after 5\.00 s.*lateness around the attempt \(2\.00 s, measured\)/);
+  assert.match(waits.message!, /(\d+) of \1 hang-ups could not be judged: the sender gave up after 5\.00 s.*lateness around the attempt \(2\.00 s, measured\)/);
 });
 
 test('waits-5s: a sender that gives up at 4.5 s fails, one that gives up at 5.0 s passes, with up to 100 ms of its own lateness and the sink\'s', () => {

@@ -45,10 +45,12 @@ test('a blurred slow answer and a blurred backoff are each sent once more, and t
       await ref.close();
     }
   };
-  const { result: { checks, names }, blurred } = await judgeable(once, FLOOR_MS, r => r.checks.every(c => c.status === 'passed'));
+  // These two probes reach the first event of a normal checkout only: judged there (the other event positions are not reached).
+  const judgedThere = (c: { places?: { exercised: string[]; failed: string[] } }) => c.places?.exercised.includes('normal first') && !c.places.failed.length;
+  const { result: { checks, names }, blurred } = await judgeable(once, FLOOR_MS, r => r.checks.every(judgedThere));
   assert.deepEqual(names.filter(n => /again/.test(n)).sort(), ['answer-after-6s-again-1', 'backoff-again-1'], blurred);
   for (const c of checks) {
-    assert.equal(c.status, 'passed', `${c.id}: ${c.message}${blurred}`);
+    assert.ok(judgedThere(c), `${c.id}: ${c.message}${blurred}`);
     assert.ok(c.evidence.some(e => e.kind === 'note' && /could not be judged.*left out/.test(e.text)), `${c.id} says what it left out`);
   }
 });

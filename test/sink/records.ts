@@ -4,33 +4,89 @@
 // checks each must fail); ALLOWED changes are behaviour the spec allows, which
 // must fail nothing.
 import type { DeliveryAttempt } from '../../harness/report/model.ts';
-import type { CheckoutPlan, SinkPlan } from '../../harness/sink/plan.ts';
+import { CONTROL_EXTENSIONS, type CheckoutPlan, type SinkPlan } from '../../harness/sink/plan.ts';
 import { buildWebhookBody } from '../../harness/webhook/bodies.ts';
+import { EVENT_POSITIONS } from '../../harness/places/event-positions.ts';
+import { ABORT_REASON_STATUSES, ABORT_REASONS } from '../../harness/contracts/enums.ts';
 
 export const KEY = 'analysis-key-0001';
 export const S = 1000; // spec ms per second; time scale 1, so record ms = spec ms
 
 interface Spec { id: string; status: string; at: number; answer?: DeliveryAttempt['answer']; probe?: string; took?: number; key?: string | null;
-  body?: string; scheduledDate?: string }
+  body?: string; scheduledDate?: string; batch?: boolean }
 let seq = 0;
 /** What every checkout's request gives and its bodies return (spec 2.2): one creation date, its endToEndId and referenceId. */
 const CREATED = '2026-11-22T10:00:00.000Z';
 const e2e = (id: string) => `E2E-${id}`;
 const ref = (id: string) => `ref-${id}`;
+/** lastModifiedDate: seconds after creation by the status's step (so it never goes back within a checkout, whenever the body is built). */
+const STEP: Record<string, number> = { STARTED: 0, PAYMENT_CREATED: 1, PAYMENT_INITIATED: 2 };
+const modified = (status: string) => new Date(Date.parse(CREATED) + (STEP[status] ?? 3) * 1000).toISOString();
 function body(id: string, status: string, more: Partial<Parameters<typeof buildWebhookBody>[0]> = {}): string {
-  return JSON.stringify(buildWebhookBody({ kind: 'normal', id, status, createdDate: CREATED, endToEndId: e2e(id), referenceId: ref(id), ...more }));
+  return JSON.stringify(buildWebhookBody({ kind: 'normal', id, status, createdDate: CREATED, lastModifiedDate: modified(status),
+    endToEndId: e2e(id), referenceId: ref(id), ...more }));
 }
 export function att(s: Spec): DeliveryAttempt {
   const answer = s.answer ?? 200, took = s.took ?? 0.01;
   return {
     seq: ++seq, checkoutId: s.id, arrivedMs: s.at * S, headers: s.key === null ? {} : { 'api-key': s.key ?? KEY },
-    body: s.body ?? body(s.id, s.status, s.scheduledDate ? { scheduledDate: s.scheduledDate } : {}),
+    body: s.body ?? body(s.id, s.status, { ...(s.scheduledDate ? { scheduledDate: s.scheduledDate } : {}), ...(s.batch ? { kind: 'batch' } : {}) }),
     probe: s.probe ?? (answer === 200 ? 'ok' : answer === 'reset' ? 'reset' : `status-${answer}`), answer,
     ...(answer === 'none' ? { closedMs: (s.at + took) * S } : { answeredMs: (s.at + took) * S }),
   };
 }
 
 const SCHEDULED = '2026-12-01';
+
+const SHORT = ['STARTED', 'PAYMENT_INITIATED', 'PAYMENT_COMPLETED'];
+/** The other forbidden requests of the suite's plan (harness/sink/plan.ts), each refused in the conforming record. */
+const FORBIDDEN: Record<string, string[]> = {
+  'forbidden-after-final': ['STARTED', 'CANCELLED', 'PAYMENT_INITIATED'],
+  'forbidden-poller-after-created': ['STARTED', 'PAYMENT_CREATED', 'PAYMENT_FAILED'],
+  'forbidden-not-started-first': ['PAYMENT_INITIATED', 'PAYMENT_COMPLETED'],
+};
+
+/** A forbidden request accepted (201) and delivered as asked, or only `sent` of it. */
+const acceptForbidden = (id: string, sent?: string[]): Change => (a, plan) => {
+  plan.get(id)!.control = { status: 201, id };
+  (sent ?? plan.get(id)!.plan.request!.statuses).forEach((st, k) => a.push(att({ id, status: st, at: 1 + k * 0.1,
+    body: body(id, st, { lastModifiedDate: new Date(Date.parse(CREATED) + k * 1000).toISOString() }) })));
+};
+
+/** An enum value as a record's name has it: PAYMENT_FAILED is payment-failed. */
+const kebab = (v: string) => v.toLowerCase().replace(/_/g, '-');
+
+/** The poller's final statuses no other conforming checkout ends with; the second one's checkout is a batch. */
+const POLLER_ENDS = ['PAYMENT_FAILED', 'PAYMENT_CANCELLED', 'PAYMENT_NONTRACKABLE'];
+/** The status the i-th abortReason's checkout ends with (the three of spec 2.4 in turn). */
+const abortedWith = (i: number) => ABORT_REASON_STATUSES[i % ABORT_REASON_STATUSES.length];
+
+/** One checkout per event position (harness/places/event-positions.ts), named `p-<kind>-<where>`. */
+const POSITIONS = EVENT_POSITIONS.map(p =>
+  ({ p, id: `p-${p.replace(' ', '-')}`, batch: p.startsWith('batch'), at: ['first', 'middle', 'final'].indexOf(p.split(' ')[1]) }));
+
+/**
+ * A checkout whose event at one position fails as the suite's `*-fails` plans
+ * make it: the sender gives up on a 6 s answer at 5 s, retries 10.1 s later into
+ * a 500, and 20.1 s after that is answered 200; the other events go at once.
+ */
+function failingAt(x: typeof POSITIONS[number]): Spec[] {
+  const out: Spec[] = [];
+  let t = 0;
+  SHORT.forEach((status, i) => {
+    const one = { id: x.id, status, batch: x.batch };
+    if (i !== x.at) { out.push({ ...one, at: t }); t += 0.1; return; }
+    out.push({ ...one, at: t, probe: 'slow-6s', answer: 'none', took: 5 }, { ...one, at: t + 15.1, answer: 500 }, { ...one, at: t + 35.2 });
+    t += 35.3;
+  });
+  return out;
+}
+
+/** The answer classes past 500, 201, 302 and a reset, each failing a checkout's first attempt once: [status, probe]. */
+const CLASSES: ReadonlyArray<[number, string]> = [
+  [204, 'status-204'], [400, 'status-400'], [401, 'status-401'], [403, 'status-403'], [404, 'status-404'], [410, 'status-410'],
+  [429, 'status-429'], [429, 'status-429-retry-after'], [503, 'status-503'],
+];
 
 /** A conforming record of every probe: clean checkouts, one retry per failure kind, slow answers, a held chain of 3 failures and a late checkout. */
 export function conforming(): { attempts: DeliveryAttempt[]; plan: SinkPlan } {
@@ -40,6 +96,8 @@ export function conforming(): { attempts: DeliveryAttempt[]; plan: SinkPlan } {
     { id: 'e201', status: 'STARTED', at: 0, answer: 201 }, { id: 'e201', status: 'STARTED', at: 10.1 },
     { id: 'e302', status: 'STARTED', at: 0, answer: 302 }, { id: 'e302', status: 'STARTED', at: 10.1 },
     { id: 'rst', status: 'STARTED', at: 0, answer: 'reset' }, { id: 'rst', status: 'STARTED', at: 10.1 },
+    ...CLASSES.flatMap(([code, probe]): Spec[] => [
+      { id: `e${probe}`, status: 'STARTED', at: 0, answer: code, probe }, { id: `e${probe}`, status: 'STARTED', at: 10.1 }]),
     { id: 'slow4', status: 'STARTED', at: 1, probe: 'slow-4s', took: 4 }, { id: 'slow4', status: 'CANCELLED', at: 5.1 },
     { id: 'slow6', status: 'STARTED', at: 1, probe: 'slow-6s', answer: 'none', took: 5 }, { id: 'slow6', status: 'STARTED', at: 16.1 },
     { id: 'held', status: 'STARTED', at: 0, answer: 500 }, { id: 'held', status: 'STARTED', at: 10.1, answer: 500 },
@@ -51,9 +109,16 @@ export function conforming(): { attempts: DeliveryAttempt[]; plan: SinkPlan } {
     { id: 'sca', status: 'STARTED', at: 0 }, { id: 'sca', status: 'PAYMENT_CREATED', at: 0.1 }, { id: 'sca', status: 'PAYMENT_INITIATED', at: 0.2 },
     { id: 'sca', status: 'PAYMENT_COMPLETED', at: 0.3 },
     { id: 'steps', status: 'STARTED', at: 0 }, { id: 'steps', status: 'PAYMENT_CREATED', at: 0.1 }, { id: 'steps', status: 'FAILED', at: 0.2 },
+    ...POSITIONS.flatMap(failingAt),
+    ...POLLER_ENDS.flatMap((end, i): Spec[] =>
+      ['STARTED', 'PAYMENT_INITIATED', end].map((status, k) => ({ id: `poll-${end}`, status, at: k * 0.1, batch: i === 1 }))),
+    ...ABORT_REASONS.flatMap((r, i): Spec[] => [{ id: `abort-${r}`, status: 'STARTED', at: 0 },
+      { id: `abort-${r}`, status: abortedWith(i), at: 0.1, body: body(`abort-${r}`, abortedWith(i), { abortReason: r }) }]),
   ];
   const plan: SinkPlan = new Map();
-  const add = (id: string, p: Partial<CheckoutPlan>) => plan.set(id, { plan: { name: id, answers: [], ...p }, control: { status: 201, id } });
+  // The control API echoes the optional fields it took (docs/control-api.md).
+  const add = (id: string, p: Partial<CheckoutPlan>) => plan.set(id, { plan: { name: id, answers: [], ...p },
+    control: { status: 201, id, echoed: CONTROL_EXTENSIONS.filter(f => p.request?.[f] !== undefined) } });
   const asked = (id: string, statuses: string[], more: Partial<NonNullable<CheckoutPlan['request']>> = {}) =>
     ({ kind: 'normal' as const, statuses, endToEndId: e2e(id), referenceId: ref(id), ...more });
   for (const id of new Set(a.map(x => x.id))) add(id, { request: asked(id, []) });
@@ -62,8 +127,14 @@ export function conforming(): { attempts: DeliveryAttempt[]; plan: SinkPlan } {
   add('sched', { request: asked('sched', ['STARTED', 'PAYMENT_INITIATED', 'PAYMENT_COMPLETED'], { scheduledDate: SCHEDULED }) });
   add('sca', { request: asked('sca', ['STARTED', 'PAYMENT_INITIATED', 'PAYMENT_COMPLETED'], { sca: true }) });
   add('steps', { request: asked('steps', ['STARTED', 'PAYMENT_CREATED', 'FAILED']) });
+  for (const x of POSITIONS) add(x.id, { request: asked(x.id, SHORT, x.batch ? { kind: 'batch' } : {}) });
+  POLLER_ENDS.forEach((end, i) =>
+    add(`poll-${end}`, { request: asked(`poll-${end}`, ['STARTED', 'PAYMENT_INITIATED', end], i === 1 ? { kind: 'batch' } : {}) }));
+  ABORT_REASONS.forEach((r, i) => add(`abort-${r}`, { request: asked(`abort-${r}`, ['STARTED', abortedWith(i)], { abortReason: r }) }));
   plan.set('forbidden', { plan: { name: 'forbidden', answers: [], forbidden: true, request: { kind: 'normal', statuses: ['STARTED', 'PAYMENT_COMPLETED'] } },
     control: { status: 400, reason: 'no' } });
+  for (const [id, statuses] of Object.entries(FORBIDDEN))
+    plan.set(id, { plan: { name: id, answers: [], forbidden: true, request: { kind: 'normal', statuses } }, control: { status: 400, reason: 'no' } });
   return { attempts: a.map(att), plan };
 }
 
@@ -87,6 +158,34 @@ export const RECORDS: Record<string, Change> = {
   'no-retry-after-giving-up': a => drop(a, x => x.checkoutId === 'slow6' && x.probe === 'ok'),
   'no-transaction-status-once-authorised': a => editBody(a.find(y => status(y) === 'PAYMENT_COMPLETED')!, b => { delete b.payment.transactionStatus; }),
   'no-retry-after-reset': a => drop(a, x => x.checkoutId === 'rst' && x.answer === 200),
+  ...Object.fromEntries(CLASSES.map(([, probe]) => [`no-retry-after-${probe.slice('status-'.length)}`,
+    (a: DeliveryAttempt[]) => drop(a, x => x.checkoutId === `e${probe}` && x.answer === 200)])),
+  // Each other forbidden request accepted and delivered as asked.
+  ...Object.fromEntries(Object.keys(FORBIDDEN).map(id => [`${id}-delivered`, acceptForbidden(id)])),
+  // One CheckoutStatus each never sent by a checkout that asked for it, while its other statuses were.
+  ...Object.fromEntries(Object.entries({ STARTED: 'steps', CANCELLED: 'late', FAILED: 'steps', TIMED_OUT: 'held', PAYMENT_INITIATED: 'sched',
+    PAYMENT_COMPLETED: 'sched', ...Object.fromEntries(POLLER_ENDS.map(e => [e, `poll-${e}`])) })
+    .map(([st, id]) => [`status-never-sent-${kebab(st)}`, (a: DeliveryAttempt[]) => drop(a, x => x.checkoutId === id && status(x) === st)])),
+  // One abortReason each answered with another value.
+  ...Object.fromEntries(ABORT_REASONS.map((r, i) => [`abort-reason-not-the-one-asked-${kebab(r)}`,
+    (a: DeliveryAttempt[]) => editBody(a.find(x => x.checkoutId === `abort-${r}` && status(x) === abortedWith(i))!,
+      b => { b.abortReason = ABORT_REASONS[(i + 1) % ABORT_REASONS.length]; })])),
+  // At one event position each: the rule kept everywhere else.
+  ...Object.fromEntries(POSITIONS.flatMap(({ id, at }) => {
+    const failing = (a: DeliveryAttempt[]) => a.filter(x => x.checkoutId === id && status(x) === SHORT[at]);
+    const name = id.slice(2);
+    const changes: Array<[string, Change]> = [
+      [`no-retry-after-giving-up-at-${name}`, a => { for (const x of failing(a).slice(1)) drop(a, y => y === x); }],
+      [`gave-up-after-3s-at-${name}`, a => { const x = failing(a)[0]; x.closedMs = x.arrivedMs + 3 * S; }],
+      [`retry-2s-after-giving-up-at-${name}`, a => { const [x, y] = failing(a); moveTo(y, (x.closedMs! + 2 * S) / S); }],
+    ];
+    // The next event sent in the failing one's backoff (no event follows a final one).
+    if (at < 2) changes.push([`sent-during-backoff-at-${name}`, a => {
+      const next = a.find(x => x.checkoutId === id && status(x) === SHORT[at + 1])!;
+      moveTo(next, (failing(a)[0].closedMs! + 1 * S) / S);
+    }]);
+    return changes;
+  })),
   'gave-up-after-3s': a => {
     const s = a.find(x => x.probe === 'slow-4s')!; s.answer = 'none'; delete s.answeredMs; s.closedMs = s.arrivedMs + 3 * S;
     moveTo(a.find(x => x.checkoutId === 'slow4' && x.probe === 'ok')!, 14.2);
@@ -96,6 +195,7 @@ export const RECORDS: Record<string, Change> = {
     const s = a.find(x => x.probe === 'slow-6s')!; s.answer = 200; delete s.closedMs; s.answeredMs = s.arrivedMs + 6 * S;
     drop(a, x => x.checkoutId === 'slow6' && x.probe === 'ok');
   },
+  'copy-after-a-later-event-acknowledged': a => { a.push(att({ id: 'clean', status: 'STARTED', at: 0.15 })); },
   'sent-during-previous-backoff': a => { a.find(x => x.checkoutId === 'e500' && status(x) === 'CANCELLED')!.arrivedMs = 5 * S; },
   'late-held-by-backoff': a => { for (const x of a.filter(x => x.checkoutId === 'late')) { x.arrivedMs += 80 * S; x.answeredMs! += 80 * S; } },
   // Checkouts whose attempts never overlap: no two were ever in flight at once.
@@ -122,8 +222,12 @@ export const RECORDS: Record<string, Change> = {
   'scheduled-date-missing': a => editBody(a.find(x => x.checkoutId === 'sched' && status(x) === 'PAYMENT_INITIATED')!,
     b => { delete b.payment.scheduledDate; }),
   'scheduled-date-on-unscheduled-payment': a => editBody(a.find(x => x.checkoutId === 'clean')!, b => { b.payment.scheduledDate = SCHEDULED; }),
+  'last-modified-before-created': a => editBody(a.find(x => x.checkoutId === 'clean' && status(x) === 'STARTED')!,
+    b => { b.lastModifiedDate = '2026-11-22T09:59:59.000Z'; }),
+  'last-modified-goes-back': a => editBody(a.find(x => x.checkoutId === 'clean' && status(x) === 'PAYMENT_COMPLETED')!,
+    b => { b.lastModifiedDate = '2026-11-22T10:00:01.000Z'; }),
   'created-date-changed': a => editBody(a.find(x => x.checkoutId === 'clean' && status(x) === 'PAYMENT_INITIATED')!,
-    b => { b.createdDate = '2026-11-22T10:00:05.000Z'; }),
+    b => { b.createdDate = '2026-11-22T09:59:55.000Z'; }),
   'original-amount-changed': a => editBody(a.find(x => x.checkoutId === 'sca' && status(x) === 'PAYMENT_INITIATED')!, b => { b.payment.originalAmount += 1; }),
   'completed-with-transaction-status-started': a => editBody(a.find(x => x.checkoutId === 'sched' && status(x) === 'PAYMENT_COMPLETED')!,
     b => { b.payment.transactionStatus = 'STARTED'; }),
@@ -162,6 +266,13 @@ export const ALLOWED: Record<string, Change> = {
       x('late', 'PAYMENT_COMPLETED', 1.05, body('late', 'PAYMENT_COMPLETED', { abortReason: 'BANK_ERROR' })), x('sca', 'STARTED', 0.05, 'not json'));
   },
   'duplicates after a 200': a => { a.push(att({ id: 'clean', status: 'STARTED', at: 0.05 }), att({ id: 'held', status: 'TIMED_OUT', at: 71 })); },
+  // The bodies carry the service's own endToEndId and referenceId, and no PAYMENT_CREATED comes.
+  'a control API that takes none of the optional sca, endToEndId and referenceId': (a, plan) => {
+    for (const p of plan.values()) if (p.control) delete p.control.echoed;
+    for (const x of a) editBody(x, b => { if ('endToEndId' in b) b.endToEndId = `E2E-own-${x.checkoutId}`; b.referenceId = `own-${x.checkoutId}`; });
+    drop(a, x => x.checkoutId === 'sca' && status(x) === 'PAYMENT_CREATED');
+  },
+  'a control API that accepts a forbidden request but delivers only its legal start': acceptForbidden('forbidden-after-final', ['STARTED', 'CANCELLED']),
   'jitter of 25 % upward': a => {
     const h = a.filter(x => x.checkoutId === 'held' && status(x) === 'STARTED'); [0, 12.5, 32.6, 72.7].forEach((t, i) => moveTo(h[i], t));
     for (const x of a.filter(x => x.checkoutId === 'held' && status(x) === 'TIMED_OUT')) moveTo(x, 72.8);

@@ -81,10 +81,22 @@ async function watched(body: () => Promise<string[]>): Promise<Outcome> {
  * The clean reference, or one quirk: every webhook check passes (those `setup.judges` names, when it drives only some
  * probes), and the sink saw what the reference sent.
  */
+/**
+ * Quirks under which a check is rightly not run: the target does not offer
+ * what it needs, and says so the way docs/control-api.md asks.
+ */
+const NOT_RUN_UNDER: Record<string, RegExp> = {
+  'control-first-fields': /^webhook\.(body\.end-to-end-id|body\.reference-id|states\.sca-payment-created)$/,
+};
+
 export function cleanCase(quirk: string, setup = USUAL): Case {
-  const due = (c: { id: string; status: string }) => c.status === 'failed' || ((setup.judges?.test(c.id) ?? true) && c.status !== 'passed');
+  const excused = (c: { id: string; status: string; message?: string }) =>
+    c.status === 'skipped' && NOT_RUN_UNDER[quirk]?.test(c.id) && /did not echo/.test(c.message ?? '');
+  const due = (c: { id: string; status: string; message?: string }) =>
+    c.status === 'failed' || ((setup.judges?.test(c.id) ?? true) && c.status !== 'passed' && !excused(c));
   return {
-    title: `reference ${quirk || 'clean'}: every webhook check passes${setup === USUAL ? '' : ` (time scale ${setup.scale})`}`,
+    title: `reference ${quirk || 'clean'}: every webhook check passes${NOT_RUN_UNDER[quirk] ? ' or is not run for what it does not offer' : ''}` +
+      `${setup === USUAL ? '' : ` (time scale ${setup.scale})`}`,
     floorMs: setup.floorMs,
     judge: () => watched(async () => {
       const { checks, drive, recorded, logged, plan } = await judge(quirk ? [quirk] : [], setup);

@@ -103,6 +103,22 @@ test('each probe answers as planned, on a compressed clock', async () => {
   } finally { await sink.close(); }
 });
 
+test('the further answer classes: 401, 403, 404, 410, 429, 429 with Retry-After (the spec\'s 10 s on the run\'s clock) and 503', async () => {
+  const sink = await startSink({ timeScale: 0.05 });
+  try {
+    const answers = ['status-401', 'status-403', 'status-404', 'status-410', 'status-429', 'status-429-retry-after', 'status-503'] as const;
+    sink.expect('p', { name: 'classes', answers: [...answers] });
+    const seen: Array<[number, string | undefined]> = [];
+    for (let i = 0; i < answers.length; i++) {
+      const r = await post(sink.hookUrl('p'), '{"id":"x","status":"STARTED"}');
+      await r.body.text();
+      seen.push([r.statusCode, r.headers['retry-after'] as string | undefined]);
+    }
+    assert.deepEqual(seen, [[401, undefined], [403, undefined], [404, undefined], [410, undefined], [429, undefined], [429, '1'], [503, undefined]]);
+    assert.deepEqual(sink.attempts().map(a => a.probe), [...answers]);
+  } finally { await sink.close(); }
+});
+
 test('a sender that hangs up before a slow answer is recorded as such', async () => {
   // Time scale 1: the answer is held 6 s, and the client hangs up as soon as the sink has its request.
   const sink = await startSink({ passive: [{ name: 'slow', answers: ['slow-6s'] }], apiKey: KEY });

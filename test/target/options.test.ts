@@ -88,7 +88,11 @@ test('every option is taken as a flag, a variable and a config key in both spell
       got.push([`--${o.name}`, fromFlags(values)[o.field]]);
     } else assert.ok(!(o.name in TARGET_FLAGS), o.name);
     if (o.env) got.push([o.env, fromEnv({ [o.env]: String(s.text) })[o.field]]);
-    for (const key of spellings(o.name)) got.push([`${key}:`, loadConfigFile(configFile({ [key]: s.yaml ?? s.text })).config[o.field]]);
+    for (const key of spellings(o.name)) {
+      // A secret never goes in a file: the key is refused, naming the variable that takes it.
+      if (o.secret) throwsNaming(() => loadConfigFile(configFile({ [key]: s.yaml ?? s.text })), 'PIS_BAD_CONFIG', o.env!, key);
+      else got.push([`${key}:`, loadConfigFile(configFile({ [key]: s.yaml ?? s.text })).config[o.field]]);
+    }
     for (const [how, value] of got) assert.deepEqual(value, s.field, `${o.name} given as ${how}`);
     const resolved = resolveTarget({ [o.field]: s.field }, BASE);
     if (o.field === 'paths' || o.field === 'headers') assert.deepEqual({ ...resolved[o.field], ...(s.field as object) }, resolved[o.field], o.name);
@@ -110,7 +114,7 @@ test('a value of the wrong type is refused naming the key as written, for every 
     // true is of no other kind than a switch's; a mapping is of no switch's.
     const wrong = o.kind.flag === 'boolean' ? { a: 1 } : true;
     for (const key of spellings(o.name))
-      throwsNaming(() => loadConfigFile(configFile({ [key]: wrong })), 'PIS_BAD_CONFIG', `'${key}' must be `, key);
+      throwsNaming(() => loadConfigFile(configFile({ [key]: wrong })), 'PIS_BAD_CONFIG', o.secret ? o.env! : `'${key}' must be `, key);
   }
 });
 

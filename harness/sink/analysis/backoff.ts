@@ -1,15 +1,19 @@
 // webhook.backoff: the delay before each retry, and its growth over
 // consecutive failures of one event.
 import type { Evidence } from '../../report/model.ts';
-import { deliveries, listed, skipped, verdict, type Finding } from './result.ts';
+import { deliveries, listed, placed, skipped, verdict, type Finding } from './result.ts';
+import { PlaceLedger } from '../../report/places.ts';
+import { EVENT_POSITIONS } from '../../places/event-positions.ts';
 import type { CheckDef, Judged } from '../../report/check.ts';
-import { MIN_RETRY_DELAY_MS, judgeAtLeast, minOf, sec, tooLate, type AttemptView, type RunView, type Timing } from './view.ts';
+import { MIN_RETRY_DELAY_MS, judgeAtLeast, minOf, positionOf, sec, tooLate, type AttemptView, type RunView, type Timing } from './view.ts';
 
 // Spec 6.5: "Retries use exponential backoff with a minimum delay of 10 seconds."
 // Spec 8: "Minimum retry delay: 10 seconds, growing exponentially."
 export const MIN_DELAY: CheckDef = {
-  id: 'webhook.backoff.min-delay', requirements: ['R6.5-min-delay'], title: 'Every retry comes at least 10 s after the failed attempt ended', spec: '6.5',
+  id: 'webhook.backoff.min-delay', requirements: ['R6.5-min-delay'],
+  title: 'Every retry comes at least 10 s after the failed attempt ended, at every event position', spec: '6.5',
   quote: 'Retries use exponential backoff with a minimum delay of 10 seconds.',
+  bindsAt: { family: 'event-position' },
 };
 export const GROWTH: CheckDef = {
   id: 'webhook.backoff.growth', requirements: ['R6.5-exponential'],
@@ -73,6 +77,8 @@ interface MinDelays {
   unsure: number; worst?: Timing;
   /** The largest position (1: first retry of a run of failures) with delays not judged and none judged; 0 when none. */
   uncovered: number;
+  /** Each event position: a delay judged long enough, one too short, or only blurred ones. */
+  places: PlaceLedger;
 }
 
 /**
@@ -87,15 +93,22 @@ function judgeMinDelays(view: RunView): MinDelays {
   const findings: Finding[] = [];
   let unsure = 0, worst: Timing | undefined;
   const judgedAt = new Set<number>(), unsureAt = new Set<number>();
+  const places = new PlaceLedger('event-position', EVENT_POSITIONS);
   for (const run of runs) run.forEach((d, i) => {
     const t = view.timing(MIN_RETRY_DELAY_MS, [d.failed, d.retry]);
     const j = judgeAtLeast(d.ms, MIN_RETRY_DELAY_MS, t);
-    if (j === 'short')
+    const place = positionOf(view.byId.get(d.failed.d.checkoutId)!, d.failed) ?? d.failed.d.probe;
+    if (j === 'short') {
+      places.fail(place);
       findings.push({ message: `retry ${d.retry.attempt - 1} of ${label(d)} came ${sec(d.ms)} after the failed attempt ended`, attempts: [d.failed, d.retry] });
-    if (j === 'unsure') { unsure++; unsureAt.add(i + 1); if (!worst || t.lag > worst.lag) worst = t; } else judgedAt.add(i + 1);
+    }
+    if (j === 'unsure') {
+      unsure++; unsureAt.add(i + 1); if (!worst || t.lag > worst.lag) worst = t;
+      places.skip(place, tooLate(1, 1, t, 'retry delays', false));
+    } else { judgedAt.add(i + 1); if (j === 'ok') places.pass(place); }
   });
   const uncovered = Math.max(0, ...[...unsureAt].filter(p => !judgedAt.has(p)));
-  return { delays: runs.flat(), overlapping, findings, unsure, ...(worst ? { worst } : {}), uncovered };
+  return { delays: runs.flat(), overlapping, findings, unsure, ...(worst ? { worst } : {}), uncovered, places };
 }
 
 /**
@@ -112,7 +125,11 @@ export function backoffUnjudged(view: RunView): number {
 }
 
 export function checkMinDelay(view: RunView): Judged {
-  const { delays, overlapping, findings, unsure, worst, uncovered } = judgeMinDelays(view);
+  const m = judgeMinDelays(view);
+  return placed(judgeMinDelay(view, m), m.places);
+}
+
+function judgeMinDelay(view: RunView, { delays, overlapping, findings, unsure, worst, uncovered }: MinDelays): Judged {
   if (!delays.length) return skipped(MIN_DELAY, 'no failed attempt was retried, so there was no delay to measure');
   const shortest = minOf(delays.map(d => d.ms));
   const measured: Evidence = { kind: 'measurement', name: 'shortest retry delay',

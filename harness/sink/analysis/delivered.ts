@@ -3,14 +3,19 @@
 // payment that needs strong customer authentication passes through
 // PAYMENT_CREATED (spec 3.1, 6.2).
 import type { CheckDef, Judged } from '../../report/check.ts';
-import { listed, skipped, verdict, type Finding, withoutRequests } from './result.ts';
+import { CHECKOUT_STATUSES } from '../../contracts/enums.ts';
+import { PlaceLedger } from '../../report/places.ts';
+import { listed, placed, skipped, verdict, type Finding, withoutRequests } from './result.ts';
+import { honoured, notHonoured } from './fields.ts';
+import { disorderedCheckouts } from './order.ts';
 import { RETRY_WAIT_BOUND_MS, type CheckoutView, type RunView } from './view.ts';
 
 // Spec 6.1: "An event is delivered every time a status update of a checkout is detected."
 export const EVERY_STATUS: CheckDef = {
   id: 'webhook.states.every-status-sent', requirements: ['R6.1-event-per-update'],
-  title: 'Every status the control API accepted is sent as a webhook', spec: '6.1',
+  title: 'Every status the control API accepted is sent as a webhook, each of the ten CheckoutStatus values', spec: '6.1',
   quote: 'An event is delivered every time a status update of a checkout is detected.',
+  bindsAt: { family: 'checkout-status' },
 };
 // Spec 3.1: "PAYMENT_CREATED | End user started the payment but has not authorized
 // it. | Sent when strong customer authentication is needed." Spec 6.2: "PAYMENT_CREATED
@@ -26,7 +31,8 @@ function accepted(view: RunView): Array<{ name: string; id: string; statuses: st
   const out: Array<{ name: string; id: string; statuses: string[]; sca: boolean; c?: CheckoutView }> = [];
   for (const p of view.plan.values()) {
     const id = p.control?.id, r = p.plan.request;
-    if (!id || !r || p.control!.status >= 300) continue;
+    // A forbidden request a control API accepted need not be delivered whole (webhook.states.forbidden-refused judges it).
+    if (!id || !r || p.control!.status >= 300 || p.plan.forbidden) continue;
     out.push({ name: p.plan.name, id, statuses: r.statuses, sca: r.sca === true, c: view.byId.get(id) });
   }
   return out;
@@ -43,6 +49,7 @@ export function checkEveryStatus(view: RunView): Judged {
   if (!list.length)
     return withoutRequests(view, EVERY_STATUS, 'no checkout was created through the control API, so there is no list of statuses to compare with');
   const findings: Finding[] = [];
+  const places = new PlaceLedger('checkout-status', CHECKOUT_STATUSES);
   let judged = 0;
   for (const x of list) {
     if (!x.c) continue; // nothing at all arrived: webhook.states.sequence has no STARTED to judge either; the drive says so
@@ -54,6 +61,11 @@ export function checkEveryStatus(view: RunView): Judged {
     const lastAck = x.c.events.find(e => e.status === x.statuses[lastSeen])?.ackAt;
     const watchedOn = lastAck !== undefined && view.until - lastAck >= RETRY_WAIT_BOUND_MS;
     const missing = x.statuses.filter((s, i) => !seen.has(s) && (i < lastSeen || watchedOn));
+    for (const s of x.statuses) {
+      if (seen.has(s)) places.pass(s);
+      else if (missing.includes(s)) places.fail(s);
+      else places.skip(s, `still to come when the sink stopped watching (checkout ${x.id})`);
+    }
     if (missing.length) findings.push({
       message: `checkout ${x.id} ('${x.name}'): ${listed(missing)} never arrived, though ${x.statuses[lastSeen] ?? 'nothing asked for'} did ` +
         `(asked for ${x.statuses.join(' → ')})`,
@@ -62,14 +74,17 @@ export function checkEveryStatus(view: RunView): Judged {
   }
   const silent = list.filter(x => !x.c);
   if (!judged) return skipped(EVERY_STATUS, `none of the ${list.length} checkouts created through the control API sent a webhook`);
-  return verdict(EVERY_STATUS, 'every accepted status sent as an event', findings,
+  return placed(verdict(EVERY_STATUS, 'every accepted status sent as an event', findings,
     `${judged} checkouts: every status up to the last one seen arrived` +
-      `${silent.length ? `; ${silent.length} sent nothing (${listed(silent.map(x => x.id))})` : ''}`);
+      `${silent.length ? `; ${silent.length} sent nothing (${listed(silent.map(x => x.id))})` : ''}`), places);
 }
 
 export function checkSca(view: RunView): Judged {
-  const list = accepted(view).filter(x => x.sca && x.c);
-  if (!list.length) return withoutRequests(view, SCA, 'no checkout asked for strong customer authentication sent a webhook');
+  const all = accepted(view).filter(x => x.sca && x.c);
+  if (!all.length) return withoutRequests(view, SCA, 'no checkout asked for strong customer authentication sent a webhook');
+  const list = all.filter(x => honoured(x.c!, 'sca', x.c!.events.some(e => e.status === 'PAYMENT_CREATED')));
+  if (!list.length) return skipped(SCA, notHonoured('sca', all.length));
+  const disordered = disorderedCheckouts(view);
   const findings: Finding[] = [];
   for (const x of list) {
     const order = x.c!.attempts.map(a => a.status);
@@ -78,7 +93,8 @@ export function checkSca(view: RunView): Judged {
       message: `checkout ${x.id} ('${x.name}') needed strong customer authentication but sent no PAYMENT_CREATED (it sent ${[...new Set(order)].join(' → ')})`,
       attempts: x.c!.attempts,
     });
-    else if (initiated >= 0 && initiated < created)
+    // Out of order only because the sender broke the acknowledgement gate: webhook.order.ack-gated's fault, not this check's.
+    else if (initiated >= 0 && initiated < created && !disordered.has(x.id))
       findings.push({ message: `checkout ${x.id} ('${x.name}') sent PAYMENT_CREATED only after PAYMENT_INITIATED`, attempts: x.c!.attempts });
   }
   return verdict(SCA, 'PAYMENT_CREATED before PAYMENT_INITIATED on a checkout that needs strong customer authentication', findings,

@@ -5,6 +5,7 @@ import type { CheckDef, Judged } from '../../report/check.ts';
 import { showFact, type Fact } from './facts.ts';
 import { readable, where } from './body.ts';
 import { skipped, verdict, type Finding, withoutRequests } from './result.ts';
+import type { ControlExtension } from '../plan.ts';
 import type { AttemptView, CheckoutView, RunView } from './view.ts';
 
 // Spec 2.2: "endToEndId | string | Sent in the initial checkout request and returned unchanged in the webhook body."
@@ -32,6 +33,16 @@ export const STABLE: CheckDef = {
   quote: 'createdDate | string | Date the checkout was created. originalAmount | number | Original amount of the checkout.',
 };
 
+// Spec 2.2: "lastModifiedDate | string | Last update of the checkout." Spec 6.8: events are
+// delivered in order. A later event that says it changed earlier, or a change dated
+// before the checkout's creation, contradicts the bodies; the spec rules on neither
+// outright, so this is a should finding.
+export const LAST_MODIFIED: CheckDef = {
+  id: 'webhook.body.last-modified-forward', requirements: ['R2.2-dates'],
+  title: 'lastModifiedDate never goes back from one event to the next and is never before createdDate', spec: '2.2',
+  quote: 'lastModifiedDate | string | Last update of the checkout.',
+};
+
 /** The planned checkouts whose request set `field`, with their readable bodies (the older variant left out where it has no such field). */
 function asked(view: RunView, pick: (c: CheckoutView) => string | undefined, older: boolean): Array<{ c: CheckoutView; value: string; bodies: AttemptView[] }> {
   const out: Array<{ c: CheckoutView; value: string; bodies: AttemptView[] }> = [];
@@ -44,9 +55,27 @@ function asked(view: RunView, pick: (c: CheckoutView) => string | undefined, old
   return out;
 }
 
+/**
+ * Whether the target took an optional field of the checkout request
+ * (docs/control-api.md): its 201 answer echoed it, or a body carries the value
+ * asked for. A target that did neither may not implement the field; what its
+ * bodies carry then says nothing about the rule.
+ */
+export function honoured(c: CheckoutView, field: ControlExtension, seen: boolean): boolean {
+  return seen || (c.planned?.control?.echoed?.includes(field) ?? false);
+}
+
+/** The not-run reason when no checkout's target took an optional field, with the remedy. */
+export function notHonoured(field: ControlExtension, n: number): string {
+  return `the control API did not echo "${field}" in its 201 answer to any of ${n} checkouts asking for it, and no body showed it was taken: ` +
+    `the target may not implement this optional field of docs/control-api.md; echo the fields taken in the 201 answer to have it checked`;
+}
+
 function returned(view: RunView, def: CheckDef, field: 'endToEndId' | 'referenceId', older: boolean): Judged {
-  const list = asked(view, c => c.planned?.plan.request?.[field], older);
-  if (!list.length) return withoutRequests(view, def, `no checkout request carried a ${field}`);
+  const all = asked(view, c => c.planned?.plan.request?.[field], older);
+  if (!all.length) return withoutRequests(view, def, `no checkout request carried a ${field}`);
+  const list = all.filter(({ c, value, bodies }) => honoured(c, field, bodies.some(a => a.facts[field] === value)));
+  if (!list.length) return skipped(def, notHonoured(field, all.length));
   const findings: Finding[] = [];
   for (const { value, bodies } of list) for (const a of bodies) {
     const got = a.facts[field];
@@ -55,8 +84,10 @@ function returned(view: RunView, def: CheckDef, field: 'endToEndId' | 'reference
       break;
     }
   }
+  const left = all.length - list.length;
   return verdict(def, `the ${field} of the checkout request, unchanged`, findings,
-    `${list.length} checkouts: every body returned the ${field} of its checkout request`);
+    `${list.length} checkouts: every body returned the ${field} of its checkout request` +
+      `${left ? ` (${left} whose target did not echo or show it left out)` : ''}`);
 }
 
 export const checkEndToEndId = (view: RunView) => returned(view, END_TO_END_ID, 'endToEndId', false);
@@ -139,4 +170,36 @@ function sameInstant(a: Fact | undefined, b: Fact | undefined): boolean {
 function same(a: Fact | undefined, b: Fact | undefined): boolean {
   if (typeof a === 'object' && a !== null && typeof b === 'object' && b !== null) return a.described === b.described;
   return a === b;
+}
+
+const instant = (f: Fact | undefined) => typeof f === 'string' ? Date.parse(f) : NaN;
+
+export function checkLastModified(view: RunView): Judged {
+  const findings: Finding[] = [];
+  let judged = 0;
+  for (const c of view.checkouts) {
+    // Each event's first readable body, in the checkout's event order.
+    const firsts = c.events.map(e => e.attempts.find(a => a.facts.unreadable === undefined && Number.isFinite(instant(a.facts.lastModifiedDate))))
+      .filter((a): a is AttemptView => a !== undefined);
+    if (!firsts.length) continue;
+    judged++;
+    let before: AttemptView | undefined;
+    for (const a of firsts) {
+      const m = instant(a.facts.lastModifiedDate), created = instant(a.facts.createdDate);
+      if (Number.isFinite(created) && m < created) {
+        findings.push({ message: `${where(a)}: lastModifiedDate ${showFact(a.facts.lastModifiedDate)} is before createdDate ${showFact(a.facts.createdDate)}`,
+          attempts: [a] });
+        break;
+      }
+      if (before && m < instant(before.facts.lastModifiedDate)) {
+        findings.push({ message: `${where(a)}: lastModifiedDate ${showFact(a.facts.lastModifiedDate)} is before ` +
+          `${showFact(before.facts.lastModifiedDate)} of the earlier event ${before.status ?? '(no status)'}`, attempts: [before, a] });
+        break;
+      }
+      before = a;
+    }
+  }
+  if (!judged) return skipped(LAST_MODIFIED, 'no body carried a lastModifiedDate that is a date');
+  return verdict(LAST_MODIFIED, 'lastModifiedDate at or after createdDate, never earlier than the event before', findings,
+    `${judged} checkouts: lastModifiedDate never before createdDate and never going back`);
 }

@@ -11,10 +11,11 @@ import { API_KEY, checkApiKey } from './auth.ts';
 import { GROWTH, MIN_DELAY, checkGrowth, checkMinDelay } from './backoff.ts';
 import { ADVICE, CURRENT, MATCHES, METHOD, VALID, checkAdvice, checkCurrentVariant, checkMatches, checkMethod, checkValid } from './body.ts';
 import { EVERY_STATUS, SCA, checkEveryStatus, checkSca } from './delivered.ts';
-import { END_TO_END_ID, REFERENCE_ID, SCHEDULED_DATE, STABLE, checkEndToEndId, checkReferenceId, checkScheduledDate, checkStableFields } from './fields.ts';
-import { TRANSACTION_STATUS, checkTransactionStatus } from './transaction.ts';
+import { END_TO_END_ID, LAST_MODIFIED, REFERENCE_ID, SCHEDULED_DATE, STABLE, checkEndToEndId, checkLastModified, checkReferenceId, checkScheduledDate,
+  checkStableFields } from './fields.ts';
+import { TRANSACTION_AGREES, TRANSACTION_STATUS, checkTransactionAgrees, checkTransactionStatus } from './transaction.ts';
 import { DUPLICATES, checkDuplicates } from './duplicates.ts';
-import { ACK_GATED, checkOrder } from './order.ts';
+import { ACK_GATED, COPIES_IN_ORDER, checkCopiesInOrder, checkOrder } from './order.ts';
 import { CONCURRENT, NOT_HELD, checkConcurrent, checkNotHeld } from './parallel.ts';
 import { RETRY_CHECKS, checkRetries } from './retry.ts';
 import { ABORT_REASON, FORBIDDEN, SEQUENCE, checkAbortReason, checkForbiddenRefused, checkSequence } from './states.ts';
@@ -26,13 +27,13 @@ export type { AnalysisOptions } from './view.ts';
 /** Every webhook check with its level, in report order; analyze() returns one result for each, in this order. */
 export const WEBHOOK_CHECKS: readonly Registered[] = [
   must(VALID), should(CURRENT), should(ADVICE), must(MATCHES), must(METHOD),
-  must(END_TO_END_ID), must(REFERENCE_ID), must(SCHEDULED_DATE), must(STABLE), must(TRANSACTION_STATUS),
+  must(END_TO_END_ID), must(REFERENCE_ID), must(SCHEDULED_DATE), must(STABLE), should(LAST_MODIFIED), must(TRANSACTION_STATUS), should(TRANSACTION_AGREES),
   must(API_KEY),
   must(SEQUENCE), should(ABORT_REASON), must(FORBIDDEN), must(EVERY_STATUS), must(SCA),
   ...RETRY_CHECKS.map(k => must(k)),
   must(WAITS_5S), must(LATE_NOT_TAKEN),
   must(MIN_DELAY), must(GROWTH),
-  must(ACK_GATED),
+  must(ACK_GATED), should(COPIES_IN_ORDER),
   must(CONCURRENT), must(NOT_HELD),
   should(DUPLICATES),
 ];
@@ -49,13 +50,14 @@ export function analyzeRun(attempts: readonly DeliveryAttempt[], plan: SinkPlan,
   const view = buildView(attempts, plan, opts);
   const judged = [
     checkValid(view), checkCurrentVariant(view), checkAdvice(view), checkMatches(view), checkMethod(view),
-    checkEndToEndId(view), checkReferenceId(view), checkScheduledDate(view), checkStableFields(view), checkTransactionStatus(view),
+    checkEndToEndId(view), checkReferenceId(view), checkScheduledDate(view), checkStableFields(view), checkLastModified(view),
+    checkTransactionStatus(view), checkTransactionAgrees(view),
     checkApiKey(view),
     checkSequence(view), checkAbortReason(view), checkForbiddenRefused(view), checkEveryStatus(view), checkSca(view),
     ...checkRetries(view),
     checkWaits5s(view), checkLateNotTaken(view),
     checkMinDelay(view), checkGrowth(view),
-    checkOrder(view),
+    checkOrder(view), checkCopiesInOrder(view),
     checkConcurrent(view), checkNotHeld(view),
     checkDuplicates(view),
   ];

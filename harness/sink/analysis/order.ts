@@ -2,15 +2,27 @@
 // was acknowledged.
 import { CHECKOUT_STATUSES } from '../../contracts/enums.ts';
 import type { Evidence } from '../../report/model.ts';
-import { skipped, verdict, type Finding } from './result.ts';
+import { placed, skipped, verdict, type Finding } from './result.ts';
+import { PlaceLedger } from '../../report/places.ts';
 import type { CheckDef, Judged } from '../../report/check.ts';
-import type { AttemptView, CheckoutView, RunView } from './view.ts';
+import { RESPONSE_WAIT_MS, positionOf, type AttemptView, type CheckoutView, type RunView } from './view.ts';
 
 // Spec 6.8: "Events of a single payment are delivered in order: an event is not
 // delivered until the previous one is acknowledged."
 export const ACK_GATED: CheckDef = {
   id: 'webhook.order.ack-gated', requirements: ['R6.8-ack-gated'],
   title: 'No event of a checkout is sent before the previous one was answered 200', spec: '6.8',
+  quote: 'Events of a single payment are delivered in order: an event is not delivered until the previous one is acknowledged.',
+  // The gate is tested where an event failed and a later one waits: a final event has none after it.
+  bindsAt: { family: 'event-position', only: ['normal first', 'normal middle', 'batch first', 'batch middle'] },
+};
+
+// Spec 6.8 with 6.3: copies are allowed (at least once), but an earlier event sent
+// again after a later one was acknowledged reaches the receiver out of order. The
+// spec rules on copies only through "at least once", so this is a should finding.
+export const COPIES_IN_ORDER: CheckDef = {
+  id: 'webhook.order.copies-in-order', requirements: ['R6.8-ack-gated'],
+  title: 'No event is delivered again after a later event of its checkout was acknowledged', spec: '6.8',
   quote: 'Events of a single payment are delivered in order: an event is not delivered until the previous one is acknowledged.',
 };
 
@@ -26,7 +38,8 @@ type OrderBreak = 'overtake' | 'regression';
  *   reported here, so one fault fails one check.
  * Deliveries of an event after its 200 are duplicates (spec 6.3), never a break.
  */
-function orderBreaks(c: CheckoutView): Array<{ kind: OrderBreak | 'skip'; n: number; x: AttemptView; with: AttemptView[] }> {
+function orderBreaks(view: RunView, c: CheckoutView): Array<{ kind: OrderBreak | 'skip'; n: number; x: AttemptView; with: AttemptView[] }> {
+  const finish = finishOf(view);
   const out: Array<{ kind: OrderBreak | 'skip'; n: number; x: AttemptView; with: AttemptView[] }> = [];
   const seen = new Set<string>();
   // Only events of a status of spec 3.1 are ordered (at most ten); a body with another
@@ -55,7 +68,15 @@ function orderBreaks(c: CheckoutView): Array<{ kind: OrderBreak | 'skip'; n: num
   return out;
 }
 
-const finish = (y: AttemptView) => y.answered ?? y.closed ?? Infinity;
+/**
+ * When an attempt stopped holding up the next event: our answer, or the
+ * sender's hang-up. The sink learns of a hang-up (the socket's close) a turn
+ * after the sender, which may have sent the next event in between: a hang-up
+ * counts from the tolerance of the 5 s window (and the sink's own lateness)
+ * before the sink stamped it.
+ */
+const finishOf = (view: RunView) => (y: AttemptView) =>
+  y.answered ?? (y.closed !== undefined && y.d.answer === 'none' ? y.closed - view.tol(RESPONSE_WAIT_MS) - y.lag : y.closed) ?? Infinity;
 
 /** Index of the last attempt that arrived at or before t (attempts in arrival order), -1 if none. */
 function lastArrivedBy(attempts: readonly AttemptView[], t: number): number {
@@ -70,8 +91,13 @@ export function checkOrder(view: RunView): Judged {
   const findings: Finding[] = [];
   const notes: Evidence[] = [];
   let skips = 0;
-  for (const c of multi) for (const b of orderBreaks(c)) {
+  const places = new PlaceLedger('event-position', ACK_GATED.bindsAt!.only!);
+  const placeOf = (c: CheckoutView, e: CheckoutView['events'][number]) => positionOf(c, e.attempts[0]) ?? e.status;
+  // The gate was put to the test at an event that failed while a later event of its checkout waited.
+  for (const c of multi) for (const e of c.events.slice(0, -1)) if (e.attempts.some(a => !a.delivered)) places.pass(placeOf(c, e));
+  for (const c of multi) for (const b of orderBreaks(view, c)) {
     const m = `${b.x.status ?? 'unreadable'} (event ${b.x.event})`, n = `${c.events[b.n].status} (event ${b.n})`;
+    if (b.kind !== 'skip') places.fail(placeOf(c, c.events[b.n]));
     if (b.kind === 'overtake')
       findings.push({ message: `checkout ${c.id}: ${m} arrived while ${n} was still waiting for its answer`, attempts: [...b.with, b.x] });
     else if (b.kind === 'regression') findings.push({
@@ -84,11 +110,36 @@ export function checkOrder(view: RunView): Judged {
     });
   }
   if (skips > 10) notes.push({ kind: 'note', text: `and ${skips - 10} more such skips` });
-  return verdict(ACK_GATED, 'each event sent only after the previous one of its checkout was answered 200', findings,
-    `${multi.length} checkouts with several events, each sent only after the previous one was acknowledged${skips ? `; ${skips} skips noted` : ''}`, notes);
+  return placed(verdict(ACK_GATED, 'each event sent only after the previous one of its checkout was answered 200', findings,
+    `${multi.length} checkouts with several events, each sent only after the previous one was acknowledged${skips ? `; ${skips} skips noted` : ''}`, notes),
+  places);
 }
 
 /** Checkouts whose arrival order the order check faults (states then judges only what order cannot change). */
 export function disorderedCheckouts(view: RunView): Set<string> {
-  return new Set(view.checkouts.filter(c => orderBreaks(c).some(b => b.kind !== 'skip')).map(c => c.id));
+  return new Set(view.checkouts.filter(c => orderBreaks(view, c).some(b => b.kind !== 'skip')).map(c => c.id));
+}
+
+/** Copies of an acknowledged event that arrived after a later event of the checkout was acknowledged. */
+export function checkCopiesInOrder(view: RunView): Judged {
+  const multi = view.checkouts.filter(c => c.events.length > 1);
+  if (!multi.length) return skipped(COPIES_IN_ORDER, 'no checkout had more than one event');
+  const findings: Finding[] = [];
+  let copies = 0;
+  for (const c of multi) {
+    const ordered = c.events.filter(e => CHECKOUT_STATUSES.includes(e.status));
+    ordered.forEach((e, i) => {
+      if (e.ackAt === undefined) return;
+      for (const a of e.attempts.filter(x => x.arrived >= e.ackAt!)) {
+        copies++;
+        const later = ordered.slice(i + 1).find(m => m.ackAt !== undefined && m.ackAt <= a.arrived);
+        if (later) findings.push({
+          message: `checkout ${c.id}: ${e.status} (event ${e.index}) was delivered again after ${later.status} (event ${later.index}) was acknowledged`,
+          attempts: [later.attempts.find(x => x.delivered) ?? later.attempts[0], a],
+        });
+      }
+    });
+  }
+  return verdict(COPIES_IN_ORDER, 'copies of an event only before the next event of its checkout was acknowledged', findings,
+    `${copies} copies of acknowledged events, none after a later event of its checkout was acknowledged`);
 }

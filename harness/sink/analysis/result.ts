@@ -3,6 +3,7 @@
 // attempts). Its level comes from its registration in index.ts.
 import type { CheckDef, Judged } from '../../report/check.ts';
 import type { DeliveryAttempt, DeliveryEvidence, Evidence, SkipKind } from '../../report/model.ts';
+import { describeTally, type PlaceLedger } from '../../report/places.ts';
 import { annotate, type AttemptView, type RunView } from './view.ts';
 
 /** At most this many attempts go into one check's evidence (the timeline shows them all). */
@@ -90,4 +91,19 @@ export function withoutRequests(view: RunView, info: CheckDef, why: string): Jud
 /** Passed when there are no findings, else failed. */
 export function verdict(info: CheckDef, expected: string, findings: Finding[], passMessage: string, evidence: Evidence[] = []): Judged {
   return findings.length ? failed(info, expected, findings, evidence) : passed(info, passMessage, evidence);
+}
+
+/**
+ * A check's outcome with the places it covered: a failure stays a failure
+ * (its findings name the places), a pass becomes not-run when some bound place
+ * was not exercised (with each place's reason), and a pass says where it held.
+ */
+export function placed(j: Judged, ledger: PlaceLedger): Judged {
+  const places = ledger.tally();
+  if (j.status === 'passed' && places.notExercised?.length) {
+    const why = places.notExercised.map(n => `${n.place}: ${n.reason}`).join('; ');
+    return { ...j, status: 'skipped', message: `exercised ${describeTally(places)}; not at ${why}`, places };
+  }
+  if (j.status === 'passed') return { ...j, message: `${j.message}; held at ${describeTally(places)}`, places };
+  return { ...j, places };
 }

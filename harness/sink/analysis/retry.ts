@@ -1,40 +1,61 @@
 // webhook.retry: every failed answer is followed by a new attempt of the same event.
-import { deliveries, skipped, verdict, type Finding } from './result.ts';
+import { deliveries, placed, skipped, verdict, type Finding } from './result.ts';
 import type { CheckDef, Judged } from '../../report/check.ts';
-import { RETRY_WAIT_BOUND_MS, nextOfEvent, sec, strangersNaming, type AttemptView, type CheckoutView, type RunView } from './view.ts';
+import { PlaceLedger } from '../../report/places.ts';
+import type { AnswerClass } from '../../places/answer-classes.ts';
+import { EVENT_POSITIONS } from '../../places/event-positions.ts';
+import { RETRY_WAIT_BOUND_MS, nextOfEvent, positionOf, sec, strangersNaming, type AttemptView, type CheckoutView, type RunView } from './view.ts';
 
 // Spec 6.4: "The receiver must answer each request with status code 200. Any
 // other status code triggers another attempt to deliver the same event."
 // Spec 7: "any response other than 200 ... is a failed delivery and leads to a retry."
 // One check per kind of answer, so a sender that takes 2xx for success fails
 // only `after-other-2xx`. Slow answers belong to webhook.timeout, not here.
+// Each binds the answer classes it names (harness/places/answer-classes.ts):
+// a sender that retries after 400 but takes 410 as "gone for good" fails at 410.
 const CASES: Array<{ info: CheckDef; probes: string[]; when?: (a: AttemptView) => boolean }> = [
   { info: { id: 'webhook.retry.after-500', requirements: ['R6.4-non-200-retried'],
-    title: 'A 500 answer is followed by another attempt of the same event', spec: '6.4',
-    quote: 'The receiver must answer each request with status code 200. Any other status code triggers another attempt to deliver the same event.' },
-    probes: ['status-500'] },
+    title: 'A 500 or 503 answer is followed by another attempt of the same event', spec: '6.4',
+    quote: 'The receiver must answer each request with status code 200. Any other status code triggers another attempt to deliver the same event.',
+    bindsAt: { family: 'answer-class', only: ['500', '503'] } },
+    probes: ['status-500', 'status-503'] },
   { info: { id: 'webhook.retry.after-other-2xx', requirements: ['R6.4-non-200-retried'],
     title: 'A 201 or 204 answer is not taken for delivery: another attempt follows', spec: '6.4',
-    quote: 'The receiver must answer each request with status code 200. Any other status code triggers another attempt to deliver the same event.' },
+    quote: 'The receiver must answer each request with status code 200. Any other status code triggers another attempt to deliver the same event.',
+    bindsAt: { family: 'answer-class', only: ['201', '204'] } },
     probes: ['status-201', 'status-204'] },
   { info: { id: 'webhook.retry.after-3xx-4xx', requirements: ['R6.4-non-200-retried'],
-    title: 'A 302, 400 or 413 answer is followed by another attempt of the same event', spec: '6.4',
-    quote: 'The receiver must answer each request with status code 200. Any other status code triggers another attempt to deliver the same event.' },
-    probes: ['status-302', 'status-400', 'too-large'] },
+    title: 'A 3xx or 4xx answer (302, 400, 401, 403, 404, 410, 413, 429 with and without Retry-After) is followed by another attempt', spec: '6.4',
+    quote: 'The receiver must answer each request with status code 200. Any other status code triggers another attempt to deliver the same event.',
+    // 413 is the sink's own answer to an oversized body, never planned: judged when it happens, not bound.
+    bindsAt: { family: 'answer-class', only: ['302', '400', '401', '403', '404', '410', '429', '429 with Retry-After'] } },
+    probes: ['status-302', 'status-400', 'status-401', 'status-403', 'status-404', 'status-410', 'status-429', 'status-429-retry-after', 'too-large'] },
   // Spec 6.6: "Without a response in that time the event counts as not delivered
   // and is retried at the next backoff." Only attempts the sender itself gave up
   // on; one that waited and took a late answer fails webhook.timeout instead.
   { info: { id: 'webhook.retry.after-timeout', requirements: ['R6.6-no-answer-retried'],
-    title: 'An attempt the sender gave up on after 5 s is followed by another attempt', spec: '6.6',
-    quote: 'Without a response in that time the event counts as not delivered and is retried at the next backoff.' },
+    title: 'An attempt the sender gave up on after 5 s is followed by another attempt, at every event position', spec: '6.6',
+    quote: 'Without a response in that time the event counts as not delivered and is retried at the next backoff.',
+    bindsAt: { family: 'event-position' } },
     probes: ['slow-4s', 'slow-6s'], when: a => a.d.answer === 'none' },
   { info: { id: 'webhook.retry.after-reset', requirements: ['R7-webhook-no-response-retried'],
     title: 'A connection reset without an answer is followed by another attempt', spec: '7',
-    quote: 'Webhook: any response other than 200, or no response within 5 seconds, is a failed delivery and leads to a retry (section 6).' },
+    quote: 'Webhook: any response other than 200, or no response within 5 seconds, is a failed delivery and leads to a retry (section 6).',
+    bindsAt: { family: 'answer-class', only: ['reset'] } },
     probes: ['reset'] },
 ];
 
 export const RETRY_CHECKS: readonly CheckDef[] = CASES.map(c => c.info);
+
+/** The answer class of a failed attempt (harness/places/answer-classes.ts). */
+function answerClassOf(a: AttemptView): AnswerClass | undefined {
+  const p = a.d.probe;
+  if (p === 'status-429-retry-after') return '429 with Retry-After';
+  if (p === 'too-large') return '413';
+  if (p === 'reset') return 'reset';
+  if ((p === 'slow-4s' || p === 'slow-6s') && a.d.answer === 'none') return 'timeout';
+  return p.startsWith('status-') ? p.slice('status-'.length) as AnswerClass : undefined;
+}
 
 /**
  * How a failed attempt's follow-up went: retried, missing, not watched long
@@ -54,26 +75,30 @@ export function checkRetries(view: RunView): Judged[] {
     if (!failed.length) return skipped(info, when ? 'the sender never gave up on an attempt, so there was nothing to retry' :
       `no attempt was answered ${probes.map(p => p.replace('status-', '')).join(' or ')}, so there was nothing to retry`);
     const findings: Finding[] = [];
+    const family = info.bindsAt?.family ?? 'answer-class';
+    const ledger = new PlaceLedger(family, info.bindsAt?.only ?? (family === 'event-position' ? EVENT_POSITIONS : []));
+    const judged = (j: Judged) => info.bindsAt ? placed(j, ledger) : j;
     let retried = 0, unknown = 0, unkeyed = 0;
     for (const { c, a } of failed) {
       const f = followUp(view, c, a);
-      if (f === 'retried') retried++;
-      else if (f === 'unknown') unknown++;
-      else if (f === 'unkeyed') unkeyed++;
-      else findings.push({
+      const place = (family === 'event-position' ? positionOf(c, a) : answerClassOf(a)) ?? a.d.probe;
+      if (f === 'retried') { retried++; ledger.pass(place); }
+      else if (f === 'unknown') { unknown++; ledger.skip(place, `the sink stopped watching less than ${sec(RETRY_WAIT_BOUND_MS)} after the answer`); }
+      else if (f === 'unkeyed') { unkeyed++; ledger.skip(place, 'followed only by attempts without the registered api-key (see webhook.auth.api-key)'); }
+      else { ledger.fail(place); findings.push({
         message: `event ${a.event} (${a.status ?? 'unreadable'}) of checkout ${c.id} was ` +
           `${a.d.answer === 'none' ? `given up by the sender after ${sec((a.closed ?? a.end) - a.arrived)}` : `answered ${a.d.answer}`} ` +
           `and not attempted again within ${sec(RETRY_WAIT_BOUND_MS)}`,
         attempts: [a],
-      });
+      }); }
     }
     if (!findings.length && unkeyed)
-      return skipped(info, `${unkeyed} of ${failed.length} such answers were followed only by attempts without the registered api-key, ` +
-        'which are not counted as the sender\'s: whether they were its retries is not known (see webhook.auth.api-key)');
+      return judged(skipped(info, `${unkeyed} of ${failed.length} such answers were followed only by attempts without the registered api-key, ` +
+        'which are not counted as the sender\'s: whether they were its retries is not known (see webhook.auth.api-key)'));
     if (!findings.length && !retried)
       return skipped(info, `the sink stopped watching less than ${sec(RETRY_WAIT_BOUND_MS)} after each such answer, too early to tell`);
-    return verdict(info, 'another attempt of the same event after each such answer', findings,
+    return judged(verdict(info, 'another attempt of the same event after each such answer', findings,
       `${retried} of ${failed.length} such answers were followed by another attempt${unknown ? ` (${unknown} too close to the end of the run to tell)` : ''}`,
-      findings.length ? [] : [deliveries(failed.map(x => x.a))]);
+      findings.length ? [] : [deliveries(failed.map(x => x.a))]));
   });
 }

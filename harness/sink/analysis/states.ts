@@ -1,8 +1,9 @@
 // webhook.states: the statuses a checkout's webhooks carry, against spec 3.1 and 2.4.
-import { CHECKOUT_STATUSES, FINAL_CHECKOUT_STATUSES, POLLER_STATUSES } from '../../contracts/enums.ts';
+import { ABORT_REASON_STATUSES, ABORT_REASONS, CHECKOUT_STATUSES, FINAL_CHECKOUT_STATUSES, POLLER_STATUSES } from '../../contracts/enums.ts';
+import { PlaceLedger } from '../../report/places.ts';
 import { abortReasonAllowed, sequenceFinding } from '../../contracts/rules.ts';
 import type { Evidence } from '../../report/model.ts';
-import { failed, passed, skipped, verdict, type Finding, withoutRequests } from './result.ts';
+import { failed, passed, placed, skipped, verdict, type Finding, withoutRequests } from './result.ts';
 import type { CheckDef, Judged } from '../../report/check.ts';
 import { counted } from '../../report/verdict.ts';
 import { disorderedCheckouts } from './order.ts';
@@ -19,10 +20,13 @@ export const SEQUENCE: CheckDef = {
   quote: 'PAYMENT_COMPLETED, PAYMENT_FAILED, PAYMENT_CANCELLED and PAYMENT_NONTRACKABLE can only be reached after PAYMENT_INITIATED.',
 };
 // Spec 2.4: abortReason "may be populated when status is TIMED_OUT, FAILED or CANCELLED".
+// Each value the control API was asked for (docs/control-api.md) is a place: when a
+// body carries one it must be the one asked for; a body without one is allowed ("may").
 export const ABORT_REASON: CheckDef = {
   id: 'webhook.states.abort-reason', requirements: ['R2.4-abort-reason-when'],
-  title: 'abortReason appears only with TIMED_OUT, FAILED or CANCELLED', spec: '2.4',
+  title: 'abortReason appears only with TIMED_OUT, FAILED or CANCELLED, and is the one the checkout was asked for', spec: '2.4',
   quote: 'May be populated when status is TIMED_OUT, FAILED or CANCELLED and the end user attempted a payment but did not finish the checkout.',
+  bindsAt: { family: 'abort-reason' },
 };
 // Spec 3.1 (rule above) and docs/control-api.md: "a conforming target refuses
 // a forbidden sequence with 400 and a reason, and delivers every accepted one".
@@ -75,30 +79,59 @@ export function checkSequence(view: RunView): Judged {
 }
 
 export function checkAbortReason(view: RunView): Judged {
+  const places = new PlaceLedger('abort-reason', ABORT_REASONS);
   const withReason = view.all.filter(a => a.facts.abortReason !== undefined && a.facts.abortReason !== null);
-  if (!withReason.length) return skipped(ABORT_REASON, 'no webhook carried an abortReason');
   const findings: Finding[] = withReason
     .filter(a => !abortReasonAllowed(a.status, a.facts.abortReason))
     .map(a => ({ message: `checkout ${a.d.checkoutId} sent abortReason ${showFact(a.facts.abortReason)} with status ${a.status ?? '(none)'}`, attempts: [a] }));
-  return verdict(ABORT_REASON, 'abortReason only with TIMED_OUT, FAILED or CANCELLED', findings,
-    `${counted(withReason.length, 'webhook')} carried an abortReason, each with an allowed status`);
+  for (const c of view.checkouts) {
+    const asked = c.planned?.plan.request?.abortReason;
+    if (asked === undefined) continue;
+    for (const a of c.attempts.filter(x => x.status !== undefined && ABORT_REASON_STATUSES.includes(x.status))) {
+      const sent = a.facts.abortReason;
+      if (sent === undefined || sent === null) places.skip(asked, `checkout ${c.id} sent ${a.status} without an abortReason (spec 2.4: "may be populated")`);
+      else if (sent === asked) places.pass(asked);
+      else {
+        places.fail(asked);
+        findings.push({ message: `checkout ${c.id} was asked for abortReason ${asked} and sent ${showFact(sent)} with ${a.status}`, attempts: [a] });
+      }
+    }
+  }
+  // A passive sink asked for no value: it judges the statuses only, and binds no value.
+  const asked = [...view.plan.values()].some(p => p.plan.request);
+  if (!withReason.length && !findings.length)
+    return { ...skipped(ABORT_REASON, 'no webhook carried an abortReason'), ...(asked ? { places: places.tally() } : {}) };
+  const judged = verdict(ABORT_REASON, 'abortReason only with TIMED_OUT, FAILED or CANCELLED, and the one asked for', findings,
+    `${counted(withReason.length, 'webhook')} carried an abortReason, each with an allowed status${asked ? ' and the value asked for' : ''}`);
+  return asked ? placed(judged, places) : judged;
 }
 
 export function checkForbiddenRefused(view: RunView): Judged {
   const forbidden = [...view.plan.values()].filter(p => p.plan.forbidden && p.control);
   if (!forbidden.length) return withoutRequests(view, FORBIDDEN, 'no forbidden sequence was asked for');
   const findings: Finding[] = [];
+  const legal: string[] = [];
   for (const p of forbidden) {
     const asked = p.plan.request?.statuses.join(' → ') ?? '';
     const ctl = p.control!;
     if (ctl.status >= 400 && ctl.status < 500) continue;
     const c = view.checkouts.find(x => x.id === ctl.id);
+    // The control API is the project's test interface: accepting the request is no fault of the
+    // sender's; delivering what 3.1 forbids is. A checkout it accepted must still send STARTED (3.1).
+    const sent = c ? sequence(c) : [];
+    if (sent.length && !sequenceFinding(sent)) { legal.push(`${asked} (answered ${ctl.status}, delivered only ${sent.join(' → ')})`); continue; }
     findings.push({
-      message: `the control API answered ${ctl.status} to ${asked}${c ? ` and delivered ${sequence(c).join(' → ')}` : ', though it delivered nothing yet'}`,
+      message: `the control API answered ${ctl.status} to ${asked}` +
+        `${c ? ` and delivered ${sent.join(' → ')}` : ', though it delivered nothing, not even STARTED'}`,
       attempts: c?.attempts ?? [],
     });
   }
-  if (findings.length) return failed(FORBIDDEN, 'a 4xx refusal with a reason (docs/control-api.md)', findings);
-  return passed(FORBIDDEN, `the control API refused ${forbidden.map(p => p.plan.request?.statuses.join(' → ')).join('; ')} ` +
-    `with ${forbidden.map(p => `${p.control!.status}${p.control!.reason ? ` (${p.control!.reason})` : ''}`).join(', ')}`);
+  if (findings.length)
+    return failed(FORBIDDEN, 'a 4xx refusal with a reason (docs/control-api.md), or only a sequence spec 3.1 allows delivered', findings);
+  const refused = forbidden.filter(p => p.control!.status >= 400 && p.control!.status < 500);
+  return passed(FORBIDDEN, [
+    refused.length ? `the control API refused ${refused.map(p => p.plan.request?.statuses.join(' → ')).join('; ')} ` +
+      `with ${refused.map(p => `${p.control!.status}${p.control!.reason ? ` (${p.control!.reason})` : ''}`).join(', ')}` : '',
+    legal.length ? `accepted ${legal.join('; ')}` : '',
+  ].filter(Boolean).join('; '));
 }

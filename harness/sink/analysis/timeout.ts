@@ -1,16 +1,19 @@
 // webhook.timeout: the 5 s response window of spec 6.6, probed with an answer
 // after 4 s (inside it) and after 6 s (outside it).
 import type { Evidence } from '../../report/model.ts';
-import { deliveries, listed, skipped, verdict, type Finding } from './result.ts';
+import { deliveries, listed, placed, skipped, verdict, type Finding } from './result.ts';
 import type { CheckDef, Judged } from '../../report/check.ts';
 import { followUp } from './retry.ts';
-import { RESPONSE_WAIT_MS, sec, type AttemptView, type RunView } from './view.ts';
+import { PlaceLedger } from '../../report/places.ts';
+import { EVENT_POSITIONS, type EventPosition } from '../../places/event-positions.ts';
+import { RESPONSE_WAIT_MS, positionOf, sec, type AttemptView, type RunView } from './view.ts';
 
 // Spec 6.6: "The service waits 5 seconds in total for a response."
 export const WAITS_5S: CheckDef = {
   id: 'webhook.timeout.waits-5s', requirements: ['R6.6-waits-5s'],
-  title: 'The sender waits 5 s for an answer before giving up (an answer after 4 s is taken)', spec: '6.6',
+  title: 'The sender waits 5 s for an answer before giving up (an answer after 4 s is taken), at every event position', spec: '6.6',
   quote: 'The service waits 5 seconds in total for a response.',
+  bindsAt: { family: 'event-position' },
 };
 // Spec 6.6: "Without a response in that time the event counts as not delivered
 // and is retried at the next backoff." Spec 7: "no response within 5 seconds is
@@ -60,6 +63,8 @@ interface HangUps {
   unsure: Array<{ a: AttemptView; extra: number }>;
   /** Hang-ups judged long enough. */
   judged: number;
+  /** Each event position: a slow answer waited for (or a hang-up judged long enough), a short hang-up, or only blurred ones. */
+  places: PlaceLedger;
 }
 
 /** Every hang-up on a slow answer, judged as short, long enough, or not judgeable (see MAX_EXTRA_MS). */
@@ -74,30 +79,47 @@ function judgeHangUps(view: RunView): HangUps {
   const hungUp = slow.filter(a => a.closed !== undefined && a.d.answer === 'none');
   const findings: Finding[] = [];
   const unsure: Array<{ a: AttemptView; extra: number }> = [];
+  const places = new PlaceLedger('event-position', EVENT_POSITIONS);
+  const placeOf = (a: AttemptView) => positionOf(view.byId.get(a.d.checkoutId)!, a) ?? a.d.probe;
+  // A sender still there for the 6 s answer waited the 5 s at that place (late-answer-not-taken judges what it did next).
+  for (const a of slow) if (a.d.probe === 'slow-6s' && a.answered !== undefined) places.pass(placeOf(a));
   for (const a of hungUp) {
     const m = a.closed! - a.arrived;
     const extra = head + 2 * a.lag;
-    if (m + head + a.lag < floor) findings.push({
-      message: `the sender hung up ${sec(m)} after sending event ${a.event} (${a.status ?? 'unreadable'}) of checkout ${a.d.checkoutId}, ` +
-        `before the ${a.d.probe === 'slow-4s' ? '4 s' : '6 s'} answer`,
-      attempts: [a],
-    });
-    else if (m - a.lag < floor && extra > maxExtra) unsure.push({ a, extra });
+    if (m + head + a.lag < floor) {
+      places.fail(placeOf(a));
+      findings.push({
+        message: `the sender hung up ${sec(m)} after sending event ${a.event} (${a.status ?? 'unreadable'}) of checkout ${a.d.checkoutId}, ` +
+          `before the ${a.d.probe === 'slow-4s' ? '4 s' : '6 s'} answer`,
+        attempts: [a],
+      });
+    } else if (m - a.lag < floor && extra > maxExtra) {
+      unsure.push({ a, extra });
+      places.skip(placeOf(a), `the sender gave up after ${sec(m)}, and its quickest turnaround with the sink's own lateness ` +
+        `(${sec(extra)}) is more than the ${sec(maxExtra)} this check can allow`);
+    } else places.pass(placeOf(a));
   }
-  return { slow, hungUp, tol, head, floor, maxExtra, findings, unsure, judged: hungUp.length - findings.length - unsure.length };
+  return { slow, hungUp, tol, head, floor, maxExtra, findings, unsure, judged: hungUp.length - findings.length - unsure.length, places };
 }
 
 /**
- * Whether the slow probes need another go (drive.ts sends one more answer after
- * 6 s): every hang-up was blurred by the sink's own lateness, or there was no
- * hang-up at all and the sink answered an answer-after-6s while running late
- * (a stall that held the sink's answer may have held the sender's clock too,
- * and webhook.retry.after-timeout then has no hang-up to judge).
+ * The event positions where the slow probes need another go (drive.ts sends one
+ * more answer after 6 s there): every hang-up at the position was blurred by the
+ * sink's own lateness, or there was no hang-up at all and the sink answered an
+ * answer-after-6s while running late (a stall that held the sink's answer may
+ * have held the sender's clock too, and webhook.retry.after-timeout then has no
+ * hang-up to judge). None once a hang-up broke the rule anywhere.
  */
-export function waits5sUnjudged(view: RunView): boolean {
+export function waits5sUnjudged(view: RunView): EventPosition[] {
   const j = judgeHangUps(view);
-  if (j.findings.length || j.judged) return false;
-  return j.unsure.length > 0 || (!j.hungUp.length && j.slow.some(a => a.d.probe === 'slow-6s' && a.answered !== undefined && j.head + 2 * a.lag > j.maxExtra));
+  if (j.findings.length) return [];
+  const judged = new Set(j.places.tally().exercised);
+  const want = new Set<EventPosition>();
+  const at = (a: AttemptView) => positionOf(view.byId.get(a.d.checkoutId)!, a);
+  for (const { a } of j.unsure) { const p = at(a); if (p && !judged.has(p)) want.add(p); }
+  if (!j.hungUp.length)
+    for (const a of j.slow) if (a.d.probe === 'slow-6s' && a.answered !== undefined && j.head + 2 * a.lag > j.maxExtra) { const p = at(a); if (p) want.add(p); }
+  return EVENT_POSITIONS.filter(p => want.has(p));
 }
 
 /**
@@ -107,7 +129,11 @@ export function waits5sUnjudged(view: RunView): boolean {
  * timeout); when none could be judged the check is not run, with the figures.
  */
 export function checkWaits5s(view: RunView): Judged {
-  const { slow, hungUp, tol, head, floor, maxExtra, findings, unsure, judged } = judgeHangUps(view);
+  const { places, ...j } = judgeHangUps(view);
+  return placed(judgeWaits5s(view, j), places);
+}
+
+function judgeWaits5s(view: RunView, { slow, hungUp, tol, head, floor, maxExtra, findings, unsure, judged }: Omit<HangUps, 'places'>): Judged {
   if (!slow.length) return skipped(WAITS_5S, 'no attempt was held for a slow answer');
   const gaveUp = hungUp.map(a => sec(a.closed! - a.arrived));
   const measured: Evidence = { kind: 'measurement', name: 'sender gave up after',

@@ -15,8 +15,16 @@ import type { AttemptView, RunView } from './view.ts';
 export const TRANSACTION_STATUS: CheckDef = {
   id: 'webhook.body.transaction-status',
   requirements: ['R6.1-transaction-status-once-authorized', 'R3.2-transaction-status-final'],
-  title: 'transactionStatus is there once the payment is authorised, agrees with status, and a final one never changes', spec: '3.2',
+  title: 'transactionStatus is there once the payment is authorised, and a final one never changes', spec: '3.2',
   quote: 'Its body carries the current status and, once the end user has authorized, transactionStatus.',
+};
+// Spec 3.1 and 3.2 name the meanings of both statuses but rule on no pairing of
+// them ("Transitions: not shown"): a transactionStatus that contradicts the
+// checkout's status is a should finding, never a must.
+export const TRANSACTION_AGREES: CheckDef = {
+  id: 'webhook.body.transaction-status-agrees', requirements: ['R6.1-transaction-status-once-authorized'],
+  title: 'transactionStatus does not contradict the checkout\'s status (authorised values once authorised, none claimed before)', spec: '3.2',
+  quote: 'PAYMENT_INITIATED | End user authorized the payment. | Last end-user step.',
 };
 
 /** Values of 3.2 that say the end user has authorised (PAYMENT_INITIATED and what only follows it). */
@@ -26,21 +34,25 @@ const FINAL = new Set(['PAYMENT_COMPLETED', 'PAYMENT_FAILED', 'PAYMENT_CANCELLED
 /** Values that claim an authorisation the checkout's status denies while it waits for the end user. */
 const CLAIMS_AUTHORISED = new Set(['PAYMENT_INITIATED', 'PAYMENT_COMPLETED', 'PAYMENT_NONTRACKABLE']);
 
-/**
- * Why one payment's transactionStatus disagrees with the checkout's status, or
- * null. Only what 3.1 and 3.2 together settle is judged; every other pairing is
- * allowed (a batch's payments may settle one by one; a failed checkout may or may
- * not have reached its bank):
- * - once authorised (PAYMENT_INITIATED and the poller statuses) it is present and
- *   itself an authorised value; at a poller status of a normal checkout, the same
- *   value (one payment, one poller);
- * - before authorisation (STARTED, PAYMENT_CREATED) it may be absent, and it
- *   does not claim the payment was authorised.
- */
-function transactionStatusFinding(status: string | undefined, kind: 'normal' | 'batch', tx: Fact | undefined): string | null {
+/** A payment without transactionStatus once the end user has authorised (spec 2.2, 6.1 state it outright), or null. */
+function transactionStatusFinding(status: string | undefined, tx: Fact | undefined): string | null {
   const given = tx !== undefined && tx !== null;
+  if (transactionStatusExpected(status) && !given) return `no transactionStatus, though status ${status} means the end user has authorised (spec 6.1)`;
+  return null;
+}
+
+/**
+ * Why one payment's transactionStatus contradicts the checkout's status, or
+ * null. Every other pairing is allowed (a batch's payments may settle one by
+ * one; a failed checkout may or may not have reached its bank):
+ * - once authorised (PAYMENT_INITIATED and the poller statuses) it is itself an
+ *   authorised value; at a poller status of a normal checkout, the same value
+ *   (one payment, one poller);
+ * - before authorisation (STARTED, PAYMENT_CREATED) it does not claim the
+ *   payment was authorised.
+ */
+function contradiction(status: string | undefined, kind: 'normal' | 'batch', tx: Fact | undefined): string | null {
   if (transactionStatusExpected(status)) {
-    if (!given) return `no transactionStatus, though status ${status} means the end user has authorised (spec 6.1)`;
     if (typeof tx !== 'string' || !TRANSACTION_STATUSES.includes(tx)) return null; // not a 3.2 value: webhook.body.valid
     if (!AUTHORISED.has(tx)) return `transactionStatus ${tx} with status ${status}: after authorisation it is PAYMENT_INITIATED or a final value (spec 3.2)`;
     if (kind === 'normal' && FINAL.has(status!) && tx !== status)
@@ -52,21 +64,34 @@ function transactionStatusFinding(status: string | undefined, kind: 'normal' | '
   return null;
 }
 
-export function checkTransactionStatus(view: RunView): Judged {
+/** Bodies of spec 2.2 and 2.3, and the first payment of each that `why` faults (one finding per body). */
+function perPayment(view: RunView,
+  why: (status: string | undefined, kind: 'normal' | 'batch', tx: Fact | undefined) => string | null): { all: AttemptView[]; findings: Finding[] } {
   const all = readable(view).filter(a => a.facts.kind === 'normal' || a.facts.kind === 'batch');
-  if (!all.length) return skipped(TRANSACTION_STATUS, 'no webhook body of spec 2.2 or 2.3 arrived');
   const findings: Finding[] = [];
   for (const a of all) {
     const kind = a.facts.kind as 'normal' | 'batch';
     for (const [i, p] of a.facts.payments.entries()) {
-      const why = transactionStatusFinding(a.status, kind, p.transactionStatus);
-      if (why) { findings.push({ message: `${where(a)}${kind === 'batch' ? `, payment ${i}` : ''}: ${why}`, attempts: [a] }); break; }
+      const w = why(a.status, kind, p.transactionStatus);
+      if (w) { findings.push({ message: `${where(a)}${kind === 'batch' ? `, payment ${i}` : ''}: ${w}`, attempts: [a] }); break; }
     }
   }
+  return { all, findings };
+}
+
+export function checkTransactionStatus(view: RunView): Judged {
+  const { all, findings } = perPayment(view, (status, _kind, tx) => transactionStatusFinding(status, tx));
+  if (!all.length) return skipped(TRANSACTION_STATUS, 'no webhook body of spec 2.2 or 2.3 arrived');
   findings.push(...finalChanged(view));
-  const judgedEvents = all.length;
-  return verdict(TRANSACTION_STATUS, 'transactionStatus once authorised, agreeing with status, final values kept', findings,
-    `${judgedEvents} bodies: transactionStatus present from authorisation on, agreeing with status, no final value changed`);
+  return verdict(TRANSACTION_STATUS, 'transactionStatus once authorised, final values kept', findings,
+    `${all.length} bodies: transactionStatus present from authorisation on, no final value changed`);
+}
+
+export function checkTransactionAgrees(view: RunView): Judged {
+  const { all, findings } = perPayment(view, contradiction);
+  if (!all.length) return skipped(TRANSACTION_AGREES, 'no webhook body of spec 2.2 or 2.3 arrived');
+  return verdict(TRANSACTION_AGREES, 'transactionStatus not contradicting the checkout status', findings,
+    `${all.length} bodies: no transactionStatus contradicted its checkout status`);
 }
 
 /** Spec 3.2 "Final": once an event of a checkout carried a final transactionStatus for a payment, later events keep it. */

@@ -9,6 +9,7 @@
 import { statusesWithSca } from '../../contracts/rules.ts';
 import type { DeliveryAttempt } from '../../report/model.ts';
 import type { PlannedCheckout, SinkPlan } from '../plan.ts';
+import { eventPosition, type EventPosition } from '../../places/event-positions.ts';
 import { factsOf, type BodyFacts } from './facts.ts';
 
 /** Spec 6.6 and 8: "The service waits 5 seconds in total for a response." */
@@ -236,6 +237,17 @@ export function strangersNaming(view: RunView, id: string, after: number): Stran
 /** Spec seconds with two decimals, for messages. */
 export function sec(specMs: number): string {
   return `${(specMs / 1000).toFixed(2)} s`;
+}
+
+/**
+ * The event position of an attempt (harness/places/event-positions.ts): the
+ * checkout's kind as asked for, else as its body says; none for an unreadable
+ * or older-variant body.
+ */
+export function positionOf(c: CheckoutView, a: AttemptView): EventPosition | undefined {
+  const kind = c.planned?.plan.request?.kind ?? a.facts.kind;
+  if ((kind !== 'normal' && kind !== 'batch') || a.status === undefined) return undefined;
+  return eventPosition(kind, a.status);
 }
 
 /** The next attempt of the same event after v, if any. */

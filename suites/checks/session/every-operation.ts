@@ -7,7 +7,7 @@ import { call, isError, ok } from '../../support/api.ts';
 import { describeAnswer, type CheckContext } from '../../support/check.ts';
 import { probeConsent } from '../../support/sessions.ts';
 import { isNotImplemented } from '../../support/payment-banks.ts';
-import { operationProbe, SESSION_BOUND, sessionBoundOperations, type OperationProbe } from '../../support/session-places.ts';
+import { operationProbe, sessionBoundOperations, type OperationProbe } from '../../support/session-places.ts';
 import { expectConsentLinkError, SENTENCE } from './consent-link.ts';
 import { consentedAt, startAt } from './common.ts';
 
@@ -35,10 +35,10 @@ export const newEveryOperation: Check = {
   id: 'session.consent-link.new-session-every-operation', requirements: ['R4.4-consent-link-error'], spec: '7',
   title: 'A new session gets the consent-link error at every account and payment operation',
   quote: SENTENCE,
-  bindsAt: { family: 'operation', only: SESSION_BOUND },
+  bindsAt: { family: 'session-operation' },
   async run(c) {
     const session = perBank(bankId => startAt(c, bankId));
-    await c.everyPlace('operation', places(), async op => {
+    await c.everyPlace('session-operation', places(), async op => {
       const p = await operationProbe(op);
       const res = await p.send(c, await session(p.bankId), 'in a new session, before consent');
       if (notOffered(c, p, res)) return;
@@ -57,14 +57,14 @@ export const remove: Check = {
   id: 'session.lifecycle.delete', requirements: ['R4.4-session-delete'], spec: '4.4',
   title: 'DELETE /session ends the session and its consent at every account and payment operation',
   quote: 'DELETE /session | Deletes consent and session.',
-  bindsAt: { family: 'operation', only: SESSION_BOUND },
+  bindsAt: { family: 'session-operation' },
   async run(c) {
     const deleted = perBank(async bankId => {
       const id = await consentedAt(c, bankId);
       await deleteSession(c, id, bankId);
       return id;
     });
-    await c.everyPlace('operation', places(), async op => {
+    await c.everyPlace('session-operation', places(), async op => {
       const p = await operationProbe(op);
       const res = await p.send(c, await deleted(p.bankId), 'after the delete');
       if (notOffered(c, p, res)) return;

@@ -13,7 +13,7 @@ import { createSession, giveConsent, probeConsent, type Scope } from '../../supp
 import { target } from '../../support/target.ts';
 import { adopt, neededMaxWait, observe, realMs, until, watch, type Seen } from '../../support/waits.ts';
 import type { ExchangeResponse } from '../../../harness/http/exchange.ts';
-import { operationProbe, SESSION_BOUND, sessionBoundOperations } from '../../support/session-places.ts';
+import { operationProbe, sessionBoundOperations } from '../../support/session-places.ts';
 import { expectConsentLinkError, SENTENCE } from './consent-link.ts';
 
 /** After the lifetime: one spec second for rounding plus 100 ms real (arbitrary) of timer slack. */
@@ -74,7 +74,7 @@ export const expiredSession: Check = {
   id: 'session.consent-link.expired-session', requirements: ['R4.4-consent-link-error'], spec: '7',
   title: 'An expired session gets the consent-link error at every account and payment operation',
   quote: SENTENCE,
-  bindsAt: { family: 'operation', only: SESSION_BOUND },
+  bindsAt: { family: 'session-operation' },
   timeoutS: () => target().maxWaitS + 45,
   async run(c) {
     const w = await sessionWatch();
@@ -87,7 +87,7 @@ export const expiredSession: Check = {
         `raise --max-wait to ${neededMaxWait(w.waitMs)}`);
     adopt(c, w.setup);
     c.note(`each session was used ${w.lifeS} spec s (plus a spec second) after its consent was given`);
-    await c.everyPlace('operation', w.at.map(x => ({ name: x.op, value: x })), async x => {
+    await c.everyPlace('session-operation', w.at.map(x => ({ name: x.op, value: x })), async x => {
       if ('error' in x) throw x.error;
       const res = adopt(c, x.seen);
       expectConsentLinkError(c, res, `${x.op} in an expired session`);

@@ -1,0 +1,32 @@
+// A control API with only the first-agreed fields (docs/control-api.md): the
+// checks of the optional sca, endToEndId and referenceId are not run, with the
+// remedy, unless the target echoed the field or its bodies show it took it.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { analyze } from '../../harness/sink/analysis/index.ts';
+import { ALLOWED, KEY, RECORDS, S, conforming } from './records.ts';
+
+const IDS = ['webhook.body.end-to-end-id', 'webhook.body.reference-id', 'webhook.states.sca-payment-created'];
+
+test('a target that neither echoes nor shows an optional field: its check is not run, naming the remedy', () => {
+  const { attempts, plan } = conforming();
+  ALLOWED['a control API that takes none of the optional sca, endToEndId and referenceId'](attempts, plan);
+  const checks = analyze(attempts, plan, { timeScale: 1, apiKey: KEY, observedUntilMs: 300 * S });
+  for (const id of IDS) {
+    const c = checks.find(x => x.id === id)!;
+    assert.equal(c.status, 'skipped', `${id}: ${c.message}`);
+    assert.equal(c.skipKind, undefined, 'not-run, not a pass');
+    assert.match(c.message!, /did not echo "(sca|endToEndId|referenceId)" in its 201 answer.*echo the fields taken in the 201 answer/);
+  }
+});
+
+test('an echoed field is judged: the target said it took it', () => {
+  const { attempts, plan } = conforming();
+  RECORDS['reference-id-ignored'](attempts, plan);
+  const c = analyze(attempts, plan, { timeScale: 1, apiKey: KEY, observedUntilMs: 300 * S }).find(x => x.id === 'webhook.body.reference-id')!;
+  assert.equal(c.status, 'failed');
+  for (const p of plan.values()) if (p.control) delete p.control.echoed;
+  const silent = analyze(attempts, plan, { timeScale: 1, apiKey: KEY, observedUntilMs: 300 * S }).find(x => x.id === 'webhook.body.reference-id')!;
+  assert.equal(silent.status, 'passed', 'the other checkouts showed it; the one that did not is left out');
+  assert.match(silent.message!, /1 whose target did not echo or show it left out/);
+});

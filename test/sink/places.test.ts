@@ -1,0 +1,69 @@
+// Webhook checks that bind a family of places (answer classes, event
+// positions): on the conforming record each bound place is exercised, a place
+// never provoked makes the check not-run naming it, and a broken place is
+// named in the failure's tally.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { DeliveryAttempt } from '../../harness/report/model.ts';
+import { analyze, WEBHOOK_CHECKS } from '../../harness/sink/analysis/index.ts';
+import type { SinkPlan } from '../../harness/sink/plan.ts';
+import { ANSWER_CLASSES } from '../../harness/places/answer-classes.ts';
+import { EVENT_POSITIONS } from '../../harness/places/event-positions.ts';
+import { ABORT_REASONS, CHECKOUT_STATUSES } from '../../harness/contracts/enums.ts';
+import type { PlaceFamily } from '../../harness/report/places.ts';
+import { KEY, RECORDS, S, conforming } from './records.ts';
+
+const judge = (attempts: DeliveryAttempt[], plan: SinkPlan) =>
+  analyze(attempts, plan, { timeScale: 1, apiKey: KEY, observedUntilMs: 300 * S, toleranceFloorMs: 25 });
+const bound = WEBHOOK_CHECKS.filter(c => c.bindsAt);
+const FAMILIES: Partial<Record<PlaceFamily, readonly string[]>> = {
+  'event-position': EVENT_POSITIONS, 'answer-class': ANSWER_CLASSES, 'checkout-status': CHECKOUT_STATUSES, 'abort-reason': ABORT_REASONS,
+};
+
+test('on the conforming record every check that binds places exercised each of them', () => {
+  assert.ok(bound.length >= 10, `${bound.length} webhook checks bind places`);
+  const { attempts, plan } = conforming();
+  for (const c of judge(attempts, plan).filter(r => bound.some(b => b.id === r.id))) {
+    const decl = bound.find(b => b.id === c.id)!.bindsAt!;
+    assert.equal(c.status, 'passed', `${c.id}: ${c.message}`);
+    assert.equal(c.places?.family, decl.family, c.id);
+    const members: readonly string[] = decl.only ?? FAMILIES[decl.family]!;
+    assert.deepEqual(c.places?.exercised, [...members], c.id);
+    assert.match(c.message!, /held at \d+ of \d+/);
+  }
+});
+
+test('an answer class never provoked leaves its check not run, naming the class', () => {
+  const { attempts, plan } = conforming();
+  const kept = attempts.filter(a => a.checkoutId !== 'estatus-410');
+  const c = judge(kept, plan).find(r => r.id === 'webhook.retry.after-3xx-4xx')!;
+  assert.equal(c.status, 'skipped');
+  assert.match(c.message!, /exercised 7 of 8 answer classes; not at 410: not reached/);
+  assert.deepEqual(c.places?.exercised.includes('410'), false);
+});
+
+test('a class that was not retried fails its check and only that class is named broken', () => {
+  const { attempts, plan } = conforming();
+  RECORDS['no-retry-after-429-retry-after'](attempts, plan);
+  const c = judge(attempts, plan).find(r => r.id === 'webhook.retry.after-3xx-4xx')!;
+  assert.equal(c.status, 'failed');
+  assert.deepEqual(c.places?.failed, ['429 with Retry-After']);
+  assert.equal(c.places?.exercised.length, 8);
+});
+
+test('a failure at one event position fails its check there only, and a position never provoked leaves it not run', () => {
+  const { attempts, plan } = conforming();
+  RECORDS['gave-up-after-3s-at-batch-middle'](attempts, plan);
+  const c = judge(attempts, plan).find(r => r.id === 'webhook.timeout.waits-5s')!;
+  assert.equal(c.status, 'failed');
+  assert.deepEqual(c.places?.failed, ['batch middle']);
+  const fresh = conforming();
+  const kept = fresh.attempts.filter(a => a.checkoutId !== 'p-normal-final');
+  for (const id of ['webhook.retry.after-timeout', 'webhook.timeout.waits-5s', 'webhook.backoff.min-delay']) {
+    const r = judge(kept, fresh.plan).find(x => x.id === id)!;
+    assert.equal(r.status, 'skipped', id);
+    assert.match(r.message!, /exercised 5 of 6 event-positions; not at normal final: not reached/, id);
+  }
+  // A final event has no later one to hold back: the acknowledgement gate does not bind it.
+  assert.equal(judge(kept, fresh.plan).find(x => x.id === 'webhook.order.ack-gated')!.status, 'passed');
+});
