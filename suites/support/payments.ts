@@ -60,7 +60,7 @@ type Rec = Record<string, unknown>;
  * the description does not name offers it when a plain SEPA credit in EUR is
  * accepted there; a refusal says why the bank is not judged.
  */
-export async function offered(c: CheckContext, bank: Bank, product: Product): Promise<{ yes: boolean; why?: string }> {
+export async function offered(c: CheckContext | null, bank: Bank, product: Product): Promise<{ yes: boolean; why?: string }> {
   if (!productExists(product)) return { yes: false };
   if (describedProducts(bank.id).includes(product)) return { yes: true };
   if (!supports(bank, product)) return { yes: false };
@@ -69,6 +69,12 @@ export async function offered(c: CheckContext, bank: Bank, product: Product): Pr
   if (a.kind !== 'refused') return { yes: true };
   return { yes: false,
     why: `${bank.id} refused a plain SEPA credit in ${SEPA_CURRENCY} (${a.res.status}): the spec does not say every bank offers SEPA credit` };
+}
+
+/** The first of `banks` that offers `product` (offered: described, listed, or a plain SEPA credit accepted there). */
+export async function firstOffering(banks: readonly Bank[], product: Product): Promise<Bank | undefined> {
+  for (const b of banks) if ((await offered(null, b, product)).yes) return b;
+  return undefined;
 }
 
 /** A bank lists no account to pay from; when every bank under test says so, the checks say "no accounts at any bank". */

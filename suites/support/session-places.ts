@@ -11,7 +11,7 @@ import { apiUrl, callUrl } from './api.ts';
 import { Prerequisite, type CheckContext } from './check.ts';
 import { banksUnderTest, type Bank } from './banks.ts';
 import { confirmFunds, fundsAnswer, isNotImplemented } from './payment-banks.ts';
-import { currencyOf, initiate, ownAccounts, paymentBody, supports, type Product } from './payments.ts';
+import { currencyOf, initiate, ownAccounts, paymentBody, firstOffering, type Product } from './payments.ts';
 import { target } from './target.ts';
 
 /** The session-bound operations of the run's API version, in the table's order. */
@@ -32,8 +32,8 @@ export interface OperationProbe {
 const probes = new Map<string, Promise<OperationProbe>>();
 
 /** The bank of `banks` an operation is probed at: the first that offers the operation's product. */
-function bankFor(op: Operation, banks: readonly Bank[]): Bank | undefined {
-  return op.product ? banks.find(b => supports(b, op.product as Product)) : banks[0];
+function bankFor(op: Operation, banks: readonly Bank[]): Promise<Bank | undefined> {
+  return op.product ? firstOffering(banks, op.product as Product) : Promise.resolve(banks[0]);
 }
 
 /** A payment of `product` at `bankId` made in the worker's consented session: its id, and its authorize link when the bank asked for one. */
@@ -45,8 +45,8 @@ async function paymentOf(bankId: string, product: Product): Promise<{ id: string
 }
 
 async function makeProbe(op: Operation, banks: readonly Bank[]): Promise<OperationProbe> {
-  const bank = bankFor(op, banks);
-  if (!bank) throw new Prerequisite(`no bank under test lists ${op.product} in supportedServices`);
+  const bank = await bankFor(op, banks);
+  if (!bank) throw new Prerequisite(`no bank under test offers ${op.product} (supportedServices, the target description, or a plain payment accepted)`);
   const bankId = bank.id;
   const t = target();
   const psu = { [t.headers.psuIpAddress]: t.psuIpAddress };

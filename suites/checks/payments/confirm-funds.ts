@@ -15,7 +15,7 @@ import { expectContract } from '../../support/contract.ts';
 import { confirmFunds, fundsAnswer, isNotImplemented } from '../../support/payment-banks.ts';
 import { atEachBank } from './common.ts';
 import { HUGE } from './optional.ts';
-import { where, type OwnAccount } from '../../support/describe.ts';
+import { confirmFundsRequest, where, type OwnAccount } from '../../support/describe.ts';
 
 const seen = (r: { res: ExchangeResponse }) => describeAnswer(r.res);
 
@@ -124,7 +124,7 @@ export const followsBalance: Check = {
         // Below: half the balance. Above: twice the balance and one more, beyond the balance though within the range of the other accounts'.
         for (const [amount, yes] of [[money(balance / 2), true], [money(balance * 2 + 1), false]] as const) {
           const res = await sessionCall(c, bank.id, 'payments', 'POST', 'confirmFunds', {}, {
-            body: { iban: account.iban ?? account.bban, amount, currency: currencyOf(account) },
+            body: confirmFundsRequest({ iban: account.iban ?? account.bban, amount, currency: currencyOf(account) }),
             label: `confirm funds of ${amount} from ${String(account.iban ?? account.bban)} (balance ${balance}) at ${bank.id}`,
           });
           c.expect(fundsAnswer(res) === yes, `${bank.id} answered ${amount} from an account whose balance is ${balance} wrongly`,

@@ -242,8 +242,20 @@ async function refreshChain(): Promise<Waited<{ exchanges: ChainExchange[] }>> {
   return { kind: 'seen', grant: g, exchanges };
 }
 
-/** The refresh chain's watch: read by token.refresh.resets-lifetimes. */
-export const chainWatch = watch(() => refreshChain());
+/** A use refused so close to its stated end (or so late, on a loaded machine) that the refusal proves nothing. */
+const unjudgeableRefusal = (u: ChainUse) =>
+  !u.judgeable && !(u.use.res && (u.token === 'access token' ? apiServed(u.use.res) : grantServed(u.use.res)));
+
+/**
+ * The refresh chain's watch: read by token.refresh.resets-lifetimes. A chain
+ * with a refusal that proves nothing is made once more, as the single-token
+ * watches try twice.
+ */
+export const chainWatch = watch(async () => {
+  const first = await refreshChain();
+  if (first.kind !== 'seen' || !first.exchanges.some(x => x.uses.some(unjudgeableRefusal))) return first;
+  return refreshChain();
+});
 
 export interface AccessWatch { madeUp: Promise<Seen>; near: Promise<Waited<NearEnd>>; after: Promise<Waited<Expired>> }
 export interface RefreshWatch { near: Promise<Waited<NearEnd>>; after: Promise<Waited<AfterEnd>> }

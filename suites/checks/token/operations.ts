@@ -10,7 +10,7 @@ import { operationsAt, type Operation } from '../../../harness/places/operations
 import { apiUrl, call, withToken } from '../../support/api.ts';
 import { banksUnderTest, type Bank } from '../../support/banks.ts';
 import { Prerequisite, type CheckContext } from '../../support/check.ts';
-import { currencyOf, initiate, ownAccounts, paymentBody, postPayment, supports, type Product } from '../../support/payments.ts';
+import { currencyOf, initiate, ownAccounts, paymentBody, postPayment, firstOffering, type Product } from '../../support/payments.ts';
 import { confirmFunds } from '../../support/payment-banks.ts';
 import { createSession, requestConsent, sessionCall, sessionCallUrl } from '../../support/sessions.ts';
 import { target } from '../../support/target.ts';
@@ -105,10 +105,10 @@ async function paymentProbe(op: Operation, bank: Bank): Promise<OperationProbe> 
   }));
 }
 
-/** The bank an operation is called at: the first bank under test, or for a product the first that lists it (spec 2.6). */
-function bankOf(op: Operation, banks: Bank[]): Bank | undefined {
+/** The bank an operation is called at: the first bank under test, or for a product the first that offers it (spec 2.6; payments.ts offered). */
+async function bankOf(op: Operation, banks: Bank[]): Promise<Bank | undefined> {
   if (!op.product) return banks[0];
-  return banks.find(b => { try { return supports(b, op.product as Product); } catch { return false; } });
+  try { return await firstOffering(banks, op.product as Product); } catch (e) { if (e instanceof Prerequisite) return undefined; throw e; }
 }
 
 let made: Promise<OperationPlaces> | undefined;
@@ -125,8 +125,8 @@ export function operationPlaces(): Promise<OperationPlaces> {
     const out: OperationPlaces = { places: [], notOffered: [] };
     for (const op of operationsAt(target().apiVersion)) {
       if (banks instanceof Prerequisite && op.path !== 'banks') { out.places.push({ name: op.id, value: banks }); continue; }
-      const bank = banks instanceof Prerequisite ? undefined : bankOf(op, banks);
-      if (!bank && op.path !== 'banks') { out.notOffered.push(`${op.id} (no bank under test lists ${op.product})`); continue; }
+      const bank = banks instanceof Prerequisite ? undefined : await bankOf(op, banks);
+      if (!bank && op.path !== 'banks') { out.notOffered.push(`${op.id} (no bank under test offers ${op.product})`); continue; }
       try {
         out.places.push({ name: op.id, value: await probeOf(op, bank) });
       } catch (e) {

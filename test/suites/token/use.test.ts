@@ -22,8 +22,8 @@ describe('token.use with an API that fails', () => {
     assert.match(byId(o.results, 'token.use.accepted').seen ?? '', /^500/);
   });
 
-  it('fails a 404 to a valid token', async () => {
-    const o = await runAgainst({ ...base, apiLeewayS: 0, apiStatus: 404 }, { withApi: true, args: ['--grep', 'token\\.use\\.accepted'] });
-    assert.deepEqual(failedIds(o.results), ['token.use.accepted'], o.out);
+  it('a 404 to GET /banks with a valid token is a wrong --base-url (exit 2, one sentence, no report), never a verdict', async () => {
+    await assert.rejects(runAgainst({ ...base, apiLeewayS: 0, apiStatus: 404 }, { withApi: true, args: ['--grep', 'token\\.use\\.accepted'] }),
+      (e: Error) => /no results\.json[\s\S]*\[PIS_BAD_CONFIG\] The API at \S+ answered 404 to GET \/banks[^\n]*check --base-url/.test(e.message));
   });
 });
