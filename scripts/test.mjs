@@ -54,8 +54,11 @@ for (const { name, code, s } of await Promise.all(lints)) {
 // they are judged on a machine busier than any user's, so they run afterwards,
 // one file at a time. Their own retries (test/sink/stall.ts) cover the rest.
 // The certificate tests sign whole runs of `npm start` (the webhook suite
-// included) that must end Conformant: they run alone too.
-const ALONE = ['test/run/default.test.ts', 'test/suites/webhook.test.ts', 'test/attest/attest.test.ts', 'test/attest/examples.test.ts'];
+// included) that must end Conformant: they run alone too, and so does the
+// test of signal copies, whose child handles three signals sent at once within
+// one second of its own clock (a starved child sees them further apart).
+const ALONE = ['test/run/default.test.ts', 'test/suites/webhook.test.ts', 'test/attest/attest.test.ts', 'test/attest/examples.test.ts',
+  'test/cli/stop.test.ts'];
 // Node's test runner starts files in the order it is given them (`node --test`
 // sorts them by path instead): the longest files start first, so that none of
 // them begins when the rest is nearly done and runs on alone. The rest keep

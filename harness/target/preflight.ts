@@ -11,6 +11,7 @@ import { nearest } from '../flag-values.ts';
 import { Redactor } from '../report/redact.ts';
 import type { TargetConfig } from './config.ts';
 import { fillPath, joinUrl } from './profile.ts';
+import { READ_LIMIT_BYTES } from '../http/body.ts';
 
 /** Each pre-flight call gives up after this long in all, body included (arbitrary: three calls stay under the 10 s promised for a harness error). */
 const CALL_TIMEOUT_MS = 3000;
@@ -115,8 +116,9 @@ export async function preflight(cfg: TargetConfig, redactor: Redactor): Promise<
       // As the suites call the API (docs/profile.md): the bearer token and the device header.
       const authorization: Record<string, string> = {
         ...(typeof access === 'string' ? { authorization: `${cfg.headers.authScheme} ${access}` } : {}), [cfg.headers.device]: cfg.deviceId };
+      // Read whole up to the read limit, as the suites read lists: a long bank list is no reason to call the API something else.
       const api = await exchange({ method: 'GET', url: banks, dispatcher, timeoutMs: CALL_TIMEOUT_MS, deadlineMs: CALL_TIMEOUT_MS,
-        headers: authorization }, redactor);
+        headers: authorization, wholeBytes: READ_LIMIT_BYTES }, redactor);
       if (!api.response) throw noAnswer(api, 'API (--base-url)', cfg.baseUrl);
       const wrong = notTheApi(api.response, cfg.paths.banks, redactor);
       if (wrong) throw new HarnessError('PIS_BAD_CONFIG', `The API at ${redactUrlUserinfo(cfg.baseUrl)} ${wrong}: ` +

@@ -120,6 +120,8 @@ export class CheckContext {
     body: (value: T, name: string) => Promise<void>): Promise<void> {
     const ledger = new PlaceLedger(family, places.map(p => p.name));
     const failures: { place: string; e: CheckFailed }[] = [];
+    // What would let an unexercised place run (e.g. "give --consent-origins X"): the first one a place named.
+    const remedies: (string | undefined)[] = [];
     try {
       for (const p of places) {
         try {
@@ -127,7 +129,7 @@ export class CheckContext {
           ledger.pass(p.name);
         } catch (e) {
           if (e instanceof CheckFailed) { ledger.fail(p.name); failures.push({ place: p.name, e }); continue; }
-          if (e instanceof CheckSkipped || e instanceof Prerequisite) { ledger.skip(p.name, e.message); continue; }
+          if (e instanceof CheckSkipped || e instanceof Prerequisite) { ledger.skip(p.name, e.message); remedies.push(e.remedy); continue; }
           throw e;
         }
       }
@@ -144,7 +146,7 @@ export class CheckContext {
     if (!places.length) this.skip(`no ${family} to exercise the rule at`);
     if (tally.notExercised?.length) {
       const why = tally.notExercised.map(n => `${n.place}: ${n.reason}`).join('; ');
-      throw new CheckSkipped(`exercised ${describeTally(tally)}; not at ${why}`, 'not-run');
+      throw new CheckSkipped(`exercised ${describeTally(tally)}; not at ${why}`, 'not-run', remedies.find(r => r !== undefined));
     }
     this.summary = [this.summary, `held at ${describeTally(tally)}`].filter(Boolean).join('; ');
   }

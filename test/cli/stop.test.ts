@@ -7,8 +7,12 @@ import { fileURLToPath } from 'node:url';
 
 const CHILD = fileURLToPath(new URL('../fixtures/cli/stop-child.ts', import.meta.url));
 
+/** Every child started, killed when the test ends however it ends: a child left waiting on its stdin would hold the test run. */
+const children: ReturnType<typeof spawn>[] = [];
+
 function start() {
   const child = spawn(process.execPath, ['--import', 'tsx', CHILD], { stdio: ['pipe', 'pipe', 'pipe'] });
+  children.push(child);
   let out = '', err = '';
   child.stdout.on('data', d => { out += d; });
   child.stderr.on('data', d => { err += d; });
@@ -24,6 +28,7 @@ function start() {
 
 // A lost signal would leave the child waiting: the test fails after 60 s instead of holding the run.
 test('stop signals', { concurrency: true, timeout: 60_000 }, async t => {
+  t.after(() => { for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL'); });
   const running: Promise<void>[] = [];
   running.push(t.test('a signal and its copies within a second call the handler once; the command ends by itself', async () => {
     const c = start();

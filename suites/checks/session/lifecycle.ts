@@ -34,13 +34,19 @@ export const status: Check = {
   async run(c) {
     const id = await newSession(c);
     let before: Record<string, unknown> | undefined, given: Record<string, unknown> | undefined;
+    let openBefore = false;
     const steps: Record<string, () => Promise<void>> = {
       new: async () => {
         const res = await statusOf(c, id, 'before consent');
         before = obj(res);
         c.expect(ok(res) && before, 'the consent status of a new session was not answered', 'a 2xx answer with a JSON object', `${describeAnswer(res)}`);
+        // A session served before its own consent took another session's: its status cannot change with consent.
+        openBefore = ok(await probeConsent(null, id, 'accounts with the new session, before its consent'));
       },
       consented: async () => {
+        if (openBefore)
+          throw new Prerequisite('the new session was served accounts before its own consent, so no change of status can be seen ' +
+            '(session.consent-link.per-session judges consent per session)');
         await giveConsent(c, id, 'accounts');
         const res = await statusOf(c, id, 'after consent');
         given = obj(res);
