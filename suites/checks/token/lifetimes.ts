@@ -207,6 +207,10 @@ async function refreshChain(): Promise<Waited<{ exchanges: ChainExchange[] }>> {
   if (g.seen.error !== undefined || !g.refresh) return { kind: 'no-lifetime', grant: g };
   const gapMs = beforeEndMs() + realMs(2) + 500;
   const exchanges: ChainExchange[] = [];
+  // Each token is used near its own end while the chain goes on: a use waits beside the later exchanges, never after them
+  // (with a lifetime shorter than the chain, the earlier tokens would be dead by then).
+  const uses: Promise<void>[] = [];
+  let tooLongMs: number | undefined;
   let refresh = g.refresh;
   for (let n = 1; n <= CHAIN_LENGTH; n++) {
     await until(performance.now() + gapMs, `exchange ${n} of a refresh chain`);
@@ -216,29 +220,29 @@ async function refreshChain(): Promise<Waited<{ exchanges: ChainExchange[] }>> {
       body = obj(res) ?? {};
       return res;
     });
-    exchanges.push({ n, seen, body, uses: [] });
-    if (!seen.res || !grantServed(seen.res) || typeof body.refresh_token !== 'string') break;
+    const x: ChainExchange = { n, seen, body, uses: [] };
+    exchanges.push(x);
+    if (!seen.res || !grantServed(seen.res)) break;
+    for (const [token, field] of [['access token', 'expires_in'], ['refresh token', 'refresh_expires_in']] as const) {
+      const lifeS = body[field];
+      if (!isInt(lifeS) || lifeS <= 0 || (token === 'refresh token' && n !== CHAIN_LENGTH)) continue;
+      if (token === 'access token' && !target().baseUrl) continue;
+      const at = seen.sentAt + realMs(lifeS) - beforeEndMs();
+      if (at - g.seen.sentAt > target().maxWaitS * 1000) { tooLongMs = Math.max(tooLongMs ?? 0, at - g.seen.sentAt); continue; }
+      uses.push((async () => {
+        await until(at, `the ${token} of exchange ${n} of a refresh chain to near the end of its ${field} ${lifeS} s`);
+        const label = `the ${token} of exchange ${n}, just before its ${field} ends`;
+        const use = await observe(c => token === 'access token' ? probeApi(c, String(body.access_token), label)
+          : tokenRequest(c, refreshForm(String(body.refresh_token)), label));
+        x.uses.push({ token, field, lifeS, use, judgeable: use.doneAt < seen.sentAt + realMs(lifeS - 1) });
+      })());
+    }
+    if (typeof body.refresh_token !== 'string') break;
     refresh = body.refresh_token;
   }
-  const plan: { at: number; x: ChainExchange; token: ChainUse['token']; field: Field; lifeS: number }[] = [];
-  for (const x of exchanges) {
-    if (!x.seen.res || !grantServed(x.seen.res)) continue;
-    for (const [token, field] of [['access token', 'expires_in'], ['refresh token', 'refresh_expires_in']] as const) {
-      const lifeS = x.body[field];
-      if (!isInt(lifeS) || lifeS <= 0 || (token === 'refresh token' && x !== exchanges[CHAIN_LENGTH - 1])) continue;
-      if (token === 'access token' && !target().baseUrl) continue;
-      plan.push({ at: x.seen.sentAt + realMs(lifeS) - beforeEndMs(), x, token, field, lifeS });
-    }
-  }
-  const last = Math.max(0, ...plan.map(p => p.at));
-  if (last - g.seen.sentAt > target().maxWaitS * 1000) return { kind: 'too-long', grant: g, waitMs: last - g.seen.sentAt };
-  for (const p of plan.sort((a, b) => a.at - b.at)) {
-    await until(p.at, `the ${p.token} of exchange ${p.x.n} of a refresh chain to near the end of its ${p.field} ${p.lifeS} s`);
-    const label = `the ${p.token} of exchange ${p.x.n}, just before its ${p.field} ends`;
-    const use = await observe(c => p.token === 'access token' ? probeApi(c, String(p.x.body.access_token), label)
-      : tokenRequest(c, refreshForm(String(p.x.body.refresh_token)), label));
-    p.x.uses.push({ token: p.token, field: p.field, lifeS: p.lifeS, use, judgeable: use.doneAt < p.x.seen.sentAt + realMs(p.lifeS - 1) });
-  }
+  if (tooLongMs !== undefined) return { kind: 'too-long', grant: g, waitMs: tooLongMs };
+  await Promise.all(uses);
+  for (const x of exchanges) x.uses.sort((a, b) => (a.token === b.token ? 0 : a.token === 'access token' ? -1 : 1));
   return { kind: 'seen', grant: g, exchanges };
 }
 
