@@ -187,17 +187,22 @@ function consentNotKeptAt(bankId: string): ProxyMutation {
   };
 }
 
-/** A payment of `product` is unknown once POST /authorize was made for it. */
+/**
+ * A payment of `product` is unknown once POST /authorize was made for it:
+ * where the read would have been served (a refused token or a session
+ * without consent keeps its own refusal).
+ */
 function goneAfterAuthorize(product: string): ProxyMutation {
   const gone = new Set<string>();
   const authorizeAt = new RegExp(`^/api/payments/${product}/([^/]+)/authorize$`);
   const byId = new RegExp(`^/api/payments/${product}/([^/]+)$`);
   return {
-    request: x => {
-      const id = x.method === 'GET' ? byId.exec(x.path)?.[1] : undefined;
-      if (id && gone.has(id)) return error(510, '1003', 'payment unknown after its authorisation (mutation)');
+    answer: (x, a) => {
+      const read = x.method === 'GET' ? byId.exec(x.path)?.[1] : undefined;
+      if (read && gone.has(read) && ok(a)) Object.assign(a, error(510, '1003', 'payment unknown after its authorisation (mutation)'));
+      const id = authorizeAt.exec(x.path)?.[1];
+      if (x.method === 'POST' && id && ok(a)) gone.add(id);
     },
-    answer: (x, a) => { const id = authorizeAt.exec(x.path)?.[1]; if (x.method === 'POST' && id && ok(a)) gone.add(id); },
   };
 }
 
