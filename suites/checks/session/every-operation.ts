@@ -38,7 +38,8 @@ function notOffered(c: CheckContext, p: OperationProbe, res: ExchangeResponse): 
 /** Whether some bank of `banks` offers the operation's product (every bank serves an operation without one). */
 function servedIn(op: Operation, banks: readonly Bank[]): boolean {
   if (!op.product) return true;
-  return banks.some(b => { try { return supports(b, op.product as Product); } catch { return false; } });
+  // A bank list supports() cannot read is the place's prerequisite, named as it says.
+  return banks.some(b => supports(b, op.product as Product));
 }
 
 /**
