@@ -73,6 +73,10 @@ interface WebhookOlderBody extends BodyBase {
   creditor: Party;
 }
 
+/** The optional fields of a checkout request beyond those first agreed (docs/control-api.md): a target may ignore them. */
+export const CONTROL_EXTENSIONS = ['sca', 'endToEndId', 'referenceId'] as const;
+export type ControlExtension = typeof CONTROL_EXTENSIONS[number];
+
 /** The control API's checkout request (contracts/control-request.yaml). */
 export interface ControlCheckoutRequest {
   kind: 'normal' | 'batch';

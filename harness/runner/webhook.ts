@@ -88,6 +88,7 @@ export function startWebhookDrive(cfg: TargetConfig, o: { scratch: string; redac
     return driveSuite({
       sink, controlUrl: cfg.controlUrl!, apiKey: cfg.webhookApiKey, redactor: o.redactor,
       onProgress: p => note(progressNote(p)), signal: stopped.signal,
+      ...(cfg.description.control.honours ? { honours: cfg.description.control.honours } : {}),
     });
   };
   const keep = (kept: KeptWebhookRun) => {

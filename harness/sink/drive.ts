@@ -12,7 +12,7 @@ import { Redactor } from '../report/redact.ts';
 import { backoffUnjudged } from './analysis/backoff.ts';
 import { MAX_EXTRA_MS, waits5sUnjudged } from './analysis/timeout.ts';
 import { buildView, RETRY_WAIT_BOUND_MS, type RunView } from './analysis/view.ts';
-import { CONTROL_EXTENSIONS, LATE_PLAN, SUITE_PLANS, againAt, againPlan, type CheckoutPlan, type SinkPlan } from './plan.ts';
+import { CONTROL_EXTENSIONS, type ControlExtension, LATE_PLAN, SUITE_PLANS, againAt, againPlan, type CheckoutPlan, type SinkPlan } from './plan.ts';
 import { whereOf } from '../places/event-positions.ts';
 import type { Sink } from './server.ts';
 
@@ -43,6 +43,12 @@ export interface DriveOptions {
   onProgress?: (p: DriveProgress) => void;
   /** Ends the drive at its next wait (the run was stopped): it then rejects with an AbortError. */
   signal?: AbortSignal;
+  /**
+   * The optional checkout fields the target description says the control API
+   * honours (description control.honours); the others are not sent. Absent:
+   * every field is sent and the 201 echo tells which were taken.
+   */
+  honours?: readonly ControlExtension[];
 }
 
 /** Where a drive stands; times in real ms. */
@@ -157,6 +163,15 @@ class Again {
   }
 }
 
+/** A checkout request without the optional fields the description says the control API does not honour (all kept when it says nothing). */
+function withheld<R extends Partial<Record<ControlExtension, unknown>>>(request: R | undefined,
+  honours: readonly ControlExtension[] | undefined): R | undefined {
+  if (!request || !honours) return request;
+  const out = { ...request };
+  for (const f of CONTROL_EXTENSIONS) if (!honours.includes(f)) delete out[f];
+  return out;
+}
+
 export async function driveCheckouts(o: DriveOptions): Promise<DriveResult> {
   const { sink } = o;
   const scale = sink.timeScale;
@@ -182,7 +197,7 @@ export async function driveCheckouts(o: DriveOptions): Promise<DriveResult> {
     sink.expect(key, plan, apiKey);
     const ex = await exchange({
       method: 'POST', url: `${o.controlUrl.replace(/\/+$/, '')}/checkouts`, label: `create checkout '${plan.name}'`,
-      body: { ...plan.request, webhook: { url: sink.hookUrl(key), apiKey } },
+      body: { ...withheld(plan.request, o.honours), webhook: { url: sink.hookUrl(key), apiKey } },
     }, redactor);
     control.push(ex.evidence);
     if (!ex.response) throw unreachableError(ex.error, 'control API', o.controlUrl);
@@ -198,6 +213,7 @@ export async function driveCheckouts(o: DriveOptions): Promise<DriveResult> {
     sink.created(key, {
       status, createdMs: sink.nowMs(),
       ...(echoed.length ? { echoed } : {}),
+      ...(o.honours ? { described: [...o.honours] } : {}),
       ...(typeof body?.id === 'string' ? { id: body.id } : {}),
       ...(typeof body?.reason === 'string' ? { reason: body.reason } : typeof body?.error === 'string' ? { reason: body.error } : {}),
     });

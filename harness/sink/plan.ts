@@ -3,7 +3,7 @@
 // control API (docs/control-api.md); the `sink` command hands PASSIVE_CYCLE
 // out to checkouts in the order they first appear.
 import { ABORT_REASON_STATUSES, ABORT_REASONS } from '../contracts/enums.ts';
-import type { ControlCheckoutRequest } from '../contracts/types.ts';
+import { CONTROL_EXTENSIONS, type ControlCheckoutRequest, type ControlExtension } from '../contracts/types.ts';
 import type { EventPosition, Where } from '../places/event-positions.ts';
 import type { Probe } from './probes.ts';
 
@@ -47,15 +47,19 @@ export interface CheckoutPlan {
  */
 type CheckoutRequest = Omit<ControlCheckoutRequest, 'webhook'>;
 
-/** The optional fields of a checkout request beyond those first agreed (docs/control-api.md): a target may ignore them. */
-export const CONTROL_EXTENSIONS = ['sca', 'endToEndId', 'referenceId'] as const;
-export type ControlExtension = typeof CONTROL_EXTENSIONS[number];
+export { CONTROL_EXTENSIONS, type ControlExtension };
 
 /** What the target's control API answered for a checkout the suite asked for. */
 export interface ControlOutcome {
   status: number; id?: string; reason?: string; createdMs?: number;
   /** The optional fields its 201 answer echoed with the value asked for: the target says it took them. */
   echoed?: ControlExtension[];
+  /**
+   * The optional fields the target description says the control API honours
+   * (description control.honours), when it says: those are taken as honoured
+   * without an echo, the others were left out of the request.
+   */
+  described?: ControlExtension[];
 }
 
 /** A checkout the analysis knows about: the plan and, in the suite, what the control API said. */

@@ -8,6 +8,7 @@ import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import type { CheckResult, DeliveryAttempt, HttpEvidence } from '../report/model.ts';
 import type { Redactor } from '../report/redact.ts';
 import { analyzeRun } from './analysis/index.ts';
+import type { ControlExtension } from '../contracts/types.ts';
 import { driveCheckouts, type DriveProgress } from './drive.ts';
 import { keyForms, webhookKeys } from './keys.ts';
 import { startSink, type SinkOptions } from './server.ts';
@@ -46,6 +47,8 @@ export interface SuiteDriveOptions {
   redactor: Redactor;
   onProgress?: (p: DriveProgress) => void;
   signal?: AbortSignal;
+  /** The optional checkout fields the target description says the control API honours (absent: learnt from the 201 echo). */
+  honours?: readonly ControlExtension[];
 }
 
 export async function driveSuite(o: SuiteDriveOptions): Promise<WebhookRun> {
@@ -59,6 +62,7 @@ export async function driveSuite(o: SuiteDriveOptions): Promise<WebhookRun> {
     const drive = await driveCheckouts({
       sink, controlUrl: o.controlUrl, apiKey, keys, capMs: DRIVE_CAP_MS, redactor: o.redactor,
       ...(o.onProgress ? { onProgress: o.onProgress } : {}), ...(o.signal ? { signal: o.signal } : {}),
+      ...(o.honours ? { honours: o.honours } : {}),
     });
     const analysis = analyzeRun(sink.attempts(), drive.plan,
       { timeScale: sink.timeScale, apiKey, observedUntilMs: drive.observedUntilMs, schedulingDelayMs: sink.schedulingDelayMs(),

@@ -1,6 +1,8 @@
 // The target description (docs/profile.md, "The target description"): where
 // each value the checks need lives in the target's bodies, the products each
-// bank offers beyond supportedServices, and the session's lifetime. The
+// bank offers beyond supportedServices, the record fields each bank returns
+// with values, the control-API fields the target honours, and the session's
+// lifetime. The
 // profile is the default description; a target's `description:` (in its
 // --config file, or a YAML file the key names) replaces it key by key, checked
 // against contracts/target-description.yaml. `run --describe` prints the one
@@ -9,6 +11,7 @@ import { dirname, resolve } from 'node:path';
 import { stringify } from 'yaml';
 import { HarnessError } from '../errors.ts';
 import { contracts, ID_BASE } from '../contracts/load.ts';
+import type { ControlExtension } from '../contracts/types.ts';
 import { badConfig, readYaml } from './yaml.ts';
 
 /** A JSON Pointer (RFC 6901) in which a segment `*` stands for every element of an array (valuesAt). */
@@ -23,11 +26,18 @@ export interface TargetDescription {
   'confirm-funds': { fields: Record<string, Place>; available: Place };
   /** Products by bank id ('*': every bank) beyond supportedServices. */
   products: Record<string, string[]>;
+  /** Record fields of spec 2.6 a bank returns with values, by bank id ('*': every bank the target does not name). */
+  records: Record<string, string[]>;
+  /** The optional checkout fields of docs/control-api.md the control API honours; absent: learnt from its 201 echo. */
+  control: { honours?: ControlExtension[] };
   lifetimes: { session?: number };
 }
 
 /** The schema of a description under contracts/. */
 export const DESCRIPTION_SCHEMA = 'target-description.yaml';
+
+/** The record fields spec 2.6 says are "returned when the bank returns them; otherwise they are empty strings". */
+const RECORD_FIELDS = ['ownerName', 'displayName', 'counterpartyAccount', 'counterpartyName', 'counterpartyAgent'] as const;
 
 const same = (names: string[]): Record<string, Place> => Object.fromEntries(names.map(n => [n, `/${n}`]));
 
@@ -44,6 +54,9 @@ export const PROFILE_DESCRIPTION: TargetDescription = {
   },
   'confirm-funds': { fields: same(['iban', 'amount', 'currency']), available: '/fundsAvailable' },
   products: {},
+  // The reference's banks give every field of spec 2.6's rule on some of their records.
+  records: { '*': [...RECORD_FIELDS] },
+  control: {},
   lifetimes: {},
 };
 
@@ -73,7 +86,7 @@ export function readDescription(value: unknown, file: string | undefined, what: 
   return (data ?? {}) as Given;
 }
 
-/** The profile's description with each key a target gave replaced (fields and products merge name by name). */
+/** The profile's description with each key a target gave replaced (fields, products and records merge name by name). */
 export function describeTarget(given: Given = {}): TargetDescription {
   const d = structuredClone(PROFILE_DESCRIPTION);
   const out = d as unknown as Record<string, Record<string, unknown>>;

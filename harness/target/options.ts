@@ -112,7 +112,8 @@ const OPTIONS = [
   option({ name: 'headers', field: 'headers', flag: false, kind: kind.overrides(Object.keys(DEFAULT_HEADERS) as (keyof typeof DEFAULT_HEADERS)[]),
     arg: 'NAME: HEADER', help: "overrides of docs/profile.md's header names, one by one (device, session, ...)" }),
   option({ name: 'description', field: 'description', flag: false, kind: kind.description, default: PROFILE_DESCRIPTION, arg: 'MAPPING|FILE',
-    shownDefault: 'docs/profile.md', help: 'where the values the checks need live in the bodies, products, lifetimes (docs/profile.md)',
+    shownDefault: 'docs/profile.md',
+    help: 'where the values the checks need live in the bodies, products, record fields given, control-API fields honoured, lifetimes (docs/profile.md)',
     more: ['run --describe prints it'] }),
 ] as const;
 

@@ -26,12 +26,14 @@ export const DATA_CHECKS: readonly Registered<Check>[] = [
 
   must(accounts.list),
   must(accounts.names),
+  must(accounts.namesSeen),
   must(psuIp.psuIpOptional),
   must(accounts.contract('must')),
   profile(accounts.contract('profile')),
 
   must(transactions.list),
   must(transactions.counterparty),
+  must(transactions.counterpartySeen),
   must(transactions.bic),
   should(transactions.bicFormat),
   must(transactions.perAccount),

@@ -100,3 +100,9 @@ export function describedProducts(id: string): string[] {
   const p = described().products;
   return [...p['*'] ?? [], ...p[id] ?? []];
 }
+
+/** The record fields (spec 2.6) the description says a bank returns with values: its own entry, else '*'. */
+export function describedRecordFields(id: string): string[] {
+  const r = described().records;
+  return r[id] ?? r['*'] ?? [];
+}

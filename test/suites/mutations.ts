@@ -39,6 +39,8 @@ export const RUNS = {
   'token-use': { suites: 'token', grep: 'token\\.use\\.accepted ' },
   // Token checks whose proofs the shared run's mutations would mask: each alone.
   'token-alone': { suites: 'token', grep: 'token\\.(use\\.(wrong-token-refused|wrong-token-401|no-token-refused)|issue\\.optional-fields) ' },
+  // The same checks, with a token served at one operation of another family each (confirm-funds, a payment read by its id).
+  'token-places': { suites: 'token', grep: 'token\\.use\\.(wrong-token-refused|wrong-token-401|no-token-refused) ' },
   'session-create': { suites: 'session', grep: 'session\\.lifecycle\\.create ' },
   'consent-url': { suites: 'session', grep: 'session\\.consent-link\\.consent-url ' },
   'consent-kept': { suites: 'session', grep: 'session\\.lifecycle\\.consent ' },
@@ -48,6 +50,8 @@ export const RUNS = {
   'consent-lost': { suites: 'data', grep: 'data\\.transactions\\.list ', args: ['--session-lifetime', '3600'] },
   // The consent-link error served away at one operation: the checks that judge it at every session-bound operation.
   'consent-places': { suites: 'session', grep: 'session\\.(consent-link\\.new-session-every-operation|lifecycle\\.delete) ' },
+  // The consent-link error served away in one country only: the check that probes every operation at one bank per country.
+  'consent-countries': { suites: 'session', grep: 'session\\.consent-link\\.new-session-every-operation ' },
   'accounts-list': { suites: 'data', grep: 'data\\.accounts\\.list ' },
   'transactions-list': { suites: 'data', grep: 'data\\.transactions\\.list ' },
 } satisfies Record<string, MutationRun>;
@@ -134,6 +138,22 @@ const consentSkipped: Record<string, Mutation> = Object.fromEntries(operationsAt
   }));
 
 /**
+ * GET /accounts in a session at deutsche-de (the one German bank of BANKS) is
+ * served without consent: the consent-link error (1426) becomes a 2xx there
+ * only. The bank of each session is learned from POST /session.
+ */
+function consentSkippedAt(bankId: string): ProxyMutation {
+  const bankOf = new Map<string, string>();
+  return {
+    answer: (x, a) => {
+      if (x.method === 'POST' && x.path === '/api/session' && ok(a)) json(a, b => { bankOf.set(String(b.sessionId), String(body(x).bankId)); });
+      if (x.method === 'GET' && x.path === '/api/accounts' && isCode(a, '1426') && bankOf.get(x.headers['x-session-id'] ?? '') === bankId)
+        Object.assign(a, jsonAnswer([]));
+    },
+  };
+}
+
+/**
  * A session at danske-dk lists, besides its own accounts, those every other
  * bank listed before: the bank of each session is learned from POST /session.
  */
@@ -167,7 +187,11 @@ function consentNotKeptAt(bankId: string): ProxyMutation {
   };
 }
 
-/** A payment of `product` is unknown once POST /authorize was made for it. */
+/**
+ * A payment of `product` is unknown once POST /authorize was made for it:
+ * where the read would have been served (a refused token or a session
+ * without consent keeps its own refusal).
+ */
 function goneAfterAuthorize(product: string): ProxyMutation {
   const gone = new Set<string>();
   const authorizeAt = new RegExp(`^/api/payments/${product}/([^/]+)/authorize$`);
@@ -199,6 +223,7 @@ function consentLostOnce(): ProxyMutation {
 
 export const MUTATIONS: Record<string, Mutation> = {
   ...consentSkipped,
+  'consent-skipped-accounts-in-one-country': { run: 'consent-countries', ...consentSkippedAt('deutsche-de') },
   // ---- token ----
   'token-no-expires-in': { run: 'shared', answer: (x, a) => { if (TOKEN.test(x.path) && a.status === 200) json(a, b => { delete b.expires_in; }); } },
   'refresh-no-scope': {
@@ -224,6 +249,10 @@ export const MUTATIONS: Record<string, Mutation> = {
     run: 'token-alone', ...servedAt('GET', /^\/api\/accounts$/, (token, issued) => token !== '' && !issued.has(token)),
   },
   'payment-without-token-served': { run: 'token-alone', ...servedAt('POST', /^\/api\/payments\/domestic-transfer$/, token => token === '') },
+  'confirm-funds-made-up-token-served': {
+    run: 'token-places', ...servedAt('POST', /^\/api\/confirm-funds$/, (token, issued) => token !== '' && !issued.has(token)),
+  },
+  'payment-read-without-token-served': { run: 'token-places', ...servedAt('GET', /^\/api\/payments\/[a-z-]+\/[^/]+$/, token => token === '') },
   'api-refuses-tokens': { run: 'token-use', request: x => { if (isApi(x)) return error(401, '1001', 'token refused by the mutation'); } },
   'refreshed-token-refused': {
     run: 'shared',

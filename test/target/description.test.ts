@@ -43,6 +43,14 @@ test('a description replaces the profile key by key; fields and products merge n
   assert.equal(PROFILE_DESCRIPTION.payment.fields.instrumentedAmount, '/instrumentedAmount', 'the profile itself is not changed');
 });
 
+test('records: a bank named keeps its own fields beside the profile\'s \'*\', which lists the five fields of spec 2.6\'s rule', () => {
+  assert.deepEqual(PROFILE_DESCRIPTION.records, { '*': ['ownerName', 'displayName', 'counterpartyAccount', 'counterpartyName', 'counterpartyAgent'] });
+  const d = describeTarget({ records: { 'dnb-no': ['ownerName'], 'nordea-fi': [] } });
+  assert.deepEqual(d.records['dnb-no'], ['ownerName']);
+  assert.deepEqual(d.records['nordea-fi'], []);
+  assert.deepEqual(d.records['*'], PROFILE_DESCRIPTION.records['*']);
+});
+
 test('the description\'s session lifetime is the target\'s, unless --session-lifetime gives one', () => {
   const base = { authUrl: 'http://a.example', clientId: 'c', clientSecret: 's' };
   const description = describeTarget({ lifetimes: { session: 900 } });
@@ -57,6 +65,7 @@ test('a description against its schema: unknown keys, places that are no pointer
     [{ consent: { url: 'links.href' } }, /'description\.consent\.url' must be a JSON Pointer/],
     [{ products: { 'dnb-no': ['faster-payments'] } }, /'description\.products\.dnb-no\.0'/],
     [{ payment: { fields: { amount: '/a' } } }, /description\.payment\.fields/],
+    [{ records: { 'dnb-no': ['accountName'] } }, /'description\.records\.dnb-no\.0'/],
   ];
   for (const [value, message] of bad) assert.throws(() => readDescription(value, 'c.yaml', 'description'), (e: Error & { code?: string }) =>
     e.code === 'PIS_BAD_CONFIG' && message.test(e.message) && /contracts\/target-description\.yaml/.test(e.message), JSON.stringify(value));

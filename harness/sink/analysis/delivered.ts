@@ -83,7 +83,7 @@ export function checkSca(view: RunView): Judged {
   const all = accepted(view).filter(x => x.sca && x.c);
   if (!all.length) return withoutRequests(view, SCA, 'no checkout asked for strong customer authentication sent a webhook');
   const list = all.filter(x => honoured(x.c!, 'sca', x.c!.events.some(e => e.status === 'PAYMENT_CREATED')));
-  if (!list.length) return skipped(SCA, notHonoured('sca', all.length));
+  if (!list.length) return skipped(SCA, notHonoured('sca', all.length, all.map(x => x.c)));
   const disordered = disorderedCheckouts(view);
   const findings: Finding[] = [];
   for (const x of list) {

@@ -62,11 +62,17 @@ function asked(view: RunView, pick: (c: CheckoutView) => string | undefined, old
  * bodies carry then says nothing about the rule.
  */
 export function honoured(c: CheckoutView, field: ControlExtension, seen: boolean): boolean {
+  const described = c.planned?.control?.described;
+  // The target description is the first source: a field it leaves out was never sent.
+  if (described) return described.includes(field);
   return seen || (c.planned?.control?.echoed?.includes(field) ?? false);
 }
 
 /** The not-run reason when no checkout's target took an optional field, with the remedy. */
-export function notHonoured(field: ControlExtension, n: number): string {
+export function notHonoured(field: ControlExtension, n: number, cs: readonly (CheckoutView | undefined)[] = []): string {
+  if (cs.some(c => c?.planned?.control?.described && !c.planned.control.described.includes(field)))
+    return `the target description says the control API does not honour "${field}" (description control.honours), so none of ${n} checkouts ` +
+      `was sent it: list "${field}" there if the control API takes it (docs/control-api.md)`;
   return `the control API did not echo "${field}" in its 201 answer to any of ${n} checkouts asking for it, and no body showed it was taken: ` +
     `the target may not implement this optional field of docs/control-api.md; echo the fields taken in the 201 answer to have it checked`;
 }
@@ -75,7 +81,7 @@ function returned(view: RunView, def: CheckDef, field: 'endToEndId' | 'reference
   const all = asked(view, c => c.planned?.plan.request?.[field], older);
   if (!all.length) return withoutRequests(view, def, `no checkout request carried a ${field}`);
   const list = all.filter(({ c, value, bodies }) => honoured(c, field, bodies.some(a => a.facts[field] === value)));
-  if (!list.length) return skipped(def, notHonoured(field, all.length));
+  if (!list.length) return skipped(def, notHonoured(field, all.length, all.map(x => x.c)));
   const findings: Finding[] = [];
   for (const { value, bodies } of list) for (const a of bodies) {
     const got = a.facts[field];

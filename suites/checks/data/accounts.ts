@@ -4,7 +4,7 @@ import { describeAnswer, show } from '../../support/check.ts';
 import { banksUnderTest } from '../../support/banks.ts';
 import { expectContract } from '../../support/contract.ts';
 import { NO_ACCOUNTS, NO_ACCOUNTS_REMEDY } from '../../support/banks.ts';
-import { accountsOf, allAccounts, byBank } from './records.ts';
+import { accountsOf, allAccounts, byBank, expectValuesSeen, RETURNED_WHEN_GIVEN } from './records.ts';
 
 export const list: Check = {
   id: 'data.accounts.list', requirements: ['R4.4-accounts-list'], spec: '4.4',
@@ -28,8 +28,7 @@ export const list: Check = {
 export const names: Check = {
   id: 'data.accounts.names-are-strings', requirements: ['R2.6-account-names'], spec: '2.6', bindsAt: { family: 'bank' },
   title: 'ownerName and displayName are strings, "" when the bank gives none',
-  quote: 'ownerName, displayName, counterpartyAccount, counterpartyName and counterpartyAgent are returned when the bank returns them; ' +
-    'otherwise they are empty strings.',
+  quote: RETURNED_WHEN_GIVEN,
   async run(c) {
     await byBank(c, await allAccounts(c), all => {
       for (const { bankId, account } of all) {
@@ -39,6 +38,16 @@ export const names: Check = {
         }
       }
     });
+  },
+};
+
+export const namesSeen: Check = {
+  id: 'data.accounts.names-seen', requirements: ['R2.6-account-names'], spec: '2.6', bindsAt: { family: 'bank' },
+  title: 'A bank that returns ownerName and displayName shows them on some account, not "" everywhere',
+  quote: RETURNED_WHEN_GIVEN,
+  async run(c) {
+    const all = await allAccounts(c);
+    await expectValuesSeen(c, ['ownerName', 'displayName'], all.map(a => ({ bankId: a.bankId, record: a.account })), 'account');
   },
 };
 

@@ -8,6 +8,7 @@ import { ok } from '../../support/api.ts';
 import { Prerequisite, show, type CheckContext } from '../../support/check.ts';
 import { banksUnderTest, NO_ACCOUNTS, NO_ACCOUNTS_REMEDY, NO_TRANSACTIONS, NO_TRANSACTIONS_REMEDY } from '../../support/banks.ts';
 import { sessionCall } from '../../support/sessions.ts';
+import { describedRecordFields } from '../../support/describe.ts';
 
 export type Rec = Record<string, unknown>;
 
@@ -64,10 +65,41 @@ export async function allTransactions(c: CheckContext): Promise<{ where: string;
  * the tally says how many banks were judged; banks with no record are named
  * in a note.
  */
-export async function byBank<R extends { bankId: string }>(c: CheckContext, records: R[], judge: (rs: R[], bankId: string) => void): Promise<void> {
-  const banks = (await banksUnderTest()).map(b => b.id);
+export async function byBank<R extends { bankId: string }>(c: CheckContext, records: R[], judge: (rs: R[], bankId: string) => void,
+  only?: (bankId: string) => boolean): Promise<void> {
+  const banks = (await banksUnderTest()).map(b => b.id).filter(b => !only || only(b));
   const empty = banks.filter(b => !records.some(r => r.bankId === b));
   if (empty.length) c.note(`no record to judge at ${empty.join(', ')}`);
   await c.everyPlace('bank', banks.filter(b => !empty.includes(b)).map(b => ({ name: b, value: b })),
     async b => judge(records.filter(r => r.bankId === b), b));
+}
+
+/** Spec 2.6's rule for the names and counterparty fields, which the string and the value checks quote. */
+export const RETURNED_WHEN_GIVEN = 'ownerName, displayName, counterpartyAccount, counterpartyName and counterpartyAgent are returned ' +
+  'when the bank returns them; otherwise they are empty strings.';
+
+/** The banks under test at which the description says some of `fields` are returned with values (description records). */
+export async function banksDeclaring(fields: readonly string[]): Promise<string[]> {
+  return (await banksUnderTest()).map(b => b.id).filter(id => describedRecordFields(id).some(f => fields.includes(f)));
+}
+
+/**
+ * Spec 2.6's "returned when the bank returns them": at a bank the description
+ * says returns a field, some record shows it with a value other than "" (a
+ * mapping that always answers "" breaks it). Banks that declare none of
+ * `fields` are no place of the rule; with none at all the check is not applicable.
+ */
+export async function expectValuesSeen<R extends { bankId: string; record: Rec; res?: ExchangeResponse }>(
+  c: CheckContext, fields: readonly string[], records: R[], kind: string): Promise<void> {
+  const declaring = await banksDeclaring(fields);
+  if (!declaring.length)
+    c.notApplicable(`the description declares no bank under test that returns ${fields.join(', ')} (description records)`);
+  await byBank(c, records, (rs, bankId) => {
+    const missing = describedRecordFields(bankId).filter(f => fields.includes(f))
+      .filter(f => !rs.some(r => typeof r.record[f] === 'string' && r.record[f] !== ''));
+    if (!missing.length) return;
+    c.fail(`no ${kind} at ${bankId} shows ${missing.join(', ')} with a value (${rs.length} ${kind}s read), ` +
+      `though the description says the bank returns ${missing.length === 1 ? 'it' : 'them'} (description records: name the fields ${bankId} does give)`,
+    `${missing.join(', ')} other than "" on some ${kind}`, `"" or absent on all ${rs.length}`, rs[0]?.res);
+  }, b => declaring.includes(b));
 }

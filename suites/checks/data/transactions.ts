@@ -5,7 +5,7 @@ import { bicLengthOk } from '../../../harness/contracts/rules.ts';
 import { expectContract } from '../../support/contract.ts';
 import { banksUnderTest, NO_TRANSACTIONS, NO_TRANSACTIONS_REMEDY } from '../../support/banks.ts';
 import { isError, obj } from '../../support/api.ts';
-import { accountsOf, allAccounts, allTransactions, byBank, transactionsOf } from './records.ts';
+import { accountsOf, allAccounts, allTransactions, banksDeclaring, byBank, expectValuesSeen, RETURNED_WHEN_GIVEN, transactionsOf } from './records.ts';
 
 export const list: Check = {
   id: 'data.transactions.list', requirements: ['R4.4-transactions-list'], spec: '4.4',
@@ -30,8 +30,7 @@ const FIELDS = ['counterpartyAccount', 'counterpartyName', 'counterpartyAgent'];
 export const counterparty: Check = {
   id: 'data.transactions.counterparty-strings', requirements: ['R2.6-transaction-counterparty'], spec: '2.6', bindsAt: { family: 'bank' },
   title: 'counterpartyAccount, counterpartyName and counterpartyAgent are strings, "" when unknown',
-  quote: 'ownerName, displayName, counterpartyAccount, counterpartyName and counterpartyAgent are returned when the bank returns them; ' +
-    'otherwise they are empty strings.',
+  quote: RETURNED_WHEN_GIVEN,
   async run(c) {
     await byBank(c, await allTransactions(c), all => {
       for (const { where, tx, res } of all)
@@ -42,16 +41,34 @@ export const counterparty: Check = {
   },
 };
 
+export const counterpartySeen: Check = {
+  id: 'data.transactions.counterparty-seen', requirements: ['R2.6-transaction-counterparty'], spec: '2.6', bindsAt: { family: 'bank' },
+  title: 'A bank that returns the counterparty fields shows them on some transaction, not "" everywhere',
+  quote: RETURNED_WHEN_GIVEN,
+  async run(c) {
+    const all = await allTransactions(c);
+    await expectValuesSeen(c, FIELDS, all.map(t => ({ bankId: t.bankId, record: t.tx, res: t.res })), 'transaction');
+  },
+};
+
 export const bic: Check = {
   id: 'data.transactions.bic-length', requirements: ['R2.6-counterparty-agent-bic'], spec: '2.6', bindsAt: { family: 'bank' },
   title: 'A counterpartyAgent is a BIC of 8 or 11 characters',
   quote: 'transaction | counterpartyAgent | BIC of the agent or intermediary bank, 8 or 11 characters.',
   async run(c) {
     const agents = (await allTransactions(c)).filter(t => typeof t.tx.counterpartyAgent === 'string' && t.tx.counterpartyAgent !== '');
+    // A bank the description says returns agents is a place even when all its agents are "": it is not exercised, never not applicable.
+    const declaring = await banksDeclaring(['counterpartyAgent']);
+    const bound = (await banksUnderTest()).map(b => b.id).filter(b => declaring.includes(b) || agents.some(t => t.bankId === b));
     // "" is the spec's way of saying the bank gives no agent: nothing to judge, and nothing missing.
-    if (!agents.length) c.notApplicable('no transaction carries a counterpartyAgent (all are "", as when the banks give none)');
-    await byBank(c, agents, all => {
-      for (const { where, tx, res } of all) {
+    if (!bound.length)
+      c.notApplicable('no transaction carries a counterpartyAgent (all are "") and the description declares no bank that returns one (description records)');
+    await c.everyPlace('bank', bound.map(b => ({ name: b, value: b })), async bankId => {
+      const here = agents.filter(t => t.bankId === bankId);
+      if (!here.length)
+        throw new Prerequisite(`every counterpartyAgent at ${bankId} is "", though the description says the bank returns them ` +
+          '(data.transactions.counterparty-seen judges that; description records names the fields a bank gives)');
+      for (const { where, tx, res } of here) {
         const v = tx.counterpartyAgent as string;
         c.expect(bicLengthOk(v), `counterpartyAgent of ${where} is not 8 or 11 characters`, '8 or 11 characters', `${show(v)} (${v.length})`, res);
       }

@@ -19,10 +19,16 @@ export async function sessionBank(): Promise<string> {
  * rule is judged at one bank per country at least.
  */
 export async function countryBanks(): Promise<{ name: string; value: Bank }[]> {
-  const out: { name: string; value: Bank }[] = [];
+  return (await countryGroups()).map(g => ({ name: g.country, value: g.banks[0]! }));
+}
+
+/** The banks under test by country, in list order (a bank without a country is a country of its own). */
+export async function countryGroups(): Promise<{ country: string; banks: Bank[] }[]> {
+  const out: { country: string; banks: Bank[] }[] = [];
   for (const b of await banksUnderTest()) {
     const country = bankCountry(b) || `(no country: ${bankId(b) ?? b.id})`;
-    if (!out.some(p => p.name === country)) out.push({ name: country, value: b });
+    const group = out.find(g => g.country === country);
+    if (group) group.banks.push(b); else out.push({ country, banks: [b] });
   }
   return out;
 }

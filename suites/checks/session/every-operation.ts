@@ -1,16 +1,20 @@
 // The consent-link error and the end of a deleted session at every
 // session-bound operation of the version under test (spec 4.4, 7; the places:
-// harness/places/operations.ts, the requests: support/session-places.ts).
+// harness/places/operations.ts, the requests: support/session-places.ts); the
+// consent-link error at one bank per country.
 import type { Check } from '../../support/register.ts';
 import type { ExchangeResponse } from '../../../harness/http/exchange.ts';
 import { call, isError, ok } from '../../support/api.ts';
-import { describeAnswer, type CheckContext } from '../../support/check.ts';
+import { describeAnswer, Prerequisite, type CheckContext } from '../../support/check.ts';
+import type { Operation } from '../../../harness/places/operations.ts';
+import type { Bank } from '../../support/banks.ts';
+import { firstOffering, type Product } from '../../support/payments.ts';
 import { isConsentError } from '../../support/describe.ts';
 import { probeConsent } from '../../support/sessions.ts';
 import { isNotImplemented } from '../../support/payment-banks.ts';
 import { operationProbe, sessionBoundOperations, type OperationProbe } from '../../support/session-places.ts';
 import { expectConsentLinkError, SENTENCE } from './consent-link.ts';
-import { consentedAt, startAt } from './common.ts';
+import { consentedAt, countryGroups, startAt } from './common.ts';
 
 /** The session-bound operations as places, each with its probe made when the place is reached. */
 const places = () => sessionBoundOperations().map(op => ({ name: op.id, value: op }));
@@ -32,19 +36,39 @@ function notOffered(c: CheckContext, p: OperationProbe, res: ExchangeResponse): 
   return true;
 }
 
+/** Whether some bank of `banks` offers the operation's product (every bank serves an operation without one; payments.ts offered). */
+async function servedIn(op: Operation, banks: readonly Bank[]): Promise<boolean> {
+  return !op.product || (await firstOffering(banks, op.product as Product)) !== undefined;
+}
+
+/**
+ * Consent is per bank in this API (spec 2.6, 4.4): each operation is probed at
+ * the first bank of every country that serves it, and breaks the rule when it
+ * breaks at any of them. A country none of whose banks offers the operation's
+ * product is left out with a note.
+ */
 export const newEveryOperation: Check = {
   id: 'session.consent-link.new-session-every-operation', requirements: ['R4.4-consent-link-error'], spec: '7',
-  title: 'A new session gets the consent-link error at every account and payment operation',
+  title: 'A new session gets the consent-link error at every account and payment operation, at one bank per country',
   quote: SENTENCE,
   bindsAt: { family: 'session-operation' },
   async run(c) {
     const session = perBank(bankId => startAt(c, bankId));
+    const groups = await countryGroups();
     await c.everyPlace('session-operation', places(), async op => {
-      const p = await operationProbe(op);
-      const res = await p.send(c, await session(p.bankId), 'in a new session, before consent');
-      if (notOffered(c, p, res)) return;
-      expectConsentLinkError(c, res, `${op.id} in a new session`);
+      const at: typeof groups = [];
+      for (const g of groups) if (await servedIn(op, g.banks)) at.push(g);
+      const left = groups.filter(g => !at.includes(g)).map(g => g.country);
+      if (!at.length) throw new Prerequisite(`no bank under test offers ${op.product}`);
+      if (left.length) c.note(`${op.id}: no bank under test in ${left.join(', ')} offers ${op.product}`);
+      for (const g of at) {
+        const p = await operationProbe(op, g.banks);
+        const res = await p.send(c, await session(p.bankId), 'in a new session, before consent');
+        if (notOffered(c, p, res)) continue;
+        expectConsentLinkError(c, res, `${op.id} at ${p.bankId} (${g.country}) in a new session`);
+      }
     });
+    c.summary = `${groups.length} ${groups.length === 1 ? 'country' : 'countries'} (${groups.map(g => g.country).join(', ')}); ${c.summary}`;
   },
 };
 

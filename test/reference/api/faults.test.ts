@@ -38,6 +38,20 @@ const CASES: FaultCase[] = [
     clean: ['Kari Nordmann', ''], faulty: ['Kari Nordmann', null],
   },
   {
+    name: 'data-names-blank',
+    probe: async c => (await accounts(c)).flatMap(a => [a.ownerName, a.displayName]),
+    clean: ['Kari Nordmann', 'Brukskonto', '', ''], faulty: ['', '', '', ''],
+  },
+  {
+    name: 'data-counterparty-blank',
+    probe: async c => {
+      const list = await accounts(c);
+      const txs = (await c.call('GET', `/accounts/${list[0].id}/transactions`)).json;
+      return txs.filter((t: Record<string, string>) => t.counterpartyAccount || t.counterpartyName || t.counterpartyAgent).length;
+    },
+    clean: 3, faulty: 0,
+  },
+  {
     name: 'data-bic-9',
     probe: async c => (await agents(c)).filter(a => a !== '').map(a => bicLengthOk(a)),
     clean: [true, true], faulty: [false, true],
