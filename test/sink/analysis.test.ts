@@ -141,3 +141,23 @@ test('a sender that echoes its api-key into a body does not get it into a messag
   assert.ok(!`${c.message} ${c.seen}`.includes(KEY), c.message);
   assert.match(c.message!, /id is "id-\[redacted\]"/);
 });
+
+test('statuses sent out of the order asked for are named as reordered, not as a regression', () => {
+  const { attempts, plan } = conforming();
+  RECORDS['statuses-reordered'](attempts, plan);
+  const c = judge(attempts, plan).find(x => x.id === 'webhook.order.ack-gated')!;
+  assert.equal(c.status, 'failed');
+  assert.match(c.message!, /checkout sched: PAYMENT_COMPLETED \(event 2\) arrived before any attempt of PAYMENT_INITIATED \(event 1\)/);
+  assert.deepEqual(c.places?.failed, ['normal middle']);
+});
+
+test('not-held-by-backoff judges retries per pair: one that waited for another checkout\'s delivery fails, the late checkout passing or not', () => {
+  const { attempts, plan } = conforming();
+  const ok = judge(attempts, plan).find(x => x.id === 'webhook.parallel.not-held-by-backoff')!;
+  assert.equal(ok.status, 'passed');
+  assert.match(ok.message!, /\d+ pairs of checkouts where one failed while the other waited in backoff/);
+  RECORDS['retry-held-by-other-checkout'](attempts, plan);
+  const c = judge(attempts, plan).find(x => x.id === 'webhook.parallel.not-held-by-backoff')!;
+  assert.equal(c.status, 'failed');
+  assert.match(c.message!, /checkout e500: its attempt failed while held waited in backoff, and its retry came only 0\.04 s after held's event was acknowledged/);
+});
