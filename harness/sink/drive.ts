@@ -15,6 +15,7 @@ import { buildView, RETRY_WAIT_BOUND_MS, type RunView } from './analysis/view.ts
 import { CONTROL_EXTENSIONS, type ControlExtension, LATE_PLAN, SUITE_PLANS, againAt, againPlan, type CheckoutPlan, type SinkPlan } from './plan.ts';
 import { whereOf } from '../places/event-positions.ts';
 import type { Sink } from './server.ts';
+import { LATE_PROBES } from './probes.ts';
 
 export interface DriveOptions {
   sink: Sink;
@@ -250,10 +251,10 @@ export async function driveCheckouts(o: DriveOptions): Promise<DriveResult> {
       const chains = [...plan.values()].filter(p => p.control?.id && p.control.status < 300 && !p.plan.forbidden);
       const pending = chains.filter(p => {
         const c = view.checkouts.find(x => x.id === p.control!.id);
-        // A 200 that came after 6 s does not acknowledge (spec 6.6): a conforming
+        // A 200 that came after 6 s, or trickled past 5 s, does not acknowledge (spec 6.6): a conforming
         // sender has hung up and will retry, so the chain is not done yet.
         return !c || !(p.plan.request?.statuses ?? [])
-          .every(s => c.events.some(e => e.status === s && e.attempts.some(a => a.delivered && a.d.probe !== 'slow-6s')));
+          .every(s => c.events.some(e => e.status === s && e.attempts.some(a => a.delivered && !LATE_PROBES.includes(a.d.probe))));
       }).map(p => p.plan.name);
       if (!lateCreated) pending.push((o.late ?? LATE_PLAN).name);
       const more = again.next(view, sink, pending);

@@ -121,6 +121,8 @@ export const SUITE_PLANS: readonly CheckoutPlan[] = [
   { name: 'reset', answers: ['reset'], request: { kind: 'normal', statuses: SHORT } },
   { name: 'answer-after-4s', wave: 2, answers: ['slow-4s'], request: { kind: 'normal', statuses: SHORT } },
   { name: 'answer-after-6s', wave: 2, answers: ['slow-6s'], request: { kind: 'normal', statuses: SHORT } },
+  // The head at once and the body a byte at a time until 7.5 s: the 5 s of spec 6.6 are "in total".
+  { name: 'answer-trickled', wave: 2, answers: ['slow-trickle'], request: { kind: 'normal', statuses: SHORT } },
   // A failure at every other event position (the first of a normal checkout is above): a 6 s
   // answer the sender must give up on at 5 s, then a 500, then the backoff before the third attempt.
   ...(['middle', 'final'] as const).map((where): CheckoutPlan =>
@@ -182,6 +184,7 @@ export const PASSIVE_CYCLE: readonly CheckoutPlan[] = [
   { name: 'answer-404', answers: ['status-404'] },
   { name: 'answer-410', answers: ['status-410'] },
   { name: 'answer-204', answers: ['status-204'] },
+  { name: 'answer-trickled', answers: ['slow-trickle'] },
   // Named for the checkout a person should create for them: a failure at each other event position.
   { name: 'normal-middle-fails', failAt: 'middle', answers: AT_PLACE },
   { name: 'normal-final-fails', failAt: 'final', answers: AT_PLACE },

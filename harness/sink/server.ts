@@ -20,7 +20,7 @@ import { ConnectionGuard } from './connections.ts';
 import { startLagMonitor } from './lag.ts';
 import { PASSIVE_CYCLE, probeFor, type CheckoutPlan, type ControlOutcome, type SinkPlan } from './plan.ts';
 import type { Forward, ForwardAnswer } from './forward.ts';
-import { RETRY_AFTER_SPEC_S, SLOW_ANSWER_SPEC_MS, probeAnswer, probeOfStatus, type Probe } from './probes.ts';
+import { RETRY_AFTER_SPEC_S, SLOW_ANSWER_SPEC_MS, TRICKLE_BODY, TRICKLE_STEP_SPEC_MS, probeAnswer, probeOfStatus, type Probe } from './probes.ts';
 import { whereOf } from '../places/event-positions.ts';
 import { Recorder, judgeKey, type RawAttempt } from './recorder.ts';
 import { selfSignedCertificate } from './tls.ts';
@@ -268,6 +268,29 @@ export async function startSink(opts: SinkOptions = {}): Promise<Sink> {
     settle(a);
   };
 
+  /**
+   * A trickled answer: status line and headers at once, then the body a byte at a
+   * time. The answer counts as given when its last byte goes out; a sender that
+   * hangs up before is recorded as hanging up (res 'close').
+   */
+  const trickle = (a: RawAttempt, res: ServerResponse) => {
+    res.writeHead(200, { 'content-type': 'text/plain', 'content-length': String(Buffer.byteLength(TRICKLE_BODY)) });
+    res.flushHeaders();
+    const next = (i: number) => {
+      const t = setTimeout(() => {
+        timers.delete(t);
+        if (res.destroyed || a.answer !== undefined) return;
+        if (i < TRICKLE_BODY.length - 1) { res.write(TRICKLE_BODY[i]); next(i + 1); return; }
+        a.answeredNs = rec.nowNs();
+        a.answer = 200;
+        res.end(TRICKLE_BODY[i]);
+        settle(a);
+      }, TRICKLE_STEP_SPEC_MS * scale);
+      timers.add(t);
+    };
+    next(0);
+  };
+
   /** sink --forward-to: the receiver's answer is the sink's; the probe recorded is the one that answer amounts to. */
   const passOn = (a: RawAttempt, req: IncomingMessage, res: ServerResponse, route: Route | undefined, forward: Forward) => {
     a.probe = 'forwarded';
@@ -355,7 +378,8 @@ export async function startSink(opts: SinkOptions = {}): Promise<Sink> {
         a.answeredNs = a.closedNs = rec.nowNs();
         a.answer = 'reset';
         req.socket.resetAndDestroy();
-      } else {
+      } else if (probe === 'slow-trickle') trickle(a, res);
+      else {
         const hold = SLOW_ANSWER_SPEC_MS[probe];
         if (hold === undefined) answer(a, res, what);
         else {

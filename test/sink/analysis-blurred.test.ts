@@ -22,13 +22,14 @@ const BLUR = 2_000;
 
 /**
  * The conforming record with a second slow-6s checkout whose hang-up came
- * `hangUpS` after sending; without the event-position checkouts, so both slow
- * probes sit at the first event of a normal checkout.
+ * `hangUpS` after sending; without the event-position checkouts and the
+ * trickled answer, so the two slow-6s probes are the only ones, at the first
+ * event of a normal checkout.
  */
 function withSecondSlowProbe(hangUpS: number) {
   const all = conforming();
-  const attempts = all.attempts.filter(x => !x.checkoutId.startsWith('p-'));
-  const plan: SinkPlan = new Map([...all.plan].filter(([k]) => !k.startsWith('p-')));
+  const attempts = all.attempts.filter(x => !x.checkoutId.startsWith('p-') && x.checkoutId !== 'trickle');
+  const plan: SinkPlan = new Map([...all.plan].filter(([k]) => !k.startsWith('p-') && k !== 'trickle'));
   attempts.push(att({ id: 'slow6b', status: 'STARTED', at: 30, probe: 'slow-6s', answer: 'none', took: hangUpS }),
     att({ id: 'slow6b', status: 'STARTED', at: 30 + hangUpS + 10.1 }));
   plan.set('slow6b', { plan: { name: 'slow6b', answers: ['slow-6s'], request: { kind: 'normal', statuses: [] } }, control: { status: 201, id: 'slow6b' } });

@@ -100,6 +100,7 @@ export function conforming(): { attempts: DeliveryAttempt[]; plan: SinkPlan } {
       { id: `e${probe}`, status: 'STARTED', at: 0, answer: code, probe }, { id: `e${probe}`, status: 'STARTED', at: 10.1 }]),
     { id: 'slow4', status: 'STARTED', at: 1, probe: 'slow-4s', took: 4 }, { id: 'slow4', status: 'CANCELLED', at: 5.1 },
     { id: 'slow6', status: 'STARTED', at: 1, probe: 'slow-6s', answer: 'none', took: 5 }, { id: 'slow6', status: 'STARTED', at: 16.1 },
+    { id: 'trickle', status: 'STARTED', at: 1, probe: 'slow-trickle', answer: 'none', took: 5 }, { id: 'trickle', status: 'STARTED', at: 16.1 },
     { id: 'held', status: 'STARTED', at: 0, answer: 500 }, { id: 'held', status: 'STARTED', at: 10.1, answer: 500 },
     { id: 'held', status: 'STARTED', at: 30.2, answer: 500 }, { id: 'held', status: 'STARTED', at: 70.3 }, { id: 'held', status: 'TIMED_OUT', at: 70.4 },
     { id: 'late', status: 'STARTED', at: 1 },
@@ -156,6 +157,24 @@ export const RECORDS: Record<string, Change> = {
   '201-taken-for-delivery': a => drop(a, x => x.checkoutId === 'e201' && x.answer === 200),
   'no-retry-after-302': a => drop(a, x => x.checkoutId === 'e302' && x.answer === 200),
   'no-retry-after-giving-up': a => drop(a, x => x.checkoutId === 'slow6' && x.probe === 'ok'),
+  // PAYMENT_COMPLETED sent and acknowledged before PAYMENT_INITIATED was ever sent: out of the 3.1 order asked for.
+  'statuses-reordered': a => moveTo(a.find(y => y.checkoutId === 'sched' && status(y) === 'PAYMENT_INITIATED')!, 0.3),
+  // A global retry queue: e500's retry waits until the held checkout's event is delivered at 70.3 s.
+  'retry-held-by-other-checkout': a => {
+    moveTo(a.find(y => y.checkoutId === 'e500' && y.answer === 200 && status(y) === 'STARTED')!, 70.35);
+    moveTo(a.find(y => y.checkoutId === 'e500' && status(y) === 'CANCELLED')!, 70.45);
+  },
+  'amount-not-original': a => editBody(a.find(y => y.checkoutId === 'clean' && status(y) === 'PAYMENT_COMPLETED')!,
+    b => { b.payment.amount = b.payment.originalAmount - 1; }),
+  'card-payment-id-unasked': a => editBody(a.find(y => y.checkoutId === 'clean' && status(y) === 'STARTED')!, b => { b.payment.cardPaymentId = 'card-0001'; }),
+  // An inactivity limit instead of 5 s in total: the trickled answer read to its end at 7.5 s and taken.
+  'trickled-answer-taken': a => {
+    const t = a.find(x => x.checkoutId === 'trickle' && x.probe === 'slow-trickle')!;
+    t.answer = 200;
+    delete t.closedMs;
+    t.answeredMs = t.arrivedMs + 7.5 * S;
+    drop(a, x => x.checkoutId === 'trickle' && x.probe === 'ok');
+  },
   'no-transaction-status-once-authorised': a => editBody(a.find(y => status(y) === 'PAYMENT_COMPLETED')!, b => { delete b.payment.transactionStatus; }),
   'no-retry-after-reset': a => drop(a, x => x.checkoutId === 'rst' && x.answer === 200),
   ...Object.fromEntries(CLASSES.map(([, probe]) => [`no-retry-after-${probe.slice('status-'.length)}`,
@@ -206,7 +225,7 @@ export const RECORDS: Record<string, Change> = {
     plan.clear();
   },
   'retry-without-api-key': a => { a.find(x => x.checkoutId === 'held' && x.answer === 200)!.headers = {}; },
-  'amount-as-string': a => editBody(a[0], b => { b.payment.amount = '10.00'; }),
+  'amount-as-string': a => editBody(a[0], b => { b.payment.amount = b.payment.originalAmount.toFixed(2); }),
   'body-not-json': a => { a[0].body = '{"id": "clean", "status": STARTED'; },
   'wrong-checkout-id': a => editBody(a[0], b => { b.id = 'other'; }),
   'completed-without-initiated': a => drop(a, x => x.checkoutId === 'clean' && status(x) === 'PAYMENT_INITIATED'),
@@ -228,7 +247,8 @@ export const RECORDS: Record<string, Change> = {
     b => { b.lastModifiedDate = '2026-11-22T10:00:01.000Z'; }),
   'created-date-changed': a => editBody(a.find(x => x.checkoutId === 'clean' && status(x) === 'PAYMENT_INITIATED')!,
     b => { b.createdDate = '2026-11-22T09:59:55.000Z'; }),
-  'original-amount-changed': a => editBody(a.find(x => x.checkoutId === 'sca' && status(x) === 'PAYMENT_INITIATED')!, b => { b.payment.originalAmount += 1; }),
+  'original-amount-changed': a => editBody(a.find(x => x.checkoutId === 'sca' && status(x) === 'PAYMENT_INITIATED')!,
+    b => { b.payment.originalAmount += 1; b.payment.amount += 1; }),
   'completed-with-transaction-status-started': a => editBody(a.find(x => x.checkoutId === 'sched' && status(x) === 'PAYMENT_COMPLETED')!,
     b => { b.payment.transactionStatus = 'STARTED'; }),
   'final-transaction-status-changed': a => editBody(a.find(x => x.checkoutId === 'sca' && status(x) === 'PAYMENT_INITIATED')!,

@@ -58,7 +58,7 @@ export const TIMEOUT_SETUP: CaseSetup = {
   judges: /^webhook\.(timeout\.|retry\.after-timeout$)/,
 };
 /** Faults judged with a setup of their own (reference-timeout.test.ts), not USUAL. */
-export const OWN_SETUP: Record<string, CaseSetup> = { 'webhook-timeout-4500ms': TIMEOUT_SETUP };
+export const OWN_SETUP: Record<string, CaseSetup> = { 'webhook-timeout-4500ms': TIMEOUT_SETUP, 'webhook-timeout-4600ms-polled': TIMEOUT_SETUP };
 
 export const WEBHOOK_FAULTS = FAULTS.filter(f => f.prefix.startsWith('webhook.') && !OWN_SETUP[f.name]);
 const PROOFS = loadProofs().faults;

@@ -138,6 +138,38 @@ test('a sender that hangs up before a slow answer is recorded as such', async ()
   } finally { await sink.close(); }
 });
 
+test('a trickled answer: the head at once, then a byte every half spec second; answered when its last byte went out, or hung up on', async () => {
+  // Time scale 0.1: 15 bytes 50 ms apart, the last 750 ms after the head.
+  const sink = await startSink({ timeScale: 0.1, passive: [{ name: 'trickle', answers: ['slow-trickle'] }], apiKey: KEY });
+  try {
+    const sent = performance.now();
+    const r = await request(`${sink.url}/hook`, { method: 'POST', body: '{"id":"t1","status":"STARTED"}', headers: { 'api-key': KEY } });
+    const head = performance.now() - sent;
+    assert.equal(r.statusCode, 200);
+    const chunks: number[] = [];
+    for await (const c of r.body) chunks.push((c as Buffer).length);
+    const whole = performance.now() - sent;
+    assert.ok(head < 400, `the head came after ${head.toFixed(0)} ms, not at once`);
+    assert.ok(whole >= 700, `the whole answer came after ${whole.toFixed(0)} ms, before its last byte was due`);
+    assert.ok(chunks.length > 1, 'the body came in more than one piece');
+    const [a] = sink.attempts();
+    assert.equal(a.probe, 'slow-trickle');
+    assert.equal(a.answer, 200);
+    assert.ok(a.answeredMs! - a.arrivedMs >= 700, `answered ${a.answeredMs! - a.arrivedMs} ms after arrival`);
+    // A second checkout's sender hangs up a quarter of a second in: recorded as a hang-up, not as an answer.
+    const ac = new AbortController();
+    const r2 = await request(`${sink.url}/hook`, { method: 'POST', body: '{"id":"t2","status":"STARTED"}', headers: { 'api-key': KEY }, signal: ac.signal });
+    setTimeout(() => ac.abort(), 250);
+    await r2.body.text().catch(() => undefined);
+    const closed = () => sink.attempts()[1]?.closedMs !== undefined;
+    for (let i = 0; i < 200 && !closed(); i++) await new Promise(res => setTimeout(res, 10));
+    const b = sink.attempts()[1];
+    assert.equal(b.answer, 'none');
+    assert.equal(b.answeredMs, undefined);
+    assert.ok(b.closedMs! - b.arrivedMs < 700, `hung up after ${b.closedMs! - b.arrivedMs} ms`);
+  } finally { await sink.close(); }
+});
+
 test('HTTPS with a generated self-signed certificate', async () => {
   const sink = await startSink({ tls: 'self-signed', passive: CLEAN });
   const agent = new Agent({ connect: { rejectUnauthorized: false } });

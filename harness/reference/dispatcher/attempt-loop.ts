@@ -14,6 +14,11 @@ export interface LoopContext {
   /** Fires when the dispatcher closes: the loop stops without logging anything more. */
   closed: AbortSignal;
   log(attempt: ReferenceAttempt): void;
+  /**
+   * Under `webhook-global-retry-queue`: waits for the one turn to retry that all
+   * checkouts share, and resolves with its release, or undefined when the dispatcher closed first.
+   */
+  retryTurn?: () => Promise<(() => void) | undefined>;
   /** Called after the record changed state (delivered or dropped). */
   settled(record: EventRecord): void;
 }
@@ -44,6 +49,15 @@ function drop(ctx: LoopContext, record: EventRecord, reason: string): void {
 
 /** Runs every attempt of one delivery; never rejects. */
 export async function deliver(ctx: LoopContext, ev: OutgoingEvent, record: EventRecord): Promise<void> {
+  const turn: { release?: () => void } = {};
+  try {
+    await attempts(ctx, ev, record, turn);
+  } finally {
+    turn.release?.();
+  }
+}
+
+async function attempts(ctx: LoopContext, ev: OutgoingEvent, record: EventRecord, turn: { release?: () => void }): Promise<void> {
   const { clock, policy } = ctx;
   const body = JSON.stringify(ev.body);
   const deadline = record.createdAtMs + policy.maxEventAgeMs;
@@ -54,7 +68,8 @@ export async function deliver(ctx: LoopContext, ev: OutgoingEvent, record: Event
     const begunAtMs = clock.now();
     let result;
     try {
-      result = await send(ctx.connections, clock, ev.target.url, headers, body, policy.responseWaitMs, ctx.closed);
+      result = await send(ctx.connections, clock, ev.target.url, headers, body,
+        { ms: policy.responseWaitMs, resetsOnData: policy.waitResetsOnData, pollMs: policy.waitPollMs }, ctx.closed);
     } catch (e) {
       if (e instanceof SendClosedError) return;
       throw e;
@@ -75,6 +90,10 @@ export async function deliver(ctx: LoopContext, ev: OutgoingEvent, record: Event
       return ctx.settled(record);
     }
     if (!policy.retries) return drop(ctx, record, 'not retried (fault webhook-no-retry)');
+    if (ctx.retryTurn && !turn.release) {
+      turn.release = await ctx.retryTurn();
+      if (!turn.release) return;
+    }
     // Spec 6.5: the backoff runs from the end of the failed attempt; it is cut at the
     // deadline so that the drop happens at 7 days, not at the next backoff after it.
     // Counted from the logged end, which this loop reaches a little later.

@@ -35,6 +35,26 @@ function amountsAsStrings(body: Record<string, unknown>): Record<string, unknown
   return body;
 }
 
+/** The payments of a body: `payment` of a normal one, each of `payments` of a batch. */
+function paymentsOf(body: Record<string, unknown>): Array<Record<string, unknown>> {
+  const list = Array.isArray(body.payments) ? body.payments : body.payment ? [body.payment] : [];
+  return list.filter((p): p is Record<string, unknown> => typeof p === 'object' && p !== null);
+}
+
+/**
+ * `webhook-amount-not-original`: amount one unit below originalAmount though no
+ * end user edited it (spec 2.2: it equals the original amount).
+ * `webhook-card-payment-id`: a normal payment carries a cardPaymentId though it
+ * is no card payment (spec 2.2: only for card payments).
+ */
+function bentAmounts(body: Record<string, unknown>, faults: ReadonlySet<string>): Record<string, unknown> {
+  for (const p of paymentsOf(body)) {
+    if (faults.has('webhook-amount-not-original') && typeof p.originalAmount === 'number') p.amount = Math.round((p.originalAmount - 1) * 100) / 100;
+    if (faults.has('webhook-card-payment-id') && body.payment === p) p.cardPaymentId = `card-${String(body.id).slice(0, 8)}`;
+  }
+  return body;
+}
+
 export function startCheckout(asked: CheckoutRequest, deps: { clock: Clock; dispatcher: Dispatcher; faults: ReadonlySet<string> }): RunningCheckout {
   const { clock, dispatcher, faults } = deps;
   // Spec 3.1, 6.2: a payment that needs strong customer authentication passes through
@@ -47,7 +67,12 @@ export function startCheckout(asked: CheckoutRequest, deps: { clock: Clock; disp
   const timers: Timer[] = [];
   let created!: () => void;
   const allCreated = new Promise<void>(resolve => { created = resolve; });
-  const emit = (event: number) => {
+  // `webhook-events-reordered`: the last two statuses go out swapped (spec 3.1's order broken, 6.8), each dated as planned.
+  const order = request.statuses.map((_, i) => i);
+  const n = order.length;
+  if (faults.has('webhook-events-reordered') && n >= 3) [order[n - 2], order[n - 1]] = [order[n - 1], order[n - 2]];
+  const emit = (made: number) => {
+    const event = order[made];
     const status = request.statuses[event];
     const body = buildWebhookBody({
       kind: request.kind, id, status,
@@ -63,9 +88,10 @@ export function startCheckout(asked: CheckoutRequest, deps: { clock: Clock; disp
       createdDate,
       lastModifiedDate: new Date(createdAt.getTime() + event * STATUS_STEP_MS).toISOString(),
     });
+    bentAmounts(body, faults);
     dispatcher.enqueue({ checkoutId: id, event, status, target: request.webhook,
       body: faults.has('webhook-amount-string') ? amountsAsStrings(body) : body });
-    if (event === request.statuses.length - 1) created();
+    if (made === request.statuses.length - 1) created();
   };
   // Each status is scheduled only once the previous one was created: Node runs overdue timers of
   // different durations list by list, so timers set all at once could create event 3 before event 2.

@@ -11,6 +11,8 @@
 // - No attempt starts at or after the deadline; a backoff is cut at it.
 // - Backoff runs from the end of the failed attempt: the answer, the error, or
 //   the abort at 5 s. Timers never fire early (timer.ts).
+// - `webhook-global-retry-queue` gives one turn to retry at a time, for all
+//   checkouts: a failed event holds it until it is delivered or dropped.
 // - `webhook-duplicates` sends a second copy of each event once the first was
 //   delivered, so order is kept (n, n, n+1, n+1).
 // - The attempt log shows the api-key as [redacted]; close() aborts requests in
@@ -52,6 +54,7 @@ export class Dispatcher {
         this.log.push(a);
         this.listOf(this.logOf, a.checkoutId).push(a);
       },
+      ...(this.policy.globalRetryQueue ? { retryTurn: () => this.retryTurn() } : {}),
       settled: r => {
         this.pending--;
         this.pendingOf.set(r.checkoutId, (this.pendingOf.get(r.checkoutId) ?? 1) - 1);
@@ -116,6 +119,22 @@ export class Dispatcher {
       this.lanes.set(key, lane);
     }
     return lane;
+  }
+
+  /** The end of the queue of retry turns (`webhook-global-retry-queue`): resolves when the last turn given out is released. */
+  private retryTail: Promise<void> = Promise.resolve();
+
+  /** Waits for every earlier turn to be released; resolves with this turn's release, or undefined on close. */
+  private retryTurn(): Promise<(() => void) | undefined> {
+    let release!: () => void;
+    const mine = new Promise<void>(resolve => { release = resolve; });
+    const before = this.retryTail;
+    this.retryTail = before.then(() => mine);
+    const closed = new Promise<undefined>(resolve => {
+      if (this.closer.signal.aborted) resolve(undefined);
+      else this.closer.signal.addEventListener('abort', () => resolve(undefined), { once: true });
+    });
+    return Promise.race([before.then(() => release), closed]);
   }
 
   private listOf<T>(map: Map<string, T[]>, key: string): T[] {

@@ -15,12 +15,19 @@ const EARLY_FIRST_DELAY_MS = 2_000;
 const SHORT_RESPONSE_WAIT_MS = 3_000;
 /** `webhook-timeout-4500ms`: gives up half a second early, the narrowest miss the timeout check must catch. */
 const EARLY_RESPONSE_WAIT_MS = 4_500;
+/** `webhook-timeout-4600ms-polled`: gives up after 4.6 s, noticed at the next 300 ms poll of the clock (4.6 to 4.9 s). */
+const POLLED_RESPONSE_WAIT_MS = 4_600;
+const WAIT_POLL_MS = 300;
 /** `webhook-jitter`: up to 25 % upward, so a delay never drops below the spec's minimum. */
 const JITTER_FRACTION = 0.25;
 
 export interface DeliveryPolicy {
   /** Spec ms from sending to a complete answer before the attempt is aborted; Infinity waits forever. */
   responseWaitMs: number;
+  /** Whether every byte of the answer starts the response wait anew (an inactivity limit; spec 6.6 counts 5 s in total). */
+  waitResetsOnData: boolean;
+  /** When above 0: the end of the response wait is noticed only at the clock's next multiple of this many spec ms. */
+  waitPollMs: number;
   /** Spec ms to wait after failed attempt n (1-based) ended before the next one. */
   retryDelayMs(failedAttempt: number): number;
   /** Whether a failed attempt is followed by another one at all (spec 6.4). */
@@ -31,6 +38,8 @@ export interface DeliveryPolicy {
   ackGating: boolean;
   /** Whether all checkouts share one queue instead of one queue each (spec 6.9 forbids it). */
   globalQueue: boolean;
+  /** Whether the retries of all checkouts wait in one queue: an event's retries begin only once every earlier failed event was delivered (6.9 forbids it). */
+  globalRetryQueue: boolean;
   /** Whether attempt n (1-based) carries the api-key header (spec 5.4: every request does). */
   sendsApiKey(attempt: number): boolean;
   /** How many times each event is delivered (1; 2 under the `webhook-duplicates` quirk, allowed by spec 6.3). */
@@ -55,16 +64,20 @@ export function deliveryPolicy(faults: ReadonlySet<string>, random: () => number
   }
   const responseWaitMs = faults.has('webhook-no-timeout') ? Infinity
     : faults.has('webhook-short-timeout') ? SHORT_RESPONSE_WAIT_MS
-    : faults.has('webhook-timeout-4500ms') ? EARLY_RESPONSE_WAIT_MS : RESPONSE_WAIT_MS;
+    : faults.has('webhook-timeout-4500ms') ? EARLY_RESPONSE_WAIT_MS
+    : faults.has('webhook-timeout-4600ms-polled') ? POLLED_RESPONSE_WAIT_MS : RESPONSE_WAIT_MS;
   const anyTwoHundred = faults.has('webhook-2xx-success');
   const keyOnRetries = !faults.has('webhook-retry-no-api-key');
   return {
     responseWaitMs,
+    waitResetsOnData: faults.has('webhook-inactivity-timeout'),
+    waitPollMs: faults.has('webhook-timeout-4600ms-polled') ? WAIT_POLL_MS : 0,
     retryDelayMs: retryDelay,
     retries: !faults.has('webhook-no-retry'),
     delivers: status => status === 200 || (anyTwoHundred && status >= 200 && status < 300),
     ackGating: !faults.has('webhook-no-ack-gating'),
     globalQueue: faults.has('webhook-global-queue'),
+    globalRetryQueue: faults.has('webhook-global-retry-queue'),
     sendsApiKey: attempt => attempt === 1 || keyOnRetries,
     copies: faults.has('webhook-duplicates') ? 2 : 1,
     maxEventAgeMs: MAX_EVENT_AGE_MS,

@@ -37,7 +37,7 @@ const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
  * moment it is over.
  */
 class Moments {
-  constructor(readonly sent: () => void, readonly ended: () => void) {}
+  constructor(readonly sent: () => void, readonly ended: () => void, readonly data: () => void) {}
 }
 
 /** Tells a request's Moments when undici writes it and when it ends, then hands every step on unchanged. */
@@ -48,8 +48,8 @@ const watchMoments: Dispatcher.DispatcherComposeInterceptor = dispatch => (opts,
     // Called on a connected socket right before the request is written, in the same turn.
     onRequestStart: (c, context) => { m.sent(); handler.onRequestStart?.(c, context); },
     onRequestUpgrade: (c, status, headers, socket) => handler.onRequestUpgrade?.(c, status, headers, socket),
-    onResponseStart: (c, status, headers, message) => handler.onResponseStart?.(c, status, headers, message),
-    onResponseData: (c, chunk) => handler.onResponseData?.(c, chunk),
+    onResponseStart: (c, status, headers, message) => { m.data(); handler.onResponseStart?.(c, status, headers, message); },
+    onResponseData: (c, chunk) => { m.data(); handler.onResponseData?.(c, chunk); },
     onResponseEnd: (c, trailers) => { m.ended(); handler.onResponseEnd?.(c, trailers); },
     onResponseError: (c, e) => { m.ended(); handler.onResponseError?.(c, e); },
   });
@@ -83,6 +83,9 @@ export function createConnections(): Connections {
   };
 }
 
+/** How long send() waits for a complete answer (DeliveryPolicy: responseWaitMs, waitResetsOnData, waitPollMs). */
+export interface ResponseWait { ms: number; resetsOnData: boolean; pollMs: number }
+
 /** Thrown through when the dispatcher closes mid-request; the attempt is not logged. */
 export class SendClosedError extends Error {}
 
@@ -90,15 +93,20 @@ export class SendClosedError extends Error {}
  * Sends one request; resolves with how it ended, never rejects except with
  * SendClosedError when `closed` fires first. The wait for the answer runs from
  * the moment the request went out, so a receiver gets all of it however long
- * the connection took; a connection that never comes is given up `waitMs`
+ * the connection took; a connection that never comes is given up `wait.ms`
  * after the call.
  */
 export async function send(connections: Connections, clock: Clock, url: string, headers: Record<string, string>, body: string,
-  waitMs: number, closed: AbortSignal): Promise<SendResult> {
+  wait: ResponseWait, closed: AbortSignal): Promise<SendResult> {
   const controller = new AbortController();
   let timedOut = false, sentAtMs: number | undefined, endedAtMs: number | undefined;
   const giveUp = () => { timedOut = true; controller.abort(); };
-  const waitFor = (): Timer | undefined => Number.isFinite(waitMs) ? afterAtLeast(clock, waitMs, giveUp) : undefined;
+  const waitFor = (): Timer | undefined => {
+    if (!Number.isFinite(wait.ms)) return undefined;
+    const now = clock.now();
+    const due = wait.pollMs > 0 ? Math.ceil((now + wait.ms) / wait.pollMs) * wait.pollMs : now + wait.ms;
+    return afterAtLeast(clock, due - now, giveUp);
+  };
   let timer = waitFor();
   const moments = new Moments(() => {
     // A wait that ran out before the connection came aborts the request before it is written.
@@ -106,7 +114,11 @@ export async function send(connections: Connections, clock: Clock, url: string, 
     sentAtMs = clock.now();
     timer?.cancel();
     timer = waitFor();
-  }, () => { endedAtMs ??= clock.now(); timer?.cancel(); });
+  }, () => { endedAtMs ??= clock.now(); timer?.cancel(); }, () => {
+    if (!wait.resetsOnData || timedOut || endedAtMs !== undefined) return;
+    timer?.cancel();
+    timer = waitFor();
+  });
   const onClose = () => controller.abort();
   closed.addEventListener('abort', onClose, { once: true });
   const ended = () => ({ ...(sentAtMs !== undefined ? { sentAtMs } : {}), endedAtMs: endedAtMs ?? clock.now() });

@@ -10,7 +10,9 @@ import type { DeliveryAttempt } from '../../report/model.ts';
 /** A field's value as the checks compare it: a scalar (strings cut at MAX_TEXT), or a description of an object or array. */
 export type Fact = string | number | boolean | null | { described: string };
 
-interface PaymentFacts { transactionStatus?: Fact; scheduledDate?: Fact; paymentScheduledDate?: Fact; originalAmount?: Fact }
+interface PaymentFacts {
+  transactionStatus?: Fact; scheduledDate?: Fact; paymentScheduledDate?: Fact; originalAmount?: Fact; amount?: Fact; cardPaymentId?: Fact;
+}
 
 export interface BodyFacts {
   /** Why the body could not be judged as JSON: not JSON (the parser's words), or never finished. */
@@ -56,7 +58,7 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 function paymentFacts(p: unknown): PaymentFacts {
   if (!isObject(p)) return {};
   const out: PaymentFacts = {};
-  for (const k of ['transactionStatus', 'scheduledDate', 'paymentScheduledDate', 'originalAmount'] as const) {
+  for (const k of ['transactionStatus', 'scheduledDate', 'paymentScheduledDate', 'originalAmount', 'amount', 'cardPaymentId'] as const) {
     const f = fact(p[k]);
     if (f !== undefined) out[k] = f;
   }

@@ -11,8 +11,8 @@ import { API_KEY, checkApiKey } from './auth.ts';
 import { GROWTH, MIN_DELAY, checkGrowth, checkMinDelay } from './backoff.ts';
 import { ADVICE, CURRENT, MATCHES, METHOD, VALID, checkAdvice, checkCurrentVariant, checkMatches, checkMethod, checkValid } from './body.ts';
 import { EVERY_STATUS, SCA, checkEveryStatus, checkSca } from './delivered.ts';
-import { END_TO_END_ID, LAST_MODIFIED, REFERENCE_ID, SCHEDULED_DATE, STABLE, checkEndToEndId, checkLastModified, checkReferenceId, checkScheduledDate,
-  checkStableFields } from './fields.ts';
+import { AMOUNT_UNEDITED, CARD_PAYMENT_ID, END_TO_END_ID, LAST_MODIFIED, REFERENCE_ID, SCHEDULED_DATE, STABLE, checkAmountUnedited, checkCardPaymentId,
+  checkEndToEndId, checkLastModified, checkReferenceId, checkScheduledDate, checkStableFields } from './fields.ts';
 import { TRANSACTION_AGREES, TRANSACTION_STATUS, checkTransactionAgrees, checkTransactionStatus } from './transaction.ts';
 import { DUPLICATES, checkDuplicates } from './duplicates.ts';
 import { ACK_GATED, COPIES_IN_ORDER, checkCopiesInOrder, checkOrder } from './order.ts';
@@ -27,7 +27,8 @@ export type { AnalysisOptions } from './view.ts';
 /** Every webhook check with its level, in report order; analyze() returns one result for each, in this order. */
 export const WEBHOOK_CHECKS: readonly Registered[] = [
   must(VALID), should(CURRENT), should(ADVICE), must(MATCHES), must(METHOD),
-  must(END_TO_END_ID), must(REFERENCE_ID), must(SCHEDULED_DATE), must(STABLE), should(LAST_MODIFIED), must(TRANSACTION_STATUS), should(TRANSACTION_AGREES),
+  must(END_TO_END_ID), must(REFERENCE_ID), must(SCHEDULED_DATE), must(STABLE), should(LAST_MODIFIED),
+  must(AMOUNT_UNEDITED), must(CARD_PAYMENT_ID), must(TRANSACTION_STATUS), should(TRANSACTION_AGREES),
   must(API_KEY),
   must(SEQUENCE), should(ABORT_REASON), must(FORBIDDEN), must(EVERY_STATUS), must(SCA),
   ...RETRY_CHECKS.map(k => must(k)),
@@ -51,6 +52,7 @@ export function analyzeRun(attempts: readonly DeliveryAttempt[], plan: SinkPlan,
   const judged = [
     checkValid(view), checkCurrentVariant(view), checkAdvice(view), checkMatches(view), checkMethod(view),
     checkEndToEndId(view), checkReferenceId(view), checkScheduledDate(view), checkStableFields(view), checkLastModified(view),
+    checkAmountUnedited(view), checkCardPaymentId(view),
     checkTransactionStatus(view), checkTransactionAgrees(view),
     checkApiKey(view),
     checkSequence(view), checkAbortReason(view), checkForbiddenRefused(view), checkEveryStatus(view), checkSca(view),

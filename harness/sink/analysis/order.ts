@@ -26,12 +26,14 @@ export const COPIES_IN_ORDER: CheckDef = {
   quote: 'Events of a single payment are delivered in order: an event is not delivered until the previous one is acknowledged.',
 };
 
-type OrderBreak = 'overtake' | 'regression';
+type OrderBreak = 'overtake' | 'regression' | 'reordered';
 
 /**
  * Each attempt of event m is compared with every earlier event n of its checkout
- * that had no 200 yet when the attempt arrived:
+ * (earlier in the order the control API was asked for, which for an accepted
+ * request is the order of spec 3.1) that had no 200 yet when the attempt arrived:
  * - n still had an attempt open (sent, not answered): an overtake;
+ * - n had not been attempted yet and was later: reordered (sent out of order);
  * - n was attempted again later: a regression (the sender went on, then back);
  * - n was never attempted again: a skip. A skip alone is not an order fault but
  *   a missing retry, which webhook.retry and webhook.timeout judge; it is only
@@ -58,7 +60,7 @@ function orderBreaks(view: RunView, c: CheckoutView): Array<{ kind: OrderBreak |
     const k = lastArrivedBy(ev.attempts, x.arrived);
     const hasOpen = k >= 0 && latestFinish.get(ev)![k] > x.arrived;
     const hasLater = k + 1 < ev.attempts.length;
-    const kind = hasOpen ? 'overtake' : hasLater ? 'regression' : 'skip';
+    const kind = hasOpen ? 'overtake' : hasLater ? (k < 0 ? 'reordered' : 'regression') : 'skip';
     const key = `${kind}:${ev.index}:${x.event}`;
     if (seen.has(key)) continue;
     seen.add(key);
@@ -100,6 +102,10 @@ export function checkOrder(view: RunView): Judged {
     if (b.kind !== 'skip') places.fail(placeOf(c, c.events[b.n]));
     if (b.kind === 'overtake')
       findings.push({ message: `checkout ${c.id}: ${m} arrived while ${n} was still waiting for its answer`, attempts: [...b.with, b.x] });
+    else if (b.kind === 'reordered') findings.push({
+      message: `checkout ${c.id}: ${m} arrived before any attempt of ${n}, which comes before it in the order of spec 3.1 the statuses were asked in`,
+      attempts: [b.x, ...b.with], at: b.x,
+    });
     else if (b.kind === 'regression') findings.push({
       message: `checkout ${c.id}: ${m} arrived before ${n} was acknowledged, and ${n} was attempted again afterwards`,
       attempts: [b.x, ...b.with], at: b.x,

@@ -1,5 +1,5 @@
 // webhook.parallel: checkouts do not wait for each other.
-import { deliveries, failed, passed, skipped } from './result.ts';
+import { deliveries, failed, passed, skipped, type Finding } from './result.ts';
 import type { CheckDef, Judged } from '../../report/check.ts';
 import { sec, type AttemptView, type CheckoutView, type RunView } from './view.ts';
 
@@ -10,7 +10,8 @@ export const CONCURRENT: CheckDef = {
   quote: 'Events of different payments are delivered in parallel; the receiver must expect concurrent requests.',
 };
 export const NOT_HELD: CheckDef = {
-  id: 'webhook.parallel.not-held-by-backoff', requirements: ['R6.9-parallel'], title: 'A checkout in backoff does not hold up another checkout', spec: '6.9',
+  id: 'webhook.parallel.not-held-by-backoff', requirements: ['R6.9-parallel'],
+  title: 'A checkout in backoff does not hold up another checkout: neither its first event nor its retries', spec: '6.9',
   quote: 'Events of different payments are delivered in parallel; the receiver must expect concurrent requests.',
 };
 
@@ -78,7 +79,80 @@ function heldAck(c: CheckoutView): number | undefined {
   return ev?.ackAt;
 }
 
+/** One backoff: a failed attempt of a checkout's event and the next attempt of that event. */
+interface Gap { c: CheckoutView; failed: AttemptView; retry: AttemptView; from: number; to: number }
+
+/** Gaps looked at at most (arbitrary: a run of the suite has some tens; a hostile sender's flood stays quadratic in this, not in its size). */
+const MAX_GAPS = 500;
+/**
+ * A retry that followed another checkout's acknowledgement within this many
+ * spec ms was let go by it (arbitrary: 1 s, a hundred times a sender's usual
+ * turnaround, and a tenth of the shortest backoff, so a retry at its own time
+ * rarely lands there by chance).
+ */
+const FOLLOW_MS = 1_000;
+/**
+ * A retry waited for another checkout when its delay was more than this many
+ * times the other's delay before the same attempt number (arbitrary: 2, twice
+ * the 25 % jitter a sender may add, so random delays of one rule stay under it).
+ */
+const HELD_FACTOR = 2;
+
+function gapsOf(view: RunView): Gap[] {
+  const out: Gap[] = [];
+  for (const c of view.checkouts) for (const e of c.events) for (let i = 0; i + 1 < e.attempts.length && out.length < MAX_GAPS; i++) {
+    const failed = e.attempts[i];
+    if (!failed.delivered) out.push({ c, failed, retry: e.attempts[i + 1], from: failed.end, to: e.attempts[i + 1].arrived });
+  }
+  return out;
+}
+
+/**
+ * Retries held by another checkout's backoff (spec 6.9), judged per pair: B's
+ * attempt failed while A waited in backoff, and B's retry came only once A's
+ * event was acknowledged, at once after it (FOLLOW_MS), after a delay more than
+ * HELD_FACTOR times A's own before the same attempt number. A sender that
+ * retries B by B's own backoff does so whatever A does.
+ */
+function heldRetries(view: RunView): { findings: Finding[]; pairs: number } {
+  const gaps = gapsOf(view);
+  const byAttempt = new Map<string, Gap>();
+  const key = (c: CheckoutView, event: number, attempt: number) => `${c.id}\n${event}\n${attempt}`;
+  for (const g of gaps) byAttempt.set(key(g.c, g.failed.event, g.failed.attempt), g);
+  const findings: Finding[] = [];
+  const pairs = new Set<string>();
+  for (const b of gaps) for (const a of gaps) {
+    if (a.c === b.c || !(a.from <= b.from && b.from < a.to)) continue;
+    pairs.add(`${a.c.id}\n${b.c.id}`);
+    const ack = a.c.events[a.failed.event].ackAt;
+    if (ack === undefined || b.to < ack || b.to - ack > FOLLOW_MS) continue;
+    // A's delay before the same attempt number as B's retry: what the sender's own rule gave there.
+    const same = byAttempt.get(key(a.c, a.failed.event, b.failed.attempt));
+    const own = b.to - b.from, theirs = same ? same.to - same.from : undefined;
+    if (theirs === undefined || own <= HELD_FACTOR * theirs) continue;
+    if (findings.some(f => f.attempts.includes(b.retry))) continue;
+    findings.push({
+      message: `checkout ${b.c.id}: its attempt failed while ${a.c.id} waited in backoff, and its retry came only ${sec(b.to - ack)} ` +
+        `after ${a.c.id}'s event was acknowledged, ${sec(own)} after the failure (${a.c.id} waited ${sec(theirs)} before the same attempt)`,
+      attempts: [a.failed, a.retry, b.failed, b.retry], at: b.retry,
+    });
+  }
+  return { findings, pairs: pairs.size };
+}
+
 export function checkNotHeld(view: RunView): Judged {
+  const retries = heldRetries(view);
+  const judged = notHeldByLate(view);
+  if (!retries.findings.length) return judged.status === 'passed' && retries.pairs
+    ? { ...judged, message: `${judged.message}; ${retries.pairs} pairs of checkouts where one failed while the other waited in backoff: ` +
+      'no retry waited for the other\'s delivery' }
+    : judged;
+  const late = judged.status === 'failed' ? [{ message: judged.message!, attempts: [] }] : [];
+  return failed(NOT_HELD, 'each checkout\'s attempts and retries at their own time, whatever another checkout waits for', [...late, ...retries.findings]);
+}
+
+/** The suite's held and late checkouts (or any other checkout in a backoff gap, without them). */
+function notHeldByLate(view: RunView): Judged {
   const held = view.checkouts.find(c => c.planned?.plan.role === 'held');
   const late = view.checkouts.find(c => c.planned?.plan.role === 'late');
   if (held && late) return lateVersusHeld(view, held, late);

@@ -37,7 +37,7 @@ const CASES: Array<{ info: CheckDef; probes: string[]; when?: (a: AttemptView) =
     title: 'An attempt the sender gave up on after 5 s is followed by another attempt, at every event position', spec: '6.6',
     quote: 'Without a response in that time the event counts as not delivered and is retried at the next backoff.',
     bindsAt: { family: 'event-position' } },
-    probes: ['slow-4s', 'slow-6s'], when: a => a.d.answer === 'none' },
+    probes: ['slow-4s', 'slow-6s', 'slow-trickle'], when: a => a.d.answer === 'none' },
   { info: { id: 'webhook.retry.after-reset', requirements: ['R7-webhook-no-response-retried'],
     title: 'A connection reset without an answer is followed by another attempt', spec: '7',
     quote: 'Webhook: any response other than 200, or no response within 5 seconds, is a failed delivery and leads to a retry (section 6).',
@@ -53,7 +53,7 @@ function answerClassOf(a: AttemptView): AnswerClass | undefined {
   if (p === 'status-429-retry-after') return '429 with Retry-After';
   if (p === 'too-large') return '413';
   if (p === 'reset') return 'reset';
-  if ((p === 'slow-4s' || p === 'slow-6s') && a.d.answer === 'none') return 'timeout';
+  if ((p === 'slow-4s' || p === 'slow-6s' || p === 'slow-trickle') && a.d.answer === 'none') return 'timeout';
   return p.startsWith('status-') ? p.slice('status-'.length) as AnswerClass : undefined;
 }
 

@@ -28,12 +28,14 @@ test('each fault switches its own rule only', () => {
   const diff = (fault: string) => {
     const p = deliveryPolicy(new Set([fault]));
     const changed: string[] = [];
-    if (p.responseWaitMs !== base.responseWaitMs) changed.push('responseWaitMs');
+    if (p.responseWaitMs !== base.responseWaitMs || p.waitResetsOnData !== base.waitResetsOnData || p.waitPollMs !== base.waitPollMs)
+      changed.push('responseWaitMs');
     if ([1, 2, 3].some(n => p.retryDelayMs(n) !== base.retryDelayMs(n))) changed.push('retryDelayMs');
     if (p.retries !== base.retries) changed.push('retries');
     if ([200, 201, 204].some(s => p.delivers(s) !== base.delivers(s))) changed.push('delivers');
     if (p.ackGating !== base.ackGating) changed.push('ackGating');
     if (p.globalQueue !== base.globalQueue) changed.push('globalQueue');
+    if (p.globalRetryQueue !== base.globalRetryQueue) changed.push('globalRetryQueue');
     if ([1, 2].some(n => p.sendsApiKey(n) !== base.sendsApiKey(n))) changed.push('sendsApiKey');
     if (p.copies !== base.copies) changed.push('copies');
     return changed;
@@ -46,8 +48,13 @@ test('each fault switches its own rule only', () => {
   assert.deepEqual(diff('webhook-short-timeout'), ['responseWaitMs']);
   assert.deepEqual(diff('webhook-timeout-4500ms'), ['responseWaitMs']);
   assert.equal(deliveryPolicy(new Set(['webhook-timeout-4500ms'])).responseWaitMs, 4_500);
+  assert.deepEqual(diff('webhook-timeout-4600ms-polled'), ['responseWaitMs']);
+  assert.deepEqual(diff('webhook-inactivity-timeout'), ['responseWaitMs']);
+  assert.equal(deliveryPolicy(new Set(['webhook-inactivity-timeout'])).waitResetsOnData, true);
   assert.deepEqual(diff('webhook-no-ack-gating'), ['ackGating']);
   assert.deepEqual(diff('webhook-global-queue'), ['globalQueue']);
+  assert.deepEqual(diff('webhook-global-retry-queue'), ['globalRetryQueue']);
+  assert.deepEqual(diff('webhook-events-reordered'), []);
   assert.deepEqual(diff('webhook-retry-no-api-key'), ['sendsApiKey']);
   assert.deepEqual(diff('webhook-duplicates'), ['copies']);
   assert.deepEqual(diff('token-type-mac'), []);
