@@ -46,6 +46,8 @@ export interface SuiteDriveOptions {
   redactor: Redactor;
   onProgress?: (p: DriveProgress) => void;
   signal?: AbortSignal;
+  /** Spec ms the drive waits for a sender's next attempt (--retry-wait; default RETRY_WAIT_BOUND_MS). */
+  retryWaitMs?: number;
 }
 
 export async function driveSuite(o: SuiteDriveOptions): Promise<WebhookRun> {
@@ -58,11 +60,13 @@ export async function driveSuite(o: SuiteDriveOptions): Promise<WebhookRun> {
   try {
     const drive = await driveCheckouts({
       sink, controlUrl: o.controlUrl, apiKey, keys, capMs: DRIVE_CAP_MS, redactor: o.redactor,
+      ...(o.retryWaitMs !== undefined ? { retryWaitMs: o.retryWaitMs } : {}),
       ...(o.onProgress ? { onProgress: o.onProgress } : {}), ...(o.signal ? { signal: o.signal } : {}),
     });
     const analysis = analyzeRun(sink.attempts(), drive.plan,
       { timeScale: sink.timeScale, apiKey, observedUntilMs: drive.observedUntilMs, schedulingDelayMs: sink.schedulingDelayMs(),
-        strangersNotKept: sink.stats().unattributed - sink.stats().strangersKept });
+        strangersNotKept: sink.stats().unattributed - sink.stats().strangersKept,
+        ...(o.retryWaitMs !== undefined ? { retryWaitMs: o.retryWaitMs } : {}) });
     return {
       checks: analysis.checks.map(c => o.redactor.result(c)),
       deliveries: analysis.deliveries.map(a => o.redactor.attempt(a)),

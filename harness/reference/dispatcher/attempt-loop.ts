@@ -75,10 +75,13 @@ export async function deliver(ctx: LoopContext, ev: OutgoingEvent, record: Event
       return ctx.settled(record);
     }
     if (!policy.retries) return drop(ctx, record, 'not retried (fault webhook-no-retry)');
-    // Spec 6.5: the backoff runs from the end of the failed attempt; it is cut at the
-    // deadline so that the drop happens at 7 days, not at the next backoff after it.
-    // Counted from the logged end, which this loop reaches a little later.
-    const wait = Math.min(endedAtMs + policy.retryDelayMs(n), deadline) - clock.now();
+    if (n >= policy.maxAttempts) return drop(ctx, record, `given up after ${n} attempts (fault webhook-gives-up-after-3)`);
+    // Spec 6.5: the backoff runs from the end of the failed attempt (or from when it was
+    // sent, under policy.backoffFrom); it is cut at the deadline so that the drop happens
+    // at 7 days, not at the next backoff after it. Counted from the logged times, which
+    // this loop reaches a little later.
+    const from = policy.backoffFrom === 'start' ? sentAtMs : endedAtMs;
+    const wait = Math.min(from + policy.retryDelayMs(n), deadline) - clock.now();
     if (!(await pause(ctx, Math.max(0, wait)))) return;
   }
 }
