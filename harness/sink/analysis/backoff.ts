@@ -222,19 +222,25 @@ interface Growths {
 
 /**
  * Whether the sender's delays carry no jitter: its first retry delays after an
- * answered failure, over at least MIN_SAMPLES events, lie within twice the
- * timing tolerance of one another. Only then is the shape of a chain judged
+ * answered failure, over at least MIN_SAMPLES events, lie within
+ * STEADY_SPREAD timing tolerances of one another. Only then is the shape of a chain judged
  * (shapeFinding): with jitter, a doubling chain may come out as 10, 25, 40 s.
  * Undefined when the sender jitters or there are too few samples; else the spread.
  */
 const MIN_SAMPLES = 3;
+/**
+ * Arbitrary: 1.5 timing tolerances. A sender's own timer lateness stays well
+ * inside it; 25 % jitter on 10 s spreads 18 first delays (the suite's answer
+ * probes) over less than that about once in a thousand runs.
+ */
+const STEADY_SPREAD = 1.5;
 function steadySpread(runs: readonly Delay[][], view: RunView): number | undefined {
   const firsts = runs.filter(r => r[0].failed.d.answer !== 'none').map(r => r[0]);
   if (firsts.length < MIN_SAMPLES) return undefined;
   const ms = firsts.map(d => d.ms);
   const spread = Math.max(...ms) - minOf(ms);
   const t = view.timing(MIN_RETRY_DELAY_MS, firsts.flatMap(d => [d.failed, d.retry]));
-  return spread <= 2 * t.tol ? spread : undefined;
+  return spread <= STEADY_SPREAD * t.tol ? spread : undefined;
 }
 
 /**
