@@ -67,7 +67,7 @@ test('growth: x1.2 per retry passes and is named; a constant delay fails; growth
   backoffOf([10.1, 11, 12])(blurry.attempts, blurry.plan);
   const b = check(blurry.attempts, blurry.plan, 'webhook.backoff.growth');
   assert.equal(b.status, 'skipped');
-  assert.match(b.message!, /grew by x1\.19 .*constant delay with up to 25 % jitter/);
+  assert.match(b.message!, /went by x1\.19 from first to last delay: .*constant delay with up to 25 % jitter/);
 });
 
 test('min-delay never widens by the sink\'s own lateness: 9.41 s measured by a sink 0.4 s late is not run, on time it fails', () => {
@@ -85,4 +85,24 @@ test("run's --retry-wait defaults to the analysis's retry wait", async () => {
   const { TARGET_OPTIONS } = await import('../../harness/target/options.ts');
   const { RETRY_WAIT_BOUND_MS } = await import('../../harness/sink/analysis/view.ts');
   assert.equal(TARGET_OPTIONS.find(o => o.name === 'retry-wait')?.default, RETRY_WAIT_BOUND_MS / 1000);
+});
+
+test('decorrelated jitter: delays drawn anew may shrink; growth is judged first to last, or not run, never failed', () => {
+  const { attempts, plan } = conforming();
+  // held's chain 10.1, 26, 14 s; the other first retries vary between 10 and 30 s (the sender draws them).
+  backoffOf([10.1, 26, 14])(attempts, plan);
+  const firsts = [14.2, 27.9, 11.3, 19.8, 22.4, 12.6, 29.1];
+  let i = 0;
+  for (const x of attempts.filter(y => y.answer === 200 && /^e/.test(y.checkoutId)))
+    if (attempts.some(y => y.checkoutId === x.checkoutId && y.answer !== 200 && y.arrivedMs < x.arrivedMs)) moveTo(x, firsts[i++ % firsts.length]);
+  const checks = judge(attempts, plan);
+  assert.deepEqual(checks.filter(c => c.status === 'failed').map(c => `${c.id}: ${c.message}`), []);
+  const g = checks.find(c => c.id === 'webhook.backoff.growth')!;
+  assert.equal(g.status, 'passed', g.message);
+  assert.match(g.message!, /growth judged, not its shape/);
+  // held's chain ending about where it began (10.1, 26, 10.05 s): not failed.
+  const last = attempts.filter(x => x.checkoutId === 'held');
+  const third = last.filter(x => x.answer !== 200)[2];
+  for (const x of last.filter(y => y.arrivedMs > third.arrivedMs)) moveTo(x, third.answeredMs! / S + 10.05);
+  assert.notEqual(check(attempts, plan, 'webhook.backoff.growth').status, 'failed');
 });

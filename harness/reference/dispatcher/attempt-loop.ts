@@ -47,6 +47,7 @@ export async function deliver(ctx: LoopContext, ev: OutgoingEvent, record: Event
   const { clock, policy } = ctx;
   const body = JSON.stringify(ev.body);
   const deadline = record.createdAtMs + policy.maxEventAgeMs;
+  let previous: number | undefined;
   for (let n = 1; !ctx.closed.aborted; n++) {
     // Spec 6.7: "An event not delivered within 7 days is lost." No attempt starts at or after the deadline.
     if (clock.now() >= deadline) return drop(ctx, record, 'not delivered within 7 days (spec 6.7)');
@@ -81,7 +82,8 @@ export async function deliver(ctx: LoopContext, ev: OutgoingEvent, record: Event
     // at 7 days, not at the next backoff after it. Counted from the logged times, which
     // this loop reaches a little later.
     const from = policy.backoffFrom === 'start' ? sentAtMs : endedAtMs;
-    const wait = Math.min(from + policy.retryDelayMs(n), deadline) - clock.now();
+    previous = policy.retryDelayMs(n, previous);
+    const wait = Math.min(from + previous, deadline) - clock.now();
     if (!(await pause(ctx, Math.max(0, wait)))) return;
   }
 }

@@ -21,6 +21,11 @@ const JITTER_FRACTION = 0.25;
 const CAPPED_DELAY_MS = 20_000;
 /** `webhook-gives-up-after-3`: an event is dropped after its third failed attempt. */
 const GIVE_UP_AFTER = 3;
+/**
+ * `webhook-decorrelated-jitter`: each delay drawn between 10 s and 3 times the one before, at most 90 s
+ * (every retry within the run's wait); a delay may be shorter than the one before.
+ */
+const DECORRELATED_CAP_MS = 90_000;
 /** `webhook-long-backoff`: 60 s, 5 min, 30 min, then doubling; legal (spec 6.5 sets no maximum), and longer than a run waits. */
 const LONG_DELAYS_MS = [60_000, 300_000, 1_800_000];
 /** `webhook-backoff-gentle`: a growth factor of 1.2 per retry (10, 12, 14.4 ... s); spec 6.5 sets no factor. */
@@ -29,8 +34,8 @@ const GENTLE_FACTOR = 1.2;
 export interface DeliveryPolicy {
   /** Spec ms from sending to a complete answer before the attempt is aborted; Infinity waits forever. */
   responseWaitMs: number;
-  /** Spec ms to wait after failed attempt n (1-based) ended before the next one. */
-  retryDelayMs(failedAttempt: number): number;
+  /** Spec ms to wait after failed attempt n (1-based) ended before the next one; `previous`: the delay before attempt n, if any. */
+  retryDelayMs(failedAttempt: number, previous?: number): number;
   /**
    * Where the delay counts from: the failed attempt's end, or when it was sent
    * (`webhook-backoff-from-start`; spec 6.5 does not say, so both are readings).
@@ -55,7 +60,7 @@ export interface DeliveryPolicy {
 }
 
 /** Exponential backoff: first ms, then multiplied by `factor` each time (10, 20, 40 ... s for the spec's minimum and 2). */
-function exponential(first: number, factor = 2): (n: number) => number {
+function exponential(first: number, factor = 2): (n: number, previous?: number) => number {
   return n => first * factor ** Math.max(0, n - 1);
 }
 
@@ -69,6 +74,9 @@ export function deliveryPolicy(faults: ReadonlySet<string>, random: () => number
   if (faults.has('webhook-long-backoff'))
     retryDelay = n => LONG_DELAYS_MS[n - 1] ?? LONG_DELAYS_MS[LONG_DELAYS_MS.length - 1] * 2 ** (n - LONG_DELAYS_MS.length);
   if (faults.has('webhook-backoff-gentle')) retryDelay = exponential(MIN_RETRY_DELAY_MS, GENTLE_FACTOR);
+  if (faults.has('webhook-decorrelated-jitter'))
+    retryDelay = (_n, previous = MIN_RETRY_DELAY_MS) =>
+      MIN_RETRY_DELAY_MS + random() * (Math.min(3 * previous, DECORRELATED_CAP_MS) - MIN_RETRY_DELAY_MS);
   if (faults.has('webhook-jitter')) {
     const base = retryDelay;
     retryDelay = n => base(n) * (1 + JITTER_FRACTION * random());

@@ -40,7 +40,9 @@ export const GROWTH: CheckDef = {
  *   delay) the chain cannot be judged: a gentle factor and a jittered constant
  *   read alike. Such a chain is left out, and when no chain was judged the
  *   check is not run with the figures.
- * - No step may shrink by more than the jitter allows (1 / 1.25).
+ * - No step may shrink by more than the jitter allows (1 / 1.25), and a chain
+ *   that did not grow is a finding, for a sender without jitter (steadySpread)
+ *   only: with decorrelated jitter a delay may be shorter than the one before.
  * Two delays only cannot tell jittered growth from jittered constancy, so a
  * chain shorter than three delays is not judged (the suite's `held` checkout
  * fails three times for this reason).
@@ -221,9 +223,10 @@ interface Growths {
 }
 
 /**
- * Whether the sender's delays carry no jitter: its first retry delays after an
- * answered failure, over at least MIN_SAMPLES events, lie within
- * STEADY_SPREAD timing tolerances of one another. Only then is the shape of a chain judged
+ * Whether the sender's delays carry no jitter: its retry delays after an
+ * answered failure, at each place in a run of failures (first retry, second,
+ * ...) seen at least MIN_SAMPLES times, lie within STEADY_SPREAD timing
+ * tolerances of one another. Only then is the shape of a chain judged
  * (shapeFinding): with jitter, a doubling chain may come out as 10, 25, 40 s.
  * Undefined when the sender jitters or there are too few samples; else the spread.
  */
@@ -235,12 +238,16 @@ const MIN_SAMPLES = 3;
  */
 const STEADY_SPREAD = 1.5;
 function steadySpread(runs: readonly Delay[][], view: RunView): number | undefined {
-  const firsts = runs.filter(r => r[0].failed.d.answer !== 'none').map(r => r[0]);
-  if (firsts.length < MIN_SAMPLES) return undefined;
-  const ms = firsts.map(d => d.ms);
-  const spread = Math.max(...ms) - minOf(ms);
-  const t = view.timing(MIN_RETRY_DELAY_MS, firsts.flatMap(d => [d.failed, d.retry]));
-  return spread <= STEADY_SPREAD * t.tol ? spread : undefined;
+  let worst: number | undefined;
+  for (let k = 0; ; k++) {
+    const at = runs.filter(r => r.length > k && r[k].failed.d.answer !== 'none').map(r => r[k]);
+    if (at.length < MIN_SAMPLES) return worst;
+    const ms = at.map(d => d.ms);
+    const spread = Math.max(...ms) - minOf(ms);
+    const t = view.timing(Math.max(...ms), at.flatMap(d => [d.failed, d.retry]));
+    if (spread > STEADY_SPREAD * t.tol) return undefined;
+    worst = Math.max(worst ?? 0, spread);
+  }
 }
 
 /**
@@ -280,8 +287,10 @@ function judgeGrowth(view: RunView): Growths {
       const shape = t.judgeable ? shapeFinding(ms, t.tol + spread) : undefined;
       if (shape) { findings.push({ message: `the retry delays of ${label(ch[0])} ${shape}`, attempts }); continue; }
     }
-    // One finding per chain at most: the first step that shrank beyond what jitter explains.
-    for (let i = 1; i < ch.length; i++) {
+    // One finding per chain at most: the first step that shrank beyond what jitter explains. Only for a
+    // sender without jitter: decorrelated jitter draws each delay anew (10 s up to 3 times the last), so
+    // its delays may shrink, and its growth is judged first to last alone.
+    for (let i = 1; spread !== undefined && i < ch.length; i++) {
       const t = view.timing(ms[i - 1], [ch[i - 1].failed, ch[i - 1].retry, ch[i].failed, ch[i].retry]);
       const j = judgeAtLeast(ms[i], ms[i - 1] / MAX_JITTER, t);
       if (j === 'short') {
@@ -296,7 +305,7 @@ function judgeGrowth(view: RunView): Growths {
     // both ways, never widened into a pass.
     const a = view.timing(ms[0], [ch[0].failed, ch[0].retry]), z = view.timing(ms[ms.length - 1], [ch[ch.length - 1].failed, ch[ch.length - 1].retry]);
     const last = ms[ms.length - 1], first = ms[0];
-    if (last + z.lag - (first - a.lag) <= a.base + z.base) {
+    if (last + z.lag - (first - a.lag) <= a.base + z.base && spread !== undefined) {
       findings.push({ message: `the retry delays of ${label(ch[0])} did not grow: ${shown(ch)}, last/first = ${growth.toFixed(2)}`, attempts });
     } else if ((last - z.lag) / (first + a.lag) > MAX_JITTER) {
       if (unsure === before) grown.push(growth ** (1 / (ms.length - 1)));
@@ -317,8 +326,9 @@ function judgeGrowth(view: RunView): Growths {
 export function checkGrowth(view: RunView): Judged {
   const { long, findings, ambiguous, grown, unsure, worst, judged, steady } = judgeGrowth(view);
   if (!long.length) return skipped(GROWTH, `no event failed ${MIN_CHAIN} times in a row with retries, so growth cannot be told from jitter`);
-  const unclear = ambiguous.length ? `${ambiguous.length} chains grew by ${listed(ambiguous.map(g => `x${g.toFixed(2)}`))} from first to last delay: ` +
-    `a gentle factor per step or a constant delay with up to ${Math.round((MAX_JITTER - 1) * 100)} % jitter, which one chain cannot tell apart` : '';
+  const unclear = ambiguous.length ? `${ambiguous.length} chains went by ${listed(ambiguous.map(g => `x${g.toFixed(2)}`))} from first to last delay: ` +
+    `a gentle factor per step, a constant delay with up to ${Math.round((MAX_JITTER - 1) * 100)} % jitter or delays drawn anew (decorrelated jitter), ` +
+    'which one chain cannot tell apart' : '';
   if (!findings.length && !judged) {
     if (unsure) return skipped(GROWTH, `${tooLate(unsure, long.length, worst!, 'steps between retry delays')}${unclear ? `; ${unclear}` : ''}`);
     return skipped(GROWTH, `${unclear}; a longer run of failures would`);

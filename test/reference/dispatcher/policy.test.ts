@@ -57,6 +57,7 @@ test('each fault switches its own rule only', () => {
   assert.deepEqual(diff('webhook-gives-up-after-3'), ['maxAttempts']);
   assert.deepEqual(diff('webhook-long-backoff'), ['retryDelayMs']);
   assert.deepEqual(diff('webhook-backoff-gentle'), ['retryDelayMs']);
+  assert.deepEqual(diff('webhook-decorrelated-jitter'), ['retryDelayMs']);
   assert.deepEqual(diff('webhook-backoff-from-start'), ['backoffFrom']);
   assert.deepEqual(diff('token-type-mac'), []);
   assert.equal(deliveryPolicy(new Set(['webhook-short-timeout'])).responseWaitMs, 3_000);
@@ -73,4 +74,11 @@ test('the backoff faults and quirks: linear, capped, long, gentle; giving up aft
   assert.equal(deliveryPolicy(new Set(['webhook-gives-up-after-3'])).maxAttempts, 3);
   assert.equal(deliveryPolicy(new Set()).maxAttempts, Infinity);
   assert.equal(deliveryPolicy(new Set(['webhook-backoff-from-start'])).backoffFrom, 'start');
+});
+
+test('webhook-decorrelated-jitter draws each delay between 10 s and 3 times the one before, at most 90 s', () => {
+  const low = deliveryPolicy(new Set(['webhook-decorrelated-jitter']), () => 0);
+  const high = deliveryPolicy(new Set(['webhook-decorrelated-jitter']), () => 0.999999);
+  assert.deepEqual([low.retryDelayMs(1), low.retryDelayMs(2, 25_000)], [10_000, 10_000]);
+  assert.deepEqual([high.retryDelayMs(1), high.retryDelayMs(2, 25_000), high.retryDelayMs(3, 75_000)].map(x => Math.round(x / 1000)), [30, 75, 90]);
 });
