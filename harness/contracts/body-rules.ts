@@ -6,7 +6,7 @@ import { summarize } from '../report/verdict.ts';
 import type { Violation } from './violations.ts';
 import { describeValue } from './violations.ts';
 import {
-  RULES, abortReasonAllowed, bicFormatOk, bicLengthOk, isIsoDateTime, transactionStatusExpected, type RuleInfo,
+  RULES, abortReasonAllowed, bicFormatOk, bicLengthOk, isIsoDateTime, modifiedBeforeCreated, transactionStatusExpected, type RuleInfo,
 } from './rules.ts';
 
 type Item = Record<string, unknown>;
@@ -34,9 +34,13 @@ function webhookRules(body: Item, payments: Array<[string, unknown]>): Violation
 }
 
 function dateRules(body: Item): Violation[] {
-  return (['createdDate', 'lastModifiedDate'] as const)
+  const out = (['createdDate', 'lastModifiedDate'] as const)
     .filter(k => typeof body[k] === 'string' && !isIsoDateTime(body[k] as string))
     .map(k => violation(RULES['date.iso-8601'], `/${k}`, 'an ISO 8601 date-time (docs/profile.md)', body[k]));
+  if (modifiedBeforeCreated(body.createdDate, body.lastModifiedDate))
+    out.push(violation(RULES['date.last-modified-after-created'], '/lastModifiedDate',
+      `a date at or after createdDate ${JSON.stringify(body.createdDate)}`, body.lastModifiedDate));
+  return out;
 }
 
 function transactionRules(t: Item): Violation[] {

@@ -41,6 +41,8 @@ export const RULES = {
     quote: 'counterpartyAgent is a BIC (ISO 9362: 4 letters bank, 2 letters country, 2 location, optional 3 branch).' },
   'payment-status.nordic': { id: 'payment-status.nordic', spec: '3.3', level: 'must',
     quote: 'Banks in Norway, Sweden, Finland and Denmark return only: RCVD, ACCP, ACSP, ACSC, RJCT, CANC, PDNG, NAUT, PRSY.' },
+  'date.last-modified-after-created': { id: 'date.last-modified-after-created', spec: '2.2', level: 'should',
+    quote: 'createdDate | string | Date the checkout was created. lastModifiedDate | string | Last update of the checkout.' },
   'date.iso-8601': { id: 'date.iso-8601', spec: '2.2', level: 'profile',
     quote: 'docs/profile.md: Dates are ISO 8601 strings (the spec says only "string").' },
 } as const satisfies Record<string, RuleInfo>;
@@ -132,6 +134,18 @@ const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
  * `profile`: an ISO 8601 date or date-time (docs/profile.md; the spec says only
  * "string", so this never makes a body invalid). A zone is not demanded.
  */
+/**
+ * A body whose lastModifiedDate is before its createdDate: a last update before
+ * the checkout existed contradicts the body, though the spec does not rule on
+ * it outright (should, in `validate` and the sink's webhook.body.last-modified-forward
+ * alike). False when either is not a date.
+ */
+export function modifiedBeforeCreated(createdDate: unknown, lastModifiedDate: unknown): boolean {
+  if (typeof createdDate !== 'string' || typeof lastModifiedDate !== 'string') return false;
+  const created = Date.parse(createdDate), modified = Date.parse(lastModifiedDate);
+  return Number.isFinite(created) && Number.isFinite(modified) && modified < created;
+}
+
 export function isIsoDateTime(s: string): boolean {
   if (!ISO_DATE_TIME.test(s) && !ISO_DATE.test(s)) return false;
   return !Number.isNaN(Date.parse(s.slice(0, 10)));

@@ -26,14 +26,14 @@ interface Party extends Extra { name: string | null; iban: string | null }
 
 interface BodyBase extends Extra {
   referenceId: string;
-  debtor: Party | null;
+  debtor?: Party | null;
   status: string;
   createdDate: string;
   lastModifiedDate: string;
 }
 
 interface NormalPayment extends Extra {
-  amount?: number | null;
+  amount?: number | string | null;
   originalAmount: number;
   currency: string;
   remittanceInfo?: string | null;
@@ -51,7 +51,7 @@ interface WebhookNormalBody extends BodyBase {
 }
 
 interface BatchPayment extends Extra {
-  amount?: number | null;
+  amount?: number | string | null;
   originalAmount: number;
   currency: string;
   remittanceInfo?: string | null;
@@ -69,7 +69,7 @@ interface WebhookBatchBody extends BodyBase {
 }
 
 interface WebhookOlderBody extends BodyBase {
-  payment: Extra & { amount?: number | null; currency: string; remittanceInfo?: string | null };
+  payment: Extra & { amount?: number | string | null; currency: string; remittanceInfo?: string | null };
   creditor: Party;
 }
 

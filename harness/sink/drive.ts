@@ -50,6 +50,8 @@ export interface DriveOptions {
    * every field is sent and the 201 echo tells which were taken.
    */
   honours?: readonly ControlExtension[];
+  /** Spec ms of silence after which the drive stops, no sender attempt being open (default RETRY_WAIT_BOUND_MS; run --retry-wait). */
+  retryWaitMs?: number;
 }
 
 /** Where a drive stands; times in real ms. */
@@ -233,6 +235,7 @@ export async function driveCheckouts(o: DriveOptions): Promise<DriveResult> {
     const held = [...keys].find(([, p]) => p.role === 'held')?.[0];
     let lateCreated = !held || !(o.late ?? LATE_PLAN);
     const cap = o.capMs ?? 15 * 60_000;
+    const retryWait = o.retryWaitMs ?? RETRY_WAIT_BOUND_MS;
     // Polls at 1 spec second (at least 50 real ms): the chains' own steps are 4 s and more.
     const poll = Math.max(50, 1_000 * scale);
     let wait = poll;
@@ -241,7 +244,7 @@ export async function driveCheckouts(o: DriveOptions): Promise<DriveResult> {
       wait = poll;
       const now = sink.nowMs();
       const plan = sink.plan();
-      const view = buildView(sink.attempts(), plan, { timeScale: scale, observedUntilMs: now,
+      const view = buildView(sink.attempts(), plan, { timeScale: scale, observedUntilMs: now, retryWaitMs: retryWait,
         ...(o.toleranceFloorMs !== undefined ? { toleranceFloorMs: o.toleranceFloorMs } : {}) });
       if (!lateCreated) {
         const h = view.checkouts.find(c => c.planned?.plan.role === 'held');
@@ -268,7 +271,7 @@ export async function driveCheckouts(o: DriveOptions): Promise<DriveResult> {
         if (now >= graceEnd) return { plan, observedUntilMs: now, stoppedBecause: 'complete', control };
         wait = Math.min(poll, graceEnd - now);
       }
-      if (now - lastActivity >= RETRY_WAIT_BOUND_MS * scale && sink.stats().senderOpen === 0)
+      if (now - lastActivity >= retryWait * scale && sink.stats().senderOpen === 0)
         return { plan, observedUntilMs: now, stoppedBecause: 'idle', control };
       if (now - startedMs >= cap * scale) return { plan, observedUntilMs: now, stoppedBecause: 'cap', control };
     }

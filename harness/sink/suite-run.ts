@@ -49,6 +49,8 @@ export interface SuiteDriveOptions {
   signal?: AbortSignal;
   /** The optional checkout fields the target description says the control API honours (absent: learnt from the 201 echo). */
   honours?: readonly ControlExtension[];
+  /** Spec ms the drive waits for a sender's next attempt (--retry-wait; default RETRY_WAIT_BOUND_MS). */
+  retryWaitMs?: number;
 }
 
 export async function driveSuite(o: SuiteDriveOptions): Promise<WebhookRun> {
@@ -61,12 +63,14 @@ export async function driveSuite(o: SuiteDriveOptions): Promise<WebhookRun> {
   try {
     const drive = await driveCheckouts({
       sink, controlUrl: o.controlUrl, apiKey, keys, capMs: DRIVE_CAP_MS, redactor: o.redactor,
+      ...(o.retryWaitMs !== undefined ? { retryWaitMs: o.retryWaitMs } : {}),
       ...(o.onProgress ? { onProgress: o.onProgress } : {}), ...(o.signal ? { signal: o.signal } : {}),
       ...(o.honours ? { honours: o.honours } : {}),
     });
     const analysis = analyzeRun(sink.attempts(), drive.plan,
       { timeScale: sink.timeScale, apiKey, observedUntilMs: drive.observedUntilMs, schedulingDelayMs: sink.schedulingDelayMs(),
-        strangersNotKept: sink.stats().unattributed - sink.stats().strangersKept });
+        strangersNotKept: sink.stats().unattributed - sink.stats().strangersKept,
+        ...(o.retryWaitMs !== undefined ? { retryWaitMs: o.retryWaitMs } : {}) });
     return {
       checks: analysis.checks.map(c => o.redactor.result(c)),
       deliveries: analysis.deliveries.map(a => o.redactor.attempt(a)),

@@ -39,6 +39,8 @@ export interface TargetConfig {
   timeScale: number;
   /** Real seconds a check may wait for something to happen (token expiry), compressed clock counted. */
   maxWaitS: number;
+  /** Spec seconds the webhook drive waits for a sender's next attempt (spec 6.5 sets no maximum delay). */
+  retryWaitS: number;
   /** Spec seconds a consented session lasts on the target (the spec does not say); known, a check waits to see one expire. */
   sessionLifetimeS?: number;
   /** Run `profile` checks (off with --no-profile). */

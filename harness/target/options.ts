@@ -78,6 +78,10 @@ const OPTIONS = [
       'sets it, and a given one that differs from it stops the run'] }),
   option({ name: 'max-wait', field: 'maxWaitS', flag: true, kind: kind.number({ min: 0 }), default: 60, arg: 'S',
     help: 'real seconds a check may wait for something to happen, e.g. token expiry' }),
+  option({ name: 'retry-wait', field: 'retryWaitS', flag: true, kind: kind.number({ above: 0 }), default: 100, arg: 'S',
+    help: "spec seconds the webhook drive waits for a sender's next attempt before it stops", more: [
+      'spec 6.5 sets a minimum retry delay and no maximum: a retry that would come',
+      'later is not judged (not run, with the figure); raise it for a longer backoff'] }),
   option({ name: 'session-lifetime', field: 'sessionLifetimeS', flag: true, kind: kind.number({ above: 0 }), arg: 'S',
     help: 'spec seconds a consented session lasts on the target (the spec does not say)',
     more: ['with it, and a --max-wait that fits, a check sees a session expire'] }),

@@ -125,7 +125,7 @@ test('JSON lines and JSON arrays: one verdict per item with its line; the worst 
   const dir = mkdtempSync(join(tmpdir(), 'pis-validate-'));
   try {
     const good = readFileSync(join(FIXTURES, 'valid/normal-started.json'), 'utf8');
-    const bad = readFileSync(join(FIXTURES, 'invalid/normal-amount-string.json'), 'utf8');
+    const bad = readFileSync(join(FIXTURES, 'invalid/normal-amount-not-decimal.json'), 'utf8');
     writeFileSync(join(dir, 'mixed.jsonl'), `${JSON.stringify(JSON.parse(good))}\n\n${JSON.stringify(JSON.parse(bad))}\n`);
     writeFileSync(join(dir, 'array.json'), `[\n  ${JSON.stringify(JSON.parse(good))},\n  ${JSON.stringify(JSON.parse(good))}\n]\n`);
     // runCli's child resolves tsx from its cwd, so it runs in the project and gets absolute paths.

@@ -113,9 +113,9 @@ test('min-delay judges each place in a run of failures on the delays stamped in 
 
 test('growth judges on the chains stamped in time; with every chain blurred it is not run', () => {
   const { attempts, plan } = conforming();
-  // Held's delays 12.4 s then 10 s: a step down that jitter allows, which a blurred stamp could turn either way.
+  // Held's delays 10.09, 20.09 then 16.1 s: a step down that jitter allows, which a blurred stamp could turn either way.
   const held = attempts.filter(x => x.checkoutId === 'held');
-  [0, 12.41, 22.42, 62.43, 62.5].forEach((t, i) => moveTo(held[i], t));
+  [0, 10.1, 30.2, 46.31, 46.4].forEach((t, i) => moveTo(held[i], t));
   for (const x of held) x.lagMs = BLUR;
   const blurred = check(attempts, plan, 'webhook.backoff.growth');
   assert.equal(blurred.status, 'skipped');
@@ -129,9 +129,9 @@ test('growth judges on the chains stamped in time; with every chain blurred it i
   assert.equal(c.status, 'passed', c.message);
   assert.ok(c.evidence.some(e => e.kind === 'note' && /left out; judged on the 1 chains/.test(e.text)));
   assert.equal(backoffUnjudged(view(attempts, plan)), 0);
-  // The same second chain not growing fails, blurred first chain or not.
+  // The same second chain growing linearly (10, 20, 30 s) fails, blurred first chain or not.
   const flat = attempts.filter(x => x.checkoutId === 'again');
-  [0, 10.1, 20.2, 30.3].forEach((t, i) => { flat[i].arrivedMs = (100 + t) * S; flat[i].answeredMs = (100 + t + 0.01) * S; });
+  [0, 10.1, 30.2, 60.3].forEach((t, i) => { flat[i].arrivedMs = (100 + t) * S; flat[i].answeredMs = (100 + t + 0.01) * S; });
   assert.equal(check(attempts, plan, 'webhook.backoff.growth').status, 'failed');
 });
 

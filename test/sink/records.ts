@@ -149,10 +149,11 @@ const drop = (a: DeliveryAttempt[], ok: (x: DeliveryAttempt) => boolean) => { a.
 /** Each change breaks one rule; proofs.yaml names the checks it must fail. */
 export const RECORDS: Record<string, Change> = {
   'retry-2s-after-500': a => { a.find(x => x.checkoutId === 'e500' && x.answer === 200 && status(x) === 'STARTED')!.arrivedMs = 2 * S; },
-  'delays-never-grow': a => {
-    const h = a.filter(x => x.checkoutId === 'held' && status(x) === 'STARTED');
-    [0, 10.1, 20.2, 30.3].forEach((t, i) => moveTo(h[i], t));
-  },
+  // A sender without jitter whose every retry comes 10.1 s after its failure.
+  'delays-never-grow': (a, plan) => backoffOf([10.1, 10.1, 10.1])(a, plan),
+  // A sender without jitter (every first retry 10.1 s after its failure), so the shape of held's chain is judged.
+  'delays-grow-linearly': (a, plan) => backoffOf([10.1, 20.1, 30.1])(a, plan),
+  'delays-capped-at-20s': (a, plan) => backoffOf([10.1, 20.1, 20.1])(a, plan),
   'no-retry-after-500': a => drop(a, x => x.checkoutId === 'e500' && x.answer === 200),
   '201-taken-for-delivery': a => drop(a, x => x.checkoutId === 'e201' && x.answer === 200),
   'no-retry-after-302': a => drop(a, x => x.checkoutId === 'e302' && x.answer === 200),
@@ -225,7 +226,7 @@ export const RECORDS: Record<string, Change> = {
     plan.clear();
   },
   'retry-without-api-key': a => { a.find(x => x.checkoutId === 'held' && x.answer === 200)!.headers = {}; },
-  'amount-as-string': a => editBody(a[0], b => { b.payment.amount = b.payment.originalAmount.toFixed(2); }),
+  'amount-not-a-decimal': a => editBody(a[0], b => { b.payment.amount = '10,00'; }),
   'body-not-json': a => { a[0].body = '{"id": "clean", "status": STARTED'; },
   'wrong-checkout-id': a => editBody(a[0], b => { b.id = 'other'; }),
   'completed-without-initiated': a => drop(a, x => x.checkoutId === 'clean' && status(x) === 'PAYMENT_INITIATED'),
@@ -274,7 +275,54 @@ function strangers(): DeliveryAttempt[] {
 }
 
 /** Behaviour the spec allows, and traffic that is not the sender's: every check still passes. */
+/** Moves an attempt and its answer or hang-up by `s` spec seconds. */
+const shift = (x: DeliveryAttempt, s: number) => {
+  x.arrivedMs += s * S;
+  if (x.answeredMs !== undefined) x.answeredMs += s * S;
+  if (x.closedMs !== undefined) x.closedMs += s * S;
+};
+
+/**
+ * The record as a sender whose k-th retry of an event comes `delays[k - 1]`
+ * spec seconds after the failed attempt ended (each checkout's later attempts
+ * move with it), and whose attempts after `until` are not seen.
+ */
+export function backoffOf(delays: readonly number[], until = 300): Change {
+  return a => {
+    const byCheckout = new Map<string, DeliveryAttempt[]>();
+    for (const x of [...a].sort((p, q) => p.arrivedMs - q.arrivedMs)) byCheckout.set(x.checkoutId, [...(byCheckout.get(x.checkoutId) ?? []), x]);
+    for (const list of byCheckout.values()) {
+      let moved = 0;
+      list.forEach((x, i) => {
+        const before = list.slice(0, i).filter(y => status(y) === status(x));
+        const prev = before[before.length - 1];
+        if (prev && prev.answer !== 200) {
+          const end = Math.min(prev.closedMs ?? prev.answeredMs ?? prev.arrivedMs, prev.arrivedMs + 5 * S);
+          moved = (delays[Math.min(before.length, delays.length) - 1] * S - (x.arrivedMs + moved * S - end)) / S + moved;
+        }
+        shift(x, moved);
+      });
+    }
+    for (const x of [...a]) if (x.arrivedMs > until * S) a.splice(a.indexOf(x), 1);
+  };
+}
+
 export const ALLOWED: Record<string, Change> = {
+  // Spec 6.5 sets a minimum and no maximum: retries past the run's wait are not run, never failed.
+  'a backoff of 60 s, 5 min and 30 min, its later retries past the run\'s end': backoffOf([60, 300, 1800]),
+  'a backoff growing x4 per retry (10, 40, 160 s)': backoffOf([10, 40, 160]),
+  'a backoff growing x1.2 per retry (10, 12, 14.4 s)': backoffOf([10.1, 12.1, 14.6]),
+  // Spec 6.5 does not say where the 10 s start: 10 s after an attempt given up on at 5 s began is 5 s after it ended.
+  'the 10 s counted from the start of an attempt the sender gave up on': a => {
+    moveTo(a.find(x => x.checkoutId === 'slow6' && x.probe === 'ok')!, 11.1);
+  },
+  // Spec 2.2 types amount "decimal": a decimal string carries it as well as a number.
+  'amount as a decimal string': a => {
+    const decimal = (p: Record<string, any> | undefined) => { if (typeof p?.amount === 'number') p.amount = p.amount.toFixed(2); };
+    for (const x of a) editBody(x, b => { decimal(b.payment); if (Array.isArray(b.payments)) b.payments.forEach(decimal); });
+  },
+  // A serialiser that omits nulls leaves out a debtor not known yet.
+  'no debtor in STARTED bodies': a => { for (const x of a.filter(y => status(y) === 'STARTED')) editBody(x, b => { delete b.debtor; }); },
   'strangers posting to the sink': a => { a.push(...strangers()); },
   // Nine keyless posts that name the sender's checkouts (the sink prints their ids): bodies that break the
   // contract, change fields, come out of order and before the acknowledgement; never the sender's, never judged.

@@ -4,5 +4,7 @@ import { test } from 'node:test';
 import { cleanCase, judgeAll } from './reference-cases.ts';
 
 test('webhook checks pass against the clean reference and its quirks', { concurrency: true }, async t => {
-  await judgeAll(t, ['', 'webhook-jitter', 'webhook-duplicates', 'extra-fields', 'control-forbidden-legal', 'control-first-fields'].map(q => cleanCase(q)));
+  await judgeAll(t, ['', 'webhook-jitter', 'webhook-duplicates', 'extra-fields', 'control-forbidden-legal', 'control-first-fields',
+    'webhook-long-backoff', 'webhook-backoff-gentle', 'webhook-decorrelated-jitter', 'webhook-backoff-from-start', 'webhook-decimal-amount',
+    'webhook-omits-nulls'].map(q => cleanCase(q)));
 });

@@ -81,7 +81,7 @@ export const CASES: Array<{ name: string; flags: SenderFlags; prefix?: string; l
   { name: 'no ack gating', flags: { noAckGating: true }, prefix: 'webhook.order' },
   { name: 'global queue', flags: { globalQueue: true }, prefix: 'webhook.parallel' },
   { name: 'retries without api-key', flags: { noKeyOnRetries: true }, prefix: 'webhook.auth' },
-  { name: 'amount as string', flags: { amountString: true }, prefix: 'webhook.body' },
+  { name: 'originalAmount as string', flags: { amountString: true }, prefix: 'webhook.body' },
   { name: 'forbidden sequence accepted', flags: { acceptForbidden: true }, prefix: 'webhook.states' },
 ];
 

@@ -58,7 +58,8 @@ export async function startSender(scale: number, f: SenderFlags = {}): Promise<T
   const deliverEvent = async (r: Req, id: string, status: string) => {
     const body = buildWebhookBody({ kind: f.older ? 'older' : r.kind, id, status, payments: r.payments, abortReason: r.abortReason, extraFields: f.extraFields,
       scheduledDate: r.scheduledDate, endToEndId: r.endToEndId, referenceId: r.referenceId, createdDate: created.get(id) });
-    if (f.amountString) (body.payment as Record<string, unknown> | undefined ?? {}).amount = '10.00';
+    // Spec 2.2 types originalAmount "number" (amount, "decimal", may be a decimal string).
+    if (f.amountString) (body.payment as Record<string, unknown> | undefined ?? {}).originalAmount = '10.00';
     const text = JSON.stringify(body);
     for (let k = 1; !closed; k++) {
       const headers: Record<string, string> = { 'content-type': 'application/json' };

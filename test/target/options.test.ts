@@ -40,6 +40,7 @@ const SAMPLES: Record<string, { text?: string | true; yaml?: unknown; field: unk
   'public-sink-url': { text: 'https://tunnel.example/hooks', field: 'https://tunnel.example/hooks' },
   'time-scale': { text: '0.5', yaml: 0.5, field: 0.5 },
   'max-wait': { text: '0', yaml: 0, field: 0 },
+  'retry-wait': { text: '600', yaml: 600, field: 600 },
   'session-lifetime': { text: '120', yaml: '120', field: 120 },
   'no-profile': { text: true, yaml: true, field: false },
   'profile': { yaml: false, field: false },

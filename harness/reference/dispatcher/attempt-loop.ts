@@ -61,6 +61,7 @@ async function attempts(ctx: LoopContext, ev: OutgoingEvent, record: EventRecord
   const { clock, policy } = ctx;
   const body = JSON.stringify(ev.body);
   const deadline = record.createdAtMs + policy.maxEventAgeMs;
+  let previous: number | undefined;
   for (let n = 1; !ctx.closed.aborted; n++) {
     // Spec 6.7: "An event not delivered within 7 days is lost." No attempt starts at or after the deadline.
     if (clock.now() >= deadline) return drop(ctx, record, 'not delivered within 7 days (spec 6.7)');
@@ -90,14 +91,18 @@ async function attempts(ctx: LoopContext, ev: OutgoingEvent, record: EventRecord
       return ctx.settled(record);
     }
     if (!policy.retries) return drop(ctx, record, 'not retried (fault webhook-no-retry)');
+    if (n >= policy.maxAttempts) return drop(ctx, record, `given up after ${n} attempts (fault webhook-gives-up-after-3)`);
     if (ctx.retryTurn && !turn.release) {
       turn.release = await ctx.retryTurn();
       if (!turn.release) return;
     }
-    // Spec 6.5: the backoff runs from the end of the failed attempt; it is cut at the
-    // deadline so that the drop happens at 7 days, not at the next backoff after it.
-    // Counted from the logged end, which this loop reaches a little later.
-    const wait = Math.min(endedAtMs + policy.retryDelayMs(n), deadline) - clock.now();
+    // Spec 6.5: the backoff runs from the end of the failed attempt (or from when it was
+    // sent, under policy.backoffFrom); it is cut at the deadline so that the drop happens
+    // at 7 days, not at the next backoff after it. Counted from the logged times, which
+    // this loop reaches a little later.
+    const from = policy.backoffFrom === 'start' ? sentAtMs : endedAtMs;
+    previous = policy.retryDelayMs(n, previous);
+    const wait = Math.min(from + previous, deadline) - clock.now();
     if (!(await pause(ctx, Math.max(0, wait)))) return;
   }
 }

@@ -24,11 +24,15 @@ export interface RunningCheckout {
   cancel(): void;
 }
 
-/** `webhook-amount-string`: amounts as strings ("129.50"), which spec 2.2 types as numbers. */
-function amountsAsStrings(body: Record<string, unknown>): Record<string, unknown> {
+/**
+ * Each payment of a body, its `field` turned into a decimal string ("129.50"):
+ * `webhook-decimal-amount` for amount, which spec 2.2 types "decimal" (a quirk),
+ * `webhook-amount-string` for originalAmount, which it types "number" (a fault).
+ */
+function asDecimalStrings(body: Record<string, unknown>, field: 'amount' | 'originalAmount'): Record<string, unknown> {
   const fix = (p: unknown) => {
     const payment = p as Record<string, unknown>;
-    if (typeof payment?.amount === 'number') payment.amount = payment.amount.toFixed(2);
+    if (typeof payment?.[field] === 'number') payment[field] = payment[field].toFixed(2);
   };
   fix(body.payment);
   if (Array.isArray(body.payments)) body.payments.forEach(fix);
@@ -52,6 +56,24 @@ function bentAmounts(body: Record<string, unknown>, faults: ReadonlySet<string>)
     if (faults.has('webhook-amount-not-original') && typeof p.originalAmount === 'number') p.amount = Math.round((p.originalAmount - 1) * 100) / 100;
     if (faults.has('webhook-card-payment-id') && body.payment === p) p.cardPaymentId = `card-${String(body.id).slice(0, 8)}`;
   }
+  return body;
+}
+
+/**
+ * `webhook-omits-nulls`: a serialiser that leaves out null fields. The debtor is
+ * not known before the end user picked an account, so a STARTED body has a null
+ * debtor, which such a serialiser omits (spec 2.2 lists debtor; it says nothing of null).
+ */
+function omitUnknownDebtor(body: Record<string, unknown>, status: string): Record<string, unknown> {
+  if (status === 'STARTED') delete body.debtor;
+  return body;
+}
+
+/** The body as the faults and quirks in force serialise it. */
+function serialised(body: Record<string, unknown>, status: string, faults: ReadonlySet<string>): Record<string, unknown> {
+  if (faults.has('webhook-amount-string')) asDecimalStrings(body, 'originalAmount');
+  if (faults.has('webhook-decimal-amount')) asDecimalStrings(body, 'amount');
+  if (faults.has('webhook-omits-nulls')) omitUnknownDebtor(body, status);
   return body;
 }
 
@@ -89,8 +111,7 @@ export function startCheckout(asked: CheckoutRequest, deps: { clock: Clock; disp
       lastModifiedDate: new Date(createdAt.getTime() + event * STATUS_STEP_MS).toISOString(),
     });
     bentAmounts(body, faults);
-    dispatcher.enqueue({ checkoutId: id, event, status, target: request.webhook,
-      body: faults.has('webhook-amount-string') ? amountsAsStrings(body) : body });
+    dispatcher.enqueue({ checkoutId: id, event, status, target: request.webhook, body: serialised(body, status, faults) });
     if (made === request.statuses.length - 1) created();
   };
   // Each status is scheduled only once the previous one was created: Node runs overdue timers of

@@ -20,6 +20,19 @@ const POLLED_RESPONSE_WAIT_MS = 4_600;
 const WAIT_POLL_MS = 300;
 /** `webhook-jitter`: up to 25 % upward, so a delay never drops below the spec's minimum. */
 const JITTER_FRACTION = 0.25;
+/** `webhook-capped-backoff`: the delay stops growing at 20 s (10, 20, 20 ... s). */
+const CAPPED_DELAY_MS = 20_000;
+/** `webhook-gives-up-after-3`: an event is dropped after its third failed attempt. */
+const GIVE_UP_AFTER = 3;
+/**
+ * `webhook-decorrelated-jitter`: each delay drawn between 10 s and 3 times the one before, at most 90 s
+ * (every retry within the run's wait); a delay may be shorter than the one before.
+ */
+const DECORRELATED_CAP_MS = 90_000;
+/** `webhook-long-backoff`: 60 s, 5 min, 30 min, then doubling; legal (spec 6.5 sets no maximum), and longer than a run waits. */
+const LONG_DELAYS_MS = [60_000, 300_000, 1_800_000];
+/** `webhook-backoff-gentle`: a growth factor of 1.2 per retry (10, 12, 14.4 ... s); spec 6.5 sets no factor. */
+const GENTLE_FACTOR = 1.2;
 
 export interface DeliveryPolicy {
   /** Spec ms from sending to a complete answer before the attempt is aborted; Infinity waits forever. */
@@ -28,10 +41,17 @@ export interface DeliveryPolicy {
   waitResetsOnData: boolean;
   /** When above 0: the end of the response wait is noticed only at the clock's next multiple of this many spec ms. */
   waitPollMs: number;
-  /** Spec ms to wait after failed attempt n (1-based) ended before the next one. */
-  retryDelayMs(failedAttempt: number): number;
+  /** Spec ms to wait after failed attempt n (1-based) ended before the next one; `previous`: the delay before attempt n, if any. */
+  retryDelayMs(failedAttempt: number, previous?: number): number;
+  /**
+   * Where the delay counts from: the failed attempt's end, or when it was sent
+   * (`webhook-backoff-from-start`; spec 6.5 does not say, so both are readings).
+   */
+  backoffFrom: 'end' | 'start';
   /** Whether a failed attempt is followed by another one at all (spec 6.4). */
   retries: boolean;
+  /** The most attempts of one event before it is dropped (Infinity: until 7 days have passed, spec 6.7). */
+  maxAttempts: number;
   /** Whether an answer with this status delivers the event (spec 4.3, 6.4: only 200). */
   delivers(status: number): boolean;
   /** Whether event n+1 of a checkout waits for event n's acknowledgement (spec 6.8). */
@@ -48,9 +68,9 @@ export interface DeliveryPolicy {
   maxEventAgeMs: number;
 }
 
-/** Exponential backoff: first ms, then doubled each time (10, 20, 40 ... s for the spec's minimum). */
-function exponential(first: number): (n: number) => number {
-  return n => first * 2 ** Math.max(0, n - 1);
+/** Exponential backoff: first ms, then multiplied by `factor` each time (10, 20, 40 ... s for the spec's minimum and 2). */
+function exponential(first: number, factor = 2): (n: number, previous?: number) => number {
+  return n => first * factor ** Math.max(0, n - 1);
 }
 
 /** The delivery policy for a set of fault and quirk names; names that are not webhook ones are ignored here. */
@@ -58,6 +78,14 @@ export function deliveryPolicy(faults: ReadonlySet<string>, random: () => number
   let retryDelay = exponential(MIN_RETRY_DELAY_MS);
   if (faults.has('webhook-retry-early')) retryDelay = exponential(EARLY_FIRST_DELAY_MS);
   if (faults.has('webhook-no-growth')) retryDelay = () => MIN_RETRY_DELAY_MS;
+  if (faults.has('webhook-linear-backoff')) retryDelay = n => MIN_RETRY_DELAY_MS * n;
+  if (faults.has('webhook-capped-backoff')) { const exp = retryDelay; retryDelay = n => Math.min(exp(n), CAPPED_DELAY_MS); }
+  if (faults.has('webhook-long-backoff'))
+    retryDelay = n => LONG_DELAYS_MS[n - 1] ?? LONG_DELAYS_MS[LONG_DELAYS_MS.length - 1] * 2 ** (n - LONG_DELAYS_MS.length);
+  if (faults.has('webhook-backoff-gentle')) retryDelay = exponential(MIN_RETRY_DELAY_MS, GENTLE_FACTOR);
+  if (faults.has('webhook-decorrelated-jitter'))
+    retryDelay = (_n, previous = MIN_RETRY_DELAY_MS) =>
+      MIN_RETRY_DELAY_MS + random() * (Math.min(3 * previous, DECORRELATED_CAP_MS) - MIN_RETRY_DELAY_MS);
   if (faults.has('webhook-jitter')) {
     const base = retryDelay;
     retryDelay = n => base(n) * (1 + JITTER_FRACTION * random());
@@ -73,7 +101,9 @@ export function deliveryPolicy(faults: ReadonlySet<string>, random: () => number
     waitResetsOnData: faults.has('webhook-inactivity-timeout'),
     waitPollMs: faults.has('webhook-timeout-4600ms-polled') ? WAIT_POLL_MS : 0,
     retryDelayMs: retryDelay,
+    backoffFrom: faults.has('webhook-backoff-from-start') ? 'start' : 'end',
     retries: !faults.has('webhook-no-retry'),
+    maxAttempts: faults.has('webhook-gives-up-after-3') ? GIVE_UP_AFTER : Infinity,
     delivers: status => status === 200 || (anyTwoHundred && status >= 200 && status < 300),
     ackGating: !faults.has('webhook-no-ack-gating'),
     globalQueue: faults.has('webhook-global-queue'),

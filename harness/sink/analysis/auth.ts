@@ -2,7 +2,7 @@
 import { failed, skipped, verdict, type Finding } from './result.ts';
 import type { Evidence } from '../../report/model.ts';
 import type { CheckDef, Judged } from '../../report/check.ts';
-import { RETRY_WAIT_BOUND_MS, strangersNaming as namingAfter, type RunView } from './view.ts';
+import { strangersNaming as namingAfter, type RunView } from './view.ts';
 
 /** The traffic the analysis did not count as the sender's, in one line of counts; undefined when there was none. */
 function strangersNote(view: RunView): Evidence | undefined {
@@ -45,7 +45,7 @@ export function checkApiKey(view: RunView): Judged {
 
 /**
  * Checkouts the control API created that got no attempt with the key in
- * RETRY_WAIT_BOUND_MS, while attempts without it named them: a sender that
+ * the run's retry wait (view.retryWait), while attempts without it named them: a sender that
  * sends the key delivers each checkout within that time, so strangers alone cannot make this.
  */
 function unkeyedCheckouts(view: RunView): Finding[] {
@@ -53,7 +53,7 @@ function unkeyedCheckouts(view: RunView): Finding[] {
   for (const [id, p] of view.plan) {
     if (!p.control?.id || p.control.status >= 300 || view.byId.has(id)) continue;
     const created = (p.control.createdMs ?? 0) / view.opts.timeScale;
-    if (view.until < created + RETRY_WAIT_BOUND_MS) continue;
+    if (view.until < created + view.retryWait) continue;
     const named = namingAfter(view, id, created);
     if (named.length) out.push({ message: `checkout ${id} got no attempt with the registered api-key, and ${named.length} without it`, attempts: [] });
   }
@@ -62,7 +62,7 @@ function unkeyedCheckouts(view: RunView): Finding[] {
 
 /**
  * Events whose last attempt with the key failed and got no retry with it in
- * RETRY_WAIT_BOUND_MS, while attempts without the key named the checkout after
+ * the run's retry wait, while attempts without the key named the checkout after
  * it: spec 6.5 makes a sender retry a failed attempt, so a sender that keeps the
  * key retries with it whatever strangers post.
  */
@@ -71,7 +71,7 @@ function unkeyedRetries(view: RunView): Finding[] {
   for (const c of view.checkouts) {
     for (const e of c.events) {
       const last = e.attempts[e.attempts.length - 1];
-      if (!last || last.delivered || view.until < last.end + RETRY_WAIT_BOUND_MS) continue;
+      if (!last || last.delivered || view.until < last.end + view.retryWait) continue;
       const named = namingAfter(view, c.id, last.end);
       if (named.length) out.push({ message: `${c.id} ${e.status}: attempt ${last.attempt} failed and no retry carried the registered api-key, ` +
         `while ${named.length} attempts without it named the checkout after it`, attempts: [last] });

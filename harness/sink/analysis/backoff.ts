@@ -11,7 +11,8 @@ import { MIN_RETRY_DELAY_MS, judgeAtLeast, minOf, positionOf, sec, tooLate, type
 // Spec 8: "Minimum retry delay: 10 seconds, growing exponentially."
 export const MIN_DELAY: CheckDef = {
   id: 'webhook.backoff.min-delay', requirements: ['R6.5-min-delay'],
-  title: 'Every retry comes at least 10 s after the failed attempt ended, at every event position', spec: '6.5',
+  title: 'Every retry comes at least 10 s after the failed attempt ended (or began, for an attempt the sender gave up on), at every event position',
+  spec: '6.5',
   quote: 'Retries use exponential backoff with a minimum delay of 10 seconds.',
   bindsAt: { family: 'event-position' },
 };
@@ -30,19 +31,33 @@ export const GROWTH: CheckDef = {
  *   a delay may look SMALLER than the one before by up to that factor, and a
  *   constant delay may look like growth by up to 1.25.
  * - Hence growth is judged over a chain of at least three delays, first to
- *   last: a growth factor of 1.5 per step (the gentlest in common use) with the
- *   worst jitter still gives 1.5^2 / 1.25 = 1.8, a constant delay at most 1.25.
- *   MIN_OVERALL_GROWTH = 1.5 sits between the two.
- * - No step may shrink by more than the jitter allows (1 / 1.25).
+ *   last. A constant delay with that jitter grows by at most 1.25; spec 6.5
+ *   sets no factor, so any growth beyond what jitter explains passes, and the
+ *   factor per step is named (x1.2 per step gives 1.44 over two steps, x2 gives 4).
+ * - A chain whose last delay is no longer than its first, beyond the timing
+ *   tolerance, did not grow: a finding.
+ * - Between the two (longer, but by no more than jitter could make a constant
+ *   delay) the chain cannot be judged: a gentle factor and a jittered constant
+ *   read alike. Such a chain is left out, and when no chain was judged the
+ *   check is not run with the figures.
+ * - No step may shrink by more than the jitter allows (1 / 1.25), and a chain
+ *   that did not grow is a finding, for a sender without jitter (steadySpread)
+ *   only: with decorrelated jitter a delay may be shorter than the one before.
  * Two delays only cannot tell jittered growth from jittered constancy, so a
  * chain shorter than three delays is not judged (the suite's `held` checkout
  * fails three times for this reason).
  */
 const MAX_JITTER = 1.25;
-const MIN_OVERALL_GROWTH = 1.5;
 const MIN_CHAIN = 3;
 
-interface Delay { failed: AttemptView; retry: AttemptView; ms: number }
+/**
+ * A retry delay. `ms` counts from the failed attempt's end (its hang-up, our
+ * answer or the end of the 5 s window), `fromStart` from when it was sent:
+ * spec 6.5 does not say where the 10 s start, so a sender that counts them from
+ * the start of an attempt it gave up on reads the rule too (`fromStart` is never
+ * shorter than `ms`; for an attempt the sink answered, both are the same).
+ */
+interface Delay { failed: AttemptView; retry: AttemptView; ms: number; fromStart: number }
 
 /**
  * For every event, the runs of consecutive failures and the delay from each
@@ -60,7 +75,7 @@ function chains(view: RunView): { runs: Delay[][]; overlapping: number } {
       const a = e.attempts[i], b = e.attempts[i + 1];
       if (a.delivered) { close(); continue; }
       if (b.arrived < a.end) { overlapping++; close(); continue; }
-      run.push({ failed: a, retry: b, ms: b.arrived - a.end });
+      run.push({ failed: a, retry: b, ms: b.arrived - a.end, fromStart: a.d.answer === 'none' ? b.arrived - a.arrived : b.arrived - a.end });
     }
     close();
   }
@@ -71,10 +86,47 @@ const label = (d: Delay) => `event ${d.retry.event} (${d.retry.status ?? 'unread
 const overlapNote = (n: number): Evidence[] => n ? [{ kind: 'note', text: `${n} attempts came while the previous attempt of their event was still open: ` +
   `copies sent alongside, not retries after a failure, so not measured` }] : [];
 
+/**
+ * A delay against the 10 s minimum, where the sink's own lateness is never
+ * credited to the sender: the stamps at both ends may be up to `lag` late, so
+ * the true delay lies within `lag` of the measured one. 'short' when it is below
+ * the minimum (less the contract's tolerance) wherever it lies in that span,
+ * 'ok' when it is not below wherever it lies, 'unsure' when the span straddles
+ * the minimum (then the check is not run on it, with the figure).
+ */
+function judgeMinimum(ms: number, t: Timing): 'ok' | 'short' | 'unsure' {
+  const min = MIN_RETRY_DELAY_MS - t.base;
+  if (ms + t.lag < min) return 'short';
+  return ms - t.lag >= min ? 'ok' : 'unsure';
+}
+
+/**
+ * Why delays were not judged: the sink's lateness around them, and the span the
+ * worst one may lie in. Never widened into a pass (a delay near the minimum
+ * measured by a busy sink says nothing either way).
+ */
+function blurredText(n: number, of: number, d: Delay, t: Timing, advice = true): string {
+  return `${n} of ${of} retry delays could not be judged: the sink itself ran up to ${sec(t.lag)} late around them (measured lag), ` +
+    `so a delay measured at ${sec(d.ms)} lies between ${sec(d.ms - t.lag)} and ${sec(d.ms + t.lag)}, either side of ${sec(MIN_RETRY_DELAY_MS)}` +
+    `${advice ? '; run on a quieter machine or with a larger --time-scale' : ''}`;
+}
+const blurred = (d: Delay, t: Timing) => blurredText(1, 1, d, t, false);
+
+/** A delay under both readings of where the 10 s start: 'end' or 'start' when it is long enough read so. */
+function judgeDelay(d: Delay, t: Timing): { j: 'ok' | 'short' | 'unsure'; from?: 'end' | 'start' } {
+  const fromEnd = judgeMinimum(d.ms, t);
+  if (fromEnd === 'ok') return { j: 'ok', from: 'end' };
+  const fromStart = judgeMinimum(d.fromStart, t);
+  if (fromStart === 'ok') return { j: 'ok', from: 'start' };
+  return { j: fromEnd === 'short' && fromStart === 'short' ? 'short' : 'unsure' };
+}
+
 interface MinDelays {
   delays: Delay[]; overlapping: number; findings: Finding[];
+  /** Delays long enough only when counted from the failed attempt's start (an attempt the sender gave up on). */
+  fromStart: number;
   /** Delays the sink's own lateness kept from being judged, and the worst timing among them. */
-  unsure: number; worst?: Timing;
+  unsure: number; worst?: { t: Timing; d: Delay };
   /** The largest position (1: first retry of a run of failures) with delays not judged and none judged; 0 when none. */
   uncovered: number;
   /** Each event position: a delay judged long enough, one too short, or only blurred ones. */
@@ -91,24 +143,30 @@ interface MinDelays {
 function judgeMinDelays(view: RunView): MinDelays {
   const { runs, overlapping } = chains(view);
   const findings: Finding[] = [];
-  let unsure = 0, worst: Timing | undefined;
+  let unsure = 0, fromStart = 0, worst: { t: Timing; d: Delay } | undefined;
   const judgedAt = new Set<number>(), unsureAt = new Set<number>();
   const places = new PlaceLedger('event-position', EVENT_POSITIONS);
   for (const run of runs) run.forEach((d, i) => {
     const t = view.timing(MIN_RETRY_DELAY_MS, [d.failed, d.retry]);
-    const j = judgeAtLeast(d.ms, MIN_RETRY_DELAY_MS, t);
+    const { j, from } = judgeDelay(d, t);
+    if (from === 'start') fromStart++;
     const place = positionOf(view.byId.get(d.failed.d.checkoutId)!, d.failed) ?? d.failed.d.probe;
     if (j === 'short') {
       places.fail(place);
-      findings.push({ message: `retry ${d.retry.attempt - 1} of ${label(d)} came ${sec(d.ms)} after the failed attempt ended`, attempts: [d.failed, d.retry] });
+      findings.push({ message: `retry ${d.retry.attempt - 1} of ${label(d)} came ${sec(d.ms)} after the failed attempt ended` +
+        `${d.fromStart !== d.ms ? ` (${sec(d.fromStart)} after it was sent)` : ''}`, attempts: [d.failed, d.retry] });
     }
     if (j === 'unsure') {
-      unsure++; unsureAt.add(i + 1); if (!worst || t.lag > worst.lag) worst = t;
-      places.skip(place, tooLate(1, 1, t, 'retry delays', false));
-    } else { judgedAt.add(i + 1); if (j === 'ok') places.pass(place); }
+      unsure++; unsureAt.add(i + 1); if (!worst || t.lag > worst.t.lag) worst = { t, d };
+      places.skip(place, blurred(d, t));
+    } else {
+      // A delay long enough only from the attempt's start says nothing of delays after answered attempts.
+      if (from !== 'start') judgedAt.add(i + 1);
+      if (j === 'ok') places.pass(place);
+    }
   });
   const uncovered = Math.max(0, ...[...unsureAt].filter(p => !judgedAt.has(p)));
-  return { delays: runs.flat(), overlapping, findings, unsure, ...(worst ? { worst } : {}), uncovered, places };
+  return { delays: runs.flat(), overlapping, findings, fromStart, unsure, ...(worst ? { worst } : {}), uncovered, places };
 }
 
 /**
@@ -129,18 +187,21 @@ export function checkMinDelay(view: RunView): Judged {
   return placed(judgeMinDelay(view, m), m.places);
 }
 
-function judgeMinDelay(view: RunView, { delays, overlapping, findings, unsure, worst, uncovered }: MinDelays): Judged {
+function judgeMinDelay(view: RunView, { delays, overlapping, findings, fromStart, unsure, worst, uncovered }: MinDelays): Judged {
   if (!delays.length) return skipped(MIN_DELAY, 'no failed attempt was retried, so there was no delay to measure');
   const shortest = minOf(delays.map(d => d.ms));
   const measured: Evidence = { kind: 'measurement', name: 'shortest retry delay',
     expected: `≥ ${sec(MIN_RETRY_DELAY_MS)} (tolerance ${sec(view.tol(MIN_RETRY_DELAY_MS))})`, seen: sec(shortest) };
-  if (!findings.length && uncovered) return skipped(MIN_DELAY, tooLate(unsure, delays.length, worst!, 'retry delays'));
+  if (!findings.length && uncovered) return skipped(MIN_DELAY, blurredText(unsure, delays.length, worst!.d, worst!.t));
   const leftOut: Evidence[] = !findings.length && unsure ? [{ kind: 'note',
-    text: `${tooLate(unsure, delays.length, worst!, 'retry delays', false)}, so they were left out; ` +
+    text: `${blurredText(unsure, delays.length, worst!.d, worst!.t, false)}, so they were left out; ` +
       `each was at the place in its run of failures (first retry, second, ...) of a delay judged in time` }] : [];
   return verdict(MIN_DELAY, `every retry ≥ ${sec(MIN_RETRY_DELAY_MS)} after the failed attempt ended`, findings,
     `${delays.length} retries, the shortest ${sec(shortest)} after its failed attempt` +
-      `${leftOut.length ? ` (${unsure} blurred by the sink's own lateness left out)` : ''}`,
+      `${leftOut.length ? ` (${unsure} blurred by the sink's own lateness left out)` : ''}` +
+      `${fromStart ? `; ${fromStart} after an attempt the sender gave up on came ≥ ${sec(MIN_RETRY_DELAY_MS)} after that attempt was sent, ` +
+        'not after it ended: the sender counts its delay from the start of the attempt, which spec 6.5 allows'
+        : '; every delay counted from the end of the failed attempt'}`,
     [measured, ...leftOut, ...overlapNote(overlapping)]);
 }
 
@@ -149,22 +210,87 @@ const shown = (ch: readonly Delay[]) => listed(ch.map(d => sec(d.ms)));
 
 interface Growths {
   long: Delay[][]; findings: Finding[];
+  /** Chains that grew by no more than jitter alone explains: last/first of each. */
+  ambiguous: number[];
+  /** The growth factor per step of each chain that grew beyond jitter (first to last). */
+  grown: number[];
   /** Steps and chains the sink's lateness kept from being judged, and the worst timing among them. */
   unsure: number; worst?: Timing;
   /** Chains judged in every step and overall. */
   judged: number;
+  /** The spread of the sender's first retry delays when it shows no jitter (the shape of its chains is then judged). */
+  steady?: number;
+}
+
+/**
+ * Whether the sender's delays carry no jitter: its retry delays after an
+ * answered failure, at each place in a run of failures (first retry, second,
+ * ...) seen at least MIN_SAMPLES times, lie within STEADY_SPREAD timing
+ * tolerances of one another. Only then is the shape of a chain judged
+ * (shapeFinding): with jitter, a doubling chain may come out as 10, 25, 40 s.
+ * Undefined when the sender jitters or there are too few samples; else the spread.
+ */
+const MIN_SAMPLES = 3;
+/**
+ * Arbitrary: 1.5 timing tolerances. A sender's own timer lateness stays well
+ * inside it; 25 % jitter on 10 s spreads 18 first delays (the suite's answer
+ * probes) over less than that about once in a thousand runs.
+ */
+const STEADY_SPREAD = 1.5;
+function steadySpread(runs: readonly Delay[][], view: RunView): number | undefined {
+  let worst: number | undefined;
+  for (let k = 0; ; k++) {
+    const at = runs.filter(r => r.length > k && r[k].failed.d.answer !== 'none').map(r => r[k]);
+    if (at.length < MIN_SAMPLES) return worst;
+    const ms = at.map(d => d.ms);
+    const spread = Math.max(...ms) - minOf(ms);
+    const t = view.timing(Math.max(...ms), at.flatMap(d => [d.failed, d.retry]));
+    if (spread > STEADY_SPREAD * t.tol) return undefined;
+    worst = Math.max(worst ?? 0, spread);
+  }
+}
+
+/**
+ * Exponential growth told from linear and capped growth, on three delays of a
+ * sender without jitter: after d1, d2 an exponential third is d2²/d1 (10, 20 ->
+ * 40 s), a linear one 2·d2 - d1 (30 s), a capped one d2 (20 s). A chain is
+ * linear or capped when its third delay is within the margin (the timing
+ * tolerance plus the sender's own spread) of that reading and more than twice
+ * the margin from the exponential one; a gentle factor (10, 12, 14.4 s: 14 s
+ * linear) is not told apart and passes.
+ */
+function shapeFinding(d: readonly number[], margin: number): string | undefined {
+  for (let i = 2; i < d.length; i++) {
+    const [a, b, c] = [d[i - 2], d[i - 1], d[i]];
+    const exp = (b * b) / a;
+    if (Math.abs(c - b) <= margin && b - a > 2 * margin && Math.abs(c - exp) > 2 * margin)
+      return `stopped growing: ${sec(c)} after ${sec(b)} (capped; exponential growth gives about ${sec(exp)})`;
+    if (Math.abs(c - (2 * b - a)) <= margin && Math.abs(c - exp) > 2 * margin)
+      return `grew by the same step each time: ${sec(a)}, ${sec(b)}, ${sec(c)} (linear; exponential growth gives about ${sec(exp)})`;
+  }
+  return undefined;
 }
 
 function judgeGrowth(view: RunView): Growths {
-  const long = chains(view).runs.filter(ch => ch.length >= MIN_CHAIN);
+  const runs = chains(view).runs;
+  const long = runs.filter(ch => ch.length >= MIN_CHAIN);
   const findings: Finding[] = [];
+  const ambiguous: number[] = [], grown: number[] = [];
   let unsure = 0, worst: Timing | undefined, judged = 0;
+  const spread = steadySpread(runs, view);
   for (const ch of long) {
     const before = unsure;
     const ms = ch.map(d => d.ms);
     const attempts = ch.flatMap(d => [d.failed, d.retry]);
-    // One finding per chain at most: the first step that shrank beyond what jitter explains.
-    for (let i = 1; i < ch.length; i++) {
+    if (spread !== undefined) {
+      const t = view.timing(ms[ms.length - 1], attempts);
+      const shape = t.judgeable ? shapeFinding(ms, t.tol + spread) : undefined;
+      if (shape) { findings.push({ message: `the retry delays of ${label(ch[0])} ${shape}`, attempts }); continue; }
+    }
+    // One finding per chain at most: the first step that shrank beyond what jitter explains. Only for a
+    // sender without jitter: decorrelated jitter draws each delay anew (10 s up to 3 times the last), so
+    // its delays may shrink, and its growth is judged first to last alone.
+    for (let i = 1; spread !== undefined && i < ch.length; i++) {
       const t = view.timing(ms[i - 1], [ch[i - 1].failed, ch[i - 1].retry, ch[i].failed, ch[i].retry]);
       const j = judgeAtLeast(ms[i], ms[i - 1] / MAX_JITTER, t);
       if (j === 'short') {
@@ -174,19 +300,22 @@ function judgeGrowth(view: RunView): Growths {
       if (j === 'unsure') { unsure++; if (!worst || t.lag > worst.lag) worst = t; }
     }
     const growth = ms[ms.length - 1] / ms[0];
-    if (growth < MIN_OVERALL_GROWTH) {
-      // The sink's lateness around the first and last delays' stamps may have lengthened the
-      // first or shortened the last: no growth even with that granted is a finding; growth that
-      // only more lateness than the cap could explain is not judged.
-      const a = view.timing(ms[0], [ch[0].failed, ch[0].retry]), z = view.timing(ms[ms.length - 1], [ch[ch.length - 1].failed, ch[ch.length - 1].retry]);
-      const best = (ms[ms.length - 1] + z.lag) / Math.max(1, ms[0] - a.lag);
-      if (best < MIN_OVERALL_GROWTH)
-        findings.push({ message: `the retry delays of ${label(ch[0])} did not grow: ${shown(ch)}, last/first = ${growth.toFixed(2)}`, attempts });
-      else if (!a.judgeable || !z.judgeable) { unsure++; const t = a.lag > z.lag ? a : z; if (!worst || t.lag > worst.lag) worst = t; }
-    }
+    // The sink's lateness around the first and last delays' stamps may have lengthened the
+    // first or shortened the last (or the other way round): growth is judged with it granted
+    // both ways, never widened into a pass.
+    const a = view.timing(ms[0], [ch[0].failed, ch[0].retry]), z = view.timing(ms[ms.length - 1], [ch[ch.length - 1].failed, ch[ch.length - 1].retry]);
+    const last = ms[ms.length - 1], first = ms[0];
+    if (last + z.lag - (first - a.lag) <= a.base + z.base && spread !== undefined) {
+      findings.push({ message: `the retry delays of ${label(ch[0])} did not grow: ${shown(ch)}, last/first = ${growth.toFixed(2)}`, attempts });
+    } else if ((last - z.lag) / (first + a.lag) > MAX_JITTER) {
+      if (unsure === before) grown.push(growth ** (1 / (ms.length - 1)));
+    } else if (!a.judgeable || !z.judgeable) {
+      unsure++; const t = a.lag > z.lag ? a : z; if (!worst || t.lag > worst.lag) worst = t;
+    } else { ambiguous.push(growth); continue; }
     if (unsure === before) judged++;
   }
-  return { long, findings, unsure, ...(worst ? { worst } : {}), judged };
+  return { long, findings, ambiguous, grown, unsure, ...(worst ? { worst } : {}), judged,
+    ...(spread !== undefined ? { steady: spread } : {}) };
 }
 
 /**
@@ -195,15 +324,28 @@ function judgeGrowth(view: RunView): Growths {
  * when none was, the check is not run, with the figures.
  */
 export function checkGrowth(view: RunView): Judged {
-  const { long, findings, unsure, worst, judged } = judgeGrowth(view);
+  const { long, findings, ambiguous, grown, unsure, worst, judged, steady } = judgeGrowth(view);
   if (!long.length) return skipped(GROWTH, `no event failed ${MIN_CHAIN} times in a row with retries, so growth cannot be told from jitter`);
-  if (!findings.length && unsure && !judged) return skipped(GROWTH, tooLate(unsure, long.length, worst!, 'steps between retry delays'));
-  const leftOut: Evidence[] = !findings.length && unsure ? [{ kind: 'note',
-    text: `${tooLate(unsure, long.length, worst!, 'steps between retry delays', false)}, so their chains were left out; ` +
-      `judged on the ${judged} chains measured in time` }] : [];
+  const unclear = ambiguous.length ? `${ambiguous.length} chains went by ${listed(ambiguous.map(g => `x${g.toFixed(2)}`))} from first to last delay: ` +
+    `a gentle factor per step, a constant delay with up to ${Math.round((MAX_JITTER - 1) * 100)} % jitter or delays drawn anew (decorrelated jitter), ` +
+    'which one chain cannot tell apart' : '';
+  if (!findings.length && !judged) {
+    if (unsure) return skipped(GROWTH, `${tooLate(unsure, long.length, worst!, 'steps between retry delays')}${unclear ? `; ${unclear}` : ''}`);
+    return skipped(GROWTH, `${unclear}; a longer run of failures would`);
+  }
+  const leftOut: Evidence[] = findings.length ? [] : [
+    ...(unsure ? [{ kind: 'note' as const,
+      text: `${tooLate(unsure, long.length, worst!, 'steps between retry delays', false)}, so their chains were left out; ` +
+        `judged on the ${judged} chains measured in time` }] : []),
+    ...(unclear ? [{ kind: 'note' as const, text: `${unclear}, so they were left out` }] : []),
+  ];
   const evidence: Evidence[] = long.slice(0, 10).map(ch => ({ kind: 'measurement', name: `retry delays of ${label(ch[0])}`,
-    expected: `growing: last/first ≥ ${MIN_OVERALL_GROWTH}, no step shrinking below 1/${MAX_JITTER}`, seen: shown(ch) }));
-  return verdict(GROWTH, `delays growing by last/first ≥ ${MIN_OVERALL_GROWTH} over ${MIN_CHAIN}+ consecutive failures`, findings,
-    `${long.length} chains of consecutive failures, delays ${listed(long.map(ch => ch.map(d => sec(d.ms)).slice(0, 10).join(' → ')), 5)}`,
+    expected: `growing: last/first beyond x${MAX_JITTER} (what jitter alone gives), no step shrinking below 1/${MAX_JITTER}`, seen: shown(ch) }));
+  const factors = grown;
+  return verdict(GROWTH, `delays growing beyond x${MAX_JITTER} from first to last over ${MIN_CHAIN}+ consecutive failures`, findings,
+    `${long.length} chains of consecutive failures, delays ${listed(long.map(ch => ch.map(d => sec(d.ms)).slice(0, 10).join(' → ')), 5)}: ` +
+      `exponential, about x${minOf(factors, 1).toFixed(2)}${factors.length > 1 ? ` to x${Math.max(...factors).toFixed(2)}` : ''} per step` +
+      `${steady !== undefined ? ` (first retry delays within ${sec(steady)} of one another: no jitter, so linear and capped growth were looked for)`
+        : ' (the sender\'s delays vary, or too few were seen: growth judged, not its shape)'}`,
     findings.length ? evidence : [...evidence, ...leftOut, deliveries(long.flat().flatMap(d => [d.failed, d.retry]))]);
 }

@@ -47,9 +47,10 @@ export const MATCHES: CheckDef = {
 /**
  * Rules other checks judge: abortReason against status (webhook.states.abort-reason),
  * transactionStatus once authorised (webhook.body.transaction-status), the older
- * variant (webhook.body.current-variant).
+ * variant (webhook.body.current-variant), lastModifiedDate before createdDate
+ * (webhook.body.last-modified-forward).
  */
-const JUDGED_ELSEWHERE = new Set(['abort-reason.status', 'transaction-status.once-authorised', 'variant.older']);
+const JUDGED_ELSEWHERE = new Set(['abort-reason.status', 'transaction-status.once-authorised', 'variant.older', 'date.last-modified-after-created']);
 
 /** Bodies the sink could judge: not cut off by the sink itself for being too large. */
 const judged = (view: RunView) => view.all.filter(a => a.d.probe !== 'too-large');

@@ -8,7 +8,7 @@ import { PlaceLedger } from '../../report/places.ts';
 import { listed, placed, skipped, verdict, type Finding, withoutRequests } from './result.ts';
 import { honoured, notHonoured } from './fields.ts';
 import { disorderedCheckouts } from './order.ts';
-import { RETRY_WAIT_BOUND_MS, type CheckoutView, type RunView } from './view.ts';
+import { sec, type CheckoutView, type RunView } from './view.ts';
 
 // Spec 6.1: "An event is delivered every time a status update of a checkout is detected."
 export const EVERY_STATUS: CheckDef = {
@@ -57,14 +57,15 @@ export function checkEveryStatus(view: RunView): Judged {
     const seen = new Set(x.c.events.map(e => e.status));
     const lastSeen = x.statuses.reduce((m, s, i) => seen.has(s) ? i : m, -1);
     // After the last status seen was acknowledged, the next one is due at once; watched for
-    // RETRY_WAIT_BOUND_MS more without it, it is lost too.
+    // the run's retry wait (view.retryWait) more without it, it is lost too.
     const lastAck = x.c.events.find(e => e.status === x.statuses[lastSeen])?.ackAt;
-    const watchedOn = lastAck !== undefined && view.until - lastAck >= RETRY_WAIT_BOUND_MS;
+    const watchedOn = lastAck !== undefined && view.until - lastAck >= view.retryWait;
     const missing = x.statuses.filter((s, i) => !seen.has(s) && (i < lastSeen || watchedOn));
     for (const s of x.statuses) {
       if (seen.has(s)) places.pass(s);
       else if (missing.includes(s)) places.fail(s);
-      else places.skip(s, `still to come when the sink stopped watching (checkout ${x.id})`);
+      else places.skip(s, `still to come when the sink stopped watching, ${sec(view.until)} into the run (checkout ${x.id}; ` +
+        `the drive stops after ${sec(view.retryWait)} without an attempt: a sender with a longer backoff is waited for with a longer --retry-wait)`);
     }
     if (missing.length) findings.push({
       message: `checkout ${x.id} ('${x.name}'): ${listed(missing)} never arrived, though ${x.statuses[lastSeen] ?? 'nothing asked for'} did ` +

@@ -1,6 +1,7 @@
 // webhook.body: fields that carry what the checkout request said (endToEndId,
 // referenceId, the scheduled date) and fields that describe the checkout itself,
 // so they do not change from one event to the next (createdDate, originalAmount).
+import { modifiedBeforeCreated } from '../../contracts/rules.ts';
 import type { CheckDef, Judged } from '../../report/check.ts';
 import { showFact, type Fact } from './facts.ts';
 import { readable, where } from './body.ts';
@@ -209,8 +210,8 @@ export function checkLastModified(view: RunView): Judged {
     judged++;
     let before: AttemptView | undefined;
     for (const a of firsts) {
-      const m = instant(a.facts.lastModifiedDate), created = instant(a.facts.createdDate);
-      if (Number.isFinite(created) && m < created) {
+      const m = instant(a.facts.lastModifiedDate);
+      if (modifiedBeforeCreated(a.facts.createdDate, a.facts.lastModifiedDate)) {
         findings.push({ message: `${where(a)}: lastModifiedDate ${showFact(a.facts.lastModifiedDate)} is before createdDate ${showFact(a.facts.createdDate)}`,
           attempts: [a] });
         break;

@@ -4,7 +4,7 @@ import type { CheckDef, Judged } from '../../report/check.ts';
 import { PlaceLedger } from '../../report/places.ts';
 import type { AnswerClass } from '../../places/answer-classes.ts';
 import { EVENT_POSITIONS } from '../../places/event-positions.ts';
-import { RETRY_WAIT_BOUND_MS, nextOfEvent, positionOf, sec, strangersNaming, type AttemptView, type CheckoutView, type RunView } from './view.ts';
+import { nextOfEvent, positionOf, sec, strangersNaming, type AttemptView, type CheckoutView, type RunView } from './view.ts';
 
 // Spec 6.4: "The receiver must answer each request with status code 200. Any
 // other status code triggers another attempt to deliver the same event."
@@ -58,14 +58,70 @@ function answerClassOf(a: AttemptView): AnswerClass | undefined {
 }
 
 /**
- * How a failed attempt's follow-up went: retried, missing, not watched long
- * enough to say, or unkeyed: no retry with the key, but attempts without it
- * named the checkout since (the retry may be among them: webhook.auth.api-key judges that).
+ * How many times the sender's longest retry delay seen at a place in a run of
+ * failures (the k-th attempt of an event failed) the sink must have watched on
+ * without a retry before that retry is missing. Arbitrary: a sender's delays
+ * for the same step vary with jitter (25 % upward is common, decorrelated
+ * jitter draws up to 3 times the previous delay), so 3 times the longest seen.
  */
-export function followUp(view: RunView, c: CheckoutView, a: AttemptView): 'retried' | 'missing' | 'unknown' | 'unkeyed' {
+const OVERDUE_FACTOR = 3;
+
+/** Spec ms: the longest delay before the retry after the k-th failed attempt of an event, over every event that had one. */
+const longestAt = new WeakMap<RunView, Map<number, number>>();
+function longestRetryAfter(view: RunView, k: number): number | undefined {
+  let m = longestAt.get(view);
+  if (!m) {
+    m = new Map();
+    for (const c of view.checkouts) for (const e of c.events) for (let i = 0; i + 1 < e.attempts.length; i++) {
+      const a = e.attempts[i], b = e.attempts[i + 1];
+      if (!a.delivered && b.arrived >= a.end) m.set(a.attempt, Math.max(m.get(a.attempt) ?? 0, b.arrived - a.end));
+    }
+    longestAt.set(view, m);
+  }
+  return m.get(k);
+}
+
+/**
+ * Why a retry is missing: the sender went on to a later event of the checkout
+ * without it, or it retried the same step of other events within a delay the
+ * sink outwaited OVERDUE_FACTOR times. Undefined when neither holds.
+ */
+function missingBecause(view: RunView, c: CheckoutView, a: AttemptView): string | undefined {
+  const later = c.events.slice(a.event + 1).find(e => e.attempts.some(x => x.arrived >= a.end));
+  if (later) return `while the later event ${later.status} was sent`;
+  const longest = longestRetryAfter(view, a.attempt);
+  if (longest !== undefined && view.until - a.end >= OVERDUE_FACTOR * longest)
+    return `while the sender retried after failed attempt ${a.attempt} of other events within ${sec(longest)} and the sink watched ` +
+      `${sec(view.until - a.end)} on`;
+  return undefined;
+}
+
+/**
+ * How a failed attempt's follow-up went:
+ * - retried: another attempt of the same event came;
+ * - missing: none came within the run's retry wait, while the sender went on to
+ *   a later event of the checkout or retried the same step of other events
+ *   much sooner (missingBecause);
+ * - waited: none came and neither holds: spec 6.5 sets a minimum delay and no
+ *   maximum, so a sender with a longer backoff (60 s, 5 min ...) and one that
+ *   gave up read alike: not judged;
+ * - unknown: the sink stopped watching sooner than the retry wait;
+ * - unkeyed: no retry with the key, but attempts without it named the checkout
+ *   since (the retry may be among them: webhook.auth.api-key judges that).
+ */
+export function followUp(view: RunView, c: CheckoutView, a: AttemptView): 'retried' | 'missing' | 'waited' | 'unknown' | 'unkeyed' {
   if (nextOfEvent(c, a)) return 'retried';
-  if (a.end + RETRY_WAIT_BOUND_MS > view.until) return 'unknown';
-  return strangersNaming(view, c.id, a.end).length ? 'unkeyed' : 'missing';
+  if (a.end + view.retryWait > view.until) return 'unknown';
+  if (strangersNaming(view, c.id, a.end).length) return 'unkeyed';
+  return missingBecause(view, c, a) ? 'missing' : 'waited';
+}
+
+/** Why a failed attempt without a retry or a later event is not judged: the figure and how to wait longer. */
+function waitedText(n: number, of: number, view: RunView): string {
+  return `${n} of ${of} failed attempts had no further attempt within ${sec(view.retryWait)} (the sink watched up to ` +
+    `${sec(view.until)} into the run), no later event of their checkout came and the sender's other retries at that step were not much sooner: ` +
+    'spec 6.5 sets a minimum retry delay and no maximum, ' +
+    `so a longer backoff cannot be told from giving up; run with a longer --retry-wait (spec seconds) to wait for it`;
 }
 
 export function checkRetries(view: RunView): Judged[] {
@@ -78,25 +134,28 @@ export function checkRetries(view: RunView): Judged[] {
     const family = info.bindsAt?.family ?? 'answer-class';
     const ledger = new PlaceLedger(family, info.bindsAt?.only ?? (family === 'event-position' ? EVENT_POSITIONS : []));
     const judged = (j: Judged) => info.bindsAt ? placed(j, ledger) : j;
-    let retried = 0, unknown = 0, unkeyed = 0;
+    let retried = 0, unknown = 0, unkeyed = 0, waited = 0;
     for (const { c, a } of failed) {
       const f = followUp(view, c, a);
       const place = (family === 'event-position' ? positionOf(c, a) : answerClassOf(a)) ?? a.d.probe;
       if (f === 'retried') { retried++; ledger.pass(place); }
-      else if (f === 'unknown') { unknown++; ledger.skip(place, `the sink stopped watching less than ${sec(RETRY_WAIT_BOUND_MS)} after the answer`); }
+      else if (f === 'unknown') { unknown++; ledger.skip(place, `the sink stopped watching less than ${sec(view.retryWait)} after the answer`); }
+      else if (f === 'waited') { waited++; ledger.skip(place, waitedText(1, 1, view)); }
       else if (f === 'unkeyed') { unkeyed++; ledger.skip(place, 'followed only by attempts without the registered api-key (see webhook.auth.api-key)'); }
       else { ledger.fail(place); findings.push({
         message: `event ${a.event} (${a.status ?? 'unreadable'}) of checkout ${c.id} was ` +
           `${a.d.answer === 'none' ? `given up by the sender after ${sec((a.closed ?? a.end) - a.arrived)}` : `answered ${a.d.answer}`} ` +
-          `and not attempted again within ${sec(RETRY_WAIT_BOUND_MS)}`,
+          `and not attempted again within ${sec(view.retryWait)}, ${missingBecause(view, c, a)}`,
         attempts: [a],
       }); }
     }
     if (!findings.length && unkeyed)
       return judged(skipped(info, `${unkeyed} of ${failed.length} such answers were followed only by attempts without the registered api-key, ` +
         'which are not counted as the sender\'s: whether they were its retries is not known (see webhook.auth.api-key)'));
+    if (!findings.length && waited)
+      return judged(skipped(info, waitedText(waited, failed.length, view)));
     if (!findings.length && !retried)
-      return skipped(info, `the sink stopped watching less than ${sec(RETRY_WAIT_BOUND_MS)} after each such answer, too early to tell`);
+      return skipped(info, `the sink stopped watching less than ${sec(view.retryWait)} after each such answer, too early to tell`);
     return judged(verdict(info, 'another attempt of the same event after each such answer', findings,
       `${retried} of ${failed.length} such answers were followed by another attempt${unknown ? ` (${unknown} too close to the end of the run to tell)` : ''}`,
       findings.length ? [] : [deliveries(failed.map(x => x.a))]));

@@ -1,6 +1,7 @@
 // The faults and quirks that live in the control API and the bodies:
 // webhook-forbidden-sequence, webhook-amount-string, webhook-no-sca-event,
-// webhook-transaction-status-stale and extra-fields; and what a checkout
+// webhook-transaction-status-stale, extra-fields, webhook-decimal-amount and
+// webhook-omits-nulls; and what a checkout
 // request's sca, endToEndId, referenceId and scheduledDate do without them.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -23,19 +24,41 @@ test('webhook-forbidden-sequence: PAYMENT_COMPLETED without PAYMENT_INITIATED is
   } finally { await c.close(); await rx.close(); }
 });
 
-test('webhook-amount-string: payment.amount and payments[].amount are strings; nothing else changes', async () => {
+/** One normal and one batch checkout under `faults`, STARTED then PAYMENT_INITIATED: their bodies as received. */
+async function bodiesUnder(faults: string[]) {
   const rx = await startReceiver();
-  const c = await startControl({ faults: ['webhook-amount-string'] });
+  const c = await startControl({ faults });
   try {
-    const n = await c.post('/checkouts', { kind: 'normal', statuses: ['STARTED'], webhook: { url: rx.url, apiKey: KEY } });
-    const b = await c.post('/checkouts', { kind: 'batch', statuses: ['STARTED'], webhook: { url: rx.url, apiKey: KEY } });
+    const statuses = ['STARTED', 'PAYMENT_INITIATED'];
+    const n = await c.post('/checkouts', { kind: 'normal', statuses, webhook: { url: rx.url, apiKey: KEY } });
+    const b = await c.post('/checkouts', { kind: 'batch', statuses, webhook: { url: rx.url, apiKey: KEY } });
     await c.control.settled();
-    const normal = rx.arrivals.find(a => a.body.id === n.body.id)!.body as any;
-    const batch = rx.arrivals.find(a => a.body.id === b.body.id)!.body as any;
-    assert.match(normal.payment.amount, /^\d+\.\d{2}$/);
-    assert.equal(typeof normal.payment.originalAmount, 'number');
-    assert.ok(batch.payments.every((p: any) => typeof p.amount === 'string' && typeof p.originalAmount === 'number'));
+    const of = (id: unknown) => distinct(rx.arrivals.filter(a => a.body.id === id)).map(a => a.body as any);
+    return { normal: of(n.body.id), batch: of(b.body.id) };
   } finally { await c.close(); await rx.close(); }
+}
+
+test('webhook-amount-string: payment.originalAmount and payments[].originalAmount are strings; amount stays a number', async () => {
+  const { normal, batch } = await bodiesUnder(['webhook-amount-string']);
+  assert.match(normal[0].payment.originalAmount, /^\d+\.\d{2}$/);
+  assert.equal(typeof normal[0].payment.amount, 'number');
+  assert.ok(batch[0].payments.every((p: any) => typeof p.originalAmount === 'string' && typeof p.amount === 'number'));
+});
+
+test('quirk webhook-decimal-amount: amount is a decimal string, originalAmount a number', async () => {
+  const { normal, batch } = await bodiesUnder(['webhook-decimal-amount']);
+  assert.match(normal[0].payment.amount, /^\d+\.\d{2}$/);
+  assert.equal(Number(normal[0].payment.amount), normal[0].payment.originalAmount);
+  assert.ok(batch[0].payments.every((p: any) => typeof p.amount === 'string' && typeof p.originalAmount === 'number'));
+});
+
+test('quirk webhook-omits-nulls: a STARTED body has no debtor key, a later one has the debtor', async () => {
+  const { normal, batch } = await bodiesUnder(['webhook-omits-nulls']);
+  for (const bodies of [normal, batch]) {
+    assert.deepEqual(bodies.map(x => x.status), ['STARTED', 'PAYMENT_INITIATED']);
+    assert.equal('debtor' in bodies[0], false);
+    assert.equal(typeof bodies[1].debtor?.iban, 'string');
+  }
 });
 
 test('quirk extra-fields: bodies carry fields no spec names; without it they do not', async () => {

@@ -38,6 +38,8 @@ test('each fault switches its own rule only', () => {
     if (p.globalRetryQueue !== base.globalRetryQueue) changed.push('globalRetryQueue');
     if ([1, 2].some(n => p.sendsApiKey(n) !== base.sendsApiKey(n))) changed.push('sendsApiKey');
     if (p.copies !== base.copies) changed.push('copies');
+    if (p.maxAttempts !== base.maxAttempts) changed.push('maxAttempts');
+    if (p.backoffFrom !== base.backoffFrom) changed.push('backoffFrom');
     return changed;
   };
   assert.deepEqual(diff('webhook-retry-early'), ['retryDelayMs']);
@@ -57,8 +59,33 @@ test('each fault switches its own rule only', () => {
   assert.deepEqual(diff('webhook-events-reordered'), []);
   assert.deepEqual(diff('webhook-retry-no-api-key'), ['sendsApiKey']);
   assert.deepEqual(diff('webhook-duplicates'), ['copies']);
+  assert.deepEqual(diff('webhook-linear-backoff'), ['retryDelayMs']);
+  assert.deepEqual(diff('webhook-capped-backoff'), ['retryDelayMs']);
+  assert.deepEqual(diff('webhook-gives-up-after-3'), ['maxAttempts']);
+  assert.deepEqual(diff('webhook-long-backoff'), ['retryDelayMs']);
+  assert.deepEqual(diff('webhook-backoff-gentle'), ['retryDelayMs']);
+  assert.deepEqual(diff('webhook-decorrelated-jitter'), ['retryDelayMs']);
+  assert.deepEqual(diff('webhook-backoff-from-start'), ['backoffFrom']);
   assert.deepEqual(diff('token-type-mac'), []);
   assert.equal(deliveryPolicy(new Set(['webhook-short-timeout'])).responseWaitMs, 3_000);
   assert.equal(deliveryPolicy(new Set(['webhook-no-timeout'])).responseWaitMs, Infinity);
   assert.deepEqual([1, 2, 3].map(n => deliveryPolicy(new Set(['webhook-retry-early'])).retryDelayMs(n)), [2_000, 4_000, 8_000]);
+});
+
+test('the backoff faults and quirks: linear, capped, long, gentle; giving up after 3 attempts', () => {
+  const delays = (name: string) => [1, 2, 3, 4].map(n => Math.round(deliveryPolicy(new Set([name])).retryDelayMs(n)));
+  assert.deepEqual(delays('webhook-linear-backoff'), [10_000, 20_000, 30_000, 40_000]);
+  assert.deepEqual(delays('webhook-capped-backoff'), [10_000, 20_000, 20_000, 20_000]);
+  assert.deepEqual(delays('webhook-long-backoff'), [60_000, 300_000, 1_800_000, 3_600_000]);
+  assert.deepEqual(delays('webhook-backoff-gentle'), [10_000, 12_000, 14_400, 17_280]);
+  assert.equal(deliveryPolicy(new Set(['webhook-gives-up-after-3'])).maxAttempts, 3);
+  assert.equal(deliveryPolicy(new Set()).maxAttempts, Infinity);
+  assert.equal(deliveryPolicy(new Set(['webhook-backoff-from-start'])).backoffFrom, 'start');
+});
+
+test('webhook-decorrelated-jitter draws each delay between 10 s and 3 times the one before, at most 90 s', () => {
+  const low = deliveryPolicy(new Set(['webhook-decorrelated-jitter']), () => 0);
+  const high = deliveryPolicy(new Set(['webhook-decorrelated-jitter']), () => 0.999999);
+  assert.deepEqual([low.retryDelayMs(1), low.retryDelayMs(2, 25_000)], [10_000, 10_000]);
+  assert.deepEqual([high.retryDelayMs(1), high.retryDelayMs(2, 25_000), high.retryDelayMs(3, 75_000)].map(x => Math.round(x / 1000)), [30, 75, 90]);
 });
