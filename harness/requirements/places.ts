@@ -3,7 +3,8 @@
 // every route. A requirement names the family of places it binds (`places:` in
 // contracts/requirements.yaml); its checks declare the places they exercise
 // (`bindsAt` on their definitions). A check without a declaration exercises
-// one place of the family.
+// one place of the family. A requirement without `places:` binds the family its
+// checks iterate when each of them iterates all of it, and one place otherwise.
 import type { ApiVersion } from '../contracts/api-versions.ts';
 import { membersOf } from '../places/index.ts';
 import { pluralFamily, type PlaceDecl, type PlaceFamily } from '../report/places.ts';
@@ -24,7 +25,9 @@ export interface PlaceCoverage {
 interface CheckPlaces { bindsAt?: PlaceDecl }
 
 export function placeCoverage(family: PlaceFamily | undefined, checks: readonly CheckPlaces[], v: ApiVersion): PlaceCoverage {
-  const fam = family ?? checks.find(c => c.bindsAt)?.bindsAt?.family;
+  // Without a family of its own, a requirement binds the family its checks iterate only when every one of them iterates it whole.
+  const whole = checks.map(c => c.bindsAt).filter((d): d is PlaceDecl => d !== undefined && !d.only);
+  const fam = family ?? (whole.length && whole.length === checks.length && whole.every(d => d.family === whole[0].family) ? whole[0].family : undefined);
   if (!fam) return { exercised: 1, text: '1 place' };
   const members = membersOf(fam, v);
   const named = new Set<string>();

@@ -15,8 +15,8 @@ function figuresText(f: CoverageFigures): string[] {
       `informational ${f.checksCannotFail}, without proof ${f.checksUnproven.length}`,
     `Places: ${f.places.requirements} requirements bind a family of places known before a run; their checks exercise ` +
       `${f.places.exercised} of ${f.places.bound} places (${pct(f.places.exercised, f.places.bound)}), ` +
-      `${f.places.atEvery} of the ${f.places.requirements} at every place; ${f.places.perTarget} bind every bank or country of a target, ` +
-      `${f.places.perTargetEvery} of them checked at every one`,
+      `${f.places.atEvery} of the ${f.places.requirements} at every place; ${f.places.perTarget} bind a family only a run can list ` +
+      `(banks, countries, refresh exchanges, fields), ${f.places.perTargetEvery} of them checked at every member`,
   ];
 }
 
