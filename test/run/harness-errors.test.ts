@@ -2,21 +2,13 @@
 // fix, within 10 s, before Playwright starts (docs/cli.md).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer } from 'node:net';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startReference } from '../../harness/reference/index.ts';
 import { runCli } from '../helpers/cli.ts';
+import { closedPort } from '../helpers/closed-port.ts';
 
-/** A port nothing listens on: bound, read, closed. */
-async function closedPort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>(r => srv.listen(0, '127.0.0.1', r));
-  const port = (srv.address() as { port: number }).port;
-  await new Promise<void>(r => srv.close(() => r()));
-  return port;
-}
 
 /**
  * What starting the CLI costs on this machine now (`run --help`): the 10 s

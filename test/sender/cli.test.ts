@@ -2,13 +2,13 @@
 // statuses, the report folder without the api-key, pre-flight failures.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer } from 'node:net';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer as createHttp } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { runCli } from '../helpers/cli.ts';
+import { closedPort } from '../helpers/closed-port.ts';
 import { startBin } from '../helpers/process.ts';
 import type { RunResults } from '../../harness/report/model.ts';
 import { startReceiver } from '../fixtures/receivers/receiver.ts';
@@ -20,14 +20,6 @@ const FAST = ['--time-scale', '0.5', '--concurrency', '10'];
 
 function tmp(): string { return mkdtempSync(join(tmpdir(), 'pis-certify-')); }
 
-/** A loopback port with nothing listening on it. */
-async function closedPort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>(r => s.listen(0, '127.0.0.1', r));
-  const port = (s.address() as { port: number }).port;
-  await new Promise(r => s.close(r));
-  return port;
-}
 
 test('the correct receiver without --state-url: plan line first, incomplete (exit 0 with --allow-incomplete), ' +
   'a report folder with the picture and no api-key', async () => {

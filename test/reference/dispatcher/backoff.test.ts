@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { realClock } from '../../../harness/reference/clock.ts';
 import { Dispatcher } from '../../../harness/reference/dispatcher/index.ts';
 import { startReceiver, until } from './receiver.ts';
+import { closedPort } from '../../helpers/closed-port.ts';
 import { API_KEY, assertDelay, outgoing, patientPolicy, stallGuard } from './events.ts';
 
 const SCALE = 0.1; // 10 s = 1 s real: each doubling adds more than the late tolerance, even on a busy machine
@@ -52,10 +53,11 @@ test('any status but 200 and a refused connection are failed attempts', async ()
     await d.close();
     await rx.close();
   }
-  // Nothing listens on the closed receiver's port any more: a connection error, retried.
+  // A port nothing listens on (not the closed receiver's: a test beside this one may take that): a connection error, retried.
+  const refused = `http://127.0.0.1:${await closedPort()}/hooks`;
   const d2 = new Dispatcher(realClock(0.05), { ...patientPolicy(), retryDelayMs: () => 2_000 });
   try {
-    d2.enqueue(outgoing(rx.url, 'c3', 0));
+    d2.enqueue(outgoing(refused, 'c3', 0));
     await until(() => d2.attempts().length >= 2, 5_000, 'a retry after the refused connection');
     const log = d2.attempts();
     assert.ok(log.every(a => a.outcome === 'error' && a.error === 'ECONNREFUSED'), JSON.stringify(log));
