@@ -1,10 +1,12 @@
 // The requirement table of `pis-conformance coverage`: every requirement with
-// the checks that enforce it, the proofs that those checks can fail, and its
-// status; and the figures the README quotes. Pure: data in, data out.
+// the checks that name it in their definitions (view.ts), the proofs that
+// those checks can fail, and its status; and the figures the README quotes.
+// Pure: data in, data out.
 import type { Level } from '../report/model.ts';
 import { PROOF_KINDS, proofsOf, type Proofs, type Requirement } from './load.ts';
 import type { CheckMeta } from './rules.ts';
 import { placeCoverage, type PlaceCoverage } from './places.ts';
+import { checksByRequirement } from './view.ts';
 import { LATEST_API_VERSION, type ApiVersion } from '../contracts/api-versions.ts';
 
 type CoverageStatus = 'covered' | 'partial' | 'uncovered' | 'untestable';
@@ -62,9 +64,12 @@ export interface Coverage { rows: CoverageRow[]; figures: CoverageFigures }
 
 const SINGULAR: Record<typeof PROOF_KINDS[number], string> = { faults: 'fault', mutations: 'mutation', records: 'record', receivers: 'receiver' };
 
-function statusOf(r: Requirement): CoverageStatus {
+/** A requirement no check names and that gives no reason (the requirement tests fail on it) shows as not covered. */
+const UNNAMED = 'no check names it in its definition';
+
+function statusOf(r: Requirement, checks: readonly string[]): CoverageStatus {
   if (r.untestable) return 'untestable';
-  if (r.uncovered) return 'uncovered';
+  if (r.uncovered || !checks.length) return 'uncovered';
   return r.coverage === 'partial' ? 'partial' : 'covered';
 }
 
@@ -79,19 +84,19 @@ export function coverage(reqs: readonly Requirement[], proofs: Proofs, checks: r
       ...(proofs.cannotFail[c.id] ? { cannotFail: proofs.cannotFail[c.id] } : {}),
     });
   }
+  const named = checksByRequirement(checks);
   const rows = reqs.map((r): CoverageRow => {
-    const status = statusOf(r);
+    const ids = named.get(r.id) ?? [];
+    const status = statusOf(r, ids);
     return {
       id: r.id, where: r.section ? `spec ${r.section}` : r.source!, level: r.level, binds: r.binds,
       since: r.since ?? '1.0.0',
       ...(r.renamedIn ? { renamedIn: r.renamedIn, formerly: r.formerly } : {}),
       ...(r.removedIn ? { removedIn: r.removedIn } : {}),
       quote: r.quote, status,
-      ...(status === 'covered' ? {} : { reason: r.missing ?? r.untestable ?? r.uncovered }),
-      // A check the registry does not know still shows, without proofs (the requirement tests fail on it).
-      checks: (r.checks ?? []).map(id => checkInfo.get(id) ??
-        { id, level: 'must' as Level, proofs: proofsOf(proofs, id).map(p => `${SINGULAR[p.kind]} ${p.name}`) }),
-      places: placeCoverage(r.places, (r.checks ?? []).map(id => metaById.get(id) ?? {}), version),
+      ...(status === 'covered' ? {} : { reason: r.missing ?? r.untestable ?? r.uncovered ?? UNNAMED }),
+      checks: ids.map(id => checkInfo.get(id)!),
+      places: placeCoverage(r.places, ids.map(id => metaById.get(id)!), version),
     };
   });
   const all = [...checkInfo.values()];

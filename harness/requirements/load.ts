@@ -1,7 +1,9 @@
 // Loads contracts/requirements.yaml (every testable statement of the spec and
 // the profile's decisions) and contracts/proofs.yaml (how each check is shown
 // able to fail), each validated against its schema with the contracts' ajv.
-// Rules a schema cannot state are in rules.ts.
+// Rules a schema cannot state are in rules.ts. The checks of a requirement are
+// not in the file: each check names its requirements, and view.ts computes
+// the list the other way.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
@@ -26,7 +28,6 @@ export interface Requirement {
   renamedIn?: string;
   formerly?: string;
   removedIn?: string;
-  checks?: string[];
   coverage?: 'partial';
   missing?: string;
   untestable?: string;
@@ -50,7 +51,7 @@ export interface Proofs extends Record<ProofKind, Record<string, ProofEntry>> {
 
 export const REQUIREMENTS_FILE = join(CONTRACTS_DIR, 'requirements.yaml');
 
-function validated<T>(file: string, schema: string, text?: string): T {
+function validated<T>(file: string, schema: string, text?: string, before?: (doc: unknown) => void): T {
   const name = `contracts/${file}`;
   let doc: unknown;
   try {
@@ -58,6 +59,7 @@ function validated<T>(file: string, schema: string, text?: string): T {
   } catch (e) {
     throw new HarnessError('PIS_INTERNAL', `${name} is not valid YAML (${(e as Error).message.split('\n')[0]}): fix the line it names.`, { cause: e });
   }
+  before?.(doc);
   const validate = contracts().ajv.getSchema(ID_BASE + schema);
   if (!validate) throw new HarnessError('PIS_INTERNAL', `contracts/${schema} did not load: restore it from the repository.`);
   if (!validate(doc)) {
@@ -69,7 +71,18 @@ function validated<T>(file: string, schema: string, text?: string): T {
 
 /** The requirements, in file order; `text` replaces the file (tests feed broken lists). */
 export function loadRequirements(text?: string): Requirement[] {
-  return validated<{ requirements: Requirement[] }>('requirements.yaml', 'requirements.schema.yaml', text).requirements;
+  return validated<{ requirements: Requirement[] }>('requirements.yaml', 'requirements.schema.yaml', text, named).requirements;
+}
+
+/** An entry that lists checks again: the sentence says where the link is written now. */
+function named(doc: unknown): void {
+  const list = (doc as { requirements?: unknown } | null)?.requirements;
+  if (!Array.isArray(list)) return;
+  const i = list.findIndex(r => r && typeof r === 'object' && 'checks' in r);
+  if (i < 0) return;
+  const id = String((list[i] as { id?: unknown }).id ?? `entry ${i + 1}`);
+  throw new HarnessError('PIS_INTERNAL', `contracts/requirements.yaml lists checks under ${id}: remove them there and name ${id} ` +
+    "in each check's requirements instead (the list is computed from the checks' definitions).");
 }
 
 export function loadProofs(text?: string): Proofs {

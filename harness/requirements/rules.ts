@@ -1,11 +1,13 @@
 // What the schemas of requirements.yaml and proofs.yaml cannot state: ids
-// agree with their sections, every check and requirement name each other, and
-// every check has a proof that it can fail or a reason it cannot. Each
+// agree with their sections, every requirement a check names exists and every
+// testable must requirement is named by a check, and every check has a proof
+// that it can fail or a reason it cannot. Each
 // function returns the problems as sentences that name the fix; the tests
 // under test/requirements/ and test/proofs/ assert there are none.
 import type { Level } from '../report/model.ts';
 import { PROOF_KINDS, type Proofs, type Requirement } from './load.ts';
 import type { PlaceDecl } from '../report/places.ts';
+import { checksByRequirement } from './view.ts';
 
 /** A check as the registry of every check knows it. */
 export interface CheckMeta { id: string; level: Level; requirements?: readonly string[]; bindsAt?: PlaceDecl }
@@ -46,27 +48,36 @@ export function listProblems(reqs: readonly Requirement[]): string[] {
   return out;
 }
 
-/** Problems between the requirement list and the checks that name requirements in their definitions. */
+/**
+ * Problems between the requirement list and the checks that name requirements
+ * in their definitions (the only place the link is written): every check
+ * names requirements that exist; a requirement no check names says why
+ * (untestable, or uncovered for one below must); one a check names says neither.
+ */
 export function linkProblems(reqs: readonly Requirement[], checks: readonly CheckMeta[]): string[] {
   const out: string[] = [];
-  const byId = new Map(reqs.map(r => [r.id, r]));
-  const byCheck = new Map(checks.map(c => [c.id, c]));
+  const ids = new Set(reqs.map(r => r.id));
   for (const c of checks) {
     if (!c.requirements?.length) {
       out.push(`check ${c.id} names no requirement: add the ids of contracts/requirements.yaml it enforces to its definition`);
       continue;
     }
-    for (const rid of c.requirements) {
-      const r = byId.get(rid);
-      if (!r) out.push(`check ${c.id} names requirement ${rid}, which contracts/requirements.yaml does not have: fix the id or add the requirement`);
-      else if (!r.checks?.includes(c.id)) out.push(`check ${c.id} names requirement ${rid}, whose checks do not list it: add ${c.id} to ${rid}'s checks`);
-    }
+    for (const rid of c.requirements) if (!ids.has(rid))
+      out.push(`check ${c.id} names requirement ${rid}, which contracts/requirements.yaml does not have: fix the id or add the requirement`);
   }
-  for (const r of reqs) for (const id of r.checks ?? []) {
-    const c = byCheck.get(id);
-    if (!c) out.push(`requirement ${r.id} lists check ${id}, which does not exist: remove it or fix the id`);
-    else if (!c.requirements?.includes(r.id))
-      out.push(`requirement ${r.id} lists check ${id}, which does not name it: add '${r.id}' to the requirements of ${id}`);
+  const named = checksByRequirement(checks);
+  for (const r of reqs) {
+    const by = named.get(r.id);
+    const reason = r.untestable ? 'untestable' : r.uncovered ? 'uncovered' : undefined;
+    if (by && reason) {
+      out.push(`requirement ${r.id} is ${reason}, but ${by.join(', ')} ${by.length > 1 ? 'name' : 'names'} it: ` +
+        `remove its ${reason} reason or the id from those checks`);
+    } else if (!by && !reason) {
+      out.push(`requirement ${r.id} is named by no check: add '${r.id}' to the requirements of the checks that enforce it, ` +
+        'or say why none can (untestable)');
+    }
+    if (r.uncovered && r.level === 'must')
+      out.push(`requirement ${r.id} is a must statement left uncovered: write a check that names it, or say why none can (untestable)`);
   }
   return out;
 }

@@ -13,6 +13,7 @@ import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { API_VERSIONS, atLeast, isApiVersion, LATEST_API_VERSION, type ApiVersion } from '../contracts/api-versions.ts';
 import type { CheckDef } from '../report/check.ts';
+import { withChecks } from './view.ts';
 
 /** What the version rules read of a requirement. */
 interface Versioned { id: string; since?: string; removedIn?: string }
@@ -98,19 +99,19 @@ export function whyNotAt(c: VersionedCheck, v: ApiVersion, windows = requirement
 
 /**
  * The requirement list as it stands at `v` (`coverage --api-version V`): the
- * requirements that exist at V, each naming only its checks that run at V. A
- * requirement whose checks all run only from a later version is not covered
- * at V, and says so.
+ * requirements that exist at V, each with the checks that name it and run at
+ * V (view.ts). A requirement whose checks all run only from a later version
+ * is not covered at V, and says so.
  */
-export function requirementsAtVersion<R extends Versioned & { checks?: string[]; untestable?: string; uncovered?: string }>(
+export function requirementsAtVersion<R extends Versioned & { untestable?: string; uncovered?: string }>(
   reqs: readonly R[], v: ApiVersion, checks: readonly VersionedCheck[],
-): R[] {
+): (R & { checks: string[] })[] {
   const runs = new Set(checks.filter(c => checkExistsAt(c, v)).map(c => c.id));
-  return reqs.filter(r => existsAt(windowOf(r), v)).map(r => {
-    if (!r.checks?.length || r.untestable || r.uncovered) return r;
+  return withChecks(reqs.filter(r => existsAt(windowOf(r), v)), checks).map(r => {
+    if (!r.checks.length || r.untestable || r.uncovered) return r;
     const here = r.checks.filter(id => runs.has(id));
     if (here.length) return { ...r, checks: here };
-    const { checks: later, ...rest } = r;
-    return { ...rest, uncovered: `at ${v} no check judges it: ${later.join(', ')} ${later.length > 1 ? 'run' : 'runs'} only from a later version` } as R;
+    const later = r.checks;
+    return { ...r, checks: [], uncovered: `at ${v} no check judges it: ${later.join(', ')} ${later.length > 1 ? 'run' : 'runs'} only from a later version` };
   });
 }

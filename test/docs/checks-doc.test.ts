@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { CHECKS_DOC, checksDoc } from '../../scripts/checks-doc.ts';
 import { CATALOG } from '../../suites/catalog/index.ts';
+import { loadRequirements } from '../../harness/requirements/load.ts';
 
 test('docs/checks.md is up to date (run npx tsx scripts/checks-doc.ts)', () => {
   assert.equal(readFileSync(CHECKS_DOC, 'utf8'), checksDoc());
@@ -19,4 +20,17 @@ test('docs/checks.md names every check once, under its spec section', () => {
     const section = doc.slice(0, doc.indexOf(rows[0])).split('\n### Spec ').pop()!.split('\n')[0];
     assert.equal(section, c.spec, c.id);
   }
+});
+
+test('docs/checks.md lists every requirement once, with exactly the checks whose definitions name it', () => {
+  const doc = readFileSync(CHECKS_DOC, 'utf8');
+  const table = doc.slice(doc.indexOf('## Requirements and their checks'));
+  for (const r of loadRequirements()) {
+    const rows = table.split('\n').filter(l => l.startsWith(`| \`${r.id}\` |`));
+    assert.equal(rows.length, 1, r.id);
+    const listed = [...rows[0]!.split(' | ')[2]!.matchAll(/`([a-z]+\.[a-z0-9-]+\.[a-z0-9.-]+)`/g)].map(m => m[1]).sort();
+    assert.deepEqual(listed, CATALOG.filter(c => c.requirements.includes(r.id)).map(c => c.id).sort(), r.id);
+  }
+  const moved = CATALOG.map(c => c.id === 'token.issue.access-token' ? { ...c, requirements: ['R2.1-expires-in'] } : c);
+  assert.match(checksDoc(moved), /\| `R2\.1-access-token` \| must \| no check names it \|/, 'the table follows the definitions');
 });

@@ -20,22 +20,30 @@ test('the requirements and proofs files load', () => {
   assert.ok(Object.keys(proofs.cannotFail).length >= 1);
 });
 
-test('an entry needs checks, an untestable reason or an uncovered reason, and only one of them', () => {
-  assert.throws(() => loadRequirements(ENTRY), /does not match .*requirements.schema.yaml/);
-  assert.doesNotThrow(() => loadRequirements(ENTRY + '    checks: [webhook.backoff.min-delay]\n'));
+test('an entry lists no checks: the checks name their requirements, and a list here is refused with the fix', () => {
+  const listed = /lists checks under R6.5-min-delay: remove them there and name R6.5-min-delay in each check's requirements/;
+  assert.throws(() => loadRequirements(ENTRY + '    checks: [webhook.backoff.min-delay]\n'), listed);
+  assert.throws(() => loadRequirements(ENTRY + '    checks: []\n'), listed);
+  assert.doesNotMatch(readFileSync(REQUIREMENTS_FILE, 'utf8'), /^\s+(- )?checks:/m, 'contracts/requirements.yaml names checks again');
+  const schema = readFileSync(REQUIREMENTS_FILE.replace('requirements.yaml', 'requirements.schema.yaml'), 'utf8');
+  assert.doesNotMatch(schema, /^\s+checks:/m, 'the schema allows checks again');
+});
+
+test('an entry gives at most one of untestable, uncovered and partial coverage', () => {
+  assert.doesNotThrow(() => loadRequirements(ENTRY));
   assert.doesNotThrow(() => loadRequirements(ENTRY + '    untestable: not observable within a run\n'));
   assert.doesNotThrow(() => loadRequirements(ENTRY + '    uncovered: no check waits that long yet\n'));
-  assert.throws(() => loadRequirements(ENTRY + '    checks: [webhook.backoff.min-delay]\n    untestable: both\n'), /does not match/);
+  assert.throws(() => loadRequirements(ENTRY + '    untestable: a\n    uncovered: b\n'), /does not match/);
+  assert.throws(() => loadRequirements(ENTRY + '    untestable: a\n    coverage: partial\n    missing: b\n'), /does not match/);
 });
 
 test('partial coverage says what is missing; a rename says the former name', () => {
-  const withChecks = ENTRY + '    checks: [webhook.backoff.min-delay]\n';
-  assert.throws(() => loadRequirements(withChecks + '    coverage: partial\n'), /does not match/);
-  assert.doesNotThrow(() => loadRequirements(withChecks + '    coverage: partial\n    missing: growth\n'));
-  assert.throws(() => loadRequirements(withChecks + "    renamedIn: '3.0.0'\n"), /does not match/);
-  assert.doesNotThrow(() => loadRequirements(withChecks + "    renamedIn: '3.0.0'\n    formerly: GET /consent\n"));
-  assert.throws(() => loadRequirements(withChecks + "    since: '3.x'\n"), /does not match/);
-  assert.doesNotThrow(() => loadRequirements(withChecks + '    since: unversioned\n'));
+  assert.throws(() => loadRequirements(ENTRY + '    coverage: partial\n'), /does not match/);
+  assert.doesNotThrow(() => loadRequirements(ENTRY + '    coverage: partial\n    missing: growth\n'));
+  assert.throws(() => loadRequirements(ENTRY + "    renamedIn: '3.0.0'\n"), /does not match/);
+  assert.doesNotThrow(() => loadRequirements(ENTRY + "    renamedIn: '3.0.0'\n    formerly: GET /consent\n"));
+  assert.throws(() => loadRequirements(ENTRY + "    since: '3.x'\n"), /does not match/);
+  assert.doesNotThrow(() => loadRequirements(ENTRY + '    since: unversioned\n'));
 });
 
 test('ids, levels and sources have their fixed shape', () => {
@@ -45,7 +53,7 @@ test('ids, levels and sources have their fixed shape', () => {
     ENTRY.replace('binds: sender', 'binds: merchant'),
     ENTRY.replace("section: '6.5'", "source: 'profile#webhook'"),
   ];
-  for (const text of bad) assert.throws(() => loadRequirements(text + '    checks: [a.b.c]\n'), /does not match/, text);
+  for (const text of bad) assert.throws(() => loadRequirements(text), /does not match/, text);
 });
 
 test('a proof names the exact checks it fails; an empty list is refused', () => {
