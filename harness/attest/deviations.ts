@@ -4,20 +4,16 @@
 // no failed check (unused) or whose day is past (expired) is reported itself,
 // as ajv reports the entries of its skip list that no longer skip anything.
 import { HarnessError } from '../errors.ts';
-import type { CheckResult, RunResults } from '../report/model.ts';
+import type { CheckResult, DeclaredDeviation, RunResults } from '../report/model.ts';
+import { writeReportFiles } from '../report/writer.ts';
 import { VERDICT_LABEL } from '../report/verdict.ts';
 import { requirementWindows } from '../requirements/versions.ts';
 import { readYamlFile } from './yaml-file.ts';
 
 export interface Deviation { requirement?: string; check?: string; justification: string; expires: string; link: string }
 
-/** A deviation as judged against one run; this is what the certificate lists. */
-export interface DeviationStatus extends Deviation {
-  /** The failed checks it names (by id, or by a requirement they enforce). */
-  covers: string[];
-  /** The day in `expires` is before the run's last day. */
-  expired: boolean;
-}
+/** A deviation as judged against one run; this is what the certificate, results.json and index.html list. */
+export type DeviationStatus = DeclaredDeviation;
 
 export interface DeviationsFile { deviations: Deviation[]; sha256: string; file: string }
 
@@ -48,6 +44,15 @@ export function judgeDeviations(devs: readonly Deviation[], results: RunResults)
 
 function covered(d: Deviation, c: CheckResult): boolean {
   return d.check ? c.id === d.check : !!d.requirement && !!c.requirements?.includes(d.requirement);
+}
+
+/**
+ * Writes the judged deviations into the report folder's results.json and
+ * index.html (junit.xml is rewritten unchanged), before a certificate digests
+ * the files. Returns the names of the renderers that failed.
+ */
+export function recordDeviations(dir: string, results: RunResults, devs: readonly DeviationStatus[]): string[] {
+  return writeReportFiles(dir, { ...results, deviations: [...devs] });
 }
 
 /** "Not conformant (2 declared deviations)": the verdict's label, never changed by a deviation, with their count. */

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { HarnessError } from '../errors.ts';
 import { readPrivateKey } from '../attest/keys.ts';
 import { attestFolder } from '../attest/attest.ts';
-import { deviationLines, judgeDeviations, labelWithDeviations, loadDeviations, type DeviationsFile } from '../attest/deviations.ts';
+import { deviationLines, judgeDeviations, labelWithDeviations, loadDeviations, recordDeviations, type DeviationsFile } from '../attest/deviations.ts';
 import { baselineExit, baselineLines, compareBaseline } from '../attest/baseline.ts';
 import { readResults, readResultsFile } from '../attest/results-file.ts';
 import type { RunResults } from '../report/model.ts';
@@ -24,8 +24,9 @@ export const GATE_FLAGS = {
 export const GATES_HELP = `Certificate and CI gates (docs/report.md):
   --attest KEY            sign the report folder with this private key (PEM, Ed25519 or ECDSA P-256):
                           writes attestation.intoto.json, as 'pis-conformance attest' does
-  --deviations FILE       declared deviations (YAML, contracts/deviations.yaml): listed, and in the certificate;
-                          they never turn a failed check into a pass; expired and unused ones are reported
+  --deviations FILE       declared deviations (YAML, contracts/deviations.yaml): listed here, in results.json,
+                          index.html and the certificate; they never turn a failed check into a pass; expired
+                          and unused ones are reported
   --baseline FILE         the results.json of an earlier run: exit 0 when every failed must check failed there
                           too; new, fixed and stale entries are listed`;
 
@@ -52,6 +53,7 @@ export function applyGates(dir: string, exit: number, g: Gates, allowIncomplete:
   const results = readResults(dir);
   if (g.deviations) {
     const statuses = judgeDeviations(g.deviations.deviations, results);
+    recordDeviations(dir, results, statuses);
     out.write([...deviationLines(statuses), `${labelWithDeviations(results, statuses)}.`].join('\n') + '\n');
   }
   if (g.key) {

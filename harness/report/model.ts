@@ -164,6 +164,24 @@ export interface Selection {
   [more: string]: unknown;
 }
 
+/**
+ * A rule the implementation knowingly breaks (run --deviations, contracts/deviations.yaml),
+ * as judged against the run. It never changes a check's status or the verdict.
+ */
+export interface DeclaredDeviation {
+  /** The requirement or the check it names (one of them). */
+  requirement?: string;
+  check?: string;
+  justification: string;
+  /** The last day (UTC) it holds, YYYY-MM-DD. */
+  expires: string;
+  link: string;
+  /** The failed checks of the run it names (by id, or by a requirement they enforce); empty: unused. */
+  covers: string[];
+  /** `expires` is before the run's last day. */
+  expired: boolean;
+}
+
 export interface RunResults {
   tool: { name: string; version: string };
   command: string;
@@ -180,6 +198,8 @@ export interface RunResults {
   /** The checks the selection left out (skipKind not-selected, the message names the option); apart, so `checks` holds only what was selected. */
   notSelected?: CheckResult[];
   deliveries?: DeliveryAttempt[];
+  /** The declared deviations, when run was given --deviations: listed, never counted. */
+  deviations?: DeclaredDeviation[];
 }
 
 /** A failed check that decides the verdict: a failed `must`. */

@@ -48,6 +48,26 @@ test('a declared deviation never turns a failed must check into a pass; expired 
   assert.deepEqual(c.deviations.map(d => [d.covers, d.expired]), [[['token.issue.token-type'], false], [['token.issue.token-type'], true], [[], false]]);
 });
 
+test('the declared deviations are in results.json and index.html, written before the certificate digests them', async () => {
+  const results = JSON.parse(readFileSync(join(faulty, 'results.json'), 'utf8'));
+  assert.equal(results.summary.verdict, 'not-conformant');
+  assert.deepEqual(results.deviations.map((d: { check?: string; requirement?: string; covers: string[]; expired: boolean; link: string }) =>
+    [d.check ?? d.requirement, d.covers, d.expired, d.link]), [
+    ['token.issue.token-type', ['token.issue.token-type'], false, 'https://example.com/waivers/7'],
+    ['R2.1-token-type-bearer', ['token.issue.token-type'], true, 'https://example.com/waivers/7'],
+    ['R2.1-expires-in', [], false, 'https://example.com/waivers/7'],
+  ]);
+  const page = readFileSync(join(faulty, 'index.html'), 'utf8');
+  assert.match(page, /<p id="deviations-line"><a href="#deviations">3 declared deviations<\/a> \(1 expired\)/);
+  assert.equal(page.split('<section id="deviations">')[1]!.split('</section>')[0]!.split('<tr').length - 2, 3);
+  assert.match(page, /our tokens are MAC tokens until the migration/);
+  assert.equal(JSON.parse(readFileSync(join(clean, 'results.json'), 'utf8')).deviations, undefined);
+  assert.doesNotMatch(readFileSync(join(clean, 'index.html'), 'utf8'), /id="deviations/);
+  const v = await runCli(['verify', join(faulty, 'attestation.intoto.json'), '--key', pub, '--report', faulty]);
+  assert.equal(v.code, 0, v.stdout + v.stderr);
+  assert.match(v.stdout, /^Verified: .*checked the files of /m, 'the certificate digests the files with the deviations in them');
+});
+
 test('verify --policy: deviations refused unless the policy accepts them, an expired one refused even then', async () => {
   const strict = join(tmp, 'strict.yaml'), lenient = join(tmp, 'lenient.yaml'), current = join(tmp, 'current.yaml');
   writeFileSync(strict, '{}\n');

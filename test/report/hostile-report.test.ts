@@ -42,6 +42,8 @@ function results(text: string): RunResults {
     summary: summarize(checks), checks,
     deliveries: [{ seq: 1, checkoutId: text, event: 0, bodyStatus: text, attempt: 1, arrivedMs: 10, answeredMs: 20, headers: {}, body: text,
       probe: text, answer: 500 }],
+    deviations: [{ check: text, justification: text, expires: '2999-12-31', link: text, covers: [text], expired: false },
+      { requirement: text, justification: text, expires: '2001-01-01', link: 'javascript:window.__pwned = 1', covers: [], expired: true }],
   };
 }
 
@@ -56,6 +58,7 @@ function mistyped(text: string): unknown {
   c.evidence[0].durationMs = text;
   Object.assign(c.evidence[3].attempts[0], { seq: text, event: text, arrivedMs: text });
   Object.assign(r.deliveries[0], { seq: text, event: text, arrivedMs: text });
+  Object.assign(r.deviations[0], { expires: text, expired: text, covers: text });
   return r;
 }
 
@@ -100,7 +103,10 @@ test('report DIR on results.json of the right shape with markup in every string:
   const r = await runCli(['report', folder]);
   assert.equal(r.code, 0, r.stderr);
   assert.deepEqual(await ran(join(folder, 'index.html')), []);
-  assert.match(readFileSync(join(folder, 'index.html'), 'utf8'), /&lt;script&gt;window\.__pwned = 1&lt;\/script&gt;/);
+  const page = readFileSync(join(folder, 'index.html'), 'utf8');
+  assert.match(page, /&lt;script&gt;window\.__pwned = 1&lt;\/script&gt;/);
+  assert.match(page, /<section id="deviations">/);
+  assert.doesNotMatch(page, /href="javascript/i, 'a deviation\'s link that is not http(s) is text, never a link');
 });
 
 test('report DIR refuses results.json whose numbers and enums carry markup; the page renderer escapes them all the same', async () => {

@@ -1,6 +1,7 @@
 // index.html: self-contained (no external assets), the verdict at the top,
-// then every check grouped by suite with its evidence, the problems first and
-// open, the passed checks folded; then the counts per suite and the figures.
+// the declared deviations when the run had any, then every check grouped by
+// suite with its evidence, the problems first and open, the passed checks
+// folded; then the counts per suite and the figures.
 import { isMustFailure, isWarning, type CheckResult, type RunResults, type Selection } from '../model.ts';
 import { counted, countsLine, notRunLines, skipKindOf, VERDICT_LABEL } from '../verdict.ts';
 import { esc } from './escape.ts';
@@ -8,6 +9,7 @@ import { renderCheckEvidence } from './evidence.ts';
 import { categoryOf, CSP, filterBar, FILTER_CSS, filterScript } from './filters.ts';
 import { reproduceBox } from './reproduce.ts';
 import { FIGURES } from './figures.ts';
+import { DEVIATIONS_CSS, deviationsLine, deviationsSection } from './deviations.ts';
 
 const CSS = `
 body{font:14px/1.45 system-ui,sans-serif;margin:0;color:#1d2433;background:#f6f7f9}
@@ -134,15 +136,15 @@ export function renderPage(r: RunResults): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <meta http-equiv="Content-Security-Policy" content="${CSP}">
-<title>${esc(r.tool.name)} ${esc(r.command)}: ${esc(VERDICT_LABEL[verdict] ?? verdict)}</title><style>${CSS}${FILTER_CSS}</style></head>
+<title>${esc(r.tool.name)} ${esc(r.command)}: ${esc(VERDICT_LABEL[verdict] ?? verdict)}</title><style>${CSS}${FILTER_CSS}${DEVIATIONS_CSS}</style></head>
 <body><header class="${esc(tone)}"><h1 id="verdict" data-verdict="${esc(verdict)}" data-conformant="${s.conformant === true}">` +
     `${esc(VERDICT_LABEL[verdict] ?? verdict)}</h1>
-<p id="counts">${esc(countsLine(s))}</p>${stopped}
+<p id="counts">${esc(countsLine(s))}</p>${deviationsLine(r)}${stopped}
 ${notRun.length ? `<ul id="not-run">${notRun.map(l => `<li>${esc(l)}</li>`).join('')}</ul>` : ''}
 <p class="run">${esc(r.tool.name)} ${esc(r.tool.version)} · ${esc(r.command)} · ${target}</p>
 <p class="run" id="selection">${selectionLine(r.selection, r.timeScale)} · ${esc(r.startedAt)} → ${esc(r.finishedAt)}</p></header>
 ${listed.length ? filterBar(listed) : ''}
-<main>${reproduceBox(r)}${groups || '<p>No checks ran.</p>'}${listed.length ? overview(r, suites) : ''}${unselected}${figures}</main>` +
+<main>${reproduceBox(r)}${deviationsSection(r)}${groups || '<p>No checks ran.</p>'}${listed.length ? overview(r, suites) : ''}${unselected}${figures}</main>` +
     `${listed.length ? filterScript() : ''}</body></html>
 `;
 }
