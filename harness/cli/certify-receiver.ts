@@ -15,7 +15,8 @@ import { httpsNote } from '../sender/https.ts';
 import { checkKey } from '../sender/key.ts';
 import { INTERRUPTED_EXIT, onStop } from '../stop.ts';
 import { DEFAULTS, type SenderOptions } from '../sender/options.ts';
-import { numberFlag, parseNumber } from '../flag-values.ts';
+import { numberFlag } from '../flag-values.ts';
+import { readTimeScale } from '../clock.ts';
 import { parseFlags, reportDirFlag, type Command } from './command.ts';
 import { redactUrlUserinfo } from '../http/url.ts';
 import { lockReportFolder } from '../report/folder.ts';
@@ -100,8 +101,8 @@ function options(v: Record<string, string | boolean | undefined>): SenderOptions
   // Named where it came from: a bad PIS_TIME_SCALE in the environment is not fixed by looking at the flags.
   const scaleFlag = str('time-scale');
   const scaleVar = process.env.PIS_TIME_SCALE || undefined;
-  const timeScale = scaleFlag !== undefined ? parseNumber(scaleFlag, '--time-scale', { above: 0 })
-    : scaleVar !== undefined ? parseNumber(scaleVar, 'PIS_TIME_SCALE', { above: 0 }, 'PIS_BAD_CONFIG') : DEFAULTS.timeScale;
+  const timeScale = scaleFlag !== undefined ? readTimeScale(scaleFlag, '--time-scale')
+    : scaleVar !== undefined ? readTimeScale(scaleVar, 'PIS_TIME_SCALE', 'PIS_BAD_CONFIG') : DEFAULTS.timeScale;
   return {
     url, apiKey, timeScale, stateUrl, insecure: v.insecure === true,
     concurrency: numberFlag('concurrency', str('concurrency'), DEFAULTS.concurrency, { min: 1, integer: true }),

@@ -2,11 +2,11 @@
 // prints what a merchant needs to develop against it in five minutes: the
 // URLs, the demo credentials, a curl for a token, and a curl that creates a
 // checkout whose webhooks go to their own receiver. Runs until Ctrl-C/SIGTERM.
-import { HarnessError } from '../errors.ts';
 import { describeCatalog } from '../reference/catalog.ts';
 import { startReference, type Reference } from '../reference/index.ts';
 import { parseLifetimes } from '../reference/lifetimes.ts';
 import { numberFlag, PORT } from '../flag-values.ts';
+import { readTimeScale, specClock } from '../clock.ts';
 import { parseFlags, type Command } from './command.ts';
 import { onStop } from '../stop.ts';
 import { API_VERSIONS, atLeast, LATEST_API_VERSION, parseApiVersion } from '../contracts/api-versions.ts';
@@ -55,7 +55,7 @@ const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 export function banner(ref: Reference, opts: { webhookUrl?: string; webhookApiKey?: string }): string {
   const secret = ref.clientSecret === DEMO_SECRET ? ref.clientSecret : '$PIS_CLIENT_SECRET';
   const scale = ref.timeScale === 1 ? 'real time' : `time scale ${ref.timeScale}: 1 spec second lasts ${ref.timeScale} real seconds`;
-  const life = (s: number) => `${+(s * ref.timeScale).toFixed(3)} s`;
+  const life = (s: number) => `${+specClock(ref.timeScale).toReal(s).toFixed(3)} s`;
   const checkout = {
     kind: 'normal',
     statuses: ['STARTED', 'PAYMENT_CREATED', 'PAYMENT_INITIATED', 'PAYMENT_COMPLETED'],
@@ -130,8 +130,7 @@ export const command: Command = {
       return 0;
     }
     const port = numberFlag('port', v.port, 0, PORT);
-    const timeScale = numberFlag('time-scale', v['time-scale'], 1);
-    if (!(timeScale > 0)) throw new HarnessError('PIS_BAD_FLAG', `--time-scale must be a number above 0, such as 0.1, not '${v['time-scale']}'.`);
+    const timeScale = v['time-scale'] === undefined ? 1 : readTimeScale(v['time-scale'], '--time-scale');
     const ref = await startReference({
       host: v.host, port, timeScale,
       faults: (v.fault ?? []).flatMap(f => f.split(',')),

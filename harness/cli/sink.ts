@@ -18,6 +18,7 @@ import { STRANGER_SAMPLE, startSink, type Sink } from '../sink/server.ts';
 import { forwarder } from '../sink/forward.ts';
 import { RESPONSE_WAIT_MS } from '../sink/analysis/view.ts';
 import { numberFlag, PORT } from '../flag-values.ts';
+import { readTimeScale, specClock } from '../clock.ts';
 import { parseFlags, reportDirFlag, type Command } from './command.ts';
 import { onStop } from '../stop.ts';
 import { lockReportFolder } from '../report/folder.ts';
@@ -170,9 +171,8 @@ export const command: Command = {
     const apiKey = (v['api-key'] as string | undefined) ?? process.env.PIS_WEBHOOK_API_KEY;
     if (!apiKey) throw new HarnessError('PIS_MISSING_OPTION', 'give the api-key the sender must present with --api-key KEY or PIS_WEBHOOK_API_KEY.');
     const duration = v.duration === undefined ? undefined : numberFlag('duration', v.duration as string, 0, { min: 0 });
-    const timeScale = numberFlag('time-scale', v['time-scale'] as string | undefined, 1);
+    const timeScale = v['time-scale'] === undefined ? 1 : readTimeScale(v['time-scale'], '--time-scale');
     const toleranceFloorMs = numberFlag('timing-tolerance', v['timing-tolerance'] as string | undefined, 25, { min: 0 });
-    if (!(timeScale > 0)) throw new HarnessError('PIS_BAD_FLAG', `--time-scale must be above 0, not ${timeScale}.`);
     const maxConnections = numberFlag('max-connections', v['max-connections'] as string | undefined, 2_000, { min: 1, integer: true });
     const reportDir = reportDirFlag(v.report as string | undefined, defaultReportDir);
     lockReportFolder(reportDir);
@@ -181,7 +181,7 @@ export const command: Command = {
     const answer200 = v['answer-200'] === true;
     const forwardTo = forwardUrl(v['forward-to'] as string | undefined, answer200);
     // The sender waits 5 spec s for an answer (spec 6.6): the receiver gets as long.
-    const fw = forwardTo ? forwarder(forwardTo, RESPONSE_WAIT_MS * timeScale) : undefined;
+    const fw = forwardTo ? forwarder(forwardTo, specClock(timeScale).toReal(RESPONSE_WAIT_MS)) : undefined;
     const sink = await startSink({
       host: (v.host as string | undefined) ?? '127.0.0.1', port, timeScale, tls: tlsOption(v),
       publicUrl: v['public-sink-url'] as string | undefined, apiKey, maxConnections,
