@@ -7,7 +7,7 @@
 import { HarnessError, type ErrorCode } from './errors.ts';
 
 /** The floor of every timing tolerance, in real ms (docs/report.md, time scale). */
-const TOLERANCE_FLOOR_MS = 25;
+export const TOLERANCE_FLOOR_MS = 25;
 /** The share of the expected value a timing may differ by. */
 const TOLERANCE_SHARE = 0.02;
 

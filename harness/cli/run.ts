@@ -89,7 +89,7 @@ that also failed in the baseline does not count; declared deviations never chang
  */
 const DEFAULT_WORKERS = 4;
 
-const FLAGS = {
+export const FLAGS = {
   ...TARGET_FLAGS,
   'suites': { type: 'string' },
   'grep': { type: 'string' },
