@@ -12,6 +12,7 @@ import { DELIVERIES_ATTACHMENT } from '../harness/report/playwright-reporter.ts'
 import { checkTest } from './support/register.ts';
 import { seedRedactor, target } from './support/target.ts';
 import { DRIVE_CAP_MS } from '../harness/sink/suite-run.ts';
+import { specClock } from '../harness/clock.ts';
 import { DriveStopped, forgetWebhookRun, webhookRun } from './checks/webhook/run.ts';
 
 const noControl = 'no control URL was given (--control-url or PIS_CONTROL_URL), so the harness cannot create checkouts to watch (docs/control-api.md)';
@@ -23,7 +24,7 @@ for (const entry of WEBHOOK_CHECKS) {
   checkTest(entry, async (testInfo, meta): Promise<CheckResult> => {
     const t = target();
     // The longest drive, compressed clock counted, plus a minute for a slow target.
-    testInfo.setTimeout(DRIVE_CAP_MS * t.timeScale + 60_000);
+    testInfo.setTimeout(specClock(t.timeScale).toReal(DRIVE_CAP_MS) + 60_000);
     if (!t.controlUrl) return { ...meta, status: 'skipped', skipKind: 'not-run', message: noControl, remedy: giveControl, evidence: [], durationMs: 0 };
     const run = await webhookRun().catch((e: unknown) => (e instanceof Error ? e : new Error(String(e))));
     if (run instanceof Error) {

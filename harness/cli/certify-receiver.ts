@@ -1,7 +1,7 @@
 // certify-receiver: plays the service's webhook sender against a merchant's
 // receiver and writes the usual report folder (docs/cli.md, docs/report.md).
 import { palette } from '../report/colour.ts';
-import { humanStream, REPORTER_HELP, reporterFlag, Terminal } from '../report/terminal.ts';
+import { humanStream, reporterFlag, Terminal } from '../report/terminal.ts';
 import { HarnessError } from '../errors.ts';
 import { metaOf } from '../report/check.ts';
 import { isWarning, type CheckResult } from '../report/model.ts';
@@ -15,10 +15,48 @@ import { httpsNote } from '../sender/https.ts';
 import { checkKey } from '../sender/key.ts';
 import { INTERRUPTED_EXIT, onStop } from '../stop.ts';
 import { DEFAULTS, type SenderOptions } from '../sender/options.ts';
-import { numberFlag, parseNumber } from '../flag-values.ts';
-import { parseFlags, reportDirFlag, type Command } from './command.ts';
+import { readTimeScale } from '../clock.ts';
+import { reportDirFlag, type Command } from './command.ts';
+import { httpUrl, nonEmpty, numberIn, optionsHelp, parseOptions, REPORT_OPTION, REPORTER_OPTION, type CommandOption,
+  type OptionValues } from './option-table.ts';
 import { redactUrlUserinfo } from '../http/url.ts';
 import { lockReportFolder } from '../report/folder.ts';
+
+
+const NO_URL = 'No receiver given: pass --url with the address of the webhook receiver.';
+const NO_KEY = 'No api-key given: pass --api-key or set PIS_WEBHOOK_API_KEY to the key registered for the receiver.';
+
+function stateUrl(text: string): string {
+  if (!text.includes('{id}'))
+    throw new HarnessError('PIS_BAD_FLAG', `--state-url must contain {id} where the checkout id goes, e.g. https://merchant.example/checkouts/{id}.`);
+  return text;
+}
+
+/** Every option of certify-receiver: its flags, --help rows and docs/options.md come from here. */
+export const OPTIONS = [
+  { name: 'url', kind: 'value', arg: 'URL', help: "the receiver's URL (https://, or http:// while building)", required: NO_URL,
+    read: httpUrl('https://merchant.example/webhooks') },
+  { name: 'api-key', kind: 'value', arg: 'KEY', env: 'PIS_WEBHOOK_API_KEY', required: NO_KEY, read: nonEmpty(NO_KEY),
+    help: 'the api-key registered for the receiver, any format; never written to the report' },
+  { name: 'concurrency', kind: 'value', arg: 'N', default: DEFAULTS.concurrency, read: numberIn({ min: 1, integer: true }),
+    help: 'checkouts delivered in parallel in a burst' },
+  { name: 'max-requests', kind: 'value', arg: 'N', default: DEFAULTS.maxRequests, read: numberIn({ min: 1, integer: true }),
+    help: 'refuse to start when the plan needs more requests' },
+  { name: 'max-duration', kind: 'value', arg: 'S', shownDefault: `${DEFAULTS.maxDurationS}, at least 30 s real`, read: numberIn({ min: 1 }),
+    help: 'stop sending after S spec seconds (time-scaled)', more: ['checks not measured by then are not-run and the verdict is Incomplete'] },
+  { name: 'state-url', kind: 'value', arg: 'TEMPLATE', read: stateUrl,
+    help: "e.g. https://merchant.example/checkouts/{id}: JSON with the checkout's status, read", more: [
+      'until it settles (at most 5 s, time-scaled); runs the checks that the state is the last',
+      'status after duplicates and bursts and follows each checkout by id, and judges a 2xx to',
+      'a forged delivery by whether the state took it (without it those checks are not run',
+      'and the verdict is Incomplete)'] },
+  { name: 'time-scale', kind: 'value', arg: 'F', env: 'PIS_TIME_SCALE', default: DEFAULTS.timeScale, read: readTimeScale,
+    help: '1 spec second = F real seconds, for a receiver on a compressed clock' },
+  { name: 'insecure', kind: 'switch', help: 'accept a self-signed TLS certificate (test setups)' },
+  REPORT_OPTION,
+  REPORTER_OPTION,
+  { name: 'allow-incomplete', kind: 'switch', help: 'exit 0 when no must check failed even though some could not run (e.g. without --state-url)' },
+] as const satisfies readonly CommandOption[];
 
 const HELP = `Usage: pis-conformance certify-receiver --url URL --api-key KEY [options]
 
@@ -32,23 +70,8 @@ not sent. Exit 0 conformant, 1 not conformant or incomplete (0 with
 --allow-incomplete), 2 could not run or was stopped (the report keeps what was found).
 
 Options:
-  --url URL             the receiver's URL (https://, or http:// while building)
-  --api-key KEY         the api-key registered for the receiver, any format (env PIS_WEBHOOK_API_KEY); never written to the report
-  --concurrency N       checkouts delivered in parallel in a burst (default ${DEFAULTS.concurrency})
-  --max-requests N      refuse to start when the plan needs more requests (default ${DEFAULTS.maxRequests})
-  --max-duration S      stop sending after S spec seconds (time-scaled; default ${DEFAULTS.maxDurationS}, at least 30 s real); checks not
-                        measured by then are not-run and the verdict is Incomplete
-  --state-url TEMPLATE  e.g. https://merchant.example/checkouts/{id}: JSON with the checkout's status, read
-                        until it settles (at most 5 s, time-scaled); runs the checks that the state is the last
-                        status after duplicates and bursts and follows each checkout by id, and judges a 2xx to
-                        a forged delivery by whether the state took it (without it those checks are not run
-                        and the verdict is Incomplete)
-  --time-scale F        1 spec second = F real seconds, for a receiver on a compressed clock (env PIS_TIME_SCALE, default 1)
-  --insecure            accept a self-signed TLS certificate (test setups)
-  --report DIR          report folder (default reports/<timestamp>)
-${REPORTER_HELP}
-  --allow-incomplete    exit 0 when no must check failed even though some could not run (e.g. without --state-url)
-  -h, --help            this text
+${optionsHelp(OPTIONS)}
+  -h, --help              this text
 
 Checks (ids receiver.<prefix>.<name>; a failed should is a warning; a check whose
 deliveries got no answer fails or is not run, never passes):
@@ -73,40 +96,12 @@ Example:
   pis-conformance certify-receiver --url https://shop.example/webhooks/pis --api-key "$KEY"
 `;
 
-const OPTIONS = {
-  'url': { type: 'string' }, 'api-key': { type: 'string' }, 'concurrency': { type: 'string' },
-  'max-requests': { type: 'string' }, 'state-url': { type: 'string' }, 'time-scale': { type: 'string' },
-  'insecure': { type: 'boolean' }, 'report': { type: 'string' }, 'allow-incomplete': { type: 'boolean' },
-  'reporter': { type: 'string' }, 'max-duration': { type: 'string' },
-} as const;
-
-function options(v: Record<string, string | boolean | undefined>): SenderOptions & { keyNote?: string } {
-  const str = (k: string) => (typeof v[k] === 'string' ? v[k] as string : undefined);
-  const url = str('url');
-  if (!url) throw new HarnessError('PIS_MISSING_OPTION', 'No receiver given: pass --url with the address of the webhook receiver.');
-  let parsed: URL;
-  try { parsed = new URL(url); } catch {
-    throw new HarnessError('PIS_BAD_FLAG', `--url '${redactUrlUserinfo(url)}' is not a URL: give a full address such as https://merchant.example/webhooks.`);
-  }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
-    throw new HarnessError('PIS_BAD_FLAG', `--url must start with http:// or https://, not '${parsed.protocol}'.`);
-  const apiKey = str('api-key') ?? process.env.PIS_WEBHOOK_API_KEY;
-  if (!apiKey)
-    throw new HarnessError('PIS_MISSING_OPTION', 'No api-key given: pass --api-key or set PIS_WEBHOOK_API_KEY to the key registered for the receiver.');
-  const keyNote = checkKey(apiKey);
-  const stateUrl = str('state-url');
-  if (stateUrl !== undefined && !stateUrl.includes('{id}'))
-    throw new HarnessError('PIS_BAD_FLAG', `--state-url must contain {id} where the checkout id goes, e.g. https://merchant.example/checkouts/{id}.`);
-  // Named where it came from: a bad PIS_TIME_SCALE in the environment is not fixed by looking at the flags.
-  const scaleFlag = str('time-scale');
-  const scaleVar = process.env.PIS_TIME_SCALE || undefined;
-  const timeScale = scaleFlag !== undefined ? parseNumber(scaleFlag, '--time-scale', { above: 0 })
-    : scaleVar !== undefined ? parseNumber(scaleVar, 'PIS_TIME_SCALE', { above: 0 }, 'PIS_BAD_CONFIG') : DEFAULTS.timeScale;
+function options(v: OptionValues<typeof OPTIONS>): SenderOptions & { keyNote?: string } {
+  const keyNote = checkKey(v['api-key']);
   return {
-    url, apiKey, timeScale, stateUrl, insecure: v.insecure === true,
-    concurrency: numberFlag('concurrency', str('concurrency'), DEFAULTS.concurrency, { min: 1, integer: true }),
-    maxRequests: numberFlag('max-requests', str('max-requests'), DEFAULTS.maxRequests, { min: 1, integer: true }),
-    ...(str('max-duration') !== undefined ? { maxDurationS: numberFlag('max-duration', str('max-duration'), DEFAULTS.maxDurationS, { min: 1 }) } : {}),
+    url: v.url, apiKey: v['api-key'], timeScale: v['time-scale'], stateUrl: v['state-url'], insecure: v.insecure,
+    concurrency: v.concurrency, maxRequests: v['max-requests'],
+    ...(v['max-duration'] !== undefined ? { maxDurationS: v['max-duration'] } : {}),
     ...(keyNote ? { keyNote } : {}),
   };
 }
@@ -126,15 +121,15 @@ export const command: Command = {
   name: 'certify-receiver',
   help: HELP,
   async run(argv) {
-    const a = parseFlags('certify-receiver', HELP, argv, OPTIONS);
-    if (!a) return 0;
-    const opts = options(a.values);
-    const dir = reportDirFlag(typeof a.values.report === 'string' ? a.values.report : undefined, defaultReportDir);
+    const v = parseOptions('certify-receiver', HELP, argv, OPTIONS);
+    if (!v) return 0;
+    const opts = options(v);
+    const dir = reportDirFlag(v.report, defaultReportDir);
     lockReportFolder(dir);
     const redactor = new Redactor().add(opts.apiKey, 'PIS_WEBHOOK_API_KEY');
     for (const p of redactor.shortSecrets) process.stderr.write(shortSecretWarning(p) + '\n');
     const plan = makePlan(opts);
-    const term = new Terminal(reporterFlag(typeof a.values.reporter === 'string' ? a.values.reporter : undefined), process.stdout, process.stderr, process.env,
+    const term = new Terminal(v.reporter ?? reporterFlag(undefined), process.stdout, process.stderr, process.env,
       checkLine);
     const human = humanStream(term.mode);
     if (opts.keyNote) process.stderr.write(`pis-conformance certify-receiver: note: ${opts.keyNote}.\n`);
@@ -145,7 +140,7 @@ export const command: Command = {
     // from then on a stop signal still leaves a report of what was found.
     let writer: ReportWriter | undefined;
     let lastLine = performance.now();
-    const allowIncomplete = a.values['allow-incomplete'] === true;
+    const allowIncomplete = v['allow-incomplete'];
     term.allowIncomplete = allowIncomplete;
     const selection = { timeScale: opts.timeScale, concurrency: opts.concurrency, stateUrl: opts.stateUrl !== undefined, allowIncomplete };
     const open = () => writer ??= new ReportWriter(dir, { command: 'certify-receiver',

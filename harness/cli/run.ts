@@ -17,7 +17,6 @@ import { DEFAULT_BANKS, describeBanks } from '../target/banks.ts';
 import { loadConfigFile } from '../target/file.ts';
 import { redactTargetSecrets, reportTarget, targetToEnv } from '../target/env.ts';
 import { preflight } from '../target/preflight.ts';
-import { redactUrlUserinfo } from '../http/url.ts';
 import { defaultReportDir } from '../report/writer.ts';
 import { Redactor, shortSecretWarning } from '../report/redact.ts';
 import type { RunResults } from '../report/model.ts';
@@ -38,6 +37,7 @@ import { windowsEnv } from '../requirements/versions.ts';
 import { applyGates, GATE_FLAGS, GATES_HELP, readGates } from './run-gates.ts';
 import { printable } from '../printable.ts';
 import { lockReportFolder } from '../report/folder.ts';
+import { givenTimeScale, runTimeScale } from './time-scale.ts';
 
 const HELP = `Usage: pis-conformance run [options]
 
@@ -89,7 +89,7 @@ that also failed in the baseline does not count; declared deviations never chang
  */
 const DEFAULT_WORKERS = 4;
 
-const FLAGS = {
+export const FLAGS = {
   ...TARGET_FLAGS,
   'suites': { type: 'string' },
   'grep': { type: 'string' },
@@ -174,6 +174,7 @@ export const command: Command = {
 
     let bundled: Bundled | undefined;
     let sources: PartialConfig[];
+    const given = givenTimeScale(flags, env, file.config);
     if (namesTarget(flags, env, file.config)) {
       if (faults.length) throw new HarnessError('PIS_BAD_FLAG', '--fault applies to the bundled reference only: leave out the target options, or --fault.');
       if (v.lifetimes)
@@ -181,7 +182,7 @@ export const command: Command = {
           '(a target of your own states its lifetimes in its answers; give --session-lifetime for its consents).');
       sources = [flags, env, file.config];
     } else {
-      const timeScale = flags.timeScale ?? env.timeScale ?? file.config.timeScale ?? BUNDLED_TIME_SCALE;
+      const timeScale = given?.value ?? BUNDLED_TIME_SCALE;
       const lifetimes = v.lifetimes ? parseLifetimes(v.lifetimes) : undefined;
       // The reference serves the version asked for; `detect` finds the latest it serves by default.
       const apiVersion = askedVersion === 'detect' ? LATEST_API_VERSION : askedVersion ?? LATEST_API_VERSION;
@@ -200,12 +201,13 @@ export const command: Command = {
       // Each step before the first check says what it is doing: on a loaded machine they take seconds.
       human.write('Checking that the target answers and takes the credentials...\n');
       const found = await preflight(cfg, redactor);
-      const scaleFrom = adoptControlTimeScale(cfg, found.controlTimeScale, bundled ? undefined : givenTimeScale(flags, env, file.config));
+      const clock = runTimeScale(cfg, found.controlTimeScale, bundled ? undefined : given);
+      cfg = { ...cfg, ...clock.settings };
       let detection: Detection | undefined;
       if (askedVersion === 'detect') {
         detection = await detectApiVersion(cfg, redactor, found.accessToken);
         // The detected version's paths and headers, under the config's own overrides.
-        cfg = { ...resolveTarget({ apiVersion: detection.version }, ...sources), timeScale: cfg.timeScale, timeScaleFromTarget: cfg.timeScaleFromTarget };
+        cfg = { ...resolveTarget({ apiVersion: detection.version }, ...sources), ...clock.settings };
         human.write(`API version ${detection.version} detected: ${detection.why}\n`);
       } else if (askedVersion && !bundled) human.write(`API version ${cfg.apiVersion}: the checks of that version run, on its paths.\n`);
       const allowIncomplete = v['allow-incomplete'] === true;
@@ -214,7 +216,7 @@ export const command: Command = {
       if (detection) selection.apiVersionDetected = detection.findings;
       // The banks asked for; the data.banks.list and payments.domestic.initiate evidence names the ones visited.
       if (suites.includes('data') || suites.includes('payments')) selection.banks = describeBanks(cfg.banks ?? DEFAULT_BANKS);
-      const header = { command: 'run', target: { ...reportTarget(cfg), ...(scaleFrom ? { timeScaleSource: scaleFrom } : {}) }, timeScale: cfg.timeScale,
+      const header = { command: 'run', target: { ...reportTarget(cfg), ...(clock.source ? { timeScaleSource: clock.source } : {}) }, timeScale: cfg.timeScale,
         selection };
       const listed = writeCandidates(candidates(choice));
       const scratch = makeScratch();
@@ -251,35 +253,6 @@ export const command: Command = {
     }
   },
 };
-
-/** Where the time scale of a named target was given, if anywhere: the flag, the environment, or the config file. */
-function givenTimeScale(flags: PartialConfig, env: PartialConfig, file: PartialConfig): { value: number; by: string } | undefined {
-  if (flags.timeScale !== undefined) return { value: flags.timeScale, by: '--time-scale' };
-  if (env.timeScale !== undefined) return { value: env.timeScale, by: 'PIS_TIME_SCALE' };
-  if (file.timeScale !== undefined) return { value: file.timeScale, by: 'time-scale in the config file' };
-  return undefined;
-}
-
-/**
- * The control API's /health may say the target's clock (docs/control-api.md).
- * Without a given time scale the run takes it, and says so; a given one that
- * differs would judge every timing check on the wrong clock, so the run stops.
- * Returns where the run's time scale came from when it was the control API.
- */
-function adoptControlTimeScale(cfg: TargetConfig, reported: number | undefined, given: { value: number; by: string } | undefined): string | undefined {
-  if (reported === undefined || cfg.bundledReference) return undefined;
-  const health = `${redactUrlUserinfo(cfg.controlUrl ?? '')}/health`;
-  if (given) {
-    // Arbitrary: equal to a part in a million, so 0.1 and 0.10000000000000001 agree.
-    if (Math.abs(given.value - reported) <= 1e-6 * Math.max(given.value, reported)) return undefined;
-    throw new HarnessError('PIS_BAD_FLAG', `${given.by} says ${given.value}, but the control API's ${health} says the target runs at time scale ${reported}: ` +
-      `give --time-scale ${reported}, or leave it out to use the target's.`);
-  }
-  cfg.timeScale = reported;
-  cfg.timeScaleFromTarget = true;
-  process.stdout.write(`The target's clock runs at time scale ${reported} (from ${health}); the run uses it.\n`);
-  return `${health} (no --time-scale given)`;
-}
 
 /** The reporter wrote what the run found before the stop signal; the verdict line says it was cut short. */
 function interrupted(dir: string): number {

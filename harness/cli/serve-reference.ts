@@ -2,16 +2,37 @@
 // prints what a merchant needs to develop against it in five minutes: the
 // URLs, the demo credentials, a curl for a token, and a curl that creates a
 // checkout whose webhooks go to their own receiver. Runs until Ctrl-C/SIGTERM.
-import { HarnessError } from '../errors.ts';
 import { describeCatalog } from '../reference/catalog.ts';
 import { startReference, type Reference } from '../reference/index.ts';
 import { parseLifetimes } from '../reference/lifetimes.ts';
-import { numberFlag, PORT } from '../flag-values.ts';
-import { parseFlags, type Command } from './command.ts';
+import { readTimeScale, specClock } from '../clock.ts';
+import type { Command } from './command.ts';
+import { optionsHelp, parseOptions, portOption, type CommandOption } from './option-table.ts';
 import { onStop } from '../stop.ts';
 import { API_VERSIONS, atLeast, LATEST_API_VERSION, parseApiVersion } from '../contracts/api-versions.ts';
 
 const DEMO_SECRET = 'demo-secret';
+
+/** Every option of serve-reference: its flags, --help rows and docs/options.md come from here. */
+export const OPTIONS = [
+  { name: 'host', kind: 'value', arg: 'H', shownDefault: '127.0.0.1', help: 'address to listen on' },
+  portOption('port', { default: 0, shownDefault: '0: a free one' }),
+  { name: 'time-scale', kind: 'value', arg: 'F', default: 1, read: readTimeScale, help: '1 spec second lasts F real seconds', more: [
+    'e.g. 0.1 makes token lifetimes 360 s and the first webhook retry come after 1 s'] },
+  { name: 'api-version', kind: 'value', arg: 'V', shownDefault: LATEST_API_VERSION, read: (text: string, what: string) => parseApiVersion(text, what),
+    help: `the API version to serve (spec 9): ${API_VERSIONS.join(', ')}`, more: ['its operations under its names, nothing newer'] },
+  { name: 'fault', kind: 'list', arg: 'NAME,...', help: 'switch on faults or quirks of the catalog (repeatable)' },
+  { name: 'lifetimes', kind: 'value', arg: 'A,R[,C]', shownDefault: '3600,7200,3600, the spec\'s shown values', read: (text: string) => parseLifetimes(text),
+    help: 'access token, refresh token and consent lifetimes in spec seconds', more: ['a consent left out lasts as long as the refresh token'] },
+  { name: 'list-faults', kind: 'switch', help: 'print the catalog of faults and quirks and exit' },
+  { name: 'realm', kind: 'value', arg: 'NAME', shownDefault: 'pis', help: 'realm in the token path' },
+  { name: 'client-id', kind: 'value', arg: 'ID', shownDefault: 'demo-client', help: 'client id' },
+  { name: 'client-secret', kind: 'value', arg: 'S', shownDefault: DEMO_SECRET, help: 'client secret' },
+  { name: 'webhook-url', kind: 'value', arg: 'URL', help: "the organisation's registered webhook, used by checkouts that name none" },
+  { name: 'webhook-api-key', kind: 'value', arg: 'K', help: 'the api-key sent with webhooks to --webhook-url' },
+  { name: 'interactive-consent', kind: 'switch', help: 'consent and authorize links show a page with an Approve button (id "approve")', more: [
+    'instead of granting at once, for browser-driven consent flows'] },
+] as const satisfies readonly CommandOption[];
 
 const help = `Usage: pis-conformance serve-reference [options]
 
@@ -21,30 +42,8 @@ a webhook sender that follows spec section 6. Prints its URLs and ready curl
 lines, and runs until Ctrl-C.
 
 Options:
-  --host H               address to listen on (default 127.0.0.1)
-  --port P               port (default 0: a free one)
-  --time-scale F         1 spec second lasts F real seconds (default 1); e.g.
-                         0.1 makes token lifetimes 360 s and the first webhook
-                         retry come after 1 s
-  --api-version V        the API version to serve (spec 9): ${API_VERSIONS.join(', ')}
-                         (default ${LATEST_API_VERSION}): its operations under its names,
-                         nothing newer
-  --fault NAME,...       switch on faults or quirks of the catalog (repeatable)
-  --lifetimes A,R[,C]    access token, refresh token and consent lifetimes in
-                         spec seconds (default 3600,7200,3600, the spec's shown
-                         values; a consent left out lasts as long as the
-                         refresh token)
-  --list-faults          print the catalog of faults and quirks and exit
-  --realm NAME           realm in the token path (default pis)
-  --client-id ID         client id (default demo-client)
-  --client-secret S      client secret (default demo-secret)
-  --webhook-url URL      the organisation's registered webhook, used by
-                         checkouts that name none
-  --webhook-api-key K    the api-key sent with webhooks to --webhook-url
-  --interactive-consent  consent and authorize links show a page with an
-                         Approve button (id "approve") instead of granting at
-                         once, for browser-driven consent flows
-  -h, --help             this text
+${optionsHelp(OPTIONS)}
+  -h, --help              this text
 
 Exit status 0 after a clean stop, 2 when it cannot start (port in use, bad flag,
 unknown fault).`;
@@ -55,7 +54,7 @@ const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 export function banner(ref: Reference, opts: { webhookUrl?: string; webhookApiKey?: string }): string {
   const secret = ref.clientSecret === DEMO_SECRET ? ref.clientSecret : '$PIS_CLIENT_SECRET';
   const scale = ref.timeScale === 1 ? 'real time' : `time scale ${ref.timeScale}: 1 spec second lasts ${ref.timeScale} real seconds`;
-  const life = (s: number) => `${+(s * ref.timeScale).toFixed(3)} s`;
+  const life = (s: number) => `${+specClock(ref.timeScale).toReal(s).toFixed(3)} s`;
   const checkout = {
     kind: 'normal',
     statuses: ['STARTED', 'PAYMENT_CREATED', 'PAYMENT_INITIATED', 'PAYMENT_COMPLETED'],
@@ -108,37 +107,18 @@ export const command: Command = {
   name: 'serve-reference',
   help,
   async run(argv) {
-    const parsed = parseFlags('serve-reference', help, argv, {
-      'host': { type: 'string' },
-      'port': { type: 'string' },
-      'time-scale': { type: 'string' },
-      'fault': { type: 'string', multiple: true },
-      'lifetimes': { type: 'string' },
-      'list-faults': { type: 'boolean' },
-      'realm': { type: 'string' },
-      'client-id': { type: 'string' },
-      'client-secret': { type: 'string' },
-      'webhook-url': { type: 'string' },
-      'webhook-api-key': { type: 'string' },
-      'interactive-consent': { type: 'boolean' },
-      'api-version': { type: 'string' },
-    });
-    if (!parsed) return 0;
-    const v = parsed.values;
+    const v = parseOptions('serve-reference', help, argv, OPTIONS);
+    if (!v) return 0;
     if (v['list-faults']) {
       process.stdout.write(describeCatalog() + '\n');
       return 0;
     }
-    const port = numberFlag('port', v.port, 0, PORT);
-    const timeScale = numberFlag('time-scale', v['time-scale'], 1);
-    if (!(timeScale > 0)) throw new HarnessError('PIS_BAD_FLAG', `--time-scale must be a number above 0, such as 0.1, not '${v['time-scale']}'.`);
     const ref = await startReference({
-      host: v.host, port, timeScale,
-      faults: (v.fault ?? []).flatMap(f => f.split(',')),
+      host: v.host, port: v.port, timeScale: v['time-scale'],
+      faults: v.fault.flatMap(f => f.split(',')),
       realm: v.realm, clientId: v['client-id'], clientSecret: v['client-secret'],
       webhookUrl: v['webhook-url'], webhookApiKey: v['webhook-api-key'], interactiveConsent: v['interactive-consent'],
-      lifetimes: v.lifetimes ? parseLifetimes(v.lifetimes) : undefined,
-      apiVersion: v['api-version'] === undefined ? undefined : parseApiVersion(v['api-version'], '--api-version'),
+      lifetimes: v.lifetimes, apiVersion: v['api-version'],
     });
     process.stdout.write(banner(ref, { webhookUrl: v['webhook-url'], webhookApiKey: v['webhook-api-key'] }) + '\n');
     await new Promise<void>(resolve => onStop(() => resolve()));

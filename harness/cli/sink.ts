@@ -8,7 +8,7 @@ import { HarnessError } from '../errors.ts';
 import { metaOf } from '../report/check.ts';
 import { verdictExit } from '../report/verdict.ts';
 import { formatSummary } from '../report/progress.ts';
-import { humanStream, REPORTER_HELP, reporterFlag, Terminal } from '../report/terminal.ts';
+import { humanStream, reporterFlag, Terminal } from '../report/terminal.ts';
 import { Redactor, shortSecretWarning } from '../report/redact.ts';
 import { ReportWriter, defaultReportDir, type ReportHeader } from '../report/writer.ts';
 import { analyzeRun, WEBHOOK_CHECKS } from '../sink/analysis/index.ts';
@@ -17,10 +17,45 @@ import { formatAttemptLine } from '../sink/live.ts';
 import { STRANGER_SAMPLE, startSink, type Sink } from '../sink/server.ts';
 import { forwarder } from '../sink/forward.ts';
 import { RESPONSE_WAIT_MS } from '../sink/analysis/view.ts';
-import { numberFlag, PORT } from '../flag-values.ts';
-import { parseFlags, reportDirFlag, type Command } from './command.ts';
+import { readTimeScale, specClock, TOLERANCE_FLOOR_MS } from '../clock.ts';
+import { reportDirFlag, type Command } from './command.ts';
+import { httpUrl, nonEmpty, numberIn, optionsHelp, parseOptions, portOption, REPORT_OPTION, REPORTER_OPTION, type CommandOption,
+  type OptionValues } from './option-table.ts';
 import { onStop } from '../stop.ts';
 import { lockReportFolder } from '../report/folder.ts';
+
+
+const NO_PORT = 'give the port to listen on with --port P (0 picks a free one).';
+const NO_KEY = 'give the api-key the sender must present with --api-key KEY or PIS_WEBHOOK_API_KEY.';
+
+/** Every option of sink: its flags, --help rows and docs/options.md come from here. */
+export const OPTIONS = [
+  portOption('port to listen on (0: a free one, printed at start)', { required: NO_PORT }),
+  { name: 'api-key', kind: 'value', arg: 'KEY', env: 'PIS_WEBHOOK_API_KEY', required: NO_KEY, read: nonEmpty(NO_KEY),
+    help: 'the api-key the sender must present' },
+  { name: 'duration', kind: 'value', arg: 'S', shownDefault: 'until Ctrl-C', read: numberIn({ min: 0 }), help: 'stop after S real seconds' },
+  { name: 'host', kind: 'value', arg: 'H', default: '127.0.0.1', help: 'address to listen on' },
+  { name: 'public-sink-url', kind: 'value', arg: 'URL', help: 'the address to register, when it differs (a tunnel)' },
+  { name: 'time-scale', kind: 'value', arg: 'F', env: 'PIS_TIME_SCALE', default: 1, read: readTimeScale,
+    help: "the sender's clock: 1 spec second = F real seconds" },
+  { name: 'tls-cert', kind: 'value', arg: 'FILE', help: 'serve HTTPS with this PEM certificate (with --tls-key)' },
+  { name: 'tls-key', kind: 'value', arg: 'FILE', help: 'the PEM key of --tls-cert' },
+  { name: 'tls-self-signed', kind: 'switch', help: 'serve HTTPS with a generated self-signed certificate' },
+  { name: 'timing-tolerance', kind: 'value', arg: 'MS', default: TOLERANCE_FLOOR_MS, read: numberIn({ min: 0 }),
+    help: 'floor of every timing tolerance in real ms',
+    more: [`a tolerance is max(${TOLERANCE_FLOOR_MS} ms, 2 %); raise it for a sender behind a slow tunnel`] },
+  REPORT_OPTION,
+  REPORTER_OPTION,
+  { name: 'max-connections', kind: 'value', arg: 'N', default: 2_000, read: numberIn({ min: 1, integer: true }),
+    help: 'open connections at most', more: ['past it the oldest stalled one is closed to make room for the new one'] },
+  { name: 'allow-incomplete', kind: 'switch', help: 'exit 0 when no must check failed even though some could not be judged' },
+  { name: 'forward-to', kind: 'value', arg: 'URL', read: httpUrl('http://127.0.0.1:3000/hooks'),
+    help: 'watch and forward: pass every attempt on to URL (your receiver) and answer', more: [
+      'the sender with its answer instead of the probes; the attempts are still',
+      'judged, and the checks that need a provoked failure are not run'] },
+  { name: 'answer-200', kind: 'switch', help: 'answer every attempt 200 at once instead of the probes (judged as above)' },
+] as const satisfies readonly CommandOption[];
+
 
 const HELP = `Usage: pis-conformance sink --port P --api-key KEY [--duration S] [options]
 
@@ -41,49 +76,11 @@ whole session. A backoff chain of three failures takes
 about 80 s at time scale 1: give at least --duration 180 for the backoff checks.
 
 Options:
-  --port P                port to listen on (0: a free one, printed at start)   required
-  --api-key KEY           the api-key the sender must present (or PIS_WEBHOOK_API_KEY)
-  --duration S            stop after S real seconds (default: until Ctrl-C)
-  --host H                address to listen on (default 127.0.0.1)
-  --public-sink-url URL   the address to register, when it differs (a tunnel)
-  --time-scale F          the sender's clock: 1 spec second = F real seconds (default 1)
-  --tls-cert FILE         serve HTTPS with this PEM certificate (with --tls-key)
-  --tls-key FILE
-  --tls-self-signed       serve HTTPS with a generated self-signed certificate
-  --timing-tolerance MS   floor of every timing tolerance in real ms (default 25: a
-                          tolerance is max(25 ms, 2 %)); raise it for a sender behind a slow tunnel
-  --report DIR            where to write the report (default reports/<timestamp>)
-${REPORTER_HELP.replace(/^ {2}--reporter R {10}/, '  --reporter R            ').replace(/\n {24}/g, '\n                          ')}
-  --max-connections N     open connections at most (default 2000); past it the oldest
-                          stalled one is closed to make room for the new one
-  --allow-incomplete      exit 0 when no must check failed even though some could not be judged
-  --forward-to URL        watch and forward: pass every attempt on to URL (your receiver) and answer
-                          the sender with its answer instead of the probes; the attempts are still
-                          judged, and the checks that need a provoked failure are not run
-  --answer-200            answer every attempt 200 at once instead of the probes (judged as above)
+${optionsHelp(OPTIONS)}
 
 Exit status: 0 conformant, 1 not conformant or incomplete (some must checks could not be judged),
 2 the sink could not run.
 `;
-
-const FLAGS = {
-  'port': { type: 'string' },
-  'api-key': { type: 'string' },
-  'duration': { type: 'string' },
-  'host': { type: 'string' },
-  'public-sink-url': { type: 'string' },
-  'time-scale': { type: 'string' },
-  'tls-cert': { type: 'string' },
-  'tls-key': { type: 'string' },
-  'tls-self-signed': { type: 'boolean' },
-  'report': { type: 'string' },
-  'timing-tolerance': { type: 'string' },
-  'max-connections': { type: 'string' },
-  'reporter': { type: 'string' },
-  'allow-incomplete': { type: 'boolean' },
-  'forward-to': { type: 'string' },
-  'answer-200': { type: 'boolean' },
-} as const;
 
 /** The probes' cycle, one plan that answers every attempt 200 (--answer-200), or none when every attempt is forwarded. */
 const ANSWER_200 = [{ name: 'answer-200', answers: [] }];
@@ -91,11 +88,7 @@ const ANSWER_200 = [{ name: 'answer-200', answers: [] }];
 function forwardUrl(v: string | undefined, answer200: boolean): string | undefined {
   if (v === undefined) return undefined;
   if (answer200) throw new HarnessError('PIS_BAD_FLAG', 'give --forward-to URL or --answer-200, not both: a forwarded attempt gets the answer of URL.');
-  let url: URL;
-  try { url = new URL(v); } catch { throw new HarnessError('PIS_BAD_FLAG', `--forward-to '${v}' is not a URL: give your receiver's URL, e.g. http://127.0.0.1:3000/hooks.`); }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:')
-    throw new HarnessError('PIS_BAD_FLAG', `--forward-to must be an http:// or https:// URL, not ${url.protocol}.`);
-  return url.href;
+  return new URL(v).href;
 }
 
 function readPem(flag: string, file: string): string {
@@ -105,11 +98,11 @@ function readPem(flag: string, file: string): string {
   }
 }
 
-function tlsOption(v: Record<string, string | boolean | undefined>) {
+function tlsOption(v: OptionValues<typeof OPTIONS>) {
   if (v['tls-self-signed']) return 'self-signed' as const;
   if (!v['tls-cert'] && !v['tls-key']) return undefined;
   if (!v['tls-cert'] || !v['tls-key']) throw new HarnessError('PIS_BAD_FLAG', 'give both --tls-cert and --tls-key, or --tls-self-signed.');
-  return { cert: readPem('tls-cert', v['tls-cert'] as string), key: readPem('tls-key', v['tls-key'] as string) };
+  return { cert: readPem('tls-cert', v['tls-cert']), key: readPem('tls-key', v['tls-key']) };
 }
 
 /** Ends at the duration or at the first stop signal (Ctrl-C, SIGTERM, SIGHUP), whichever comes first. */
@@ -162,38 +155,29 @@ export const command: Command = {
   name: 'sink',
   help: HELP,
   async run(argv) {
-    const parsed = parseFlags('sink', HELP, argv, FLAGS);
-    if (!parsed) return 0;
-    const v = parsed.values as Record<string, string | boolean | undefined>;
-    if (v.port === undefined) throw new HarnessError('PIS_MISSING_OPTION', 'give the port to listen on with --port P (0 picks a free one).');
-    const port = numberFlag('port', v.port as string, 0, PORT);
-    const apiKey = (v['api-key'] as string | undefined) ?? process.env.PIS_WEBHOOK_API_KEY;
-    if (!apiKey) throw new HarnessError('PIS_MISSING_OPTION', 'give the api-key the sender must present with --api-key KEY or PIS_WEBHOOK_API_KEY.');
-    const duration = v.duration === undefined ? undefined : numberFlag('duration', v.duration as string, 0, { min: 0 });
-    const timeScale = numberFlag('time-scale', v['time-scale'] as string | undefined, 1);
-    const toleranceFloorMs = numberFlag('timing-tolerance', v['timing-tolerance'] as string | undefined, 25, { min: 0 });
-    if (!(timeScale > 0)) throw new HarnessError('PIS_BAD_FLAG', `--time-scale must be above 0, not ${timeScale}.`);
-    const maxConnections = numberFlag('max-connections', v['max-connections'] as string | undefined, 2_000, { min: 1, integer: true });
-    const reportDir = reportDirFlag(v.report as string | undefined, defaultReportDir);
+    const v = parseOptions('sink', HELP, argv, OPTIONS);
+    if (!v) return 0;
+    const { port, duration, 'api-key': apiKey, 'time-scale': timeScale, 'timing-tolerance': toleranceFloorMs, 'max-connections': maxConnections } = v;
+    const reportDir = reportDirFlag(v.report, defaultReportDir);
     lockReportFolder(reportDir);
     const redactor = new Redactor().add(apiKey, 'PIS_WEBHOOK_API_KEY');
     for (const p of redactor.shortSecrets) process.stderr.write(shortSecretWarning(p) + '\n');
-    const answer200 = v['answer-200'] === true;
-    const forwardTo = forwardUrl(v['forward-to'] as string | undefined, answer200);
+    const answer200 = v['answer-200'];
+    const forwardTo = forwardUrl(v['forward-to'], answer200);
     // The sender waits 5 spec s for an answer (spec 6.6): the receiver gets as long.
-    const fw = forwardTo ? forwarder(forwardTo, RESPONSE_WAIT_MS * timeScale) : undefined;
+    const fw = forwardTo ? forwarder(forwardTo, specClock(timeScale).toReal(RESPONSE_WAIT_MS)) : undefined;
     const sink = await startSink({
-      host: (v.host as string | undefined) ?? '127.0.0.1', port, timeScale, tls: tlsOption(v),
-      publicUrl: v['public-sink-url'] as string | undefined, apiKey, maxConnections,
+      host: v.host, port, timeScale, tls: tlsOption(v),
+      publicUrl: v['public-sink-url'], apiKey, maxConnections,
       ...(answer200 ? { passive: ANSWER_200 } : {}), ...(fw ? { forward: fw.forward } : {}),
     }).catch(async e => { await fw?.close(); throw e; });
     let stopLine: (() => void) | undefined;
     try {
-      const allowIncomplete = v['allow-incomplete'] === true;
+      const allowIncomplete = v['allow-incomplete'];
       const selection = { timeScale, allowIncomplete, ...(duration !== undefined ? { durationS: duration } : {}) };
       const writer = openReport(reportDir, { command: 'sink', target: { sinkUrl: sink.url }, timeScale, selection }, redactor);
       const stopped = untilStopped(duration);
-      const term = new Terminal(reporterFlag(v.reporter as string | undefined));
+      const term = new Terminal(v.reporter ?? reporterFlag(undefined));
       term.allowIncomplete = allowIncomplete;
       const human = humanStream(term.mode);
       const mode = forwardTo ? `; every attempt is passed on to ${forwardTo} and answered with its answer`

@@ -4,6 +4,7 @@
 import type { PartialConfig } from '../target/config.ts';
 import type { Lifetimes } from '../reference/lifetimes.ts';
 import type { ApiVersion } from '../contracts/api-versions.ts';
+import { specClock } from '../clock.ts';
 
 /**
  * The default time scale for the bundled reference only: 1 spec second = 0.1
@@ -27,7 +28,7 @@ export const BUNDLED_TIME_SCALE = 0.1;
  *   on a strongly compressed clock the lifetimes grow, up to the shown 3600.
  */
 export function bundledLifetimes(timeScale: number): Lifetimes {
-  const accessS = Math.min(3600, Math.max(25, Math.ceil(2 / timeScale)));
+  const accessS = Math.min(3600, Math.max(25, Math.ceil(specClock(timeScale).toSpec(2))));
   return { accessS, refreshS: 2 * accessS, consentS: 2 * accessS };
 }
 

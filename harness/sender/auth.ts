@@ -157,7 +157,7 @@ async function traces(ctx: Ctx, ids: readonly string[]): Promise<Trace[]> {
   const w = ctx.ids.checkout('auth-after');
   const d = await ctx.t.post(eventBody(w, 'STARTED'), { kind: 'normal', label: `a valid delivery after the forged ones (checkout ${w.id})` });
   if (!ctx.success.ok(d)) return ids.map(() => `a valid delivery sent after it got ${answerOf(d)}, so the state could not be compared`);
-  const [s] = await settledStates(ctx.t, template, [w.id], r => r.status === 'STARTED', SETTLE_SPEC_MS * ctx.t.timing.scale);
+  const [s] = await settledStates(ctx.t, template, [w.id], r => r.status === 'STARTED', ctx.t.timing.clock.toReal(SETTLE_SPEC_MS));
   if (!s.settled)
     return ids.map(() => `the state of a valid checkout delivered after it showed ${s.status ?? s.problem}, not STARTED, so its state cannot be trusted here`);
   // A state URL that shows a status for a checkout never sent cannot show that a forged event left none.

@@ -79,10 +79,10 @@ export async function runConcurrency(ctx: Ctx): Promise<Delivery[]> {
   if (burst.some(d => d.status === undefined && !d.notSent) && ctx.t.allows(ctx.t.timing.pauseMs)) {
     await ctx.t.pause(ctx.t.timing.pauseMs, 'the minimum retry delay of spec 6.5, so the receiver settles after the burst');
   }
-  const { limitMs, toleranceMs, scale } = ctx.t.timing;
+  const { limitMs, toleranceMs, clock } = ctx.t.timing;
   const what = `${n} checkouts in parallel, ${BURST_SEQUENCE.length} events each in order, ` +
     `${burst.filter(d => !d.notSent).length} deliveries in ${fmtMs(wallMs)} ms`;
-  const limit = describeLimit(RESPONSE_WAIT_SPEC_MS, scale);
+  const limit = describeLimit(RESPONSE_WAIT_SPEC_MS, clock);
 
   // Both burst checks last as long as the burst did. Codes here, time below:
   // a delivery without an answer is within-limit's finding.
@@ -106,13 +106,13 @@ export async function runConcurrency(ctx: Ctx): Promise<Delivery[]> {
     const last = BURST_SEQUENCE[BURST_SEQUENCE.length - 1];
     if (burst.some(d => !ctx.success.ok(d)))
       return notRun('not judged: not every delivery of the burst got its success answer, which receiver.concurrency.all-success and within-limit report');
-    const reads = await settledStates(ctx.t, template, ids, r => r.status === last, SETTLE_SPEC_MS * scale);
+    const reads = await settledStates(ctx.t, template, ids, r => r.status === last, clock.toReal(SETTLE_SPEC_MS));
     const wrong = reads.filter(r => r.status !== last);
     const slowest = reads.reduce((a, b) => (b.afterMs > a.afterMs ? b : a));
     if (!wrong.length) return { status: 'passed', message: `all ${ids.length} checkouts are ${last} (the last ${settledIn(slowest)})` };
     const seen = wrong.slice(0, 3).map(r => `${r.read.label}: ${r.status ?? r.problem} (${settledIn(r)})`).join('; ');
     return {
-      status: 'failed', expected: `${last} for all ${ids.length} checkouts within ${describeLimit(SETTLE_SPEC_MS, scale)} of the last answer`, seen,
+      status: 'failed', expected: `${last} for all ${ids.length} checkouts within ${describeLimit(SETTLE_SPEC_MS, clock)} of the last answer`, seen,
       message: `${wrong.length} of ${ids.length} checkouts are not ${last} after the burst: ${seen}`,
       evidence: wrong.slice(0, 5).map((r, i) => (i ? r.read.evidence : { ...r.read.evidence, primary: true })),
     };

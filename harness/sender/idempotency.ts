@@ -103,11 +103,11 @@ async function stateAfterDuplicates(ctx: Ctx): Promise<Outcome> {
   }));
   if (!Array.isArray(sent)) return sent;
   const last = DUPLICATE_SEQUENCE[DUPLICATE_SEQUENCE.length - 1].status;
-  const [s] = await settledStates(ctx.t, template, [id], r => r.status === last, SETTLE_SPEC_MS * ctx.t.timing.scale);
+  const [s] = await settledStates(ctx.t, template, [id], r => r.status === last, ctx.t.timing.clock.toReal(SETTLE_SPEC_MS));
   const seq = DUPLICATE_SEQUENCE.map(e => `${e.status} x${e.times}`).join(', ');
   if (s.status === last) return { status: 'passed', message: `after ${seq} the state is ${last} (${settledIn(s)})` };
   return {
-    status: 'failed', expected: `${last} within ${describeLimit(SETTLE_SPEC_MS, ctx.t.timing.scale)} of the last answer`,
+    status: 'failed', expected: `${last} within ${describeLimit(SETTLE_SPEC_MS, ctx.t.timing.clock)} of the last answer`,
     seen: `${s.status ?? s.problem ?? 'nothing'} (${settledIn(s)})`,
     message: `after ${seq} the receiver's state should be ${last}, seen ${s.status ?? s.problem} (${settledIn(s)})`,
     evidence: [{ ...s.read.evidence, primary: true }, ...sent.map(d => d.evidence)],

@@ -50,9 +50,9 @@ export const LATENCY = {
  * receiver.concurrency's, and are shown here for comparison only.
  */
 export async function runLatency(ctx: Ctx, alone: readonly Delivery[]): Promise<void> {
-  const { limitMs, toleranceMs, p99AdviceMs, scale } = ctx.t.timing;
+  const { limitMs, toleranceMs, p99AdviceMs, clock } = ctx.t.timing;
   const evidence = latencyEvidence(ctx.t.log, limitMs, p99AdviceMs);
-  const limit = describeLimit(RESPONSE_WAIT_SPEC_MS, scale);
+  const limit = describeLimit(RESPONSE_WAIT_SPEC_MS, clock);
 
   ctx.emit(await timed(LATENCY.underLimit, () => {
     // A connection refused or reset is no answer time: the prefix that sent the delivery judges it.
@@ -66,8 +66,8 @@ export async function runLatency(ctx: Ctx, alone: readonly Delivery[]): Promise<
     const ms = alone.filter(d => d.status !== undefined).map(d => d.ms);
     if (!ms.length) return notRun('not judged: no valid delivery was answered within the wait, which receiver.latency.under-limit reports');
     const s = summarizeMs(ms);
-    const advice = describeLimit(P99_ADVICE_SPEC_MS, scale);
-    const ok = s.p99 <= p99AdviceMs + Math.max(25, p99AdviceMs * 0.02);
+    const advice = describeLimit(P99_ADVICE_SPEC_MS, clock);
+    const ok = s.p99 <= p99AdviceMs + clock.tolerance(p99AdviceMs);
     const msg = `deliveries outside bursts: ${line(s)} ms; advice p99 under ${advice}`;
     return ok ? { status: 'passed', message: msg, evidence }
       : { status: 'failed', expected: `p99 under ${advice}`, seen: `p99 ${fmtMs(s.p99)} ms`, message: msg, evidence };

@@ -1,6 +1,7 @@
 // What a certification run is told and the durations it derives from it. Every
 // spec duration passes through here so that --time-scale compresses them all
 // (docs/report.md, time scale).
+import { specClock, type SpecClock } from '../clock.ts';
 
 export interface SenderOptions {
   /** The receiver's URL, http:// or https://. */
@@ -46,8 +47,9 @@ const MIN_DEFAULT_BUDGET_MS = 30_000;
 
 /** The run's time budget in real ms, and how a message names it. */
 export function budget(o: Pick<SenderOptions, 'maxDurationS' | 'timeScale'>): { ms: number; text: string } {
-  if (o.maxDurationS !== undefined) return { ms: o.maxDurationS * 1000 * o.timeScale, text: `--max-duration ${o.maxDurationS} s` };
-  const ms = Math.max(DEFAULTS.maxDurationS * 1000 * o.timeScale, MIN_DEFAULT_BUDGET_MS);
+  const clock = specClock(o.timeScale);
+  if (o.maxDurationS !== undefined) return { ms: clock.toReal(o.maxDurationS * 1000), text: `--max-duration ${o.maxDurationS} s` };
+  const ms = Math.max(clock.toReal(DEFAULTS.maxDurationS * 1000), MIN_DEFAULT_BUDGET_MS);
   return { ms, text: `the default --max-duration (${fmtMs(ms / 1000)} s real time)` };
 }
 
@@ -69,10 +71,10 @@ export const P99_ADVICE_SPEC_MS = 1_000;
 export const ACCEPTS_PARALLEL = 4;
 
 export interface Timing {
-  scale: number;
+  clock: SpecClock;
   /** The 5 s response limit in real ms. */
   limitMs: number;
-  /** docs/report.md, time scale: max(25 ms, 2 % of the expected value). */
+  /** The limit's tolerance in real ms (harness/clock.ts). */
   toleranceMs: number;
   /** Real ms the sender waits for an answer's status line: the 5 s limit plus its tolerance, then it gives up as the service does. */
   waitMs: number;
@@ -82,22 +84,22 @@ export interface Timing {
   pauseMs: number;
 }
 
-export function timing(scale: number): Timing {
-  const limitMs = RESPONSE_WAIT_SPEC_MS * scale;
+export function timing(clock: SpecClock): Timing {
+  const limitMs = clock.toReal(RESPONSE_WAIT_SPEC_MS);
   return {
-    scale,
+    clock,
     limitMs,
-    toleranceMs: Math.max(25, limitMs * 0.02),
-    waitMs: limitMs + Math.max(25, limitMs * 0.02),
-    p99AdviceMs: P99_ADVICE_SPEC_MS * scale,
-    pauseMs: RETRY_PAUSE_SPEC_MS * scale,
+    toleranceMs: clock.tolerance(limitMs),
+    waitMs: limitMs + clock.tolerance(limitMs),
+    p99AdviceMs: clock.toReal(P99_ADVICE_SPEC_MS),
+    pauseMs: clock.toReal(RETRY_PAUSE_SPEC_MS),
   };
 }
 
 /** "5000 ms" at scale 1, "100 ms (5 s at time scale 0.02)" otherwise. */
-export function describeLimit(specMs: number, scale: number): string {
-  const real = specMs * scale;
-  return scale === 1 ? `${fmtMs(real)} ms` : `${fmtMs(real)} ms (${specMs / 1000} s at time scale ${scale})`;
+export function describeLimit(specMs: number, clock: SpecClock): string {
+  const real = clock.toReal(specMs);
+  return clock.scale === 1 ? `${fmtMs(real)} ms` : `${fmtMs(real)} ms (${specMs / 1000} s at time scale ${clock.scale})`;
 }
 
 export function fmtMs(ms: number): string {

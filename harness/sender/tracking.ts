@@ -46,7 +46,7 @@ export async function tracksById(ctx: Ctx): Promise<Outcome> {
   }
   const want = [ATTEMPTS[0].at(-1)!, ATTEMPTS[1].at(-1)!];
   const ids = [first.id, second.id];
-  const reads = await settledStates(ctx.t, template, ids, (r, i) => r.status === want[i], SETTLE_SPEC_MS * ctx.t.timing.scale);
+  const reads = await settledStates(ctx.t, template, ids, (r, i) => r.status === want[i], ctx.t.timing.clock.toReal(SETTLE_SPEC_MS));
   const wrong = reads.flatMap((r, i) => (r.status === want[i] ? [] : [{ r, i }]));
   const what = `two checkouts with referenceId ${referenceId}, ${ATTEMPTS.map(a => a.join(' > ')).join(', then ')}`;
   if (!wrong.length) return { status: 'passed', message: `${what}: the first is ${want[0]}, the second ${want[1]}` };

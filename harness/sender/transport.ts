@@ -15,6 +15,7 @@ import { StallMeter } from './stall.ts';
 import { Waits } from './waits.ts';
 import { Connections, targetOf, WireCall, type Target, type WireRequest } from './wire.ts';
 import { budget, timing, type SenderOptions, type Timing } from './options.ts';
+import { specClock } from '../clock.ts';
 
 export type { Delivery, DeliveryKind } from './delivery.ts';
 
@@ -61,7 +62,7 @@ export class Transport {
    */
   constructor(private readonly opts: SenderOptions, private readonly redactor: Redactor,
     private readonly onSent: (sent: number) => void = () => {}, readonly deadline = Infinity) {
-    this.timing = timing(opts.timeScale);
+    this.timing = timing(specClock(opts.timeScale));
     this.waits = new Waits(this.timing.waitMs, this.stalls);
     this.target = targetOf(opts.url);
     this.headers = Object.freeze(headersFor(opts.apiKey, undefined));

@@ -111,12 +111,12 @@ const CALM_WINDOW_MS = 2_000;
  */
 const CALM_WAIT_MS = 10_000;
 
-const isCalm = (sink: Sink) => sink.recentDelayMs(CALM_WINDOW_MS * sink.timeScale) <= CALM_LAG_MS * sink.timeScale;
+const isCalm = (sink: Sink) => sink.recentDelayMs(sink.clock.toReal(CALM_WINDOW_MS)) <= sink.clock.toReal(CALM_LAG_MS);
 
 /** Resolves once the sink is calm, or after CALM_WAIT_MS; rejects on a stop. */
 async function calm(sink: Sink, signal?: AbortSignal): Promise<void> {
-  const until = sink.nowMs() + CALM_WAIT_MS * sink.timeScale;
-  const step = Math.max(5, 100 * sink.timeScale);
+  const until = sink.nowMs() + sink.clock.toReal(CALM_WAIT_MS);
+  const step = Math.max(5, sink.clock.toReal(100));
   while (!isCalm(sink) && sink.nowMs() < until) await pause(step, undefined, { signal });
 }
 
@@ -156,7 +156,7 @@ class Again {
       }
       if (!need[kind] || s.sent >= this.max) { delete s.wantedSince; continue; }
       s.wantedSince ??= now;
-      if (!isCalm(sink) && now - s.wantedSince < CALM_WAIT_MS * sink.timeScale) continue;
+      if (!isCalm(sink) && now - s.wantedSince < sink.clock.toReal(CALM_WAIT_MS)) continue;
       const n = ++s.sent;
       s.inFlight = kind === 'hang-up' ? positions.map(p => againAt(p, n)) : [againPlan(kind, n, need[kind])];
       delete s.wantedSince;
@@ -177,7 +177,7 @@ function withheld<R extends Partial<Record<ControlExtension, unknown>>>(request:
 
 export async function driveCheckouts(o: DriveOptions): Promise<DriveResult> {
   const { sink } = o;
-  const scale = sink.timeScale;
+  const { clock } = sink;
   const redactor = o.redactor ?? new Redactor([o.apiKey, ...(o.keys ?? [])]);
   // 64 random bits in every path slot: a stranger cannot guess one and pass for the sender.
   const run = randomBytes(8).toString('hex');
@@ -228,7 +228,7 @@ export async function driveCheckouts(o: DriveOptions): Promise<DriveResult> {
   const off = sink.onAttempt((_d, stranger) => { if (!stranger) lastActivity = sink.nowMs(); });
   try {
     await Promise.all(plans.filter(p => !p.wave).map(create));
-    await firstAttempts(sink, [...keys.values()].filter(p => !p.forbidden).length, WAVE_WAIT_MS * scale, o.signal);
+    await firstAttempts(sink, [...keys.values()].filter(p => !p.forbidden).length, clock.toReal(WAVE_WAIT_MS), o.signal);
     await calm(sink, o.signal);
     await Promise.all(plans.filter(p => p.wave === 2).map(create));
     const again = new Again(o.again ?? 2);
@@ -237,14 +237,14 @@ export async function driveCheckouts(o: DriveOptions): Promise<DriveResult> {
     const cap = o.capMs ?? 15 * 60_000;
     const retryWait = o.retryWaitMs ?? RETRY_WAIT_BOUND_MS;
     // Polls at 1 spec second (at least 50 real ms): the chains' own steps are 4 s and more.
-    const poll = Math.max(50, 1_000 * scale);
+    const poll = Math.max(50, clock.toReal(1_000));
     let wait = poll;
     for (;;) {
       await pause(wait, undefined, { signal: o.signal });
       wait = poll;
       const now = sink.nowMs();
       const plan = sink.plan();
-      const view = buildView(sink.attempts(), plan, { timeScale: scale, observedUntilMs: now, retryWaitMs: retryWait,
+      const view = buildView(sink.attempts(), plan, { timeScale: clock.scale, observedUntilMs: now, retryWaitMs: retryWait,
         ...(o.toleranceFloorMs !== undefined ? { toleranceFloorMs: o.toleranceFloorMs } : {}) });
       if (!lateCreated) {
         const h = view.checkouts.find(c => c.planned?.plan.role === 'held');
@@ -264,16 +264,16 @@ export async function driveCheckouts(o: DriveOptions): Promise<DriveResult> {
       if (more.length) { await Promise.all(more.map(create)); continue; }
       const complete = !pending.length && sink.stats().senderOpen === 0;
       o.onProgress?.({ attempts: sink.stats().attempts, chains: chains.length + (lateCreated ? 0 : 1), pending, elapsedMs: now - startedMs,
-        capMs: cap * scale });
+        capMs: clock.toReal(cap) });
       if (complete) {
         // The grace counts from the last attempt's end, not from the poll that saw it: a trailing duplicate would follow that attempt.
-        const graceEnd = lastActivity + Math.max(GRACE_MS * scale, GRACE_FLOOR_REAL_MS);
+        const graceEnd = lastActivity + Math.max(clock.toReal(GRACE_MS), GRACE_FLOOR_REAL_MS);
         if (now >= graceEnd) return { plan, observedUntilMs: now, stoppedBecause: 'complete', control };
         wait = Math.min(poll, graceEnd - now);
       }
-      if (now - lastActivity >= retryWait * scale && sink.stats().senderOpen === 0)
+      if (now - lastActivity >= clock.toReal(retryWait) && sink.stats().senderOpen === 0)
         return { plan, observedUntilMs: now, stoppedBecause: 'idle', control };
-      if (now - startedMs >= cap * scale) return { plan, observedUntilMs: now, stoppedBecause: 'cap', control };
+      if (now - startedMs >= clock.toReal(cap)) return { plan, observedUntilMs: now, stoppedBecause: 'cap', control };
     }
   } finally { off(); }
 }

@@ -24,6 +24,7 @@ import { RETRY_AFTER_SPEC_S, SLOW_ANSWER_SPEC_MS, TRICKLE_BODY, TRICKLE_STEP_SPE
 import { whereOf } from '../places/event-positions.ts';
 import { Recorder, judgeKey, type RawAttempt } from './recorder.ts';
 import { selfSignedCertificate } from './tls.ts';
+import { specClock, type SpecClock } from '../clock.ts';
 
 export interface SinkOptions {
   host?: string;
@@ -83,6 +84,8 @@ export interface Sink {
   /** Base URL the target calls (the public URL when one was given). */
   readonly url: string;
   readonly timeScale: number;
+  /** The sender's clock: spec durations to real ones and back. */
+  readonly clock: SpecClock;
   /** The URL for one planned checkout: its attempts are answered by `plan`, whatever their body says. */
   hookUrl(key: string): string;
   /** Registers a planned checkout under a path key before it is created, with the api-key asked for it. */
@@ -171,8 +174,7 @@ function remember<V>(map: Map<string, V>, key: string, value: V): void {
 
 export async function startSink(opts: SinkOptions = {}): Promise<Sink> {
   const host = opts.host ?? '127.0.0.1';
-  const scale = opts.timeScale ?? 1;
-  if (!(scale > 0)) throw new HarnessError('PIS_BAD_FLAG', `the time scale must be a positive number, not ${scale}.`);
+  const clock = specClock(opts.timeScale ?? 1);
   const passive = opts.passive ?? PASSIVE_CYCLE;
   // The contracts are compiled now, not on the first body: that takes a second or
   // more, and the sink would stamp every attempt that came meanwhile that much late.
@@ -190,7 +192,7 @@ export async function startSink(opts: SinkOptions = {}): Promise<Sink> {
   /** Open attempts that came with a registered key: a stranger's open connection must not hold the drive. */
   const senderOpen = new Set<RawAttempt>();
   let passiveSeen = 0, failuresProvoked = 0, retriesSeen = 0, open = 0, sender = 0, unattributed = 0, strangersKept = 0, strangerBodyBytes = 0;
-  const deadlineMs = opts.bodyDeadlineMs ?? Math.max(1_000, BODY_DEADLINE_SPEC_MS * scale);
+  const deadlineMs = opts.bodyDeadlineMs ?? Math.max(1_000, clock.toReal(BODY_DEADLINE_SPEC_MS));
   const maxConnections = opts.maxConnections ?? 2_000;
 
   // Every key the sender may present: the one given, and each planned checkout's own.
@@ -260,7 +262,7 @@ export async function startSink(opts: SinkOptions = {}): Promise<Sink> {
     a.answer = status;
     const headers: Record<string, string> = status === 302 && !given ? { location: '/moved' } : {};
     // Delta-seconds are whole real seconds: the spec's 10 s on the run's clock, at least 1.
-    if (a.probe === 'status-429-retry-after') headers['retry-after'] = String(Math.max(1, Math.ceil(RETRY_AFTER_SPEC_S * scale)));
+    if (a.probe === 'status-429-retry-after') headers['retry-after'] = String(Math.max(1, Math.ceil(clock.toReal(RETRY_AFTER_SPEC_S))));
     if (status === 413 || status === 408) headers.connection = 'close';
     const type = given ? given.contentType : 'text/plain';
     res.writeHead(status, status === 204 || !type ? headers : { ...headers, 'content-type': type });
@@ -285,7 +287,7 @@ export async function startSink(opts: SinkOptions = {}): Promise<Sink> {
         a.answer = 200;
         res.end(TRICKLE_BODY[i]);
         settle(a);
-      }, TRICKLE_STEP_SPEC_MS * scale);
+      }, clock.toReal(TRICKLE_STEP_SPEC_MS));
       timers.add(t);
     };
     next(0);
@@ -383,7 +385,7 @@ export async function startSink(opts: SinkOptions = {}): Promise<Sink> {
         const hold = SLOW_ANSWER_SPEC_MS[probe];
         if (hold === undefined) answer(a, res, what);
         else {
-          const t = setTimeout(() => { timers.delete(t); if (!res.destroyed) answer(a, res, what); }, hold * scale);
+          const t = setTimeout(() => { timers.delete(t); if (!res.destroyed) answer(a, res, what); }, clock.toReal(hold));
           timers.add(t);
         }
       }
@@ -408,7 +410,7 @@ export async function startSink(opts: SinkOptions = {}): Promise<Sink> {
   // A backstop for what the guard cannot see: TLS handshakes not yet done.
   server.maxConnections = 2 * maxConnections;
   // Keep-alive as long as a slow answer can take.
-  server.keepAliveTimeout = Math.max(5_000, 7_000 * scale);
+  server.keepAliveTimeout = Math.max(5_000, clock.toReal(7_000));
 
   const port = await new Promise<number>((resolve, reject) => {
     server.once('error', e => reject(listenError(e, 'webhook sink', host, opts.port ?? 0)));
@@ -429,7 +431,8 @@ export async function startSink(opts: SinkOptions = {}): Promise<Sink> {
 
   return {
     url,
-    timeScale: scale,
+    timeScale: clock.scale,
+    clock,
     hookUrl: key => `${url}/hooks/${key}`,
     expect(key, plan, apiKey) {
       if (!HOOK_PATH.test(`/hooks/${key}`)) throw new HarnessError('PIS_INTERNAL', `sink route key '${key}' is not a plain name.`);

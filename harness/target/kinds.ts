@@ -5,6 +5,7 @@
 import { dirname, resolve } from 'node:path';
 import { HarnessError } from '../errors.ts';
 import { describeNumber, parseNumber, type NumberBounds } from '../flag-values.ts';
+import { readTimeScale } from '../clock.ts';
 import { API_VERSIONS, parseApiVersion, type ApiVersion } from '../contracts/api-versions.ts';
 import { redactUrlUserinfo } from '../http/url.ts';
 import { parseBanks, type BankChoice } from './banks.ts';
@@ -78,6 +79,15 @@ export function number(bounds: NumberBounds): Kind<number> {
     read: (v, at) => parseNumber(typeof v === 'number' ? v : String(v), at.what, bounds, at.code),
   };
 }
+
+/** A time scale: the spec clock checks it (harness/clock.ts); its schema is that of a positive number. */
+export const timeScale: Kind<number> = {
+  flag: 'string', expects: describeNumber({ above: 0 }), schema: number({ above: 0 }).schema,
+  read(v, at) {
+    if (typeof v !== 'string' && typeof v !== 'number') throw wrong(at, timeScale.expects, v);
+    return readTimeScale(v, at.what, at.code);
+  },
+};
 
 /** true or false; a flag of this kind is a switch (`--no-profile`), and `negate` makes it switch its setting off. */
 export function boolean(negate = false): Kind<boolean> {

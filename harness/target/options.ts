@@ -72,8 +72,8 @@ const OPTIONS = [
     help: "the webhook sink's port" }),
   option({ name: 'public-sink-url', field: 'publicSinkUrl', flag: true, kind: kind.url, arg: 'URL',
     help: 'the address the target must call, when it differs from host and port (a tunnel)' }),
-  option({ name: 'time-scale', field: 'timeScale', flag: true, env: 'PIS_TIME_SCALE', kind: kind.number({ above: 0 }), default: 1, arg: 'F',
-    help: '1 spec second = F real seconds', envAlso: { commands: 'certify-receiver' }, more: [
+  option({ name: 'time-scale', field: 'timeScale', flag: true, env: 'PIS_TIME_SCALE', kind: kind.timeScale, default: 1, arg: 'F',
+    help: '1 spec second = F real seconds', envAlso: { commands: 'certify-receiver, sink' }, more: [
       'for every spec duration; a control API whose /health answers a timeScale',
       'sets it, and a given one that differs from it stops the run'] }),
   option({ name: 'max-wait', field: 'maxWaitS', flag: true, kind: kind.number({ min: 0 }), default: 60, arg: 'S',

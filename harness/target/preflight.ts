@@ -12,6 +12,7 @@ import { Redactor } from '../report/redact.ts';
 import type { TargetConfig } from './config.ts';
 import { fillPath, joinUrl } from './profile.ts';
 import { READ_LIMIT_BYTES } from '../http/body.ts';
+import { isTimeScale } from '../clock.ts';
 
 /** Each pre-flight call gives up after this long in all, body included (arbitrary: three calls stay under the 10 s promised for a harness error). */
 const CALL_TIMEOUT_MS = 3000;
@@ -143,7 +144,7 @@ export async function preflight(cfg: TargetConfig, redactor: Redactor): Promise<
       const ctl = await exchange({ method: 'GET', url: health, dispatcher, timeoutMs: CALL_TIMEOUT_MS, deadlineMs: CALL_TIMEOUT_MS }, redactor);
       if (!ctl.response) throw noAnswer(ctl, 'control API (--control-url)', cfg.controlUrl);
       const scale = (ctl.response.json as { timeScale?: unknown } | undefined)?.timeScale;
-      if (ctl.response.status === 200 && typeof scale === 'number' && Number.isFinite(scale) && scale > 0) findings.controlTimeScale = scale;
+      if (ctl.response.status === 200 && isTimeScale(scale)) findings.controlTimeScale = scale;
       else throw new HarnessError('PIS_BAD_CONFIG', `The control API at ${redactUrlUserinfo(cfg.controlUrl)} answered GET /health with ` +
         `${seenOf(ctl.response)}, not 200 {"timeScale": N}: check --control-url (docs/control-api.md).`);
     }

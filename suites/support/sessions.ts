@@ -16,7 +16,7 @@ import { consentUrlOf, isConsentError, sessionIdOf } from './describe.ts';
 import { Prerequisite, type CheckContext } from './check.ts';
 import { consentDriver } from './consent/driver.ts';
 import { target } from './target.ts';
-import { realMs } from './waits.ts';
+import { realMs, specSeconds } from './waits.ts';
 import { atLeast } from '../../harness/contracts/api-versions.ts';
 
 export type Scope = 'accounts' | 'payments';
@@ -133,6 +133,6 @@ export async function sessionCallUrl(c: CheckContext | null, bankId: string, sco
   if (c && ageMs !== undefined && t.sessionLifetimeS && ageMs < realMs(t.sessionLifetimeS) * 0.9 - 1000)
     c.fail(`the target lost the consent of session ${session} at ${bankId} before its lifetime: it answered the consent-link error ${since}`,
       `consent kept for ${t.sessionLifetimeS} spec s (--session-lifetime)`,
-      `the consent-link error ${(ageMs / 1000 / t.timeScale).toFixed(1)} spec s after consent was given`, res);
+      `the consent-link error ${specSeconds(ageMs).toFixed(1)} spec s after consent was given`, res);
   return again;
 }

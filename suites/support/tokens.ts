@@ -5,6 +5,7 @@ import type { ExchangeResponse } from '../../harness/http/exchange.ts';
 import { fillPath, joinUrl } from '../../harness/target/profile.ts';
 import { Prerequisite, send, type CheckContext } from './check.ts';
 import { registerTokens, target } from './target.ts';
+import { realMs } from './waits.ts';
 
 function tokenUrl(): string {
   const t = target();
@@ -47,7 +48,7 @@ export async function sharedToken(renew = false): Promise<SharedToken> {
   if (res.status !== 200 || typeof j?.access_token !== 'string')
     throw new Prerequisite(`no access token: the token endpoint answered ${res.status} (see the token checks)`);
   const lifeS = typeof j.expires_in === 'number' && j.expires_in > 0 ? j.expires_in : undefined;
-  shared = { token: j.access_token, sentAt, lifeS, renewAt: performance.now() + (lifeS ?? 60) * target().timeScale * 1000 * 0.7 };
+  shared = { token: j.access_token, sentAt, lifeS, renewAt: performance.now() + realMs(lifeS ?? 60) * 0.7 };
   return shared;
 }
 
@@ -57,5 +58,5 @@ export async function sharedToken(renew = false): Promise<SharedToken> {
  * refused a live token (token.use.until-expires-in judges that on its own token).
  */
 export function refusedEarly(t: SharedToken, doneAt: number): boolean {
-  return t.lifeS !== undefined && doneAt < t.sentAt + (t.lifeS - 1) * 1000 * target().timeScale;
+  return t.lifeS !== undefined && doneAt < t.sentAt + realMs(t.lifeS - 1);
 }

@@ -11,6 +11,7 @@ import type { CheckDef } from '../../harness/report/check.ts';
 import { announceWait, type CheckContext } from './check.ts';
 import { Recorder } from './memo.ts';
 import { target } from './target.ts';
+import { specClock, type SpecClock } from '../../harness/clock.ts';
 
 /** One exchange a watch made, kept for the check that reads it. */
 export interface Seen {
@@ -55,8 +56,14 @@ export async function until(at: number, what: string): Promise<void> {
   try { await new Promise(r => setTimeout(r, ms)); } finally { announceWait({ key, what, end: true }); }
 }
 
+/** The target's clock (harness/clock.ts). */
+const targetClock = (): SpecClock => specClock(target().timeScale);
+
 /** Real milliseconds of `specS` spec seconds on the target's clock. */
-export const realMs = (specS: number) => specS * 1000 * target().timeScale;
+export const realMs = (specS: number) => targetClock().toReal(specS * 1000);
+
+/** Spec seconds of `ms` real milliseconds on the target's clock. */
+export const specSeconds = (ms: number) => targetClock().toSpec(ms) / 1000;
 
 /** The --max-wait that lets a wait of `ms` real milliseconds run: at least 5 s more (arbitrary room for the calls around it), rounded up to 10 s. */
 export const neededMaxWait = (ms: number) => Math.ceil((ms / 1000 + 5) / 10) * 10;

@@ -79,6 +79,6 @@ describe('serve-reference', () => {
   it('exits 2 for a bad time scale', async () => {
     const r = await runCli(['serve-reference', '--time-scale', '0'], { timeoutMs: 30_000 });
     assert.equal(r.code, 2);
-    assert.match(r.stderr, /--time-scale must be a number above 0/);
+    assert.match(r.stderr, /\[PIS_BAD_FLAG\] --time-scale must be a positive number, not '0'\./);
   });
 });

@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { certify, makePlan } from '../../harness/sender/certify.ts';
 import { DEFAULTS, timing, type SenderOptions } from '../../harness/sender/options.ts';
+import { specClock } from '../../harness/clock.ts';
 import { StallMeter } from '../../harness/sender/stall.ts';
 import { Redactor } from '../../harness/report/redact.ts';
 import type { CheckResult } from '../../harness/report/model.ts';
@@ -50,8 +51,8 @@ export async function certifyFixture(fault: string | undefined, o: FixtureRun): 
         phase: (_, n) => { sent = n; },
       });
     } finally { meter.stop(); }
-    return { checks, sent, planned: plan.size.total, wallMs: performance.now() - t0, stallMs: meter.longestMs(t0), waitMs: timing(o.timeScale).waitMs,
-      bodies: r.bodies };
+    return { checks, sent, planned: plan.size.total, wallMs: performance.now() - t0, stallMs: meter.longestMs(t0),
+      waitMs: timing(specClock(o.timeScale)).waitMs, bodies: r.bodies };
   } finally { await r.close(); }
 }
 

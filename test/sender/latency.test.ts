@@ -6,6 +6,7 @@ import { latencyEvidence } from '../../harness/sender/latency.ts';
 import { latencyFigure } from '../../harness/report/html/latency.ts';
 import { renderPage } from '../../harness/report/html/page.ts';
 import { timing } from '../../harness/sender/options.ts';
+import { specClock } from '../../harness/clock.ts';
 import type { RunResults } from '../../harness/report/model.ts';
 import { summarize } from '../../harness/report/verdict.ts';
 import type { Delivery } from '../../harness/sender/transport.ts';
@@ -18,11 +19,11 @@ test('nearest-rank percentiles report latencies that were measured', () => {
 });
 
 test('timing scales the 5 s limit and the pause, with the tolerance of docs/report.md', () => {
-  const t = timing(0.02);
+  const t = timing(specClock(0.02));
   assert.equal(t.limitMs, 100);
   assert.equal(t.toleranceMs, 25);
   assert.equal(t.pauseMs, 200);
-  assert.equal(timing(1).toleranceMs, 100);
+  assert.equal(timing(specClock(1)).toleranceMs, 100);
 });
 
 const delivery = (kind: Delivery['kind'], ms: number, answered = true): Delivery => ({

@@ -106,6 +106,15 @@ test('sink command', { concurrency: true }, async t => {
       const p = await runCli(['sink', '--port', 'x', '--api-key', 'k']);
       assert.equal(p.code, 2);
       assert.match(p.stderr, /--port must be a whole number/);
+      // The sender's clock from the environment, as certify-receiver and run read it (it was ignored before).
+      const [scaleVar, scaleFlag] = await Promise.all([
+        runCli(['sink', '--port', '0', '--api-key', 'k'], { env: { PIS_TIME_SCALE: '-1' } }),
+        runCli(['sink', '--port', '0', '--api-key', 'k', '--time-scale', '0'], { env: { PIS_TIME_SCALE: '0.5' } }),
+      ]);
+      assert.equal(scaleVar.code, 2);
+      assert.match(scaleVar.stderr, /\[PIS_BAD_CONFIG\] PIS_TIME_SCALE must be a positive number, not '-1'\.$/m);
+      assert.equal(scaleFlag.code, 2);
+      assert.match(scaleFlag.stderr, /\[PIS_BAD_FLAG\] --time-scale must be a positive number, not '0'\.$/m);
     }),
   ]);
 });

@@ -7,6 +7,7 @@
 // are real ms; the axis is in spec seconds: real / timeScale).
 import type { DeliveryAttempt, RunResults } from '../model.ts';
 import { esc } from './escape.ts';
+import { specClock } from '../../clock.ts';
 
 const LEFT = 190, RIGHT = 24, TOP = 58, ROW = 30, AXIS = 34, PLOT = 1040;
 const WINDOW_S = 5, MIN_DELAY_S = 10;
@@ -23,7 +24,7 @@ function colour(a: DeliveryAttempt): string {
 }
 
 /** Spec seconds from the real ms of the record. */
-const specS = (r: RunResults, ms: number) => ms / r.timeScale / 1000;
+const specS = (r: RunResults, ms: number) => specClock(r.timeScale).toSpec(ms) / 1000;
 
 /**
  * The attempts each failed check says broke its rule, by seq: the evidence's
@@ -64,7 +65,7 @@ export function timelineFigure(r: RunResults): string {
   if (!all.length) return '';
   const t0 = Math.min(...all.map(a => a.arrivedMs));
   const endOf = (a: DeliveryAttempt) => a.answer === 'none' && a.closedMs !== undefined ? a.closedMs :
-    a.answeredMs ?? a.closedMs ?? a.arrivedMs + WINDOW_S * 1000 * r.timeScale;
+    a.answeredMs ?? a.closedMs ?? a.arrivedMs + specClock(r.timeScale).toReal(WINDOW_S * 1000);
   const span = Math.max(WINDOW_S * 2, ...all.map(a => Math.max(specS(r, endOf(a) - t0), specS(r, a.arrivedMs - t0) + WINDOW_S)));
   const x = (ms: number) => LEFT + specS(r, ms - t0) / span * PLOT;
   const width = (s: number) => s / span * PLOT;

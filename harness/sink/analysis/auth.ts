@@ -52,7 +52,7 @@ function unkeyedCheckouts(view: RunView): Finding[] {
   const out: Finding[] = [];
   for (const [id, p] of view.plan) {
     if (!p.control?.id || p.control.status >= 300 || view.byId.has(id)) continue;
-    const created = (p.control.createdMs ?? 0) / view.opts.timeScale;
+    const created = view.clock.toSpec(p.control.createdMs ?? 0);
     if (view.until < created + view.retryWait) continue;
     const named = namingAfter(view, id, created);
     if (named.length) out.push({ message: `checkout ${id} got no attempt with the registered api-key, and ${named.length} without it`, attempts: [] });

@@ -11,6 +11,7 @@ import type { DeliveryAttempt } from '../../report/model.ts';
 import type { PlannedCheckout, SinkPlan } from '../plan.ts';
 import { eventPosition, type EventPosition } from '../../places/event-positions.ts';
 import { factsOf, type BodyFacts } from './facts.ts';
+import { specClock, type SpecClock } from '../../clock.ts';
 
 /** Spec 6.6 and 8: "The service waits 5 seconds in total for a response." */
 export const RESPONSE_WAIT_MS = 5_000;
@@ -92,6 +93,8 @@ export interface Timing {
 
 export interface RunView {
   opts: AnalysisOptions;
+  /** The run's spec clock (opts.timeScale, opts.toleranceFloorMs). */
+  clock: SpecClock;
   checkouts: CheckoutView[];
   byId: Map<string, CheckoutView>;
   /** Every attempt of the sender under test, in arrival order. */
@@ -103,7 +106,7 @@ export interface RunView {
   /** Spec ms after a failed attempt within which its retry is looked for (AnalysisOptions.retryWaitMs). */
   retryWait: number;
   plan: SinkPlan;
-  /** The contract's timing tolerance in spec ms for an expected spec duration: max(25 ms, 2 %). */
+  /** The contract's timing tolerance in spec ms for an expected spec duration (harness/clock.ts). */
   tol(expectedMs: number): number;
   /**
    * The tolerance for a measurement between the stamps of `attempts`: the
@@ -139,7 +142,8 @@ function strangerWhy(d: DeliveryAttempt, plan: SinkPlan, apiKey: string | undefi
 }
 
 export function buildView(deliveries: readonly DeliveryAttempt[], plan: SinkPlan, opts: AnalysisOptions): RunView {
-  const s = (ms: number | undefined) => ms === undefined ? undefined : ms / opts.timeScale;
+  const clock = specClock(opts.timeScale, { toleranceFloorMs: opts.toleranceFloorMs });
+  const s = (ms: number | undefined) => ms === undefined ? undefined : clock.toSpec(ms);
   const byId = new Map<string, CheckoutView>();
   const eventsOf = new Map<CheckoutView, Map<string, EventView>>();
   const all: AttemptView[] = [];
@@ -160,7 +164,7 @@ export function buildView(deliveries: readonly DeliveryAttempt[], plan: SinkPlan
     const v: AttemptView = {
       d, facts, status, event: 0, attempt: 0,
       arrived, answered, closed, end, delivered: d.answer === 200,
-      lag: (d.lagMs ?? opts.schedulingDelayMs ?? 0) / opts.timeScale,
+      lag: clock.toSpec(d.lagMs ?? opts.schedulingDelayMs ?? 0),
     };
     const events = eventsOf.get(c)!;
     const key = status ?? UNREADABLE;
@@ -173,11 +177,10 @@ export function buildView(deliveries: readonly DeliveryAttempt[], plan: SinkPlan
     all.push(v);
   }
   for (const c of byId.values()) numberEvents(c);
-  const floor = opts.toleranceFloorMs ?? 25;
-  const tol = (expected: number) => Math.max(floor / opts.timeScale, 0.02 * expected);
+  const tol = clock.specTolerance;
   return {
-    opts, plan, all, strangers, byId, checkouts: [...byId.values()],
-    until: opts.observedUntilMs / opts.timeScale,
+    opts, clock, plan, all, strangers, byId, checkouts: [...byId.values()],
+    until: clock.toSpec(opts.observedUntilMs),
     retryWait: opts.retryWaitMs ?? RETRY_WAIT_BOUND_MS,
     tol,
     timing(expected, attempts) {
@@ -238,7 +241,7 @@ export function annotate(v: AttemptView): DeliveryAttempt {
  * sent without the key (webhook.auth.api-key judges that; no other check does).
  */
 export function strangersNaming(view: RunView, id: string, after: number): Stranger[] {
-  return view.strangers.filter(x => x.d.checkoutId === id && x.d.arrivedMs / view.opts.timeScale > after);
+  return view.strangers.filter(x => x.d.checkoutId === id && view.clock.toSpec(x.d.arrivedMs) > after);
 }
 
 /** Spec seconds with two decimals, for messages. */

@@ -5,7 +5,7 @@ import { obj } from '../../support/api.ts';
 import { refreshForm, tokenRequest } from '../../support/tokens.ts';
 import { target } from '../../support/target.ts';
 import { isInt, issuePair, tokenFields } from './common.ts';
-import { adopt } from '../../support/waits.ts';
+import { adopt, realMs, specSeconds } from '../../support/waits.ts';
 import { accessWatch, apiServed, chainWatch, CHAIN_LENGTH, grantServed, judgeNearEnd, refreshWatch, skipTooLong, type ChainExchange } from './lifetimes.ts';
 
 /** Issues a pair and refreshes it once; the refresh answer must be a success to go on. */
@@ -13,10 +13,10 @@ async function refreshOnce(c: CheckContext, waitSpecS = 0) {
   const first = await issuePair(c);
   const t0 = performance.now();
   // At least 200 real ms (arbitrary): on a compressed clock a few spec seconds are a few ms, which scheduling alone can blur.
-  const waitMs = waitSpecS > 0 ? Math.max(waitSpecS * 1000 * target().timeScale, 200) : 0;
-  if (waitMs > 0) await c.wait(waitMs, `${(waitMs / 1000 / target().timeScale).toFixed(0)} spec s before refreshing, to see the lifetimes start again`);
+  const waitMs = waitSpecS > 0 ? Math.max(realMs(waitSpecS), 200) : 0;
+  if (waitMs > 0) await c.wait(waitMs, `${specSeconds(waitMs).toFixed(0)} spec s before refreshing, to see the lifetimes start again`);
   const res = await tokenRequest(c, refreshForm(first.refresh), 'refresh token grant');
-  const elapsedSpecS = (performance.now() - t0) / 1000 / target().timeScale;
+  const elapsedSpecS = specSeconds(performance.now() - t0);
   return { first, res, body: obj(res) ?? {}, elapsedSpecS };
 }
 
