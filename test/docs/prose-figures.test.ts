@@ -17,6 +17,7 @@ import { SHOWN_LIFETIMES } from '../../harness/reference/lifetimes.ts';
 import { neededMaxWait } from '../../suites/support/waits.ts';
 import { shownDefault, TARGET_OPTIONS } from '../../harness/target/options.ts';
 import { timing } from '../../harness/sender/options.ts';
+import { specClock } from '../../harness/clock.ts';
 import { MIN_RETRY_DELAY_MS } from '../../harness/sink/analysis/view.ts';
 import { SUITE_PLANS } from '../../harness/sink/plan.ts';
 import { STRANGER_SAMPLE } from '../../harness/sink/server.ts';
@@ -63,7 +64,7 @@ test('docs/report.md: what is kept of a stranger, the default retry wait, the ca
   assert.ok(tol, 'docs/report.md states the timing tolerance');
   const [floor, pct] = [Number(tol[1]), Number(tol[2])];
   for (const scale of [0.001, 0.02, 0.1, 1]) {
-    const t = timing(scale);
+    const t = timing(specClock(scale));
     assert.equal(t.toleranceMs, Math.max(floor, t.limitMs * pct / 100), `the tolerance at time scale ${scale}`);
   }
 });
