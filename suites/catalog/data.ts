@@ -2,7 +2,7 @@
 // Every check of the suite in run order, each with the level it is registered at
 // (the caller decides severity): the suite file registers them as tests, and
 // the catalog lists them without running anything.
-import { must, profile, should, type Registered } from '../../harness/report/check.ts';
+import { must, profile, should, type Registered } from '../../harness/check/def.ts';
 import * as banks from '../checks/data/banks.ts';
 import * as accounts from '../checks/data/accounts.ts';
 import * as transactions from '../checks/data/transactions.ts';
