@@ -1,7 +1,8 @@
 // One check vocabulary (harness/check/), enforced by reading the sources: a
-// check concludes with the one Outcome of harness/check/outcome.ts, and a
-// CheckResult is made only by its toResult(). Each rule is shown able to fail
-// on a small source of its own.
+// check concludes with the one Outcome of harness/check/outcome.ts, a
+// CheckResult is made only by its toResult(), and a check's level is written
+// only where it is registered (must, should, profile). Each rule is shown able
+// to fail on a small source of its own.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -15,6 +16,10 @@ const VOCABULARY = 'harness/check/';
 const OUTCOME_FILE = 'harness/check/outcome.ts';
 /** Where the results model declares CheckResult itself. */
 const MODEL_FILE = 'harness/report/model.ts';
+/** Where levels are given: the registrations themselves. */
+const REGISTRATION_FILE = 'harness/check/def.ts';
+/** The code that defines, judges or registers checks: a level written here is a second place severity is set. */
+const CHECK_CODE = ['suites/', 'harness/sink/', 'harness/sender/', 'harness/check/'];
 
 interface Source { file: string; text: string }
 
@@ -48,6 +53,17 @@ export function handBuiltResults(sources: readonly Source[]): string[] {
   return found(sources, /\b(status:\s*['"](passed|failed|skipped)['"]|skipKind:\s*['"])/, f => !f.startsWith(VOCABULARY));
 }
 
+/** A check's level written outside its registration: a level property, a level argument, a parameter typed as levels. */
+export function levelsOutsideRegistration(sources: readonly Source[]): string[] {
+  const level = new RegExp([
+    /\blevel\s*(:|=(?!=))\s*['"](must|should|profile)['"]/.source, // a level property or assignment
+    /\(\s*['"](must|should|profile)['"]\s*\)/.source, // a level as a factory's argument: contract('must')
+    /:\s*['"]must['"]\s*\|\s*['"](should|profile)['"]/.source, // a parameter typed as levels
+    /\blevel:\s*Level\b/.source, // a parameter that takes a level
+  ].join('|'));
+  return found(sources, level, f => CHECK_CODE.some(d => f.startsWith(d)) && f !== REGISTRATION_FILE);
+}
+
 const sources: Source[] = ['harness', 'suites', 'bin', 'scripts'].flatMap(walk).map(file => ({ file, text: readFileSync(join(ROOT, file), 'utf8') }));
 
 test('one Outcome type: no second outcome type is declared', () => {
@@ -59,7 +75,11 @@ test('no CheckResult or outcome is written by hand: every one comes from the con
   assert.deepEqual(handBuiltResults(sources), []);
 });
 
-test('the rules catch a second outcome type and a hand-built result', () => {
+test("a check's level is set only where it is registered", () => {
+  assert.deepEqual(levelsOutsideRegistration(sources), []);
+});
+
+test('the rules catch a second outcome type, a hand-built result and a level set outside registration', () => {
   const src = (file: string, text: string): Source => ({ file, text });
   assert.equal(secondOutcomeTypes([src('harness/sender/check.ts', 'export interface Outcome {\n  status: CheckStatus;\n}')]).length, 2);
   assert.equal(secondOutcomeTypes([src('harness/report/check.ts', "export type Judged = Omit<CheckResult, 'level'>;")]).length, 2);
@@ -69,4 +89,14 @@ test('the rules catch a second outcome type and a hand-built result', () => {
   assert.equal(handBuiltResults([src('harness/sender/https.ts', "  return {\n    status: 'failed', expected: 'x',\n  };")]).length, 1);
   assert.deepEqual(handBuiltResults([src('harness/check/outcome.ts', "return { status: 'passed', evidence };")]), []);
   assert.deepEqual(handBuiltResults([src('harness/sender/plan.ts', "[{ status: 'STARTED' }]")]), [], 'a checkout status is no check status');
+  const levels = levelsOutsideRegistration([
+    src('suites/catalog/data.ts', "  must(banks.contract('must')),"),
+    src('suites/checks/data/banks.ts', "export const contract = (level: 'must' | 'profile'): Check => ({"),
+    src('suites/checks/data/x.ts', "expectContract(c, 'bank', items, level);\nconst r = { id, level: 'should' };"),
+    src('harness/sink/analysis/y.ts', 'function judge(view: RunView, level: Level) {}'),
+  ]);
+  assert.equal(levels.length, 4);
+  assert.deepEqual(levelsOutsideRegistration([src('harness/check/def.ts', "export const must = registration('must');"),
+    src('harness/sink/analysis/body.ts', "violations.filter(v => v.level === 'must')"),
+    src('harness/contracts/rules.ts', "{ id: 'bic.length', level: 'must' }")]), []);
 });
