@@ -8,7 +8,7 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Registered } from '../harness/report/check.ts';
+import type { Registered } from '../harness/check/def.ts';
 import { CATALOG } from '../suites/catalog/index.ts';
 import { loadRequirements, type Requirement } from '../harness/requirements/load.ts';
 import { withChecks } from '../harness/requirements/view.ts';
@@ -100,7 +100,7 @@ ${prefixTable()}
 ## Levels
 
 A check's level is given where it is registered (\`must(...)\`, \`should(...)\`,
-\`profile(...)\` of \`harness/report/check.ts\`), not in its definition.
+\`profile(...)\` of \`harness/check/def.ts\`), not in its definition.
 
 | level | what it means | effect on the verdict |
 |---|---|---|

@@ -10,6 +10,7 @@ import { WEBHOOK_CHECKS } from '../harness/sink/analysis/index.ts';
 import type { CheckResult } from '../harness/report/model.ts';
 import { DELIVERIES_ATTACHMENT } from '../harness/report/playwright-reporter.ts';
 import { checkTest } from './support/register.ts';
+import { failed, notRun, toResult } from '../harness/check/outcome.ts';
 import { seedRedactor, target } from './support/target.ts';
 import { DRIVE_CAP_MS } from '../harness/sink/suite-run.ts';
 import { specClock } from '../harness/clock.ts';
@@ -25,16 +26,15 @@ for (const entry of WEBHOOK_CHECKS) {
     const t = target();
     // The longest drive, compressed clock counted, plus a minute for a slow target.
     testInfo.setTimeout(specClock(t.timeScale).toReal(DRIVE_CAP_MS) + 60_000);
-    if (!t.controlUrl) return { ...meta, status: 'skipped', skipKind: 'not-run', message: noControl, remedy: giveControl, evidence: [], durationMs: 0 };
+    if (!t.controlUrl) return toResult(meta, notRun(noControl, giveControl), 0);
     const run = await webhookRun().catch((e: unknown) => (e instanceof Error ? e : new Error(String(e))));
     if (run instanceof Error) {
       if (entry.id === LAST) forgetWebhookRun();
-      if (run instanceof DriveStopped) return { ...meta, status: 'skipped', skipKind: 'not-run', message: run.message, evidence: [], durationMs: 0 };
+      if (run instanceof DriveStopped) return toResult(meta, notRun(run.message), 0);
       // The drive could not be made: the first check says why, the others are not checked
       // (failing each would restart Playwright's worker twenty times for one cause).
       const why = `the webhook probes could not be run: ${run.message}`;
-      return entry.id === FIRST ? { ...meta, status: 'failed', message: why, evidence: [], durationMs: 0 }
-        : { ...meta, status: 'skipped', skipKind: 'not-run', message: `not checked: ${why}`, evidence: [], durationMs: 0 };
+      return toResult(meta, entry.id === FIRST ? failed(why, undefined, undefined) : notRun(`not checked: ${why}`), 0);
     }
     const found = run.checks.find(c => c.id === entry.id)!;
     const first = entry.id === FIRST;

@@ -9,7 +9,7 @@
 import { API_VERSIONS, isApiVersion } from '../contracts/api-versions.ts';
 import { loadRequirements } from '../requirements/load.ts';
 import { requirementsAtVersion } from '../requirements/versions.ts';
-import type { CheckDef } from '../report/check.ts';
+import type { CheckDef } from '../check/def.ts';
 import type { Statement } from './statement.ts';
 import { readYamlFile } from './yaml-file.ts';
 

@@ -3,7 +3,7 @@
 import { palette } from '../report/colour.ts';
 import { humanStream, reporterFlag, Terminal } from '../report/terminal.ts';
 import { HarnessError } from '../errors.ts';
-import { metaOf } from '../report/check.ts';
+import { metaOf } from '../check/def.ts';
 import { isWarning, type CheckResult } from '../report/model.ts';
 import { formatSummary } from '../report/progress.ts';
 import { verdictExit } from '../report/verdict.ts';

@@ -3,7 +3,8 @@
 // starting anything. The selection is the one `run` makes: --suites, --grep
 // (a regular expression over "<id> <title>", as Playwright matches test
 // titles) and --no-profile.
-import { grepTitle, type Registered } from '../report/check.ts';
+import { grepTitle } from '../report/check.ts';
+import type { Registered } from '../check/def.ts';
 import { counted } from '../report/verdict.ts';
 import { palette } from '../report/colour.ts';
 import type { StdoutReporter } from '../report/terminal.ts';

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { NotSelected } from '../report/assemble.ts';
-import { metaOf, type Registered } from '../report/check.ts';
+import { metaOf, type Registered } from '../check/def.ts';
 import type { Selection } from '../report/model.ts';
 import type { ApiVersion } from '../contracts/api-versions.ts';
 import { whyNotAt } from '../requirements/versions.ts';

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { HarnessError } from '../errors.ts';
-import { metaOf } from '../report/check.ts';
+import { metaOf } from '../check/def.ts';
 import { verdictExit } from '../report/verdict.ts';
 import { formatSummary } from '../report/progress.ts';
 import { humanStream, reporterFlag, Terminal } from '../report/terminal.ts';

@@ -3,7 +3,8 @@
 // and whether it was cut short. The writer at the end of a run and `report DIR`
 // on a killed run's folder both build results here, so they agree.
 import { TOOL } from '../version.ts';
-import type { CheckMeta } from './check.ts';
+import type { CheckMeta } from '../check/def.ts';
+import { notRun, notSelected as leftOut, toResult } from '../check/outcome.ts';
 import type { CheckResult, DeliveryAttempt, RunResults, Selection } from './model.ts';
 import { summarize } from './verdict.ts';
 
@@ -33,15 +34,13 @@ export const PLAN_FILE = 'plan.json';
 
 /** The result of a selected check that has none: it did not run, and the run is incomplete or interrupted. */
 function missing(meta: CheckMeta, interrupted: boolean): CheckResult {
-  return {
-    ...meta, status: 'skipped', skipKind: 'not-run', evidence: [], durationMs: 0,
-    message: interrupted ? 'no result: the run was stopped before this check finished' : 'no result: the run ended before this check ran',
-  };
+  const why = interrupted ? 'no result: the run was stopped before this check finished' : 'no result: the run ended before this check ran';
+  return toResult(meta, notRun(why), 0);
 }
 
 function notSelected(n: NotSelected): CheckResult {
   const { reason, ...meta } = n;
-  return { ...meta, status: 'skipped', skipKind: 'not-selected', message: `not selected: ${reason}`, evidence: [], durationMs: 0 };
+  return toResult(meta, leftOut(`not selected: ${reason}`), 0);
 }
 
 /**

@@ -10,7 +10,9 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { FullResult, Reporter, Suite as PwSuite, TestCase, TestError, TestResult } from '@playwright/test/reporter';
 import type { CheckResult, DeliveryAttempt, Level, Suite } from './model.ts';
-import { CHECK_ANNOTATION, CHECK_ATTACHMENT, type CheckMeta } from './check.ts';
+import { CHECK_ANNOTATION, CHECK_ATTACHMENT } from './check.ts';
+import type { CheckMeta } from '../check/def.ts';
+import { failed, notRun, passed, toResult, type Outcome } from '../check/outcome.ts';
 import { Redactor } from './redact.ts';
 import { ReportWriter, type ReportHeader } from './writer.ts';
 import type { NotSelected } from './assemble.ts';
@@ -50,6 +52,20 @@ function suiteFile(test: TestCase): string {
   let s: PwSuite | undefined = test.parent;
   while (s && s.type !== 'file') s = s.parent;
   return basename(s?.location?.file ?? s?.title ?? test.location.file).replace(/\.spec\.ts$/, '');
+}
+
+/** What Playwright's own verdict says of a test that ended without its check's result. */
+function playwrightOutcome(test: TestCase, result: TestResult): Outcome {
+  if (result.status === 'skipped') {
+    const why = test.annotations.find(a => a.type === 'skip' || a.type === 'fixme')?.description;
+    return notRun(why || 'not run (the run was stopped before it, or Playwright skipped it)');
+  }
+  // Cut off by a stop signal: the check did not run to its end, which says nothing about the target.
+  if (result.status === 'interrupted') return notRun('the run was stopped before this check finished');
+  if (result.status === 'passed') return passed();
+  if (result.status === 'timedOut') return failed(`the check did not finish within ${(test.timeout / 1000).toFixed(0)} s`, undefined, undefined);
+  // A test that ended without its check's result threw in the harness's own code: the check did not run, it did not fail.
+  return notRun(`the harness could not finish the check: ${firstLine(result.error?.message ?? result.error?.value) || result.status}`);
 }
 
 export default class PisReporter implements Reporter {
@@ -150,22 +166,7 @@ export default class PisReporter implements Reporter {
   private toCheck(test: TestCase, result: TestResult): CheckResult {
     const attached = result.attachments.find(a => a.name === CHECK_ATTACHMENT && a.body);
     if (attached) return JSON.parse(attached.body!.toString('utf8')) as CheckResult;
-    const meta = this.meta(test);
-    const durationMs = Math.round(result.duration);
-    if (result.status === 'skipped') {
-      const why = test.annotations.find(a => a.type === 'skip' || a.type === 'fixme')?.description;
-      return { ...meta, status: 'skipped', skipKind: 'not-run', message: why || 'not run (the run was stopped before it, or Playwright skipped it)',
-        evidence: [], durationMs };
-    }
-    // Cut off by a stop signal: the check did not run to its end, which says nothing about the target.
-    if (result.status === 'interrupted')
-      return { ...meta, status: 'skipped', skipKind: 'not-run', message: 'the run was stopped before this check finished', evidence: [], durationMs };
-    if (result.status === 'passed') return { ...meta, status: 'passed', evidence: [], durationMs };
-    if (result.status === 'timedOut')
-      return { ...meta, status: 'failed', message: `the check did not finish within ${(test.timeout / 1000).toFixed(0)} s`, evidence: [], durationMs };
-    // A test that ended without its check's result threw in the harness's own code: the check did not run, it did not fail.
-    return { ...meta, status: 'skipped', skipKind: 'not-run', evidence: [], durationMs,
-      message: `the harness could not finish the check: ${firstLine(result.error?.message ?? result.error?.value) || result.status}` };
+    return toResult(this.meta(test), playwrightOutcome(test, result), Math.round(result.duration));
   }
 
   private meta(test: TestCase): CheckMeta {

@@ -12,7 +12,7 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { API_VERSIONS, atLeast, isApiVersion, LATEST_API_VERSION, type ApiVersion } from '../contracts/api-versions.ts';
-import type { CheckDef } from '../report/check.ts';
+import type { CheckDef } from '../check/def.ts';
 import { withChecks } from './view.ts';
 
 /** What the version rules read of a requirement. */

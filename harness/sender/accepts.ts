@@ -4,9 +4,9 @@
 // receiver.latency's (so a slow receiver is reported once, under latency).
 import { ABORT_REASONS, CHECKOUT_STATUSES } from '../contracts/enums.ts';
 import { TRANSITIONS } from '../places/transitions.ts';
-import type { CheckDef } from '../report/check.ts';
+import type { CheckDef } from '../check/def.ts';
 import { PlaceLedger, type PlaceTally } from '../report/places.ts';
-import { answerOf, every, result } from './check.ts';
+import { answerOf, every } from './check.ts';
 import { settledSlow, type Ctx } from './context.ts';
 import { ACCEPTS_PARALLEL } from './options.ts';
 import type { PlannedCheckout } from './plan.ts';
@@ -106,7 +106,7 @@ export async function runAccepts(ctx: Ctx, groups: Record<string, PlannedCheckou
     const mine = sent.filter((_, i) => flat[i].name === name).flat();
     const o = every(mine, { ok: d => d.status === 200, expected: 'exactly 200', note, unanswered: { notRun: 'which receiver.latency reports' } });
     const places = def.bindsAt && tally(def.bindsAt.family, flat.flatMap((f, i) => f.name === name ? [{ c: f.c, sent: sent[i] }] : []));
-    ctx.emit(result(def, places ? { ...o, places } : o, mine.reduce((n, d) => n + d.ms, 0)));
+    ctx.emit(def, places ? { ...o, places } : o, mine.reduce((n, d) => n + d.ms, 0));
   }
   return all;
 }

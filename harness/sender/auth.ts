@@ -13,8 +13,9 @@
 // connection invites the sender to retry, and a 2xx tells it the event was
 // delivered.
 import { randomBytes } from 'node:crypto';
-import type { CheckDef } from '../report/check.ts';
-import { answerOf, notRun, notSentOutcome, result, timed, type Outcome } from './check.ts';
+import type { CheckDef } from '../check/def.ts';
+import { answerOf, notSentOutcome, timed } from './check.ts';
+import { failed, notApplicable, notRun, passed, type Outcome } from '../check/outcome.ts';
 import { silence, type Ctx } from './context.ts';
 import { eventBody } from './plan.ts';
 import { readState, settledStates, SETTLE_SPEC_MS, type StateRead } from './state.ts';
@@ -84,29 +85,26 @@ type Trace = StateRead | string | undefined;
 function judgeProbe(ctx: Ctx, d: Delivery, trace: Trace): Outcome {
   if (d.notSent) return notSentOutcome(d);
   const read = typeof trace === 'object' ? trace : undefined;
-  if (read?.status) return {
-    status: 'failed', expected: 'no trace of the forged event in the receiver\'s state', seen: `state ${read.status} after ${answerOf(d)}`,
-    message: `the receiver took a delivery whose api-key it should have refused (answered ${answerOf(d)}): its state shows the checkout ${read.status}`,
-    evidence: [{ ...d.evidence, primary: true }, read.read.evidence],
-  };
+  if (read?.status) {
+    return failed(`the receiver took a delivery whose api-key it should have refused (answered ${answerOf(d)}): its state shows the checkout ${read.status}`,
+      'no trace of the forged event in the receiver\'s state', `state ${read.status} after ${answerOf(d)}`,
+      [{ ...d.evidence, primary: true }, read.read.evidence]);
+  }
   if (took(d)) {
     if (trace === undefined)
       return notRun(`not judged: the receiver answered ${answerOf(d)}; whether it verified the key and dropped the event shows only in its state ` +
         '(receiver.auth.refused-with-4xx reports the answer)', 'give --state-url');
     if (typeof trace === 'string') return notRun(`not judged: the receiver answered ${answerOf(d)}, and ${trace}`);
     if (trace.read.status === undefined) return notRun(`not judged: the receiver answered ${answerOf(d)}, and ${trace.problem}`);
-    return { status: 'passed', message: `answered ${answerOf(d)} but its state has no trace of the event (${trace.problem}); ` +
-      'receiver.auth.refused-with-4xx reports the 2xx' };
+    return passed(`answered ${answerOf(d)} but its state has no trace of the event (${trace.problem}); ` +
+      'receiver.auth.refused-with-4xx reports the 2xx');
   }
   if (d.timedOut) {
     if (ctx.success.unanswered !== 'fail')
       return notRun(`not judged: no answer within the wait, as valid deliveries of receiver.accepts got none either (receiver.latency reports it)`);
-    return {
-      status: 'failed', expected: 'a refusal within the wait (401, 403 or 400 are usual)', seen: answerOf(d),
-      message: `the receiver answers valid deliveries but left this one without an answer: ${answerOf(d)}; ` +
-        'the service would take that for a lost delivery and send it again',
-      evidence: [{ ...d.evidence, primary: true }],
-    };
+    return failed(`the receiver answers valid deliveries but left this one without an answer: ${answerOf(d)}; ` +
+      'the service would take that for a lost delivery and send it again',
+    'a refusal within the wait (401, 403 or 400 are usual)', answerOf(d), [{ ...d.evidence, primary: true }]);
   }
   // A receiver that is not listening refuses nothing: receiver.robustness.stays-up reports it.
   if (d.status === undefined && /connection refused/.test(d.error ?? ''))
@@ -114,15 +112,12 @@ function judgeProbe(ctx: Ctx, d: Delivery, trace: Trace): Outcome {
   // A connection closed without an answer is no answer: the service cannot tell it from a receiver that broke.
   if (d.status === undefined) {
     if (ctx.success.unanswered !== 'fail') return notRun(`not judged: ${answerOf(d)}, ${ctx.success.unanswered.notRun}`);
-    return {
-      status: 'failed', expected: 'an HTTP answer that is not a 2xx (401, 403 or 400 are usual)', seen: answerOf(d),
-      message: `the receiver gave no answer to a delivery whose api-key it should have refused: ${answerOf(d)}; ` +
-        'the service cannot tell that from a receiver that failed, and would send it again',
-      evidence: [{ ...d.evidence, primary: true }],
-    };
+    return failed(`the receiver gave no answer to a delivery whose api-key it should have refused: ${answerOf(d)}; ` +
+      'the service cannot tell that from a receiver that failed, and would send it again',
+    'an HTTP answer that is not a 2xx (401, 403 or 400 are usual)', answerOf(d), [{ ...d.evidence, primary: true }]);
   }
   const state = read ? ', and its state has no trace of it' : typeof trace === 'string' ? `; the state was not compared: ${trace}` : '';
-  return { status: 'passed', message: `refused: ${answerOf(d)}${state}` };
+  return passed(`refused: ${answerOf(d)}${state}`);
 }
 
 /** The should judgement of every answer: a 4xx. Probes that got no answer or were not sent are the must checks'. */
@@ -130,18 +125,15 @@ function judgeRefusals(probes: readonly Delivery[]): Outcome {
   const answered = probes.filter(d => !d.notSent && !d.timedOut);
   if (!answered.length) return notRun('not judged: no delivery without the right api-key was answered (see the other receiver.auth checks)');
   const bad = answered.filter(d => d.status === undefined || d.status < 400 || d.status >= 500);
-  if (!bad.length) return { status: 'passed', message: `refused with ${[...new Set(answered.map(d => d.status))].join(', ')}` };
+  if (!bad.length) return passed(`refused with ${[...new Set(answered.map(d => d.status))].join(', ')}`);
   const seen = bad.map(d => `${d.label}: ${answerOf(d)}`).join('; ');
   const why = [
     ...(bad.some(d => !took(d)) ? ['a 5xx or a dropped connection tells the service to try again'] : []),
     ...(bad.some(took) ? ['a 2xx tells the service the event was delivered, so events it sends under a key the receiver no longer takes ' +
       '(after a key change) are dropped, not retried'] : []),
   ].join('; ');
-  return {
-    status: 'failed', expected: 'a 4xx (401, 403 or 400 are usual)', seen,
-    message: `${bad.length} of ${answered.length} answers were not a 4xx: ${seen}; ${why}`,
-    evidence: bad.map((d, i) => (i ? d.evidence : { ...d.evidence, primary: true })),
-  };
+  return failed(`${bad.length} of ${answered.length} answers were not a 4xx: ${seen}; ${why}`, 'a 4xx (401, 403 or 400 are usual)', seen,
+    bad.map((d, i) => (i ? d.evidence : { ...d.evidence, primary: true })));
 }
 
 /**
@@ -172,7 +164,7 @@ async function traces(ctx: Ctx, ids: readonly string[]): Promise<Trace[]> {
 export async function runAuth(ctx: Ctx): Promise<void> {
   const quiet = silence(ctx);
   if (quiet) {
-    for (const def of [...AUTH_CHECKS, REFUSED_WITH_4XX]) ctx.emit(result(def, notRun(quiet), 0));
+    for (const def of [...AUTH_CHECKS, REFUSED_WITH_4XX]) ctx.emit(def, notRun(quiet));
     return;
   }
   const real = ctx.opts.apiKey;
@@ -186,9 +178,8 @@ export async function runAuth(ctx: Ctx): Promise<void> {
   const trace = await traces(ctx, checkouts.map(c => c.id));
   PROBES.forEach((p, i) => {
     const d = sent[i];
-    const o = d.notSent && p.key(real) === real ? { status: 'skipped' as const, skipKind: 'not-applicable' as const, message: `not applicable: ${d.notSent}` }
-      : judgeProbe(ctx, d, trace[i]);
-    ctx.emit(result(AUTH_CHECKS[i], o, d.ms));
+    const o = d.notSent && p.key(real) === real ? notApplicable(`not applicable: ${d.notSent}`) : judgeProbe(ctx, d, trace[i]);
+    ctx.emit(AUTH_CHECKS[i], o, d.ms);
   });
-  ctx.emit(await timed(REFUSED_WITH_4XX, () => judgeRefusals(sent.filter((d, i) => !(d.notSent && PROBES[i].key(real) === real)))));
+  ctx.emit(REFUSED_WITH_4XX, ...await timed(() => judgeRefusals(sent.filter((d, i) => !(d.notSent && PROBES[i].key(real) === real)))));
 }

@@ -16,11 +16,11 @@ import { acceptsPlan, Ids, planSize, type PlannedCheckout, type PlanSize } from 
 import { preflight } from './preflight.ts';
 import { runRobustness } from './robustness.ts';
 import { Transport, type Delivery } from './transport.ts';
-import { answerOf, notRun, result } from './check.ts';
+import { answerOf } from './check.ts';
+import { failed, notRun, passed, toResult, type Outcome } from '../check/outcome.ts';
 import { overHttps, OVER_HTTPS } from './https.ts';
 import { RECEIVER_REGISTRY } from './checks.ts';
 import { STAYS_UP } from './robustness.ts';
-import type { Judged } from '../report/check.ts';
 
 export interface Plan { ids: Ids; accepts: Record<string, PlannedCheckout[]>; size: PlanSize }
 
@@ -69,13 +69,13 @@ export async function certify(opts: SenderOptions, plan: Plan, redactor: Redacto
   try {
     await preflight(opts.url, opts.insecure);
     hooks.ready?.();
-    const ctx: Ctx = { t, ids: plan.ids, opts, success: successFrom([]), emit: c => {
+    const ctx: Ctx = { t, ids: plan.ids, opts, success: successFrom([]), emit: (def, outcome, durationMs = 0) => {
       // A check cut off by a stop signal has no result; the report lists it as not run.
-      if (!stop?.aborted) hooks.check(RECEIVER_REGISTRY.result(c));
+      if (!stop?.aborted) hooks.check(toResult(RECEIVER_REGISTRY.get(def.id), outcome, durationMs));
     } };
     const phase = (name: string) => hooks.phase(name, t.count, plan.size.total);
 
-    ctx.emit(result(OVER_HTTPS, overHttps(opts), 0));
+    ctx.emit(OVER_HTTPS, overHttps(opts));
     const alone = () => t.log.filter(d => VALID_KINDS.has(d.kind));
     const phases: [string, () => Promise<unknown>][] = [
       ['accepts: every body the service may send, a few checkouts at a time', async () => {
@@ -96,12 +96,12 @@ export async function certify(opts: SenderOptions, plan: Plan, redactor: Redacto
     await runLatency(ctx, alone());
     if (stopped) {
       // A receiver that died before the garbage: one finding, under robustness, instead of every later check failing.
-      ctx.emit(stoppedCheck(stopped));
+      ctx.emit(STAYS_UP, stoppedCheck(stopped));
     } else {
       // What garbage does to it is judged by the robustness checks that follow.
-      ctx.emit(result(STAYS_UP, t.log.some(d => d.status !== undefined)
-        ? { status: 'passed', message: 'the receiver accepted connections and answered through every phase before the garbage' }
-        : notRun('not judged: the receiver answered no delivery at all, which receiver.latency reports'), 0));
+      ctx.emit(STAYS_UP, t.log.some(d => d.status !== undefined)
+        ? passed('the receiver accepted connections and answered through every phase before the garbage')
+        : notRun('not judged: the receiver answered no delivery at all, which receiver.latency reports'));
       phase('robustness: garbage, each followed by a valid delivery');
       await runRobustness(ctx);
     }
@@ -113,13 +113,10 @@ export async function certify(opts: SenderOptions, plan: Plan, redactor: Redacto
 }
 
 /** Spec 6.4: "The receiver must answer each request with status code 200" - also every request after this one. */
-function stoppedCheck(down: { after: Delivery; refused: Delivery }): Judged {
-  return result(STAYS_UP, {
-    status: 'failed', expected: 'every delivery answered', seen: `${down.refused.label}: ${answerOf(down.refused)}`,
-    message: `the receiver stopped at "${down.refused.label}" (${answerOf(down.refused)}) and has refused every connection since; ` +
+function stoppedCheck(down: { after: Delivery; refused: Delivery }): Outcome {
+  return failed(`the receiver stopped at "${down.refused.label}" (${answerOf(down.refused)}) and has refused every connection since; ` +
       `the last delivery it answered was "${down.after.label}" (${answerOf(down.after)}); the run stopped there, so later checks were not made`,
-    evidence: [{ ...down.refused.evidence, primary: true }, down.after.evidence],
-  }, 0);
+  'every delivery answered', `${down.refused.label}: ${answerOf(down.refused)}`, [{ ...down.refused.evidence, primary: true }, down.after.evidence]);
 }
 
 /** The receiver stopped when a connection failed after it had answered and a fresh connection is refused now. */

@@ -1,53 +1,17 @@
-// The small vocabulary every receiver check is written in: an outcome that
-// says expected vs seen and carries the failing exchanges, judged against a
-// check's definition (harness/report/check.ts). The level comes from the
-// check's registration in checks.ts.
-import type { CheckDef, Judged } from '../report/check.ts';
-import type { Evidence, SkipKind } from '../report/model.ts';
-import type { PlaceTally } from '../report/places.ts';
+// How the receiver checks judge deliveries: each ends with an Outcome of the
+// one check vocabulary (harness/check/outcome.ts) that says expected vs seen
+// and carries the failing exchanges. The level comes from the check's
+// registration in checks.ts.
+import { failed, notRun, passed, type Outcome } from '../check/outcome.ts';
 import type { Delivery } from './transport.ts';
 import { fmtMs } from './options.ts';
-
-export interface Outcome {
-  status: 'passed' | 'failed' | 'skipped';
-  message?: string;
-  expected?: string;
-  seen?: string;
-  evidence?: Evidence[];
-  /** For a skip: not-run (default; the run is incomplete) or not-applicable. */
-  skipKind?: Exclude<SkipKind, 'not-selected'>;
-  /** For a check that did not run: what makes it run, e.g. "give --state-url". */
-  remedy?: string;
-  /** For a check that binds a family of places (its definition's bindsAt): what this run exercised. */
-  places?: PlaceTally;
-}
 
 // A failure shows at most this many exchanges in full; the message counts the rest.
 const MAX_SHOWN = 5;
 
-export function result(def: CheckDef, o: Outcome, durationMs: number): Judged {
-  return {
-    ...def, status: o.status, evidence: o.evidence ?? [], durationMs,
-    ...(o.status === 'skipped' ? { skipKind: o.skipKind ?? 'not-run' } : {}),
-    ...(o.message ? { message: o.message } : {}),
-    ...(o.remedy ? { remedy: o.remedy } : {}),
-    ...(o.expected !== undefined ? { expected: o.expected } : {}),
-    ...(o.seen !== undefined ? { seen: o.seen } : {}),
-    ...(o.places ? { places: o.places } : {}),
-  };
-}
-
 /** How one exchange ended, in a few words: "200 in 3.1 ms", "no answer within 200 ms". */
 export function answerOf(d: Delivery): string {
   return d.status !== undefined ? `${d.status} in ${fmtMs(d.ms)} ms` : d.error ?? 'no answer';
-}
-
-/**
- * A check that could not be exercised: the run is incomplete. The message
- * says why; `remedy` what makes it run, when the user can do something.
- */
-export function notRun(message: string, remedy?: string): Outcome {
-  return { status: 'skipped', skipKind: 'not-run', message, ...(remedy ? { remedy } : {}) };
 }
 
 /** A check whose one needed delivery was not sent. */
@@ -102,16 +66,11 @@ export function every(deliveries: readonly Delivery[], j: Judging): Outcome {
   const n = deliveries.length;
   if (bad.length) {
     const seen = listed(bad);
-    return {
-      status: 'failed',
-      message: `${bad.length} of ${n} deliveries not as expected (${j.expected}): ${seen}${note}`,
-      expected: j.expected, seen,
-      evidence: [
-        // The first offender is the exchange the report opens with.
-        ...bad.slice(0, MAX_SHOWN).map((d, i) => (i === 0 ? { ...d.evidence, primary: true } : d.evidence)),
-        ...(bad.length > MAX_SHOWN ? [{ kind: 'note' as const, text: `${bad.length - MAX_SHOWN} more failing exchanges are not shown.` }] : []),
-      ],
-    };
+    return failed(`${bad.length} of ${n} deliveries not as expected (${j.expected}): ${seen}${note}`, j.expected, seen, [
+      // The first offender is the exchange the report opens with.
+      ...bad.slice(0, MAX_SHOWN).map((d, i) => (i === 0 ? { ...d.evidence, primary: true } : d.evidence)),
+      ...(bad.length > MAX_SHOWN ? [{ kind: 'note' as const, text: `${bad.length - MAX_SHOWN} more failing exchanges are not shown.` }] : []),
+    ]);
   }
   const unsure = deliveries.filter(d => !d.notSent && d.status !== undefined && j.unsure?.(d));
   if (unsure.length) {
@@ -126,12 +85,12 @@ export function every(deliveries: readonly Delivery[], j: Judging): Outcome {
   if (unsent.length)
     return notRun(`not judged: ${unsent.length} of ${n} deliveries were not sent (${unsent[0].notSent}); ${fine} sent were as expected (${j.expected})${note}`,
       unsent.find(d => d.remedy)?.remedy);
-  return { status: 'passed', message: `${n} of ${n} as expected: ${j.expected}${note}` };
+  return passed(`${n} of ${n} as expected: ${j.expected}${note}`);
 }
 
-/** Runs a check body and times it. */
-export async function timed(def: CheckDef, body: () => Promise<Outcome> | Outcome): Promise<Judged> {
+/** Runs a check body and times it: its outcome and the ms it took, as Ctx.emit takes them. */
+export async function timed(body: () => Promise<Outcome> | Outcome): Promise<[Outcome, number]> {
   const t0 = performance.now();
   const o = await body();
-  return result(def, o, performance.now() - t0);
+  return [o, performance.now() - t0];
 }

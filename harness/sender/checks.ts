@@ -1,7 +1,7 @@
 // Every check of certify-receiver with the level it is registered at (the
 // caller decides severity; the checks are defined beside their phases). The
 // catalog lists these; certify() completes each emitted result from here.
-import { CheckRegistry, must, profile, should, type Registered } from '../report/check.ts';
+import { CheckRegistry, must, profile, should, type Registered } from '../check/def.ts';
 import { ACCEPTS } from './accepts.ts';
 import { AUTH_CHECKS, REFUSED_WITH_4XX } from './auth.ts';
 import { CONCURRENCY } from './concurrency.ts';

@@ -2,8 +2,9 @@
 // events in order (what the service does, spec 6.8 and 6.9).
 // Spec 6.9: "Events of different payments are delivered in parallel; the
 // receiver must expect concurrent requests."
-import type { CheckDef } from '../report/check.ts';
-import { answerOf, every, notRun, result, timed, withinLimit } from './check.ts';
+import type { CheckDef } from '../check/def.ts';
+import { answerOf, every, timed, withinLimit } from './check.ts';
+import { failed, notRun, passed } from '../check/outcome.ts';
 import { settledSlow, slowDelivery, type Ctx } from './context.ts';
 import { describeLimit, fmtMs, RESPONSE_WAIT_SPEC_MS } from './options.ts';
 import { BURST_SEQUENCE, eventBody } from './plan.ts';
@@ -51,7 +52,7 @@ async function sequence(ctx: Ctx, id: string, bodies: string[], startMs: number)
 
 /** Emits the three burst checks not-run with one reason, nothing sent. */
 function notSent(ctx: Ctx, why: string): void {
-  for (const def of [CONCURRENCY.allSuccess, CONCURRENCY.withinLimit, CONCURRENCY.stateAfterBurst]) ctx.emit(result(def, notRun(why), 0));
+  for (const def of [CONCURRENCY.allSuccess, CONCURRENCY.withinLimit, CONCURRENCY.stateAfterBurst]) ctx.emit(def, notRun(why));
 }
 
 /**
@@ -88,7 +89,7 @@ export async function runConcurrency(ctx: Ctx): Promise<Delivery[]> {
   // a delivery without an answer is within-limit's finding.
   const o = every(burst, { ok: ctx.success.ok, expected: `${ctx.success.code} to every delivery of the burst`, note: ctx.success.note,
     unanswered: { notRun: 'which receiver.concurrency.within-limit reports' } });
-  ctx.emit(result(CONCURRENCY.allSuccess, { ...o, message: `${what}: ${o.message}` }, wallMs));
+  ctx.emit(CONCURRENCY.allSuccess, { ...o, message: `${what}: ${o.message}` }, wallMs);
 
   // Spec 6.6: "The service waits 5 seconds in total for a response."
   const slow = slowDelivery(ctx);
@@ -98,9 +99,9 @@ export async function runConcurrency(ctx: Ctx): Promise<Delivery[]> {
     : every(burst.filter(d => d.status !== undefined || d.timedOut || d.notSent), { ok: d => d.ms <= limitMs + toleranceMs,
       expected: `answered within ${limit}, tolerance ${fmtMs(toleranceMs)} ms`, unanswered: 'fail',
       unsure: d => withinLimit(d, limitMs + toleranceMs) === 'unsure' });
-  ctx.emit(result(CONCURRENCY.withinLimit, { ...w, message: `${what}: ${w.message}` }, wallMs));
+  ctx.emit(CONCURRENCY.withinLimit, { ...w, message: `${what}: ${w.message}` }, wallMs);
 
-  ctx.emit(await timed(CONCURRENCY.stateAfterBurst, async () => {
+  ctx.emit(CONCURRENCY.stateAfterBurst, ...await timed(async () => {
     const template = ctx.opts.stateUrl;
     if (!template) return NEEDS_STATE_URL;
     const last = BURST_SEQUENCE[BURST_SEQUENCE.length - 1];
@@ -109,13 +110,11 @@ export async function runConcurrency(ctx: Ctx): Promise<Delivery[]> {
     const reads = await settledStates(ctx.t, template, ids, r => r.status === last, clock.toReal(SETTLE_SPEC_MS));
     const wrong = reads.filter(r => r.status !== last);
     const slowest = reads.reduce((a, b) => (b.afterMs > a.afterMs ? b : a));
-    if (!wrong.length) return { status: 'passed', message: `all ${ids.length} checkouts are ${last} (the last ${settledIn(slowest)})` };
+    if (!wrong.length) return passed(`all ${ids.length} checkouts are ${last} (the last ${settledIn(slowest)})`);
     const seen = wrong.slice(0, 3).map(r => `${r.read.label}: ${r.status ?? r.problem} (${settledIn(r)})`).join('; ');
-    return {
-      status: 'failed', expected: `${last} for all ${ids.length} checkouts within ${describeLimit(SETTLE_SPEC_MS, clock)} of the last answer`, seen,
-      message: `${wrong.length} of ${ids.length} checkouts are not ${last} after the burst: ${seen}`,
-      evidence: wrong.slice(0, 5).map((r, i) => (i ? r.read.evidence : { ...r.read.evidence, primary: true })),
-    };
+    return failed(`${wrong.length} of ${ids.length} checkouts are not ${last} after the burst: ${seen}`,
+      `${last} for all ${ids.length} checkouts within ${describeLimit(SETTLE_SPEC_MS, clock)} of the last answer`, seen,
+      wrong.slice(0, 5).map((r, i) => (i ? r.read.evidence : { ...r.read.evidence, primary: true })));
   }));
   return burst;
 }

@@ -1,6 +1,7 @@
 // What every phase of a certification run shares: the transport, fresh ids,
 // the options, and what counts as success for a valid delivery to this receiver.
-import type { Judged } from '../report/check.ts';
+import type { CheckDef } from '../check/def.ts';
+import type { Outcome } from '../check/outcome.ts';
 import type { SenderOptions } from './options.ts';
 import type { Ids } from './plan.ts';
 import type { Delivery, Transport } from './transport.ts';
@@ -23,8 +24,8 @@ export interface Ctx {
   ids: Ids;
   opts: SenderOptions;
   success: Success;
-  /** Hands a finished check on; its registration (checks.ts) gives it its level. */
-  emit(check: Judged): void;
+  /** Hands a finished check on (its outcome and the ms it took); its registration (checks.ts) gives it its level. */
+  emit(def: CheckDef, outcome: Outcome, durationMs?: number): void;
 }
 
 /**

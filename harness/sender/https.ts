@@ -7,8 +7,8 @@
 // ends TLS): it says so once at the top, and the check is not applicable
 // rather than a finding on every such run. Registered at should: the spec
 // states how the service calls.
-import type { CheckDef } from '../report/check.ts';
-import type { Outcome } from './check.ts';
+import type { CheckDef } from '../check/def.ts';
+import { failed, notApplicable, passed, type Outcome } from '../check/outcome.ts';
 import type { SenderOptions } from './options.ts';
 
 export const OVER_HTTPS: CheckDef = {
@@ -27,11 +27,9 @@ export function httpsNote(opts: Pick<SenderOptions, 'url'>): string | undefined 
 
 /** Runs after the pre-flight, which made the TLS handshake (and verified the certificate unless --insecure). */
 export function overHttps(opts: Pick<SenderOptions, 'url' | 'insecure'>): Outcome {
-  if (httpsNote(opts)) return { status: 'skipped', skipKind: 'not-applicable', message: `not applicable: ${PLAIN}` };
-  if (!opts.insecure) return { status: 'passed', message: 'the TLS handshake verified the receiver\'s certificate' };
+  if (httpsNote(opts)) return notApplicable(`not applicable: ${PLAIN}`);
+  if (!opts.insecure) return passed('the TLS handshake verified the receiver\'s certificate');
   const seen = 'https:// with --insecure (the certificate was not verified)';
-  return {
-    status: 'failed', expected: 'an https:// URL whose certificate verifies', seen,
-    message: `the receiver was certified at ${seen}; the service verifies the certificate, so certify with one it can verify`,
-  };
+  return failed(`the receiver was certified at ${seen}; the service verifies the certificate, so certify with one it can verify`,
+    'an https:// URL whose certificate verifies', seen);
 }

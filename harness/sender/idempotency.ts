@@ -1,8 +1,9 @@
 // receiver.idempotency: the same event delivered again gets the same success.
 // Spec 6.3: "Delivery is at least once. The receiver must expect duplicates."
 // Spec 6.4: "The receiver must answer each request with status code 200."
-import type { CheckDef } from '../report/check.ts';
-import { answerOf, every, notRun, notSentOutcome, timed, type Outcome } from './check.ts';
+import type { CheckDef } from '../check/def.ts';
+import { answerOf, every, notSentOutcome, timed } from './check.ts';
+import { failed, notRun, passed, type Outcome } from '../check/outcome.ts';
 import { budget, describeLimit, fmtMs } from './options.ts';
 import { silence, type Ctx } from './context.ts';
 import { DUPLICATE_SEQUENCE, eventBody, pathTo, type BodyKind } from './plan.ts';
@@ -82,14 +83,15 @@ async function duplicated(ctx: Ctx, kind: 'normal' | 'batch', status: string, ti
  */
 export async function runIdempotency(ctx: Ctx): Promise<void> {
   const quiet = silence(ctx);
-  const checks = await Promise.all([
-    timed(IDEMPOTENCY.twice, () => quiet ? notRun(quiet) : duplicated(ctx, 'normal', 'PAYMENT_INITIATED', 2)),
-    timed(IDEMPOTENCY.threeTimes, () => quiet ? notRun(quiet) : duplicated(ctx, 'batch', 'PAYMENT_COMPLETED', 3)),
-    timed(IDEMPOTENCY.afterPause, () => quiet ? notRun(quiet) : duplicated(ctx, 'normal', 'PAYMENT_COMPLETED', 2, ctx.t.timing.pauseMs)),
-    timed(IDEMPOTENCY.stateAfterDuplicates, () => quiet && ctx.opts.stateUrl ? notRun(quiet) : stateAfterDuplicates(ctx)),
-    timed(TRACKS_BY_ID, () => quiet && ctx.opts.stateUrl ? notRun(quiet) : tracksById(ctx)),
-  ]);
-  for (const c of checks) ctx.emit(c);
+  const checks: [CheckDef, () => Promise<Outcome> | Outcome][] = [
+    [IDEMPOTENCY.twice, () => quiet ? notRun(quiet) : duplicated(ctx, 'normal', 'PAYMENT_INITIATED', 2)],
+    [IDEMPOTENCY.threeTimes, () => quiet ? notRun(quiet) : duplicated(ctx, 'batch', 'PAYMENT_COMPLETED', 3)],
+    [IDEMPOTENCY.afterPause, () => quiet ? notRun(quiet) : duplicated(ctx, 'normal', 'PAYMENT_COMPLETED', 2, ctx.t.timing.pauseMs)],
+    [IDEMPOTENCY.stateAfterDuplicates, () => quiet && ctx.opts.stateUrl ? notRun(quiet) : stateAfterDuplicates(ctx)],
+    [TRACKS_BY_ID, () => quiet && ctx.opts.stateUrl ? notRun(quiet) : tracksById(ctx)],
+  ];
+  const judged = await Promise.all(checks.map(([, body]) => timed(body)));
+  checks.forEach(([def], i) => ctx.emit(def, ...judged[i]));
 }
 
 async function stateAfterDuplicates(ctx: Ctx): Promise<Outcome> {
@@ -105,11 +107,8 @@ async function stateAfterDuplicates(ctx: Ctx): Promise<Outcome> {
   const last = DUPLICATE_SEQUENCE[DUPLICATE_SEQUENCE.length - 1].status;
   const [s] = await settledStates(ctx.t, template, [id], r => r.status === last, ctx.t.timing.clock.toReal(SETTLE_SPEC_MS));
   const seq = DUPLICATE_SEQUENCE.map(e => `${e.status} x${e.times}`).join(', ');
-  if (s.status === last) return { status: 'passed', message: `after ${seq} the state is ${last} (${settledIn(s)})` };
-  return {
-    status: 'failed', expected: `${last} within ${describeLimit(SETTLE_SPEC_MS, ctx.t.timing.clock)} of the last answer`,
-    seen: `${s.status ?? s.problem ?? 'nothing'} (${settledIn(s)})`,
-    message: `after ${seq} the receiver's state should be ${last}, seen ${s.status ?? s.problem} (${settledIn(s)})`,
-    evidence: [{ ...s.read.evidence, primary: true }, ...sent.map(d => d.evidence)],
-  };
+  if (s.status === last) return passed(`after ${seq} the state is ${last} (${settledIn(s)})`);
+  return failed(`after ${seq} the receiver's state should be ${last}, seen ${s.status ?? s.problem} (${settledIn(s)})`,
+    `${last} within ${describeLimit(SETTLE_SPEC_MS, ctx.t.timing.clock)} of the last answer`, `${s.status ?? s.problem ?? 'nothing'} (${settledIn(s)})`,
+    [{ ...s.read.evidence, primary: true }, ...sent.map(d => d.evidence)]);
 }

@@ -5,8 +5,9 @@
 // the limit and the advice as marks) so that the report's latency picture can be
 // redrawn from results.json alone.
 import type { MeasurementEvidence, SamplesEvidence } from '../report/model.ts';
-import type { CheckDef } from '../report/check.ts';
-import { every, notRun, timed, withinLimit } from './check.ts';
+import type { CheckDef } from '../check/def.ts';
+import { every, timed, withinLimit } from './check.ts';
+import { failed, notRun, passed } from '../check/outcome.ts';
 import type { Ctx } from './context.ts';
 import { describeLimit, fmtMs, P99_ADVICE_SPEC_MS, RESPONSE_WAIT_SPEC_MS } from './options.ts';
 import { summarizeMs, type Summary } from '../report/stats.ts';
@@ -54,22 +55,21 @@ export async function runLatency(ctx: Ctx, alone: readonly Delivery[]): Promise<
   const evidence = latencyEvidence(ctx.t.log, limitMs, p99AdviceMs);
   const limit = describeLimit(RESPONSE_WAIT_SPEC_MS, clock);
 
-  ctx.emit(await timed(LATENCY.underLimit, () => {
+  ctx.emit(LATENCY.underLimit, ...await timed(() => {
     // A connection refused or reset is no answer time: the prefix that sent the delivery judges it.
     const o = every(alone.filter(d => d.status !== undefined || d.timedOut || d.notSent),
       { ok: d => d.ms <= limitMs + toleranceMs, expected: `answered within ${limit}, tolerance ${fmtMs(toleranceMs)} ms`, unanswered: 'fail',
         unsure: d => withinLimit(d, limitMs + toleranceMs) === 'unsure' });
-    return { ...o, evidence: [...(o.evidence ?? []), ...evidence] };
+    return { ...o, evidence: [...o.evidence, ...evidence] };
   }));
 
-  ctx.emit(await timed(LATENCY.p99, () => {
+  ctx.emit(LATENCY.p99, ...await timed(() => {
     const ms = alone.filter(d => d.status !== undefined).map(d => d.ms);
     if (!ms.length) return notRun('not judged: no valid delivery was answered within the wait, which receiver.latency.under-limit reports');
     const s = summarizeMs(ms);
     const advice = describeLimit(P99_ADVICE_SPEC_MS, clock);
     const ok = s.p99 <= p99AdviceMs + clock.tolerance(p99AdviceMs);
     const msg = `deliveries outside bursts: ${line(s)} ms; advice p99 under ${advice}`;
-    return ok ? { status: 'passed', message: msg, evidence }
-      : { status: 'failed', expected: `p99 under ${advice}`, seen: `p99 ${fmtMs(s.p99)} ms`, message: msg, evidence };
+    return ok ? passed(msg, evidence) : failed(msg, `p99 under ${advice}`, `p99 ${fmtMs(s.p99)} ms`, evidence);
   }));
 }

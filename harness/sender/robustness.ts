@@ -4,8 +4,9 @@
 // valid delivery after the garbage is such a request (`must`). Refusing garbage
 // with a 4xx is advice (`should`): the spec says nothing about bodies it does
 // not define, but a 200 to garbage means the receiver did not look at the body.
-import type { CheckDef } from '../report/check.ts';
-import { answerOf, notRun, notSentOutcome, result, type Outcome } from './check.ts';
+import type { CheckDef } from '../check/def.ts';
+import { answerOf, notSentOutcome } from './check.ts';
+import { failed, notRun, passed, type Outcome } from '../check/outcome.ts';
 import { settledSlow, VALID_KINDS, type Ctx } from './context.ts';
 import { freshBody, GARBAGE, type Garbage } from './plan.ts';
 import type { Delivery } from './transport.ts';
@@ -45,21 +46,18 @@ export const STAYS_UP: CheckDef = {
 
 /** Emits both checks of one garbage not-run with one reason. */
 function skipBoth(ctx: Ctx, g: Garbage, why: string): void {
-  ctx.emit(result(ROBUSTNESS[g].keeps, notRun(why), 0));
-  ctx.emit(result(ROBUSTNESS[g].refused, notRun(why), 0));
+  ctx.emit(ROBUSTNESS[g].keeps, notRun(why));
+  ctx.emit(ROBUSTNESS[g].refused, notRun(why));
 }
 
 /** Whether the valid delivery after the garbage got the receiver's success (must). */
 function keepsWorking(ctx: Ctx, title: string, garbage: Delivery, next: Delivery): Outcome {
   if (next.notSent) return notSentOutcome(next);
-  if (ctx.success.ok(next)) return { status: 'passed', message: `after ${title} (${answerOf(garbage)}), the next delivery got ${answerOf(next)}` };
+  if (ctx.success.ok(next)) return passed(`after ${title} (${answerOf(garbage)}), the next delivery got ${answerOf(next)}`);
   if (next.status === undefined && next.timedOut && typeof ctx.success.unanswered === 'object')
     return notRun(`not judged: the valid delivery after ${title} got no answer within the wait, ${ctx.success.unanswered.notRun}`);
-  return {
-    status: 'failed', expected: `${ctx.success.code} to the valid delivery after ${title}`, seen: answerOf(next),
-    message: `after ${title} (answered: ${answerOf(garbage)}) the next valid delivery got ${answerOf(next)}${ctx.success.note}`,
-    evidence: [garbage.evidence, { ...next.evidence, primary: true }],
-  };
+  return failed(`after ${title} (answered: ${answerOf(garbage)}) the next valid delivery got ${answerOf(next)}${ctx.success.note}`,
+    `${ctx.success.code} to the valid delivery after ${title}`, answerOf(next), [garbage.evidence, { ...next.evidence, primary: true }]);
 }
 
 /** Whether the garbage itself was refused with a 4xx (should). */
@@ -68,13 +66,11 @@ function refused(ctx: Ctx, g: Garbage, title: string, garbage: Delivery): Outcom
   // A receiver that hangs up on an oversized upload refuses it too.
   const hungUp = g === 'large-body' && garbage.status === undefined && /closed the connection/.test(garbage.error ?? '');
   if ((garbage.status !== undefined && garbage.status >= 400 && garbage.status < 500) || hungUp)
-    return { status: 'passed', message: `refused: ${answerOf(garbage)}` };
+    return passed(`refused: ${answerOf(garbage)}`);
   if (garbage.status === undefined && garbage.timedOut && typeof ctx.success.unanswered === 'object')
     return notRun(`not judged: ${title} got no answer within the wait, ${ctx.success.unanswered.notRun}`);
-  return {
-    status: 'failed', expected: 'a 4xx answer (400, 413, 415 or 422 are usual)', seen: answerOf(garbage),
-    message: `${title} got ${answerOf(garbage)} instead of a 4xx`, evidence: [{ ...garbage.evidence, primary: true }],
-  };
+  return failed(`${title} got ${answerOf(garbage)} instead of a 4xx`, 'a 4xx answer (400, 413, 415 or 422 are usual)', answerOf(garbage),
+    [{ ...garbage.evidence, primary: true }]);
 }
 
 /**
@@ -107,8 +103,8 @@ export async function runRobustness(ctx: Ctx): Promise<Delivery[]> {
     const took = performance.now() - t0;
     after.push(next);
     if (next.status === undefined && /connection refused/.test(next.error ?? '')) downAfter = shape.title;
-    ctx.emit(result(ROBUSTNESS[g].keeps, keepsWorking(ctx, shape.title, garbage, next), took));
-    ctx.emit(result(ROBUSTNESS[g].refused, refused(ctx, g, shape.title, garbage), garbage.ms));
+    ctx.emit(ROBUSTNESS[g].keeps, keepsWorking(ctx, shape.title, garbage, next), took);
+    ctx.emit(ROBUSTNESS[g].refused, refused(ctx, g, shape.title, garbage), garbage.ms);
   }
   return after;
 }

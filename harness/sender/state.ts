@@ -5,7 +5,7 @@
 // ({"checkout": {"status": ...}}), or as a bare string body.
 import { CHECKOUT_STATUSES } from '../contracts/enums.ts';
 import { fmtMs } from './options.ts';
-import { notRun } from './check.ts';
+import { notRun } from '../check/outcome.ts';
 import type { Delivery, Transport } from './transport.ts';
 
 export interface StateRead { status?: string; read: Delivery; problem?: string }

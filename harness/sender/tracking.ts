@@ -5,8 +5,9 @@
 // referenceId: the first fails, the second completes, and each keeps its own
 // state. Registered at should: a merchant that gives every checkout its own
 // referenceId never meets two that share one.
-import type { CheckDef } from '../report/check.ts';
-import { answerOf, notRun, notSentOutcome, type Outcome } from './check.ts';
+import type { CheckDef } from '../check/def.ts';
+import { answerOf, notSentOutcome } from './check.ts';
+import { failed, notRun, passed, type Outcome } from '../check/outcome.ts';
 import type { Ctx } from './context.ts';
 import { eventBody } from './plan.ts';
 import { NEEDS_STATE_URL, settledIn, settledStates, SETTLE_SPEC_MS } from './state.ts';
@@ -37,11 +38,11 @@ export async function tracksById(ctx: Ctx): Promise<Outcome> {
       sent.push(d);
       if (d.notSent) return notSentOutcome(d);
       if (d.status === undefined && d.timedOut) return notRun(`not judged: ${d.label} got ${answerOf(d)}, which receiver.latency reports`);
-      if (!ctx.success.ok(d)) return {
-        status: 'failed', expected: `${ctx.success.code} to every event of both checkouts`, seen: `${d.label}: ${answerOf(d)}`,
-        message: `the receiver refused an event of the second checkout of one referenceId: ${d.label}: ${answerOf(d)}${ctx.success.note}`,
-        evidence: [{ ...d.evidence, primary: true }, ...sent.slice(0, -1).map(x => x.evidence)],
-      };
+      if (!ctx.success.ok(d)) {
+        return failed(`the receiver refused an event of the second checkout of one referenceId: ${d.label}: ${answerOf(d)}${ctx.success.note}`,
+          `${ctx.success.code} to every event of both checkouts`, `${d.label}: ${answerOf(d)}`,
+          [{ ...d.evidence, primary: true }, ...sent.slice(0, -1).map(x => x.evidence)]);
+      }
     }
   }
   const want = [ATTEMPTS[0].at(-1)!, ATTEMPTS[1].at(-1)!];
@@ -49,11 +50,8 @@ export async function tracksById(ctx: Ctx): Promise<Outcome> {
   const reads = await settledStates(ctx.t, template, ids, (r, i) => r.status === want[i], ctx.t.timing.clock.toReal(SETTLE_SPEC_MS));
   const wrong = reads.flatMap((r, i) => (r.status === want[i] ? [] : [{ r, i }]));
   const what = `two checkouts with referenceId ${referenceId}, ${ATTEMPTS.map(a => a.join(' > ')).join(', then ')}`;
-  if (!wrong.length) return { status: 'passed', message: `${what}: the first is ${want[0]}, the second ${want[1]}` };
+  if (!wrong.length) return passed(`${what}: the first is ${want[0]}, the second ${want[1]}`);
   const seen = wrong.map(({ r, i }) => `checkout ${i + 1}: ${r.status ?? r.problem} (${settledIn(r)})`).join('; ');
-  return {
-    status: 'failed', expected: `checkout 1 ${want[0]}, checkout 2 ${want[1]}`, seen,
-    message: `${what}: the state should follow each checkout by its id, seen ${seen}`,
-    evidence: [...wrong.map(({ r }, k) => (k ? r.read.evidence : { ...r.read.evidence, primary: true })), ...sent.map(d => d.evidence)],
-  };
+  return failed(`${what}: the state should follow each checkout by its id, seen ${seen}`, `checkout 1 ${want[0]}, checkout 2 ${want[1]}`, seen,
+    [...wrong.map(({ r }, k) => (k ? r.read.evidence : { ...r.read.evidence, primary: true })), ...sent.map(d => d.evidence)]);
 }

@@ -2,7 +2,7 @@
 // Every check of the suite in run order, each with the level it is registered at
 // (the caller decides severity): the suite file registers them as tests, and
 // the catalog lists them without running anything.
-import { must, profile, should, type Registered } from '../../harness/report/check.ts';
+import { must, profile, should, type Registered } from '../../harness/check/def.ts';
 import * as banks from '../checks/data/banks.ts';
 import * as accounts from '../checks/data/accounts.ts';
 import * as transactions from '../checks/data/transactions.ts';
@@ -17,8 +17,8 @@ export const DATA_CHECKS: readonly Registered<Check>[] = [
   should(banks.filterNameNarrows),
   must(banks.byId),
   must(banks.unknownId),
-  must(banks.contract('must')),
-  profile(banks.contract('profile')),
+  must(banks.contract),
+  profile(banks.profileFields),
   profile(banks.errorBody),
   profile(banks.requestId),
   profile(banks.jsonContentType),
@@ -28,8 +28,8 @@ export const DATA_CHECKS: readonly Registered<Check>[] = [
   must(accounts.names),
   must(accounts.namesSeen),
   must(psuIp.psuIpOptional),
-  must(accounts.contract('must')),
-  profile(accounts.contract('profile')),
+  must(accounts.contract),
+  profile(accounts.profileFields),
 
   must(transactions.list),
   must(transactions.counterparty),
@@ -37,7 +37,7 @@ export const DATA_CHECKS: readonly Registered<Check>[] = [
   must(transactions.bic),
   should(transactions.bicFormat),
   must(transactions.perAccount),
-  must(transactions.contract('must')),
-  profile(transactions.contract('profile')),
+  must(transactions.contract),
+  profile(transactions.profileFields),
   profile(transactions.unknownAccount),
 ];

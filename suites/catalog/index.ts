@@ -4,7 +4,7 @@
 // certify-receiver (registered in harness/sender/checks.ts). Importing it runs
 // nothing and needs no target, so `run --list`, the requirement and proof
 // tests, coverage and the not-selected listing all read the same list.
-import type { Registered } from '../../harness/report/check.ts';
+import type { Registered } from '../../harness/check/def.ts';
 import type { Suite } from '../../harness/report/model.ts';
 import { WEBHOOK_CHECKS } from '../../harness/sink/analysis/index.ts';
 import { RECEIVER_CHECKS } from '../../harness/sender/checks.ts';

@@ -3,7 +3,7 @@
 // Every check of the suite in run order, each with the level it is registered at
 // (the caller decides severity): the suite file registers them as tests, and
 // the catalog lists them without running anything.
-import { must, profile, should, type Registered } from '../../harness/report/check.ts';
+import { must, profile, should, type Registered } from '../../harness/check/def.ts';
 import * as initiate from '../checks/payments/initiate.ts';
 import * as authorize from '../checks/payments/authorize.ts';
 import * as optional from '../checks/payments/optional.ts';

@@ -2,7 +2,7 @@
 // Every check of the suite in run order, each with the level it is registered at
 // (the caller decides severity): the suite file registers them as tests, and
 // the catalog lists them without running anything.
-import { must, profile, type Registered } from '../../harness/report/check.ts';
+import { must, profile, type Registered } from '../../harness/check/def.ts';
 import * as lifecycle from '../checks/session/lifecycle.ts';
 import * as link from '../checks/session/consent-link.ts';
 import * as redirect from '../checks/session/consent-redirect.ts';

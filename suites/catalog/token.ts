@@ -2,7 +2,7 @@
 // Every check of the suite in run order, each with the level it is registered at
 // (the caller decides severity): the suite file registers them as tests, and
 // the catalog lists them without running anything.
-import { must, profile, should, type Registered } from '../../harness/report/check.ts';
+import { must, profile, should, type Registered } from '../../harness/check/def.ts';
 import * as issue from '../checks/token/issue.ts';
 import * as refresh from '../checks/token/refresh.ts';
 import * as errors from '../checks/token/errors.ts';

@@ -1,10 +1,12 @@
 // What a check of the API suites is written with: its definition (the shared
 // CheckDef plus its body), the context a body records evidence in, and the
-// three ways a body ends early (fail, skip, a missing prerequisite). Free of
+// three ways a body ends early (fail, skip, a missing prerequisite), which
+// settle() maps onto the one Outcome of harness/check/outcome.ts. Free of
 // Playwright, so the catalog of checks (suites/catalog/) loads without it;
 // register.ts turns a registered check into a Playwright test.
-import type { CheckStatus, Evidence, HttpEvidence, SkipKind } from '../../harness/report/model.ts';
-import type { CheckDef } from '../../harness/report/check.ts';
+import type { Evidence, HttpEvidence, Level, SkipKind } from '../../harness/report/model.ts';
+import type { CheckDef } from '../../harness/check/def.ts';
+import { failed, notApplicable, notRun, passed, type Outcome } from '../../harness/check/outcome.ts';
 import { exchange, type Exchange, type ExchangeRequest, type ExchangeResponse } from '../../harness/http/exchange.ts';
 import { EVIDENCE_WHOLE_BYTES, describeBody } from '../../harness/http/body.ts';
 import { jsonTextFindings } from '../../harness/contracts/input.ts';
@@ -44,7 +46,8 @@ export class CheckContext {
   summary?: string;
   /** The places the check iterated with everyPlace(), for its result. */
   places?: PlaceTally;
-  constructor(readonly def: CheckDef) {}
+  /** `def` as registered (suites/catalog/): its level decides which contract violations are its own (contract.ts). */
+  constructor(readonly def: CheckDef & { level?: Level }) {}
 
   /** The evidence of each answer, so a failure can point at the exchange that broke the rule. */
   private readonly exchangeOf = new WeakMap<ExchangeResponse, HttpEvidence>();
@@ -233,33 +236,36 @@ export function describeAnswer(res: ExchangeResponse): string {
   return `${res.status} ${show(res.json ?? res.text)}`;
 }
 
-export interface Outcome { status: CheckStatus; message?: string; expected?: string; seen?: string; skipKind?: SkipKind; remedy?: string }
-
 /**
  * Runs the body under a deadline a little shorter than Playwright's timeout, so
  * that a check that hangs still reports what it saw up to then.
  */
 export async function settle(c: CheckContext, body: (c: CheckContext) => Promise<void>, deadlineMs: number): Promise<Outcome> {
+  const o = await ending(c, body, deadlineMs);
+  return c.places ? { ...o, places: c.places } : o;
+}
+
+/** The one place where the ways an API check ends (return, fail, skip, notApplicable, a prerequisite, a bug) become an Outcome. */
+async function ending(c: CheckContext, body: (c: CheckContext) => Promise<void>, deadlineMs: number): Promise<Outcome> {
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new CheckFailed(`the check did not finish within ${(deadlineMs / 1000).toFixed(0)} s`)), deadlineMs);
   });
   try {
     await Promise.race([body(c), deadline]);
-    return { status: 'passed', ...(c.summary ? { message: c.summary } : {}) };
+    return passed(c.summary, c.evidence);
   } catch (e) {
-    if (e instanceof CheckSkipped) return { status: 'skipped', skipKind: e.kind, message: e.message, ...(e.remedy ? { remedy: e.remedy } : {}) };
-    if (e instanceof Prerequisite)
-      return { status: 'skipped', skipKind: 'not-run', message: `not checked: ${e.message}`, ...(e.remedy ? { remedy: e.remedy } : {}) };
+    if (e instanceof CheckSkipped) return e.kind === 'not-applicable' ? notApplicable(e.message, c.evidence) : notRun(e.message, e.remedy, c.evidence);
+    if (e instanceof Prerequisite) return notRun(`not checked: ${e.message}`, e.remedy, c.evidence);
     if (e instanceof CheckFailed) {
       // What was seen quotes the target: redacted before it goes into the message the harness writes.
       const seen = e.seen === undefined ? undefined : redactor.text(e.seen);
       const detail = e.expected !== undefined || seen !== undefined ? `: expected ${e.expected ?? '?'}, seen ${seen ?? '?'}` : '';
-      return { status: 'failed', message: e.message + detail, expected: e.expected, seen };
+      return failed(e.message + detail, e.expected, seen, c.evidence);
     }
     // The harness's own exception (a bug, or input it could not handle): the check did not run, it did not fail.
-    return { status: 'skipped', skipKind: 'not-run', message: `the harness could not finish the check: ${redactor.text(String((e as Error)?.message ?? e))}`,
-      remedy: 'report it as a bug of the harness, with the report folder' };
+    return notRun(`the harness could not finish the check: ${redactor.text(String((e as Error)?.message ?? e))}`,
+      'report it as a bug of the harness, with the report folder', c.evidence);
   } finally {
     clearTimeout(timer);
   }

@@ -3,9 +3,11 @@
 // reporter can name a check that ended without a result) and its CheckResult
 // as an attachment. endCheck() is the one way a test hands its result over.
 import { test, type TestInfo } from './test.ts';
-import { CHECK_ANNOTATION, CHECK_ATTACHMENT, metaOf, requirementTags, type CheckMeta, type Registered } from '../../harness/report/check.ts';
+import { CHECK_ANNOTATION, CHECK_ATTACHMENT, requirementTags } from '../../harness/report/check.ts';
+import { metaOf, type CheckMeta, type Registered } from '../../harness/check/def.ts';
 import type { CheckResult } from '../../harness/report/model.ts';
 import { CheckContext, settle, type Check } from './check.ts';
+import { toResult } from '../../harness/check/outcome.ts';
 import { redactor, target } from './target.ts';
 import { checkExistsAt, requirementsAt } from '../../harness/requirements/versions.ts';
 
@@ -57,16 +59,7 @@ export function registerChecks(checks: readonly Registered<Check>[]): void {
       const c = new CheckContext(k);
       const started = performance.now();
       const outcome = await settle(c, body => k.run(body), Math.max(1000, testInfo.timeout - 3000));
-      return {
-        ...meta, status: outcome.status,
-        ...(outcome.skipKind ? { skipKind: outcome.skipKind } : {}),
-        ...(outcome.message ? { message: outcome.message } : {}),
-        ...(outcome.remedy ? { remedy: outcome.remedy } : {}),
-        ...(outcome.expected !== undefined ? { expected: outcome.expected } : {}),
-        ...(outcome.seen !== undefined ? { seen: outcome.seen } : {}),
-        evidence: c.evidence, durationMs: Math.round(performance.now() - started),
-        ...(c.places ? { places: c.places } : {}),
-      };
+      return toResult(meta, outcome, Math.round(performance.now() - started));
     });
   }
 }

@@ -7,7 +7,7 @@
 import type { Evidence } from '../../harness/report/model.ts';
 import type { ExchangeResponse } from '../../harness/http/exchange.ts';
 import type { HttpEvidence } from '../../harness/report/model.ts';
-import type { CheckDef } from '../../harness/report/check.ts';
+import type { CheckDef } from '../../harness/check/def.ts';
 import { announceWait, type CheckContext } from './check.ts';
 import { Recorder } from './memo.ts';
 import { target } from './target.ts';

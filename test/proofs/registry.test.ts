@@ -10,6 +10,7 @@ import assert from 'node:assert/strict';
 import { CATALOG } from '../../suites/catalog/index.ts';
 import { FAULTS } from '../../harness/reference/catalog.ts';
 import { loadProofs, type Proofs } from '../../harness/requirements/load.ts';
+import type { Level } from '../../harness/report/model.ts';
 import { proofProblems, type ProofSources } from '../../harness/requirements/rules.ts';
 import { RECEIVER_FAULTS } from '../fixtures/receivers/faults.ts';
 import { MUTATIONS } from '../suites/mutations.ts';
@@ -70,4 +71,31 @@ test('a catalog fault or a record without an entry fails', () => {
   const problems = proofProblems(p, small).join('\n');
   assert.match(problems, /catalog fault webhook-retry-early has no entry under faults/);
   assert.match(problems, /test\/sink\/records.ts defines retry-2s-after-500, which contracts\/proofs.yaml does not list/);
+});
+
+/**
+ * A breaker whose catalog level is not the level its checks are registered at
+ * (the highest among the checks its proof fails): severity is given at
+ * registration, and the catalog's level only says which verdict the fault
+ * brings about, so it must follow.
+ */
+function breakerLevelProblems(proofs: Proofs, src: Pick<ProofSources, 'checks' | 'faults' | 'receivers'>): string[] {
+  const levelOf = new Map(src.checks.map(c => [c.id, c.level]));
+  const rank: Record<Level, number> = { must: 0, should: 1, profile: 2 };
+  return (['faults', 'receivers'] as const).flatMap(kind => src[kind].flatMap(b => {
+    const levels = (proofs[kind][b.name]?.fails ?? []).map(id => levelOf.get(id)).filter((l): l is Level => l !== undefined);
+    const top = levels.sort((x, y) => rank[x] - rank[y])[0];
+    return top === undefined || top === b.level ? []
+      : [`${kind} ${b.name} has level ${b.level} but the checks it fails are registered ${top}: give it level ${top}`];
+  }));
+}
+
+test('every catalog and sample receiver fault has the level its checks are registered at', () => {
+  assert.deepEqual(breakerLevelProblems(loadProofs(), SOURCES), []);
+});
+
+test('a fault whose level is not its checks\' registered level fails', () => {
+  assert.deepEqual(breakerLevelProblems(valid(), small), []);
+  const wrong = { ...small, faults: [{ ...small.faults[0]!, level: 'should' as const }] };
+  assert.match(breakerLevelProblems(valid(), wrong).join('\n'), /faults webhook-retry-early has level should but the checks it fails are registered must/);
 });

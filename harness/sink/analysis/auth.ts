@@ -1,7 +1,8 @@
 // webhook.auth: the api-key on every attempt, retries included.
-import { failed, skipped, verdict, type Finding } from './result.ts';
+import { fromFindings, verdict, type Finding } from './result.ts';
+import { notRun, type Outcome } from '../../check/outcome.ts';
 import type { Evidence } from '../../report/model.ts';
-import type { CheckDef, Judged } from '../../report/check.ts';
+import type { CheckDef } from '../../check/def.ts';
 import { strangersNaming as namingAfter, type RunView } from './view.ts';
 
 /** The traffic the analysis did not count as the sender's, in one line of counts; undefined when there was none. */
@@ -23,14 +24,14 @@ export const API_KEY: CheckDef = {
   quote: 'Every webhook request carries the key in the api-key header; the receiver verifies it to confirm the sender.',
 };
 
-export function checkApiKey(view: RunView): Judged {
+export function checkApiKey(view: RunView): Outcome {
   if (!view.opts.apiKey && ![...view.plan.values()].some(p => p.apiKey))
-    return skipped(API_KEY, 'no webhook api-key was configured, so there is nothing to compare the header with');
+    return notRun('no webhook api-key was configured, so there is nothing to compare the header with');
   const note = strangersNote(view);
   if (!view.all.length) {
-    if (!note) return skipped(API_KEY, 'no delivery attempt arrived');
+    if (!note) return notRun('no delivery attempt arrived');
     // Nothing carried the key: either the sender leaves it out or mangles it, or everything came from elsewhere.
-    return failed(API_KEY, 'the registered api-key on the sender\'s attempts', [{
+    return fromFindings('the registered api-key on the sender\'s attempts', [{
       message: `none of ${view.strangers.length} attempts carried the registered api-key or belonged to a checkout the sender was asked for: ` +
         `if they came from the sender, it leaves the key out or sends another; if not, the sender sent nothing`,
       attempts: [],
@@ -39,7 +40,7 @@ export function checkApiKey(view: RunView): Judged {
   // Every attempt judged here carried the registered key: a stranger's never counts (view.ts). What shows a
   // sender that leaves the key out is what did not come with it, where attempts without it did come instead.
   const findings = [...unkeyedCheckouts(view), ...unkeyedRetries(view)];
-  return verdict(API_KEY, 'the registered api-key on every attempt', findings,
+  return verdict('the registered api-key on every attempt', findings,
     `all ${view.all.length} attempts (${view.all.filter(a => a.attempt > 1).length} retries) of the sender carried the registered api-key`, note ? [note] : []);
 }
 

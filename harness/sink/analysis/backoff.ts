@@ -1,10 +1,11 @@
 // webhook.backoff: the delay before each retry, and its growth over
 // consecutive failures of one event.
 import type { Evidence } from '../../report/model.ts';
-import { deliveries, listed, placed, skipped, verdict, type Finding } from './result.ts';
+import { deliveries, listed, verdict, type Finding } from './result.ts';
+import { notRun, placed, type Outcome } from '../../check/outcome.ts';
 import { PlaceLedger } from '../../report/places.ts';
 import { EVENT_POSITIONS } from '../../places/event-positions.ts';
-import type { CheckDef, Judged } from '../../report/check.ts';
+import type { CheckDef } from '../../check/def.ts';
 import { MIN_RETRY_DELAY_MS, judgeAtLeast, minOf, positionOf, sec, tooLate, type AttemptView, type RunView, type Timing } from './view.ts';
 
 // Spec 6.5: "Retries use exponential backoff with a minimum delay of 10 seconds."
@@ -182,21 +183,21 @@ export function backoffUnjudged(view: RunView): number {
   return Math.max(m.findings.length ? 0 : m.uncovered, !g.findings.length && g.unsure && !g.judged ? MIN_CHAIN : 0);
 }
 
-export function checkMinDelay(view: RunView): Judged {
+export function checkMinDelay(view: RunView): Outcome {
   const m = judgeMinDelays(view);
   return placed(judgeMinDelay(view, m), m.places);
 }
 
-function judgeMinDelay(view: RunView, { delays, overlapping, findings, fromStart, unsure, worst, uncovered }: MinDelays): Judged {
-  if (!delays.length) return skipped(MIN_DELAY, 'no failed attempt was retried, so there was no delay to measure');
+function judgeMinDelay(view: RunView, { delays, overlapping, findings, fromStart, unsure, worst, uncovered }: MinDelays): Outcome {
+  if (!delays.length) return notRun('no failed attempt was retried, so there was no delay to measure');
   const shortest = minOf(delays.map(d => d.ms));
   const measured: Evidence = { kind: 'measurement', name: 'shortest retry delay',
     expected: `≥ ${sec(MIN_RETRY_DELAY_MS)} (tolerance ${sec(view.tol(MIN_RETRY_DELAY_MS))})`, seen: sec(shortest) };
-  if (!findings.length && uncovered) return skipped(MIN_DELAY, blurredText(unsure, delays.length, worst!.d, worst!.t));
+  if (!findings.length && uncovered) return notRun(blurredText(unsure, delays.length, worst!.d, worst!.t));
   const leftOut: Evidence[] = !findings.length && unsure ? [{ kind: 'note',
     text: `${blurredText(unsure, delays.length, worst!.d, worst!.t, false)}, so they were left out; ` +
       `each was at the place in its run of failures (first retry, second, ...) of a delay judged in time` }] : [];
-  return verdict(MIN_DELAY, `every retry ≥ ${sec(MIN_RETRY_DELAY_MS)} after the failed attempt ended`, findings,
+  return verdict(`every retry ≥ ${sec(MIN_RETRY_DELAY_MS)} after the failed attempt ended`, findings,
     `${delays.length} retries, the shortest ${sec(shortest)} after its failed attempt` +
       `${leftOut.length ? ` (${unsure} blurred by the sink's own lateness left out)` : ''}` +
       `${fromStart ? `; ${fromStart} after an attempt the sender gave up on came ≥ ${sec(MIN_RETRY_DELAY_MS)} after that attempt was sent, ` +
@@ -323,15 +324,15 @@ function judgeGrowth(view: RunView): Growths {
  * sink's lateness blurred is left out when another chain was judged in full;
  * when none was, the check is not run, with the figures.
  */
-export function checkGrowth(view: RunView): Judged {
+export function checkGrowth(view: RunView): Outcome {
   const { long, findings, ambiguous, grown, unsure, worst, judged, steady } = judgeGrowth(view);
-  if (!long.length) return skipped(GROWTH, `no event failed ${MIN_CHAIN} times in a row with retries, so growth cannot be told from jitter`);
+  if (!long.length) return notRun(`no event failed ${MIN_CHAIN} times in a row with retries, so growth cannot be told from jitter`);
   const unclear = ambiguous.length ? `${ambiguous.length} chains went by ${listed(ambiguous.map(g => `x${g.toFixed(2)}`))} from first to last delay: ` +
     `a gentle factor per step, a constant delay with up to ${Math.round((MAX_JITTER - 1) * 100)} % jitter or delays drawn anew (decorrelated jitter), ` +
     'which one chain cannot tell apart' : '';
   if (!findings.length && !judged) {
-    if (unsure) return skipped(GROWTH, `${tooLate(unsure, long.length, worst!, 'steps between retry delays')}${unclear ? `; ${unclear}` : ''}`);
-    return skipped(GROWTH, `${unclear}; a longer run of failures would`);
+    if (unsure) return notRun(`${tooLate(unsure, long.length, worst!, 'steps between retry delays')}${unclear ? `; ${unclear}` : ''}`);
+    return notRun(`${unclear}; a longer run of failures would`);
   }
   const leftOut: Evidence[] = findings.length ? [] : [
     ...(unsure ? [{ kind: 'note' as const,
@@ -342,7 +343,7 @@ export function checkGrowth(view: RunView): Judged {
   const evidence: Evidence[] = long.slice(0, 10).map(ch => ({ kind: 'measurement', name: `retry delays of ${label(ch[0])}`,
     expected: `growing: last/first beyond x${MAX_JITTER} (what jitter alone gives), no step shrinking below 1/${MAX_JITTER}`, seen: shown(ch) }));
   const factors = grown;
-  return verdict(GROWTH, `delays growing beyond x${MAX_JITTER} from first to last over ${MIN_CHAIN}+ consecutive failures`, findings,
+  return verdict(`delays growing beyond x${MAX_JITTER} from first to last over ${MIN_CHAIN}+ consecutive failures`, findings,
     `${long.length} chains of consecutive failures, delays ${listed(long.map(ch => ch.map(d => sec(d.ms)).slice(0, 10).join(' → ')), 5)}: ` +
       `exponential, about x${minOf(factors, 1).toFixed(2)}${factors.length > 1 ? ` to x${Math.max(...factors).toFixed(2)}` : ''} per step` +
       `${steady !== undefined ? ` (first retry delays within ${sec(steady)} of one another: no jitter, so linear and capped growth were looked for)`

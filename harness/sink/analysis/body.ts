@@ -1,6 +1,7 @@
 // webhook.body: every body against its variant of spec 2.2, 2.3 and 2.5.
-import { skipped, verdict, type Finding, withoutRequests } from './result.ts';
-import type { CheckDef, Judged } from '../../report/check.ts';
+import { verdict, type Finding, withoutRequests } from './result.ts';
+import { notRun, type Outcome } from '../../check/outcome.ts';
+import type { CheckDef } from '../../check/def.ts';
 import { showFact } from './facts.ts';
 import type { AttemptView, RunView } from './view.ts';
 
@@ -58,9 +59,9 @@ const judged = (view: RunView) => view.all.filter(a => a.d.probe !== 'too-large'
 export const readable = (view: RunView) => judged(view).filter(a => a.facts.unreadable === undefined);
 export const where = (a: AttemptView) => `attempt ${a.d.seq} (checkout ${a.d.checkoutId}, ${a.status ?? 'no status'})`;
 
-export function checkValid(view: RunView): Judged {
+export function checkValid(view: RunView): Outcome {
   const all = judged(view);
-  if (!all.length) return skipped(VALID, 'no webhook body arrived');
+  if (!all.length) return notRun('no webhook body arrived');
   const findings: Finding[] = [];
   for (const a of all) {
     const f = a.facts;
@@ -75,23 +76,23 @@ export function checkValid(view: RunView): Judged {
       attempts: [a],
     });
   }
-  return verdict(VALID, 'JSON bodies valid against spec 2.2 or 2.3', findings, `${all.length} bodies, all valid`);
+  return verdict('JSON bodies valid against spec 2.2 or 2.3', findings, `${all.length} bodies, all valid`);
 }
 
-export function checkCurrentVariant(view: RunView): Judged {
+export function checkCurrentVariant(view: RunView): Outcome {
   const all = readable(view);
-  if (!all.length) return skipped(CURRENT, 'no JSON webhook body arrived');
+  if (!all.length) return notRun('no JSON webhook body arrived');
   const older = all.filter(a => a.facts.kind === 'older');
-  return verdict(CURRENT, 'the body of spec 2.2 or 2.3', older.length ? [{
+  return verdict('the body of spec 2.2 or 2.3', older.length ? [{
     message: `${older.length} of ${all.length} bodies used the older variant of spec 2.5 (first: ${where(older[0])})`,
     attempts: older, at: older,
   }] : [],
     `none of ${all.length} bodies used the older variant`);
 }
 
-export function checkAdvice(view: RunView): Judged {
+export function checkAdvice(view: RunView): Outcome {
   const all = readable(view);
-  if (!all.length) return skipped(ADVICE, 'no JSON webhook body arrived');
+  if (!all.length) return notRun('no JSON webhook body arrived');
   const findings: Finding[] = [];
   for (const a of all) {
     const should = a.facts.violations.filter(v => v.level === 'should' && !JUDGED_ELSEWHERE.has(v.rule));
@@ -100,12 +101,12 @@ export function checkAdvice(view: RunView): Judged {
       attempts: [a],
     });
   }
-  return verdict(ADVICE, 'no should-level finding in any body', findings, `${all.length} bodies follow the advice`);
+  return verdict('no should-level finding in any body', findings, `${all.length} bodies follow the advice`);
 }
 
-export function checkMatches(view: RunView): Judged {
+export function checkMatches(view: RunView): Outcome {
   const planned = view.checkouts.filter(c => c.planned?.control?.id && c.planned.plan.request);
-  if (!planned.length) return withoutRequests(view, MATCHES, 'no checkout was created through the control API, so there is no id to compare with');
+  if (!planned.length) return withoutRequests(view, 'no checkout was created through the control API, so there is no id to compare with');
   const findings: Finding[] = [];
   // Spec 2.2: "Unique per checkout": the control API's ids of different checkouts differ.
   const byControlId = new Map<string, string>();
@@ -130,14 +131,14 @@ export function checkMatches(view: RunView): Judged {
     else if (asked.kind === 'batch' && asked.payments !== undefined && f.paymentCount !== asked.payments)
       findings.push({ message: `${where(a)}: ${f.paymentCount} payments for a batch checkout of ${asked.payments}`, attempts: [a] });
   }
-  return verdict(MATCHES, 'the id the control API returned, a batch body with as many payments as asked for exactly for batch checkouts', findings,
+  return verdict('the id the control API returned, a batch body with as many payments as asked for exactly for batch checkouts', findings,
     `every body of ${planned.length} checkouts carried its checkout's id and kind`);
 }
 
-export function checkMethod(view: RunView): Judged {
-  if (!view.all.length) return skipped(METHOD, 'no delivery attempt arrived');
+export function checkMethod(view: RunView): Outcome {
+  if (!view.all.length) return notRun('no delivery attempt arrived');
   const other = view.all.filter(a => a.d.method !== undefined && a.d.method !== 'POST');
-  return verdict(METHOD, 'POST', other.length ? [{
+  return verdict('POST', other.length ? [{
     message: `${other.length} of ${view.all.length} attempts were not a POST (first: ${where(other[0])}, ${other[0].d.method})`,
     attempts: other,
   }] : [],

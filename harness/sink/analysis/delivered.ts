@@ -2,10 +2,11 @@
 // checkout request asked for: every status became an event (spec 6.1), and a
 // payment that needs strong customer authentication passes through
 // PAYMENT_CREATED (spec 3.1, 6.2).
-import type { CheckDef, Judged } from '../../report/check.ts';
+import type { CheckDef } from '../../check/def.ts';
 import { CHECKOUT_STATUSES } from '../../contracts/enums.ts';
 import { PlaceLedger } from '../../report/places.ts';
-import { listed, placed, skipped, verdict, type Finding, withoutRequests } from './result.ts';
+import { listed, verdict, type Finding, withoutRequests } from './result.ts';
+import { notRun, placed, type Outcome } from '../../check/outcome.ts';
 import { honoured, notHonoured } from './fields.ts';
 import { disorderedCheckouts } from './order.ts';
 import { sec, type CheckoutView, type RunView } from './view.ts';
@@ -44,10 +45,10 @@ function accepted(view: RunView): Array<{ name: string; id: string; statuses: st
  * (webhook.retry judges those), and a run that ended early says nothing of what
  * was still to come.
  */
-export function checkEveryStatus(view: RunView): Judged {
+export function checkEveryStatus(view: RunView): Outcome {
   const list = accepted(view);
   if (!list.length)
-    return withoutRequests(view, EVERY_STATUS, 'no checkout was created through the control API, so there is no list of statuses to compare with');
+    return withoutRequests(view, 'no checkout was created through the control API, so there is no list of statuses to compare with');
   const findings: Finding[] = [];
   const places = new PlaceLedger('checkout-status', CHECKOUT_STATUSES);
   let judged = 0;
@@ -74,17 +75,17 @@ export function checkEveryStatus(view: RunView): Judged {
     });
   }
   const silent = list.filter(x => !x.c);
-  if (!judged) return skipped(EVERY_STATUS, `none of the ${list.length} checkouts created through the control API sent a webhook`);
-  return placed(verdict(EVERY_STATUS, 'every accepted status sent as an event', findings,
+  if (!judged) return notRun(`none of the ${list.length} checkouts created through the control API sent a webhook`);
+  return placed(verdict('every accepted status sent as an event', findings,
     `${judged} checkouts: every status up to the last one seen arrived` +
       `${silent.length ? `; ${silent.length} sent nothing (${listed(silent.map(x => x.id))})` : ''}`), places);
 }
 
-export function checkSca(view: RunView): Judged {
+export function checkSca(view: RunView): Outcome {
   const all = accepted(view).filter(x => x.sca && x.c);
-  if (!all.length) return withoutRequests(view, SCA, 'no checkout asked for strong customer authentication sent a webhook');
+  if (!all.length) return withoutRequests(view, 'no checkout asked for strong customer authentication sent a webhook');
   const list = all.filter(x => honoured(x.c!, 'sca', x.c!.events.some(e => e.status === 'PAYMENT_CREATED')));
-  if (!list.length) return skipped(SCA, notHonoured('sca', all.length, all.map(x => x.c)));
+  if (!list.length) return notRun(notHonoured('sca', all.length, all.map(x => x.c)));
   const disordered = disorderedCheckouts(view);
   const findings: Finding[] = [];
   for (const x of list) {
@@ -98,6 +99,6 @@ export function checkSca(view: RunView): Judged {
     else if (initiated >= 0 && initiated < created && !disordered.has(x.id))
       findings.push({ message: `checkout ${x.id} ('${x.name}') sent PAYMENT_CREATED only after PAYMENT_INITIATED`, attempts: x.c!.attempts });
   }
-  return verdict(SCA, 'PAYMENT_CREATED before PAYMENT_INITIATED on a checkout that needs strong customer authentication', findings,
+  return verdict('PAYMENT_CREATED before PAYMENT_INITIATED on a checkout that needs strong customer authentication', findings,
     `${list.length} checkouts needing strong customer authentication sent PAYMENT_CREATED first`);
 }

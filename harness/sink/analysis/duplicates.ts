@@ -1,6 +1,7 @@
 // webhook.duplicates: deliveries of an event after it was acknowledged.
-import { deliveries, passed, skipped } from './result.ts';
-import type { CheckDef, Judged } from '../../report/check.ts';
+import { deliveries } from './result.ts';
+import { notRun, passed, type Outcome } from '../../check/outcome.ts';
+import type { CheckDef } from '../../check/def.ts';
 import type { RunView } from './view.ts';
 
 // Spec 6.3: "Delivery is at least once. The receiver must expect duplicates."
@@ -13,13 +14,13 @@ export const DUPLICATES: CheckDef = {
   quote: 'Delivery is at least once. The receiver must expect duplicates.',
 };
 
-export function checkDuplicates(view: RunView): Judged {
-  if (!view.all.length) return skipped(DUPLICATES, 'no delivery attempt arrived');
+export function checkDuplicates(view: RunView): Outcome {
+  if (!view.all.length) return notRun('no delivery attempt arrived');
   const dups = view.checkouts.flatMap(c => c.events.flatMap(e =>
     e.ackAt === undefined ? [] : e.attempts.filter(a => a.arrived >= e.ackAt!)));
   const events = new Set(dups.map(a => `${a.d.checkoutId}#${a.event}`)).size;
   const message = dups.length
     ? `${dups.length} duplicate deliveries of ${events} acknowledged events (allowed: delivery is at least once)`
     : 'no event was delivered again after its 200';
-  return passed(DUPLICATES, message, dups.length ? [deliveries(dups)] : []);
+  return passed(message, dups.length ? [deliveries(dups)] : []);
 }

@@ -2,10 +2,11 @@
 // referenceId, the scheduled date) and fields that describe the checkout itself,
 // so they do not change from one event to the next (createdDate, originalAmount).
 import { modifiedBeforeCreated } from '../../contracts/rules.ts';
-import type { CheckDef, Judged } from '../../report/check.ts';
+import type { CheckDef } from '../../check/def.ts';
 import { showFact, type Fact } from './facts.ts';
 import { readable, where } from './body.ts';
-import { skipped, verdict, type Finding, withoutRequests } from './result.ts';
+import { verdict, type Finding, withoutRequests } from './result.ts';
+import { notRun, type Outcome } from '../../check/outcome.ts';
 import { counted } from '../../report/verdict.ts';
 import type { ControlExtension } from '../plan.ts';
 import type { AttemptView, CheckoutView, RunView } from './view.ts';
@@ -96,11 +97,11 @@ export function notHonoured(field: ControlExtension, n: number, cs: readonly (Ch
     `the target may not implement this optional field of docs/control-api.md; echo the fields taken in the 201 answer to have it checked`;
 }
 
-function returned(view: RunView, def: CheckDef, field: 'endToEndId' | 'referenceId', older: boolean): Judged {
+function returned(view: RunView, def: CheckDef, field: 'endToEndId' | 'referenceId', older: boolean): Outcome {
   const all = asked(view, c => c.planned?.plan.request?.[field], older);
-  if (!all.length) return withoutRequests(view, def, `no checkout request carried a ${field}`);
+  if (!all.length) return withoutRequests(view, `no checkout request carried a ${field}`);
   const list = all.filter(({ c, value, bodies }) => honoured(c, field, bodies.some(a => a.facts[field] === value)));
-  if (!list.length) return skipped(def, notHonoured(field, all.length, all.map(x => x.c)));
+  if (!list.length) return notRun(notHonoured(field, all.length, all.map(x => x.c)));
   const findings: Finding[] = [];
   for (const { value, bodies } of list) for (const a of bodies) {
     const got = a.facts[field];
@@ -110,7 +111,7 @@ function returned(view: RunView, def: CheckDef, field: 'endToEndId' | 'reference
     }
   }
   const left = all.length - list.length;
-  return verdict(def, `the ${field} of the checkout request, unchanged`, findings,
+  return verdict(`the ${field} of the checkout request, unchanged`, findings,
     `${list.length} checkouts: every body returned the ${field} of its checkout request` +
       `${left ? ` (${left} whose target did not echo or show it left out)` : ''}`);
 }
@@ -118,16 +119,16 @@ function returned(view: RunView, def: CheckDef, field: 'endToEndId' | 'reference
 export const checkEndToEndId = (view: RunView) => returned(view, END_TO_END_ID, 'endToEndId', false);
 export const checkReferenceId = (view: RunView) => returned(view, REFERENCE_ID, 'referenceId', true);
 
-export function checkScheduledDate(view: RunView): Judged {
+export function checkScheduledDate(view: RunView): Outcome {
   const planned = asked(view, c => c.planned?.plan.request ? c.planned.plan.request.scheduledDate ?? '' : undefined, false);
-  if (!planned.some(p => p.value)) return withoutRequests(view, SCHEDULED_DATE, 'no checkout request asked for a scheduled payment');
+  if (!planned.some(p => p.value)) return withoutRequests(view, 'no checkout request asked for a scheduled payment');
   const findings: Finding[] = [];
   for (const { value, bodies } of planned) for (const a of bodies) {
     const why = value ? missingDate(a, value) : unscheduledDate(a);
     if (why) { findings.push({ message: `${where(a)}: ${why}`, attempts: [a] }); break; }
   }
   const scheduled = planned.filter(p => p.value).length;
-  return verdict(SCHEDULED_DATE, 'the scheduled date asked for on every payment of a scheduled checkout, none on an unscheduled normal one', findings,
+  return verdict('the scheduled date asked for on every payment of a scheduled checkout, none on an unscheduled normal one', findings,
     `${scheduled} scheduled checkouts carried their date on every payment; ${planned.length - scheduled} unscheduled ones carried none`);
 }
 
@@ -153,7 +154,7 @@ function unscheduledDate(a: AttemptView): string | null {
   return d === undefined || d === null ? null : `scheduledDate ${showFact(d)} on a payment the checkout request did not schedule`;
 }
 
-export function checkStableFields(view: RunView): Judged {
+export function checkStableFields(view: RunView): Outcome {
   const findings: Finding[] = [];
   let judged = 0;
   for (const c of view.checkouts) {
@@ -178,8 +179,8 @@ export function checkStableFields(view: RunView): Judged {
       if (why) { findings.push({ message: `${where(a)}: ${why}`, attempts: [first, a] }); break; }
     }
   }
-  if (!judged) return skipped(STABLE, 'no checkout sent more than one readable body');
-  return verdict(STABLE, 'the same createdDate and originalAmount in every body of a checkout', findings,
+  if (!judged) return notRun('no checkout sent more than one readable body');
+  return verdict('the same createdDate and originalAmount in every body of a checkout', findings,
     `${judged} checkouts kept createdDate and originalAmount from event to event`);
 }
 
@@ -199,7 +200,7 @@ function same(a: Fact | undefined, b: Fact | undefined): boolean {
 
 const instant = (f: Fact | undefined) => typeof f === 'string' ? Date.parse(f) : NaN;
 
-export function checkLastModified(view: RunView): Judged {
+export function checkLastModified(view: RunView): Outcome {
   const findings: Finding[] = [];
   let judged = 0;
   for (const c of view.checkouts) {
@@ -224,8 +225,8 @@ export function checkLastModified(view: RunView): Judged {
       before = a;
     }
   }
-  if (!judged) return skipped(LAST_MODIFIED, 'no body carried a lastModifiedDate that is a date');
-  return verdict(LAST_MODIFIED, 'lastModifiedDate at or after createdDate, never earlier than the event before', findings,
+  if (!judged) return notRun('no body carried a lastModifiedDate that is a date');
+  return verdict('lastModifiedDate at or after createdDate, never earlier than the event before', findings,
     `${judged} checkouts: lastModifiedDate never before createdDate and never going back`);
 }
 
@@ -238,9 +239,9 @@ function decimal(f: Fact | undefined): number | undefined {
 /** The checkouts made through the control API, with their readable current-variant bodies (the older one has no originalAmount). */
 const madeByRequest = (view: RunView) => asked(view, c => c.planned?.plan.request ? '' : undefined, false);
 
-export function checkAmountUnedited(view: RunView): Judged {
+export function checkAmountUnedited(view: RunView): Outcome {
   const made = madeByRequest(view);
-  if (!made.length) return withoutRequests(view, AMOUNT_UNEDITED, 'no checkout was made through the control API');
+  if (!made.length) return withoutRequests(view, 'no checkout was made through the control API');
   const findings: Finding[] = [];
   let compared = 0;
   for (const { bodies } of made) for (const a of bodies) {
@@ -253,14 +254,14 @@ export function checkAmountUnedited(view: RunView): Judged {
     }).find(x => x !== null);
     if (why) { findings.push({ message: `${where(a)}: ${why}, though the checkout request asked for no edit`, attempts: [a] }); break; }
   }
-  if (!compared && !findings.length) return skipped(AMOUNT_UNEDITED, 'no body carried both amount and originalAmount as numbers');
-  return verdict(AMOUNT_UNEDITED, 'amount equal to originalAmount (no end user edited an amount)', findings,
+  if (!compared && !findings.length) return notRun('no body carried both amount and originalAmount as numbers');
+  return verdict('amount equal to originalAmount (no end user edited an amount)', findings,
     `${made.length} checkouts: amount equal to originalAmount on ${counted(compared, 'payment')} of their bodies`);
 }
 
-export function checkCardPaymentId(view: RunView): Judged {
+export function checkCardPaymentId(view: RunView): Outcome {
   const made = madeByRequest(view);
-  if (!made.length) return withoutRequests(view, CARD_PAYMENT_ID, 'no checkout was made through the control API');
+  if (!made.length) return withoutRequests(view, 'no checkout was made through the control API');
   const findings: Finding[] = [];
   for (const { bodies } of made) for (const a of bodies) {
     const i = a.facts.payments.findIndex(p => p.cardPaymentId !== undefined && p.cardPaymentId !== null);
@@ -269,6 +270,6 @@ export function checkCardPaymentId(view: RunView): Judged {
       `${showFact(a.facts.payments[i].cardPaymentId)}, on a ${a.facts.kind} payment the checkout request made, not a card payment`, attempts: [a] });
     break;
   }
-  return verdict(CARD_PAYMENT_ID, 'no cardPaymentId: the control API makes no card payments', findings,
+  return verdict('no cardPaymentId: the control API makes no card payments', findings,
     `${made.length} checkouts made through the control API: no body carried a cardPaymentId`);
 }

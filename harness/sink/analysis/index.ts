@@ -1,11 +1,12 @@
 // The webhook analysis: pure, from the recorded attempts and the probe plan to
 // one CheckResult per check id. The `webhook` suite and the `sink` command both
 // call analyze(), so they judge a sender alike. The checks are defined in one
-// file per concern; their levels are given here, where they are registered.
-import { CheckRegistry, must, should, type Registered } from '../../report/check.ts';
+// file per concern; each is registered here once, with its level and its
+// judgement as a pair (must(VALID, checkValid)).
+import { must, should, type Registered } from '../../check/def.ts';
+import { toResult, type Outcome } from '../../check/outcome.ts';
 import type { CheckResult, DeliveryAttempt } from '../../report/model.ts';
 import { REDACTED } from '../../report/redact.ts';
-import type { Judged } from '../../report/check.ts';
 import type { SinkPlan } from '../plan.ts';
 import { API_KEY, checkApiKey } from './auth.ts';
 import { GROWTH, MIN_DELAY, checkGrowth, checkMinDelay } from './backoff.ts';
@@ -17,29 +18,36 @@ import { TRANSACTION_AGREES, TRANSACTION_STATUS, checkTransactionAgrees, checkTr
 import { DUPLICATES, checkDuplicates } from './duplicates.ts';
 import { ACK_GATED, COPIES_IN_ORDER, checkCopiesInOrder, checkOrder } from './order.ts';
 import { CONCURRENT, NOT_HELD, checkConcurrent, checkNotHeld } from './parallel.ts';
-import { RETRY_CHECKS, checkRetries } from './retry.ts';
+import { RETRY_CHECKS } from './retry.ts';
 import { ABORT_REASON, FORBIDDEN, SEQUENCE, checkAbortReason, checkForbiddenRefused, checkSequence } from './states.ts';
 import { LATE_NOT_TAKEN, WAITS_5S, checkLateNotTaken, checkWaits5s } from './timeout.ts';
-import { annotated, buildView, type AnalysisOptions } from './view.ts';
+import { annotated, buildView, type AnalysisOptions, type RunView } from './view.ts';
 
 export type { AnalysisOptions } from './view.ts';
 
-/** Every webhook check with its level, in report order; analyze() returns one result for each, in this order. */
-export const WEBHOOK_CHECKS: readonly Registered[] = [
-  must(VALID), should(CURRENT), should(ADVICE), must(MATCHES), must(METHOD),
-  must(END_TO_END_ID), must(REFERENCE_ID), must(SCHEDULED_DATE), must(STABLE), should(LAST_MODIFIED),
-  must(AMOUNT_UNEDITED), must(CARD_PAYMENT_ID), must(TRANSACTION_STATUS), should(TRANSACTION_AGREES),
-  must(API_KEY),
-  must(SEQUENCE), should(ABORT_REASON), must(FORBIDDEN), must(EVERY_STATUS), must(SCA),
-  ...RETRY_CHECKS.map(k => must(k)),
-  must(WAITS_5S), must(LATE_NOT_TAKEN),
-  must(MIN_DELAY), must(GROWTH),
-  must(ACK_GATED), should(COPIES_IN_ORDER),
-  must(CONCURRENT), must(NOT_HELD),
-  should(DUPLICATES),
-];
+/** A webhook check as registered: its definition, its level, and the judgement of a run's view. */
+export type WebhookCheck = Registered & { judge(view: RunView): Outcome };
 
-const REGISTRY = new CheckRegistry(WEBHOOK_CHECKS);
+/**
+ * Every webhook check with its level and its judgement, in report order;
+ * analyze() returns one result for each, in this order.
+ */
+export const WEBHOOK_CHECKS: readonly WebhookCheck[] = [
+  must(VALID, checkValid), should(CURRENT, checkCurrentVariant), should(ADVICE, checkAdvice), must(MATCHES, checkMatches), must(METHOD, checkMethod),
+  must(END_TO_END_ID, checkEndToEndId), must(REFERENCE_ID, checkReferenceId), must(SCHEDULED_DATE, checkScheduledDate),
+  must(STABLE, checkStableFields), should(LAST_MODIFIED, checkLastModified),
+  must(AMOUNT_UNEDITED, checkAmountUnedited), must(CARD_PAYMENT_ID, checkCardPaymentId),
+  must(TRANSACTION_STATUS, checkTransactionStatus), should(TRANSACTION_AGREES, checkTransactionAgrees),
+  must(API_KEY, checkApiKey),
+  must(SEQUENCE, checkSequence), should(ABORT_REASON, checkAbortReason), must(FORBIDDEN, checkForbiddenRefused),
+  must(EVERY_STATUS, checkEveryStatus), must(SCA, checkSca),
+  ...RETRY_CHECKS.map(k => must(k.def, k.judge)),
+  must(WAITS_5S, checkWaits5s), must(LATE_NOT_TAKEN, checkLateNotTaken),
+  must(MIN_DELAY, checkMinDelay), must(GROWTH, checkGrowth),
+  must(ACK_GATED, checkOrder), should(COPIES_IN_ORDER, checkCopiesInOrder),
+  must(CONCURRENT, checkConcurrent), must(NOT_HELD, checkNotHeld),
+  should(DUPLICATES, checkDuplicates),
+];
 
 export interface Analysis {
   checks: CheckResult[];
@@ -49,21 +57,8 @@ export interface Analysis {
 
 export function analyzeRun(attempts: readonly DeliveryAttempt[], plan: SinkPlan, opts: AnalysisOptions): Analysis {
   const view = buildView(attempts, plan, opts);
-  const judged = [
-    checkValid(view), checkCurrentVariant(view), checkAdvice(view), checkMatches(view), checkMethod(view),
-    checkEndToEndId(view), checkReferenceId(view), checkScheduledDate(view), checkStableFields(view), checkLastModified(view),
-    checkAmountUnedited(view), checkCardPaymentId(view),
-    checkTransactionStatus(view), checkTransactionAgrees(view),
-    checkApiKey(view),
-    checkSequence(view), checkAbortReason(view), checkForbiddenRefused(view), checkEveryStatus(view), checkSca(view),
-    ...checkRetries(view),
-    checkWaits5s(view), checkLateNotTaken(view),
-    checkMinDelay(view), checkGrowth(view),
-    checkOrder(view), checkCopiesInOrder(view),
-    checkConcurrent(view), checkNotHeld(view),
-    checkDuplicates(view),
-  ];
-  return { checks: judged.map(j => REGISTRY.result(withoutKeys(j, keysOf(opts, plan)))), deliveries: annotated(view) };
+  const keys = keysOf(opts, plan);
+  return { checks: WEBHOOK_CHECKS.map(c => toResult(c, withoutKeys(c.judge(view), keys), 0)), deliveries: annotated(view) };
 }
 
 /** Keys long enough to be told from ordinary words (8 characters: the length below which a secret is warned about). */
@@ -77,7 +72,7 @@ function keysOf(opts: AnalysisOptions, plan: SinkPlan): string[] {
  * Messages are not redacted later (they are the harness's own words), so the
  * registered keys are taken out here.
  */
-function withoutKeys(j: Judged, keys: readonly string[]): Judged {
+function withoutKeys(j: Outcome, keys: readonly string[]): Outcome {
   if (!keys.length) return j;
   const clean = (s: string | undefined) => s === undefined ? s : keys.reduce((t, k) => t.split(k).join(REDACTED), s);
   return { ...j, message: clean(j.message), ...(j.expected !== undefined ? { expected: clean(j.expected) } : {}),

@@ -2,9 +2,10 @@
 // was acknowledged.
 import { CHECKOUT_STATUSES } from '../../contracts/enums.ts';
 import type { Evidence } from '../../report/model.ts';
-import { placed, skipped, verdict, type Finding } from './result.ts';
+import { verdict, type Finding } from './result.ts';
+import { notRun, placed, type Outcome } from '../../check/outcome.ts';
 import { PlaceLedger } from '../../report/places.ts';
-import type { CheckDef, Judged } from '../../report/check.ts';
+import type { CheckDef } from '../../check/def.ts';
 import { RESPONSE_WAIT_MS, positionOf, type AttemptView, type CheckoutView, type RunView } from './view.ts';
 
 // Spec 6.8: "Events of a single payment are delivered in order: an event is not
@@ -87,9 +88,9 @@ function lastArrivedBy(attempts: readonly AttemptView[], t: number): number {
   return lo - 1;
 }
 
-export function checkOrder(view: RunView): Judged {
+export function checkOrder(view: RunView): Outcome {
   const multi = view.checkouts.filter(c => c.events.length > 1);
-  if (!multi.length) return skipped(ACK_GATED, 'no checkout had more than one event');
+  if (!multi.length) return notRun('no checkout had more than one event');
   const findings: Finding[] = [];
   const notes: Evidence[] = [];
   let skips = 0;
@@ -116,7 +117,7 @@ export function checkOrder(view: RunView): Judged {
     });
   }
   if (skips > 10) notes.push({ kind: 'note', text: `and ${skips - 10} more such skips` });
-  return placed(verdict(ACK_GATED, 'each event sent only after the previous one of its checkout was answered 200', findings,
+  return placed(verdict('each event sent only after the previous one of its checkout was answered 200', findings,
     `${multi.length} checkouts with several events, each sent only after the previous one was acknowledged${skips ? `; ${skips} skips noted` : ''}`, notes),
   places);
 }
@@ -127,9 +128,9 @@ export function disorderedCheckouts(view: RunView): Set<string> {
 }
 
 /** Copies of an acknowledged event that arrived after a later event of the checkout was acknowledged. */
-export function checkCopiesInOrder(view: RunView): Judged {
+export function checkCopiesInOrder(view: RunView): Outcome {
   const multi = view.checkouts.filter(c => c.events.length > 1);
-  if (!multi.length) return skipped(COPIES_IN_ORDER, 'no checkout had more than one event');
+  if (!multi.length) return notRun('no checkout had more than one event');
   const findings: Finding[] = [];
   let copies = 0;
   for (const c of multi) {
@@ -146,6 +147,6 @@ export function checkCopiesInOrder(view: RunView): Judged {
       }
     });
   }
-  return verdict(COPIES_IN_ORDER, 'copies of an event only before the next event of its checkout was acknowledged', findings,
+  return verdict('copies of an event only before the next event of its checkout was acknowledged', findings,
     `${copies} copies of acknowledged events, none after a later event of its checkout was acknowledged`);
 }

@@ -1,6 +1,7 @@
 // webhook.parallel: checkouts do not wait for each other.
-import { deliveries, failed, passed, skipped, type Finding } from './result.ts';
-import type { CheckDef, Judged } from '../../report/check.ts';
+import { deliveries, fromFindings, type Finding } from './result.ts';
+import { notRun, passed, type Outcome } from '../../check/outcome.ts';
+import type { CheckDef } from '../../check/def.ts';
 import { sec, type AttemptView, type CheckoutView, type RunView } from './view.ts';
 
 // Spec 6.9: "Events of different payments are delivered in parallel; the
@@ -58,15 +59,15 @@ function overlap(view: RunView): [AttemptView, AttemptView] | undefined {
   return undefined;
 }
 
-export function checkConcurrent(view: RunView): Judged {
-  if (view.checkouts.length < 2) return skipped(CONCURRENT, 'fewer than two checkouts sent webhooks');
+export function checkConcurrent(view: RunView): Outcome {
+  if (view.checkouts.length < 2) return notRun('fewer than two checkouts sent webhooks');
   // Without an answer held open there is nothing to overlap with (the suite holds some for 4 and 6 s).
   if (!view.all.some(a => a.d.probe.startsWith('slow-')))
-    return skipped(CONCURRENT, 'no attempt was held open by a slow answer, so overlap could not be provoked');
+    return notRun('no attempt was held open by a slow answer, so overlap could not be provoked');
   const pair = overlap(view);
-  if (pair) return passed(CONCURRENT, `checkouts ${pair[0].d.checkoutId} and ${pair[1].d.checkoutId} had attempts open at the same time`, [deliveries(pair)]);
+  if (pair) return passed(`checkouts ${pair[0].d.checkoutId} and ${pair[1].d.checkoutId} had attempts open at the same time`, [deliveries(pair)]);
   const slow = view.all.filter(a => a.d.probe.startsWith('slow-'));
-  return failed(CONCURRENT, 'attempts of different checkouts open at the same time', [{
+  return fromFindings('attempts of different checkouts open at the same time', [{
     message: `no two checkouts ever had attempts open at the same time (${view.all.length} attempts of ${view.checkouts.length} checkouts, ` +
       `one after another, even while answers were held ${slow.map(a => sec(finish(a) - a.arrived)).slice(0, 3).join(', ')})`,
     attempts: slow,
@@ -140,7 +141,7 @@ function heldRetries(view: RunView): { findings: Finding[]; pairs: number } {
   return { findings, pairs: pairs.size };
 }
 
-export function checkNotHeld(view: RunView): Judged {
+export function checkNotHeld(view: RunView): Outcome {
   const retries = heldRetries(view);
   const judged = notHeldByLate(view);
   if (!retries.findings.length) return judged.status === 'passed' && retries.pairs
@@ -148,18 +149,18 @@ export function checkNotHeld(view: RunView): Judged {
       'no retry waited for the other\'s delivery' }
     : judged;
   const late = judged.status === 'failed' ? [{ message: judged.message!, attempts: [] }] : [];
-  return failed(NOT_HELD, 'each checkout\'s attempts and retries at their own time, whatever another checkout waits for', [...late, ...retries.findings]);
+  return fromFindings('each checkout\'s attempts and retries at their own time, whatever another checkout waits for', [...late, ...retries.findings]);
 }
 
 /** The suite's held and late checkouts (or any other checkout in a backoff gap, without them). */
-function notHeldByLate(view: RunView): Judged {
+function notHeldByLate(view: RunView): Outcome {
   const held = view.checkouts.find(c => c.planned?.plan.role === 'held');
   const late = view.checkouts.find(c => c.planned?.plan.role === 'late');
   if (held && late) return lateVersusHeld(view, held, late);
   const lateCreated = [...view.plan.values()].find(p => p.plan.role === 'late' && p.control?.id);
   if (held && lateCreated) {
     // Created but never delivered while the held checkout waited: the clearest failure.
-    return failed(NOT_HELD, 'the late checkout delivered while the held one waits in backoff', [{
+    return fromFindings('the late checkout delivered while the held one waits in backoff', [{
       message: `checkout ${lateCreated.control!.id}, created while ${held.id} waited in backoff, sent nothing before the run ended`,
       attempts: held.attempts,
     }]);
@@ -167,15 +168,15 @@ function notHeldByLate(view: RunView): Judged {
   return generic(view);
 }
 
-function lateVersusHeld(view: RunView, held: CheckoutView, late: CheckoutView): Judged {
+function lateVersusHeld(view: RunView, held: CheckoutView, late: CheckoutView): Outcome {
   const first = late.attempts[0];
   const ack = heldAck(held);
   const evidence = [deliveries([...held.attempts, first])];
   if (ack === undefined || first.arrived < ack)
-    return passed(NOT_HELD, `checkout ${late.id} (created while ${held.id} was in backoff) delivered ` +
+    return passed(`checkout ${late.id} (created while ${held.id} was in backoff) delivered ` +
       `${ack === undefined ? 'although the held event was never acknowledged' : `${sec(ack - first.arrived)} before the held event was acknowledged`}`,
       evidence);
-  return failed(NOT_HELD, 'the late checkout delivered while the held one waits in backoff', [{
+  return fromFindings('the late checkout delivered while the held one waits in backoff', [{
     message: `checkout ${late.id}, created while ${held.id} was in backoff, got its first attempt only ${sec(first.arrived - ack)} ` +
       `after the held event was finally acknowledged`,
     attempts: [...held.attempts, first],
@@ -183,10 +184,10 @@ function lateVersusHeld(view: RunView, held: CheckoutView, late: CheckoutView): 
 }
 
 /** Without the suite's held/late pair (passive sink): any other checkout's attempt inside some backoff gap. */
-function generic(view: RunView): Judged {
+function generic(view: RunView): Outcome {
   const gaps = view.checkouts.flatMap(c => c.events.flatMap(e => e.attempts.slice(0, -1).flatMap((a, i) =>
     a.delivered ? [] : [{ c, from: a.end, to: e.attempts[i + 1].arrived, a }])));
-  if (view.checkouts.length < 2 || !gaps.length) return skipped(NOT_HELD, 'no checkout was in backoff while another one had events to send');
+  if (view.checkouts.length < 2 || !gaps.length) return notRun('no checkout was in backoff while another one had events to send');
   // view.all is in arrival order; nextOther[i] is the first attempt from i on of another checkout than i's.
   const all = view.all;
   const nextOther = new Int32Array(all.length + 1).fill(all.length);
@@ -198,6 +199,6 @@ function generic(view: RunView): Judged {
     const k = lo < all.length && all[lo].d.checkoutId === g.c.id ? nextOther[lo] : lo;
     return k < all.length && all[k].arrived < g.to;
   });
-  if (inside) return passed(NOT_HELD, `another checkout delivered while ${inside.c.id} was in backoff`);
-  return skipped(NOT_HELD, 'no other checkout sent anything during a backoff, which a hand-driven run cannot tell from having nothing to send');
+  if (inside) return passed(`another checkout delivered while ${inside.c.id} was in backoff`);
+  return notRun('no other checkout sent anything during a backoff, which a hand-driven run cannot tell from having nothing to send');
 }

@@ -1,9 +1,9 @@
-// Builds the outcome of one webhook check: the check's definition (id, title,
-// spec section, quote) and what the run showed (expected versus seen, then the
-// attempts). Its level comes from its registration in index.ts.
-import type { CheckDef, Judged } from '../../report/check.ts';
-import type { DeliveryAttempt, DeliveryEvidence, Evidence, SkipKind } from '../../report/model.ts';
-import { describeTally, type PlaceLedger } from '../../report/places.ts';
+// How a webhook check says what the run showed, in the one Outcome of
+// harness/check/outcome.ts: findings (expected versus seen, then the attempts
+// that show each violation) become a failure. The check's definition and level
+// come from its registration in index.ts.
+import type { DeliveryAttempt, DeliveryEvidence, Evidence } from '../../report/model.ts';
+import { failed, notRun, notSelected, passed, type Outcome } from '../../check/outcome.ts';
 import { annotate, type AttemptView, type RunView } from './view.ts';
 
 /** At most this many attempts go into one check's evidence (the timeline shows them all). */
@@ -53,26 +53,11 @@ function* violatingOf(findings: readonly Finding[]): Iterable<AttemptView> {
   }
 }
 
-/** A failed check: each finding is one violation with the attempts that show it. */
-export function failed(info: CheckDef, expected: string, findings: Finding[], extra: Evidence[] = []): Judged {
+/** A failed outcome from its findings: each finding is one violation with the attempts that show it. */
+export function fromFindings(expected: string, findings: Finding[], extra: Evidence[] = []): Outcome {
   const more = findings.length > 1 ? ` (and ${findings.length - 1} more)` : '';
-  return {
-    ...info, status: 'failed',
-    message: findings[0].message + more,
-    expected, seen: findings.slice(0, 5).map(f => f.message).join('; '),
-    evidence: [...findings.slice(0, 10).map(f => ({ kind: 'note' as const, text: f.message })),
-      deliveries(attemptsOf(findings), violatingOf(findings)), ...extra],
-    durationMs: 0,
-  };
-}
-
-export function passed(info: CheckDef, message: string, evidence: Evidence[] = []): Judged {
-  return { ...info, status: 'passed', message, evidence, durationMs: 0 };
-}
-
-/** A check that did not run; without a kind it counts as not-run (it keeps a run from a verdict). */
-export function skipped(info: CheckDef, why: string, kind?: SkipKind): Judged {
-  return { ...info, status: 'skipped', message: why, evidence: [], durationMs: 0, ...(kind ? { skipKind: kind } : {}) };
+  return failed(findings[0].message + more, expected, findings.slice(0, 5).map(f => f.message).join('; '),
+    [...findings.slice(0, 10).map(f => ({ kind: 'note' as const, text: f.message })), deliveries(attemptsOf(findings), violatingOf(findings)), ...extra]);
 }
 
 /**
@@ -81,29 +66,14 @@ export function skipped(info: CheckDef, why: string, kind?: SkipKind): Judged {
  * judge, so left out (not-selected) rather than missing; in a run that did drive
  * checkouts, `why` says what did not happen (not-run).
  */
-export function withoutRequests(view: RunView, info: CheckDef, why: string): Judged {
+export function withoutRequests(view: RunView, why: string): Outcome {
   const drove = [...view.plan.values()].some(p => p.plan.request);
-  return drove ? skipped(info, why)
-    : skipped(info, 'needs checkouts created through the control API (the webhook suite of `run` with --control-url); ' +
-      'a passive sink only sees what arrives', 'not-selected');
+  return drove ? notRun(why)
+    : notSelected('needs checkouts created through the control API (the webhook suite of `run` with --control-url); ' +
+      'a passive sink only sees what arrives');
 }
 
 /** Passed when there are no findings, else failed. */
-export function verdict(info: CheckDef, expected: string, findings: Finding[], passMessage: string, evidence: Evidence[] = []): Judged {
-  return findings.length ? failed(info, expected, findings, evidence) : passed(info, passMessage, evidence);
-}
-
-/**
- * A check's outcome with the places it covered: a failure stays a failure
- * (its findings name the places), a pass becomes not-run when some bound place
- * was not exercised (with each place's reason), and a pass says where it held.
- */
-export function placed(j: Judged, ledger: PlaceLedger): Judged {
-  const places = ledger.tally();
-  if (j.status === 'passed' && places.notExercised?.length) {
-    const why = places.notExercised.map(n => `${n.place}: ${n.reason}`).join('; ');
-    return { ...j, status: 'skipped', message: `exercised ${describeTally(places)}; not at ${why}`, places };
-  }
-  if (j.status === 'passed') return { ...j, message: `${j.message}; held at ${describeTally(places)}`, places };
-  return { ...j, places };
+export function verdict(expected: string, findings: Finding[], passMessage: string, evidence: Evidence[] = []): Outcome {
+  return findings.length ? fromFindings(expected, findings, evidence) : passed(passMessage, evidence);
 }

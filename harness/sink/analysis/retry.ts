@@ -1,6 +1,7 @@
 // webhook.retry: every failed answer is followed by a new attempt of the same event.
-import { deliveries, placed, skipped, verdict, type Finding } from './result.ts';
-import type { CheckDef, Judged } from '../../report/check.ts';
+import { deliveries, verdict, type Finding } from './result.ts';
+import { notRun, placed, type Outcome } from '../../check/outcome.ts';
+import type { CheckDef } from '../../check/def.ts';
 import { PlaceLedger } from '../../report/places.ts';
 import type { AnswerClass } from '../../places/answer-classes.ts';
 import { EVENT_POSITIONS } from '../../places/event-positions.ts';
@@ -13,7 +14,8 @@ import { nextOfEvent, positionOf, sec, strangersNaming, type AttemptView, type C
 // only `after-other-2xx`. Slow answers belong to webhook.timeout, not here.
 // Each binds the answer classes it names (harness/places/answer-classes.ts):
 // a sender that retries after 400 but takes 410 as "gone for good" fails at 410.
-const CASES: Array<{ info: CheckDef; probes: string[]; when?: (a: AttemptView) => boolean }> = [
+interface Case { info: CheckDef; probes: string[]; when?: (a: AttemptView) => boolean }
+const CASES: Case[] = [
   { info: { id: 'webhook.retry.after-500', requirements: ['R6.4-non-200-retried'],
     title: 'A 500 or 503 answer is followed by another attempt of the same event', spec: '6.4',
     quote: 'The receiver must answer each request with status code 200. Any other status code triggers another attempt to deliver the same event.',
@@ -45,7 +47,9 @@ const CASES: Array<{ info: CheckDef; probes: string[]; when?: (a: AttemptView) =
     probes: ['reset'] },
 ];
 
-export const RETRY_CHECKS: readonly CheckDef[] = CASES.map(c => c.info);
+/** Each retry check's definition with its judgement, for registration in index.ts. */
+export const RETRY_CHECKS: readonly { def: CheckDef; judge(view: RunView): Outcome }[] =
+  CASES.map(c => ({ def: c.info, judge: (view: RunView) => judgeRetry(view, c) }));
 
 /** The answer class of a failed attempt (harness/places/answer-classes.ts). */
 function answerClassOf(a: AttemptView): AnswerClass | undefined {
@@ -124,40 +128,38 @@ function waitedText(n: number, of: number, view: RunView): string {
     `so a longer backoff cannot be told from giving up; run with a longer --retry-wait (spec seconds) to wait for it`;
 }
 
-export function checkRetries(view: RunView): Judged[] {
-  return CASES.map(({ info, probes, when }) => {
-    const failed = view.checkouts.flatMap(c => c.attempts.filter(a => probes.includes(a.d.probe) && (when ? when(a) : a.d.answer !== 'none'))
-      .map(a => ({ c, a })));
-    if (!failed.length) return skipped(info, when ? 'the sender never gave up on an attempt, so there was nothing to retry' :
-      `no attempt was answered ${probes.map(p => p.replace('status-', '')).join(' or ')}, so there was nothing to retry`);
-    const findings: Finding[] = [];
-    const family = info.bindsAt?.family ?? 'answer-class';
-    const ledger = new PlaceLedger(family, info.bindsAt?.only ?? (family === 'event-position' ? EVENT_POSITIONS : []));
-    const judged = (j: Judged) => info.bindsAt ? placed(j, ledger) : j;
-    let retried = 0, unknown = 0, unkeyed = 0, waited = 0;
-    for (const { c, a } of failed) {
-      const f = followUp(view, c, a);
-      const place = (family === 'event-position' ? positionOf(c, a) : answerClassOf(a)) ?? a.d.probe;
-      if (f === 'retried') { retried++; ledger.pass(place); }
-      else if (f === 'unknown') { unknown++; ledger.skip(place, `the sink stopped watching less than ${sec(view.retryWait)} after the answer`); }
-      else if (f === 'waited') { waited++; ledger.skip(place, waitedText(1, 1, view)); }
-      else if (f === 'unkeyed') { unkeyed++; ledger.skip(place, 'followed only by attempts without the registered api-key (see webhook.auth.api-key)'); }
-      else { ledger.fail(place); findings.push({
-        message: `event ${a.event} (${a.status ?? 'unreadable'}) of checkout ${c.id} was ` +
-          `${a.d.answer === 'none' ? `given up by the sender after ${sec((a.closed ?? a.end) - a.arrived)}` : `answered ${a.d.answer}`} ` +
-          `and not attempted again within ${sec(view.retryWait)}, ${missingBecause(view, c, a)}`,
-        attempts: [a],
-      }); }
-    }
-    if (!findings.length && unkeyed)
-      return judged(skipped(info, `${unkeyed} of ${failed.length} such answers were followed only by attempts without the registered api-key, ` +
-        'which are not counted as the sender\'s: whether they were its retries is not known (see webhook.auth.api-key)'));
-    if (!findings.length && waited)
-      return judged(skipped(info, waitedText(waited, failed.length, view)));
-    if (!findings.length && !retried)
-      return skipped(info, `the sink stopped watching less than ${sec(view.retryWait)} after each such answer, too early to tell`);
-    return judged(verdict(info, 'another attempt of the same event after each such answer', findings,
-      `${retried} of ${failed.length} such answers were followed by another attempt${unknown ? ` (${unknown} too close to the end of the run to tell)` : ''}`,
-      findings.length ? [] : [deliveries(failed.map(x => x.a))]));
-  });
+function judgeRetry(view: RunView, { info, probes, when }: Case): Outcome {
+  const failed = view.checkouts.flatMap(c => c.attempts.filter(a => probes.includes(a.d.probe) && (when ? when(a) : a.d.answer !== 'none'))
+    .map(a => ({ c, a })));
+  if (!failed.length) return notRun(when ? 'the sender never gave up on an attempt, so there was nothing to retry' :
+    `no attempt was answered ${probes.map(p => p.replace('status-', '')).join(' or ')}, so there was nothing to retry`);
+  const findings: Finding[] = [];
+  const family = info.bindsAt?.family ?? 'answer-class';
+  const ledger = new PlaceLedger(family, info.bindsAt?.only ?? (family === 'event-position' ? EVENT_POSITIONS : []));
+  const judged = (j: Outcome) => info.bindsAt ? placed(j, ledger) : j;
+  let retried = 0, unknown = 0, unkeyed = 0, waited = 0;
+  for (const { c, a } of failed) {
+    const f = followUp(view, c, a);
+    const place = (family === 'event-position' ? positionOf(c, a) : answerClassOf(a)) ?? a.d.probe;
+    if (f === 'retried') { retried++; ledger.pass(place); }
+    else if (f === 'unknown') { unknown++; ledger.skip(place, `the sink stopped watching less than ${sec(view.retryWait)} after the answer`); }
+    else if (f === 'waited') { waited++; ledger.skip(place, waitedText(1, 1, view)); }
+    else if (f === 'unkeyed') { unkeyed++; ledger.skip(place, 'followed only by attempts without the registered api-key (see webhook.auth.api-key)'); }
+    else { ledger.fail(place); findings.push({
+      message: `event ${a.event} (${a.status ?? 'unreadable'}) of checkout ${c.id} was ` +
+        `${a.d.answer === 'none' ? `given up by the sender after ${sec((a.closed ?? a.end) - a.arrived)}` : `answered ${a.d.answer}`} ` +
+        `and not attempted again within ${sec(view.retryWait)}, ${missingBecause(view, c, a)}`,
+      attempts: [a],
+    }); }
+  }
+  if (!findings.length && unkeyed)
+    return judged(notRun(`${unkeyed} of ${failed.length} such answers were followed only by attempts without the registered api-key, ` +
+      'which are not counted as the sender\'s: whether they were its retries is not known (see webhook.auth.api-key)'));
+  if (!findings.length && waited)
+    return judged(notRun(waitedText(waited, failed.length, view)));
+  if (!findings.length && !retried)
+    return notRun(`the sink stopped watching less than ${sec(view.retryWait)} after each such answer, too early to tell`);
+  return judged(verdict('another attempt of the same event after each such answer', findings,
+    `${retried} of ${failed.length} such answers were followed by another attempt${unknown ? ` (${unknown} too close to the end of the run to tell)` : ''}`,
+    findings.length ? [] : [deliveries(failed.map(x => x.a))]));
 }

@@ -3,8 +3,9 @@ import { ABORT_REASON_STATUSES, ABORT_REASONS, CHECKOUT_STATUSES, FINAL_CHECKOUT
 import { PlaceLedger } from '../../report/places.ts';
 import { abortReasonAllowed, sequenceFinding } from '../../contracts/rules.ts';
 import type { Evidence } from '../../report/model.ts';
-import { failed, passed, placed, skipped, verdict, type Finding, withoutRequests } from './result.ts';
-import type { CheckDef, Judged } from '../../report/check.ts';
+import { fromFindings, verdict, type Finding, withoutRequests } from './result.ts';
+import { notRun, passed, placed, type Outcome } from '../../check/outcome.ts';
+import type { CheckDef } from '../../check/def.ts';
 import { counted } from '../../report/verdict.ts';
 import { disorderedCheckouts } from './order.ts';
 import { showFact } from './facts.ts';
@@ -53,9 +54,9 @@ function unorderedFinding(statuses: string[]): string | null {
   return null;
 }
 
-export function checkSequence(view: RunView): Judged {
+export function checkSequence(view: RunView): Outcome {
   const judged = view.checkouts.filter(c => sequence(c).length);
-  if (!judged.length) return skipped(SEQUENCE, 'no webhook carried a known status');
+  if (!judged.length) return notRun('no webhook carried a known status');
   const disordered = disorderedCheckouts(view);
   const findings: Finding[] = [];
   // A body without a readable status hides which status it carried: its checkout's
@@ -74,11 +75,11 @@ export function checkSequence(view: RunView): Judged {
     ...(unreadable.size ? [{ kind: 'note' as const,
       text: `not judged, a body without a readable status: ${listed([...unreadable].map(c => c.id))} (see webhook.body.valid)` }] : []),
   ];
-  return verdict(SEQUENCE, 'every checkout\'s statuses follow spec 3.1', findings,
+  return verdict('every checkout\'s statuses follow spec 3.1', findings,
     `${judged.length} checkouts, every status sequence allowed by spec 3.1`, notes);
 }
 
-export function checkAbortReason(view: RunView): Judged {
+export function checkAbortReason(view: RunView): Outcome {
   const places = new PlaceLedger('abort-reason', ABORT_REASONS);
   const withReason = view.all.filter(a => a.facts.abortReason !== undefined && a.facts.abortReason !== null);
   const findings: Finding[] = withReason
@@ -100,15 +101,15 @@ export function checkAbortReason(view: RunView): Judged {
   // A passive sink asked for no value: it judges the statuses only, and binds no value.
   const asked = [...view.plan.values()].some(p => p.plan.request);
   if (!withReason.length && !findings.length)
-    return { ...skipped(ABORT_REASON, 'no webhook carried an abortReason'), ...(asked ? { places: places.tally() } : {}) };
-  const judged = verdict(ABORT_REASON, 'abortReason only with TIMED_OUT, FAILED or CANCELLED, and the one asked for', findings,
+    return { ...notRun('no webhook carried an abortReason'), ...(asked ? { places: places.tally() } : {}) };
+  const judged = verdict('abortReason only with TIMED_OUT, FAILED or CANCELLED, and the one asked for', findings,
     `${counted(withReason.length, 'webhook')} carried an abortReason, each with an allowed status${asked ? ' and the value asked for' : ''}`);
   return asked ? placed(judged, places) : judged;
 }
 
-export function checkForbiddenRefused(view: RunView): Judged {
+export function checkForbiddenRefused(view: RunView): Outcome {
   const forbidden = [...view.plan.values()].filter(p => p.plan.forbidden && p.control);
-  if (!forbidden.length) return withoutRequests(view, FORBIDDEN, 'no forbidden sequence was asked for');
+  if (!forbidden.length) return withoutRequests(view, 'no forbidden sequence was asked for');
   const findings: Finding[] = [];
   const legal: string[] = [];
   for (const p of forbidden) {
@@ -127,9 +128,9 @@ export function checkForbiddenRefused(view: RunView): Judged {
     });
   }
   if (findings.length)
-    return failed(FORBIDDEN, 'a 4xx refusal with a reason (docs/control-api.md), or only a sequence spec 3.1 allows delivered', findings);
+    return fromFindings('a 4xx refusal with a reason (docs/control-api.md), or only a sequence spec 3.1 allows delivered', findings);
   const refused = forbidden.filter(p => p.control!.status >= 400 && p.control!.status < 500);
-  return passed(FORBIDDEN, [
+  return passed([
     refused.length ? `the control API refused ${refused.map(p => p.plan.request?.statuses.join(' → ')).join('; ')} ` +
       `with ${refused.map(p => `${p.control!.status}${p.control!.reason ? ` (${p.control!.reason})` : ''}`).join(', ')}` : '',
     legal.length ? `accepted ${legal.join('; ')}` : '',

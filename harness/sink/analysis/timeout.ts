@@ -2,8 +2,9 @@
 // after 4 s (inside it), after 6 s (outside it) and one trickled a byte at a
 // time until 7.5 s (outside it, however lively).
 import type { Evidence } from '../../report/model.ts';
-import { deliveries, listed, placed, skipped, verdict, type Finding } from './result.ts';
-import type { CheckDef, Judged } from '../../report/check.ts';
+import { deliveries, listed, verdict, type Finding } from './result.ts';
+import { notRun, placed, type Outcome } from '../../check/outcome.ts';
+import type { CheckDef } from '../../check/def.ts';
 import { followUp } from './retry.ts';
 import { PlaceLedger } from '../../report/places.ts';
 import { EVENT_POSITIONS, type EventPosition } from '../../places/event-positions.ts';
@@ -162,13 +163,13 @@ export function waits5sUnjudged(view: RunView): EventPosition[] {
  * out when others were judged (each hang-up is the same measurement of the same
  * timeout); when none could be judged the check is not run, with the figures.
  */
-export function checkWaits5s(view: RunView): Judged {
+export function checkWaits5s(view: RunView): Outcome {
   const { places, ...j } = judgeHangUps(view);
   return placed(judgeWaits5s(view, j), places);
 }
 
-function judgeWaits5s(view: RunView, { slow, hungUp, tol, head, floor, findings, unsure, judged }: Omit<HangUps, 'places'>): Judged {
-  if (!slow.length) return skipped(WAITS_5S, 'no attempt was held for a slow answer');
+function judgeWaits5s(view: RunView, { slow, hungUp, tol, head, floor, findings, unsure, judged }: Omit<HangUps, 'places'>): Outcome {
+  if (!slow.length) return notRun('no attempt was held for a slow answer');
   const gaveUp = hungUp.map(a => sec(a.closed! - a.arrived));
   const measured: Evidence = { kind: 'measurement', name: 'sender gave up after',
     expected: `≥ ${sec(floor)} (5 s less the tolerance of ${sec(tol)}), against the sink's own lateness; ` +
@@ -176,20 +177,20 @@ function judgeWaits5s(view: RunView, { slow, hungUp, tol, head, floor, findings,
     seen: gaveUp.length ? listed(gaveUp) : 'never hung up first' };
   const worst = unsure.length ? unsure.reduce((x, y) => y.lag > x.lag ? y : x) : undefined;
   const blurred = worst && `${unsure.length} of ${hungUp.length} hang-ups could not be judged: ${unsureWhy(worst, head, floor)}`;
-  if (!findings.length && blurred && !judged) return skipped(WAITS_5S, `${blurred}; run on a quieter machine or with a larger --time-scale`);
+  if (!findings.length && blurred && !judged) return notRun(`${blurred}; run on a quieter machine or with a larger --time-scale`);
   const taken = slow.filter(a => a.d.probe === 'slow-4s' && a.delivered).length;
   const leftOut: Evidence[] = !findings.length && blurred ?
     [{ kind: 'note', text: `${blurred}, so they were left out; judged on the ${judged} the sink measured in time` }] : [];
-  return verdict(WAITS_5S, `no hang-up before ${sec(floor)}, and no trickled answer read past 5 s and taken`, findings,
+  return verdict(`no hang-up before ${sec(floor)}, and no trickled answer read past 5 s and taken`, findings,
     `${taken} answers after 4 s were taken; the sender gave up after ${gaveUp.length ? listed(gaveUp) : '(never hung up first)'}` +
       `${leftOut.length ? ` (${unsure.length} blurred by the sink's own lateness left out)` : ''}`,
     [measured, ...leftOut, ...(findings.length ? [] : [deliveries(slow)])]);
 }
 
 /** A 200 the sender read after 6 s must not end the event: another attempt follows. */
-export function checkLateNotTaken(view: RunView): Judged {
+export function checkLateNotTaken(view: RunView): Outcome {
   const late = view.checkouts.flatMap(c => c.attempts.filter(a => a.d.probe === 'slow-6s').map(a => ({ c, a })));
-  if (!late.length) return skipped(LATE_NOT_TAKEN, 'no attempt was answered after 6 s');
+  if (!late.length) return notRun('no attempt was answered after 6 s');
   const taken = late.filter(x => x.a.delivered);
   const findings: Finding[] = [];
   for (const { c, a } of taken) if (followUp(view, c, a) === 'missing') findings.push({
@@ -198,7 +199,7 @@ export function checkLateNotTaken(view: RunView): Judged {
     attempts: [a],
   });
   const hungUp = late.length - taken.length;
-  return verdict(LATE_NOT_TAKEN, 'the sender gives up by 5 s, or attempts the event again after a late 200', findings,
+  return verdict('the sender gives up by 5 s, or attempts the event again after a late 200', findings,
     `${hungUp} of ${late.length} attempts answered after 6 s were given up by the sender first; ` +
       `${taken.length - findings.length} read late answers were followed by another attempt`,
     findings.length ? [] : [deliveries(late.map(x => x.a))]);

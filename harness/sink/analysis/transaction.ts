@@ -1,11 +1,12 @@
 // webhook.body.transaction-status: the payment's own status (spec 3.2) in the
 // body, against the checkout's status (spec 3.1) and across events.
-import type { CheckDef, Judged } from '../../report/check.ts';
+import type { CheckDef } from '../../check/def.ts';
 import { TRANSACTION_STATUSES } from '../../contracts/enums.ts';
 import { transactionStatusExpected } from '../../contracts/rules.ts';
 import { showFact, type Fact } from './facts.ts';
 import { readable, where } from './body.ts';
-import { skipped, verdict, type Finding } from './result.ts';
+import { verdict, type Finding } from './result.ts';
+import { notRun, type Outcome } from '../../check/outcome.ts';
 import type { AttemptView, RunView } from './view.ts';
 
 // Spec 2.2: transactionStatus "Status of the individual payment. Included as soon
@@ -79,18 +80,18 @@ function perPayment(view: RunView,
   return { all, findings };
 }
 
-export function checkTransactionStatus(view: RunView): Judged {
+export function checkTransactionStatus(view: RunView): Outcome {
   const { all, findings } = perPayment(view, (status, _kind, tx) => transactionStatusFinding(status, tx));
-  if (!all.length) return skipped(TRANSACTION_STATUS, 'no webhook body of spec 2.2 or 2.3 arrived');
+  if (!all.length) return notRun('no webhook body of spec 2.2 or 2.3 arrived');
   findings.push(...finalChanged(view));
-  return verdict(TRANSACTION_STATUS, 'transactionStatus once authorised, final values kept', findings,
+  return verdict('transactionStatus once authorised, final values kept', findings,
     `${all.length} bodies: transactionStatus present from authorisation on, no final value changed`);
 }
 
-export function checkTransactionAgrees(view: RunView): Judged {
+export function checkTransactionAgrees(view: RunView): Outcome {
   const { all, findings } = perPayment(view, contradiction);
-  if (!all.length) return skipped(TRANSACTION_AGREES, 'no webhook body of spec 2.2 or 2.3 arrived');
-  return verdict(TRANSACTION_AGREES, 'transactionStatus not contradicting the checkout status', findings,
+  if (!all.length) return notRun('no webhook body of spec 2.2 or 2.3 arrived');
+  return verdict('transactionStatus not contradicting the checkout status', findings,
     `${all.length} bodies: no transactionStatus contradicted its checkout status`);
 }
 

@@ -88,7 +88,7 @@ export const errorBody: Check = {
       items.push({ label: `Not Implemented of ${bank.id}`, value: r.res.json ?? r.res.text });
     }
     if (!items.length) c.notApplicable('every bank under test confirms funds');
-    expectContract(c, 'error-body', items, 'profile');
+    expectContract(c, 'error-body', items);
   },
 };
 

@@ -102,6 +102,6 @@ export const contract: Check = {
       const res = await getPayment(c, p.bank.id, p.product, p.paymentId);
       if (ok(res)) items.push({ label: `payment ${p.paymentId}`, value: res.json });
     }
-    expectContract(c, 'payment-status', items, 'profile');
+    expectContract(c, 'payment-status', items);
   },
 };

@@ -19,7 +19,7 @@ import { expectConsentLinkError, SENTENCE } from './consent-link.ts';
 /** After the lifetime: one spec second for rounding plus 100 ms real (arbitrary) of timer slack. */
 const afterEndMs = () => realMs(1) + 100;
 
-type Outcome =
+type Watched =
   | { kind: 'unknown' }
   | { kind: 'too-long'; waitMs: number }
   | { kind: 'seen'; lifeS: number; setup: Seen; at: ({ op: string; seen: Seen } | { op: string; error: unknown })[] };
@@ -32,7 +32,7 @@ async function consented(c: CheckContext, bankId: string, scope: Scope): Promise
   return { id, givenAt };
 }
 
-export const sessionWatch = watch((): Promise<Outcome> => (async () => {
+export const sessionWatch = watch((): Promise<Watched> => (async () => {
   const lifeS = target().sessionLifetimeS;
   if (!lifeS) return { kind: 'unknown' };
   const waitMs = realMs(lifeS) + afterEndMs();
