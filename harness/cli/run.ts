@@ -10,12 +10,12 @@ import { randomBytes } from 'node:crypto';
 import { PassThrough } from 'node:stream';
 import { HarnessError } from '../errors.ts';
 import { nearest, numberFlag } from '../flag-values.ts';
-import { grepFlag, parseFlags, reportDirFlag, type Command } from './command.ts';
+import { parseFlags, reportDirFlag, type Command } from './command.ts';
 import { fromEnv, fromFlags, namesTarget, requireBaseUrl, resolveTarget, SUITES, type PartialConfig, type TargetConfig } from '../target/config.ts';
 import { configOnlyHelp, TARGET_FLAGS, targetHelp } from '../target/options.ts';
 import { DEFAULT_BANKS, describeBanks } from '../target/banks.ts';
 import { loadConfigFile } from '../target/file.ts';
-import { redactTargetSecrets, reportTarget, targetToEnv } from '../target/env.ts';
+import { redactTargetSecrets, reportTarget, SECRET_VARIABLES, splitTarget } from '../target/env.ts';
 import { preflight } from '../target/preflight.ts';
 import { redactUrlUserinfo } from '../http/url.ts';
 import { defaultReportDir } from '../report/writer.ts';
@@ -23,9 +23,9 @@ import { Redactor, shortSecretWarning } from '../report/redact.ts';
 import type { RunResults } from '../report/model.ts';
 import { verdictExit } from '../report/verdict.ts';
 import { formatSummary } from '../report/progress.ts';
-import { candidates, selectionOf, writeCandidates } from './selection.ts';
-import { humanStream, reporterFlag, STDOUT_REPORTER_ENV } from '../report/terminal.ts';
-import { formatList, selectChecks } from './list.ts';
+import { grepRegExp, nothingSelected, selectChecks, selectionOf, type RunChoice } from './selection.ts';
+import { humanStream, reporterFlag, type StdoutReporter } from '../report/terminal.ts';
+import { formatList } from './list.ts';
 import { descriptionYaml, PROFILE_DESCRIPTION } from '../target/description.ts';
 import { availableSuites, makeScratch, runPlaywright } from '../runner/playwright.ts';
 import { selectsWebhookCheck, startWebhookDrive } from '../runner/webhook.ts';
@@ -34,7 +34,7 @@ import { BUNDLED_TIME_SCALE, startBundled, type Bundled } from '../runner/bundle
 import { parseLifetimes } from '../reference/lifetimes.ts';
 import { API_VERSIONS, LATEST_API_VERSION } from '../contracts/api-versions.ts';
 import { detectApiVersion, type Detection } from '../target/detect.ts';
-import { windowsEnv } from '../requirements/versions.ts';
+import { requirementWindows } from '../requirements/versions.ts';
 import { applyGates, GATE_FLAGS, GATES_HELP, readGates } from './run-gates.ts';
 import { printable } from '../printable.ts';
 import { lockReportFolder } from '../report/folder.ts';
@@ -105,13 +105,20 @@ const FLAGS = {
   ...GATE_FLAGS,
 } as const;
 
-/** --grep as the regular expression Playwright will use; a pattern that is not one is a bad flag. */
-function grepPattern(grep: string | undefined): RegExp | undefined {
-  if (grep === undefined) return undefined;
-  try { return new RegExp(grep); } catch (e) {
-    throw new HarnessError('PIS_BAD_FLAG', `--grep '${grep}' is not a valid regular expression ` +
-      `(${(e as Error).message.replace(/^Invalid regular expression: /, '')}): escape ( ) [ ] with a backslash, or give a check id.`);
-  }
+/** The checks of the catalog the choice selects (suites of this build only); none is a bad flag. */
+async function select(choice: RunChoice): Promise<ReturnType<typeof selectChecks>> {
+  const { CATALOG } = await import('../../suites/catalog/index.ts');
+  const built = availableSuites(SUITES);
+  const selected = selectChecks(CATALOG.filter(c => built.includes(c.suite)), choice);
+  if (!selected.checks.length) throw nothingSelected(choice);
+  return selected;
+}
+
+/** PIS_GLOBAL_TIMEOUT_S: seconds the whole run may take (0 or unset: no limit). */
+function globalTimeoutS(value: string | undefined): number {
+  const s = Number(value ?? 0);
+  if (!Number.isFinite(s) || s < 0) throw new HarnessError('PIS_BAD_CONFIG', `PIS_GLOBAL_TIMEOUT_S is '${value}': give a number of seconds, 0 for no limit.`);
+  return s;
 }
 
 function chooseSuites(list: string | undefined): string[] {
@@ -143,8 +150,8 @@ export const command: Command = {
     const suites = chooseSuites(v.suites ?? file.suites);
     const workers = numberFlag('workers', v.workers, DEFAULT_WORKERS, { min: 1, integer: true });
     const reporter = reporterFlag(v.reporter);
-    // Read by the reporter in Playwright's process and by the summary below.
-    process.env[STDOUT_REPORTER_ENV] = reporter;
+    const grep = v.grep;
+    if (grep !== undefined) grepRegExp(grep);
     const human = humanStream(reporter);
     const askedVersion = flags.apiVersion ?? env.apiVersion ?? file.config.apiVersion;
     if (v.describe) {
@@ -156,17 +163,12 @@ export const command: Command = {
       if (askedVersion === 'detect')
         throw new HarnessError('PIS_BAD_FLAG',
           `--list calls no target, so it cannot detect the API version: give --api-version V (one of ${API_VERSIONS.join(', ')}).`);
-      const { CATALOG } = await import('../../suites/catalog/index.ts');
       const listVersion = askedVersion ?? LATEST_API_VERSION;
-      const checks = selectChecks(CATALOG, { suites, grep: grepPattern(v.grep), profile, apiVersion: listVersion });
-      if (!checks.length)
-        throw new HarnessError('PIS_BAD_FLAG',
-          `No check matches --grep '${v.grep}' in the suites ${suites.join(', ')}: give a check id such as token.issue.access-token.`);
+      const { checks } = await select({ suites, ...(grep === undefined ? {} : { grep }), profile, apiVersion: listVersion });
       process.stdout.write(formatList(checks, reporter, listVersion));
       return 0;
     }
     const faults = (v.fault ?? []).flatMap(f => f.split(',')).map(f => f.trim()).filter(Boolean);
-    const grep = grepFlag(v.grep);
     const dir = reportDirFlag(v.report, defaultReportDir);
     const gates = readGates(v);
     // Held until this process exits: a second run on the same folder stops here.
@@ -209,42 +211,35 @@ export const command: Command = {
         human.write(`API version ${detection.version} detected: ${detection.why}\n`);
       } else if (askedVersion && !bundled) human.write(`API version ${cfg.apiVersion}: the checks of that version run, on its paths.\n`);
       const allowIncomplete = v['allow-incomplete'] === true;
-      const choice = { suites, allSuites: availableSuites(SUITES), grep, profile: cfg.profile, apiVersion: cfg.apiVersion };
+      const choice: RunChoice = { suites, ...(grep === undefined ? {} : { grep }), profile: cfg.profile, apiVersion: cfg.apiVersion };
+      // The one selection: --list prints it, the webhook drive and the start-first watches go by it, Playwright runs it.
+      const selected = await select(choice);
       const selection = selectionOf(choice, { timeScale: cfg.timeScale, maxWaitS: cfg.maxWaitS, allowIncomplete });
       if (detection) selection.apiVersionDetected = detection.findings;
       // The banks asked for; the data.banks.list and payments.domestic.initiate evidence names the ones visited.
       if (suites.includes('data') || suites.includes('payments')) selection.banks = describeBanks(cfg.banks ?? DEFAULT_BANKS);
       const header = { command: 'run', target: { ...reportTarget(cfg), ...(scaleFrom ? { timeScaleSource: scaleFrom } : {}) }, timeScale: cfg.timeScale,
         selection };
-      const listed = writeCandidates(candidates(choice));
       const scratch = makeScratch();
       const notes = new PassThrough();
       // The longest wait first: the webhook drive needs the control API and the sink, not Playwright.
-      const drive = cfg.controlUrl && selectsWebhookCheck(choice) ? startWebhookDrive(cfg, { scratch: scratch.dir, redactor, notes }) : undefined;
+      const drive = cfg.controlUrl && selectsWebhookCheck(selected.checks) ? startWebhookDrive(cfg, { scratch: scratch.dir, redactor, notes }) : undefined;
       try {
         if (drive) human.write('Driving the webhook checkouts through the control API, beside the suites...\n');
         human.write(`Starting the suites (${suites.join(', ')}) in up to ${workers} Playwright workers...\n`);
+        const target = splitTarget(cfg);
         const out = await runPlaywright({
-          suites, grep, workers, scratch: scratch.dir, ...(drive ? { notes } : {}),
-          env: {
-            ...drive?.env,
-            ...windowsEnv(),
-            ...targetToEnv(cfg),
-            PIS_REPORT_DIR: dir,
-            PIS_REPORT_HEADER: JSON.stringify(header),
-            PIS_REPORT_CANDIDATES: listed.file,
-            PIS_MAX_WAIT_S: String(cfg.maxWaitS),
-            // The watches of checks that wait start only when a check that reads them is selected (suites/support/waits.ts).
-            ...(grep ? { PIS_GREP: grep } : {}),
-            PIS_WORKERS: String(workers),
-            [STDOUT_REPORTER_ENV]: reporter,
+          checks: selected.checks, notSelected: selected.notSelected, scratch: scratch.dir, ...(drive ? { notes } : {}), secrets: target.env,
+          context: {
+            target: target.open, requirementWindows: [...requirementWindows()], ...(drive ? { webhookRunFile: drive.file } : {}),
+            report: { reportDir: dir, header, stdout: reporter, secretVariables: [...SECRET_VARIABLES] },
+            playwright: { workers, maxWaitS: cfg.maxWaitS, globalTimeoutS: globalTimeoutS(process.env.PIS_GLOBAL_TIMEOUT_S) },
           },
         });
-        return applyGates(dir, finish(dir, out, grep, allowIncomplete), gates, allowIncomplete);
+        return applyGates(dir, finish(dir, out, reporter, allowIncomplete), gates, allowIncomplete, reporter);
       } finally {
         await drive?.stop();
         scratch.remove();
-        listed.remove();
       }
     } finally {
       await bundled?.close();
@@ -282,11 +277,11 @@ function adoptControlTimeScale(cfg: TargetConfig, reported: number | undefined, 
 }
 
 /** The reporter wrote what the run found before the stop signal; the verdict line says it was cut short. */
-function interrupted(dir: string): number {
+function interrupted(dir: string, reporter: StdoutReporter): number {
   let results: RunResults | undefined;
   try { results = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as RunResults; } catch { /* stopped before the reporter began */ }
-  if (!results) humanStream().write('\nInterrupted: no check finished before the stop.\n');
-  else humanStream().write('\n' + formatSummary(results, shownPath(join(dir, 'index.html'))) + '\n');
+  if (!results) humanStream(reporter).write('\nInterrupted: no check finished before the stop.\n');
+  else humanStream(reporter).write('\n' + formatSummary(results, shownPath(join(dir, 'index.html'))) + '\n');
   return INTERRUPTED_EXIT;
 }
 
@@ -296,23 +291,21 @@ function shownPath(file: string): string {
   return shown.startsWith('..') ? file : shown;
 }
 
-function finish(dir: string, out: Awaited<ReturnType<typeof runPlaywright>>, grep: string | undefined, allowIncomplete: boolean): number {
+function finish(dir: string, out: Awaited<ReturnType<typeof runPlaywright>>, reporter: StdoutReporter, allowIncomplete: boolean): number {
   const status = out.status;
-  if (status?.interrupted || stopSignal()) return interrupted(dir);
+  if (status?.interrupted || stopSignal()) return interrupted(dir, reporter);
   if (out.signal)
     throw new HarnessError('PIS_INTERNAL', `The Playwright runner was killed by ${out.signal}; what the run found so far is in ${join(dir, 'results.jsonl')}.`);
-  // Nothing selected: the reporter wrote no report folder and left reports/latest alone.
-  if (status && status.selected === 0) {
-    const why = status.errors[0] ?? 'no check was selected';
-    throw new HarnessError(grep ? 'PIS_BAD_FLAG' : 'PIS_INTERNAL',
-      grep ? `No check matches --grep '${grep}': give a check id such as token.issue.access-token.` : `No check ran (${why}).`);
-  }
+  // run selects before Playwright starts (a selection of no check stops there): Playwright found none of the selected tests.
+  if (status && status.selected === 0)
+    throw new HarnessError('PIS_INTERNAL', `No check ran (${status.errors[0] ?? 'Playwright found none of the selected tests'}): ` +
+      'this is a bug of the harness, please report it.');
   if (!status || !existsSync(join(dir, 'results.json'))) {
     const why = status?.errors[0] ?? `Playwright ended with status ${out.exitCode} before the report was written`;
     throw new HarnessError('PIS_INTERNAL', `The suites could not run (${why}): this is a bug of the harness or its install, please report it.`);
   }
   const results = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as RunResults;
-  humanStream().write('\n' + formatSummary(results, shownPath(join(dir, 'index.html'))) + '\n');
+  humanStream(reporter).write('\n' + formatSummary(results, shownPath(join(dir, 'index.html'))) + '\n');
   if (status.errors.length)
     process.stderr.write(`Note: ${status.errors.length} suite error(s) besides the checks; the first: ${printable(status.errors[0]!)}\n`);
   return verdictExit(results.summary.verdict, { allowIncomplete });

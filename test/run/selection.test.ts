@@ -1,11 +1,19 @@
 // What --grep selects: a run that selects no check could not be made (exit 2 with one sentence, no
-// report folder, reports/latest unchanged); requirement ids select their checks as ids and titles do.
+// report folder, reports/latest unchanged); requirement ids select their checks as ids and titles do;
+// `run --list`, Playwright's own selection and a run agree.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readlinkSync, rmSync, symlinkSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, rmSync, symlinkSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runCli } from '../helpers/cli.ts';
+import { ROOT, runCli } from '../helpers/cli.ts';
+import type { RunResults } from '../../harness/report/model.ts';
+import { resolveTarget } from '../../harness/target/config.ts';
+import { splitTarget } from '../../harness/target/env.ts';
+import { testContextEnv } from '../helpers/context.ts';
 
 test('--grep that matches no check: exit 2, no report written, reports/latest unchanged', async () => {
   const root = mkdtempSync(join(tmpdir(), 'pis-selection-'));
@@ -33,5 +41,65 @@ test('--grep matches the requirement ids --list shows, in --list and in a run (P
     assert.equal(r.code, 0, r.stdout + r.stderr);
     assert.match(r.stdout, /^ok {3}token\.issue\.access-token /m);
     assert.match(r.stdout, /Conformant: 1 passed, /);
+  } finally { rmSync(dir, { recursive: true, force: true }); }
+});
+
+// One selection: the ids `run --list` prints are the ids Playwright's own --grep and file filters select (its
+// --list, on the same config and a run context like run's), for every form a selection takes; and a run executes them.
+const TABLE: { name: string; args: string[]; playwright: string[] }[] = [
+  { name: 'an id in capitals (Playwright matches case-insensitively)', args: ['--grep', 'TOKEN.ISSUE'], playwright: ['--grep', 'TOKEN.ISSUE'] },
+  { name: 'an id prefix', args: ['--grep', 'token.issue'], playwright: ['--grep', 'token.issue'] },
+  { name: 'a /re/ pattern (keeps its case)', args: ['--grep', '/token\\.refresh/'], playwright: ['--grep', '/token\\.refresh/'] },
+  { name: 'a /re/ pattern of the wrong case', args: ['--grep', '/Session\\./i'], playwright: ['--grep', '/Session\\./i'] },
+  { name: 'a file name (part of the title path)', args: ['--grep', 'session\\.spec'], playwright: ['--grep', 'session\\.spec'] },
+  { name: 'a requirement id (a tag)', args: ['--grep', 'R4\\.1-obtain-token'], playwright: ['--grep', 'R4\\.1-obtain-token'] },
+  { name: 'a title word', args: ['--grep', 'bearer'], playwright: ['--grep', 'bearer'] },
+  { name: '--suites', args: ['--suites', 'session,data'], playwright: ['session\\.spec\\.ts$', 'data\\.spec\\.ts$'] },
+];
+
+const execFileAsync = promisify(execFile);
+
+async function listed(args: string[]): Promise<string[]> {
+  const r = await runCli(['run', '--list', '--reporter', 'json', ...args]);
+  if (r.code === 2 && /No check matches/.test(r.stderr)) return [];
+  assert.equal(r.code, 0, r.stderr);
+  return r.stdout.trim().split('\n').map(l => (JSON.parse(l) as { id: string }).id).sort();
+}
+
+/** Playwright's own --list of the suites with `args`, in a run context of the bundled reference's latest version. */
+async function playwrightListed(args: string[]): Promise<string[]> {
+  const target = splitTarget(resolveTarget({ authUrl: 'http://127.0.0.1:9/auth', realm: 'r', clientId: 'c', baseUrl: 'http://127.0.0.1:9/api',
+    controlUrl: 'http://127.0.0.1:9/control', clientSecret: 's' }));
+  const cli = createRequire(import.meta.url).resolve('@playwright/test/cli');
+  const env: NodeJS.ProcessEnv = { ...process.env, ...testContextEnv(target.open) };
+  delete env.NODE_TEST_CONTEXT;
+  const { stdout: out } = await execFileAsync(process.execPath, [cli, 'test', '-c', join(ROOT, 'suites/playwright.config.ts'), '--list', '--reporter', 'json',
+    ...args], { env, cwd: ROOT, encoding: 'utf8', maxBuffer: 16 << 20 });
+  interface PwSuite { specs?: { title: string }[]; suites?: PwSuite[] }
+  const titles = (s: PwSuite): string[] => [...(s.specs ?? []).map(t => t.title), ...(s.suites ?? []).flatMap(titles)];
+  return titles({ suites: (JSON.parse(out) as { suites: PwSuite[] }).suites }).map(t => t.split(' ')[0]!).sort();
+}
+
+test('run --list selects what Playwright selects, for every form of a selection (before: TOKEN.ISSUE, /re/ and file names disagreed)', async () => {
+  // Two rows at a time: each starts two processes, and the machine may be shared.
+  for (let i = 0; i < TABLE.length; i += 2) {
+    await Promise.all(TABLE.slice(i, i + 2).map(async row => {
+      const [ours, theirs] = await Promise.all([listed(row.args), playwrightListed(row.playwright)]);
+      assert.deepEqual(ours, theirs, row.name);
+    }));
+  }
+  assert.ok((await listed(['--grep', 'TOKEN.ISSUE'])).length > 0, 'a selection in capitals selects checks (before: none)');
+});
+
+test('a run executes the checks run --list prints, and no other', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'pis-list-run-'));
+  try {
+    const args = ['--suites', 'token,session', '--grep', '/token\\.issue|session\\.lifecycle\\.create/'];
+    const ids = await listed(args);
+    assert.ok(ids.length >= 2, ids.join(','));
+    const r = await runCli(['run', ...args, '--workers', '1', '--report', dir], { timeoutMs: 300_000 });
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    const results = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as RunResults;
+    assert.deepEqual(results.checks.map(c => c.id).sort(), ids);
   } finally { rmSync(dir, { recursive: true, force: true }); }
 });
