@@ -9,7 +9,7 @@ import { join, relative } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { PassThrough } from 'node:stream';
 import { HarnessError } from '../errors.ts';
-import { nearest, numberFlag } from '../flag-values.ts';
+import { numberFlag } from '../flag-values.ts';
 import { parseFlags, reportDirFlag, type Command } from './command.ts';
 import { fromEnv, fromFlags, namesTarget, requireBaseUrl, resolveTarget, SUITES, type PartialConfig, type TargetConfig } from '../target/config.ts';
 import { configOnlyHelp, TARGET_FLAGS, targetHelp } from '../target/options.ts';
@@ -23,11 +23,11 @@ import { Redactor, shortSecretWarning } from '../report/redact.ts';
 import type { RunResults } from '../report/model.ts';
 import { verdictExit } from '../report/verdict.ts';
 import { formatSummary } from '../report/progress.ts';
-import { grepRegExp, nothingSelected, selectChecks, selectionOf, type RunChoice } from './selection.ts';
+import { chooseSuites, grepRegExp, select, selectionOf, type RunChoice } from './selection.ts';
 import { humanStream, reporterFlag, type StdoutReporter } from '../report/terminal.ts';
 import { formatList } from './list.ts';
 import { descriptionYaml, PROFILE_DESCRIPTION } from '../target/description.ts';
-import { availableSuites, makeScratch, runPlaywright } from '../runner/playwright.ts';
+import { makeScratch, runPlaywright } from '../runner/playwright.ts';
 import { selectsWebhookCheck, startWebhookDrive } from '../runner/webhook.ts';
 import { INTERRUPTED_EXIT, stopSignal } from '../stop.ts';
 import { BUNDLED_TIME_SCALE, startBundled, type Bundled } from '../runner/bundled.ts';
@@ -55,7 +55,8 @@ ${configOnlyHelp()}
 
 What to run:
   --suites LIST           comma list of ${SUITES.join(',')} (default: all that exist)
-  --grep PATTERN          only the checks whose id, title or requirement id matches (e.g. token.refresh.renews-tokens, R6.5-min-delay)
+  --grep PATTERN          only the checks whose id, title, requirement id or suite file matches (e.g. token.refresh.renews-tokens,
+                          R6.5-min-delay): a regular expression read as Playwright's --grep reads it, any letter case, or /re/flags
   --config FILE           YAML file of target options: the keys above
   --report DIR            where to write the report (default reports/<timestamp>; reports/latest points at it)
   --workers N             suites run side by side (default 4: the webhook suite reads what run's own drive found,
@@ -105,36 +106,11 @@ const FLAGS = {
   ...GATE_FLAGS,
 } as const;
 
-/** The checks of the catalog the choice selects (suites of this build only); none is a bad flag. */
-async function select(choice: RunChoice): Promise<ReturnType<typeof selectChecks>> {
-  const { CATALOG } = await import('../../suites/catalog/index.ts');
-  const built = availableSuites(SUITES);
-  const selected = selectChecks(CATALOG.filter(c => built.includes(c.suite)), choice);
-  if (!selected.checks.length) throw nothingSelected(choice);
-  return selected;
-}
-
 /** PIS_GLOBAL_TIMEOUT_S: seconds the whole run may take (0 or unset: no limit). */
 function globalTimeoutS(value: string | undefined): number {
   const s = Number(value ?? 0);
   if (!Number.isFinite(s) || s < 0) throw new HarnessError('PIS_BAD_CONFIG', `PIS_GLOBAL_TIMEOUT_S is '${value}': give a number of seconds, 0 for no limit.`);
   return s;
-}
-
-function chooseSuites(list: string | undefined): string[] {
-  const present = availableSuites(SUITES);
-  if (!list) return present;
-  const asked = list.split(',').map(s => s.trim()).filter(Boolean);
-  for (const s of asked) {
-    if (!(SUITES as readonly string[]).includes(s)) {
-      const near = nearest(s, SUITES);
-      throw new HarnessError('PIS_BAD_FLAG', `--suites names '${s}', which is not a suite: ${near ? `did you mean ${near}? ` : ''}use ${SUITES.join(', ')}.`);
-    }
-    if (!present.includes(s))
-      throw new HarnessError('PIS_BAD_FLAG', `The ${s} suite is not part of this build (no suites/${s}.spec.ts): leave it out of --suites.`);
-  }
-  if (!asked.length) throw new HarnessError('PIS_BAD_FLAG', `--suites is empty: name at least one of ${present.join(', ')}.`);
-  return [...new Set(asked)];
 }
 
 export const command: Command = {

@@ -5,12 +5,14 @@
 // the three cannot disagree; every check it leaves out keeps the option that
 // did (the reporter lists them as not selected).
 import { HarnessError } from '../errors.ts';
+import { nearest } from '../flag-values.ts';
 import type { NotSelected } from '../report/assemble.ts';
 import { grepTitle, metaOf, type Registered } from '../report/check.ts';
 import type { Selection } from '../report/model.ts';
 import type { ApiVersion } from '../contracts/api-versions.ts';
 import { requirementsAt, whyNotAt } from '../requirements/versions.ts';
-import { specFile } from '../runner/playwright.ts';
+import { availableSuites, specFile } from '../runner/playwright.ts';
+import { SUITES } from '../target/config.ts';
 
 export interface RunChoice { suites: readonly string[]; grep?: string; profile: boolean; apiVersion: ApiVersion }
 
@@ -35,12 +37,12 @@ export function grepRegExp(grep: string): RegExp {
  * joined by spaces (the untitled root and project, the file, the title "<id>
  * <title>") and the requirement tags.
  */
-export function grepPath(c: Registered): string {
+function grepPath(c: Registered): string {
   return `  ${specFile(c)} ${grepTitle(c)}`;
 }
 
 /** Whether --grep selects the check, as Playwright's own --grep would select its test. */
-export function grepSelects(grep: string | undefined, c: Registered): boolean {
+function grepSelects(grep: string | undefined, c: Registered): boolean {
   if (grep === undefined) return true;
   return grepRegExp(grep).test(grepPath(c));
 }
@@ -74,10 +76,37 @@ export function selectChecks(catalog: readonly Registered[], choice: RunChoice):
 }
 
 /** A selection of no check stops the run before anything starts: the same sentence for `run` and `run --list`. */
-export function nothingSelected(choice: RunChoice): HarnessError {
-  const grep = choice.grep === undefined ? '' : `--grep '${choice.grep}' `;
-  return new HarnessError('PIS_BAD_FLAG', `No check matches ${grep}in the suites ${choice.suites.join(', ')} at API version ${choice.apiVersion}` +
-    `${choice.profile ? '' : ' without profile checks'}: give a check id such as token.issue.access-token.`);
+function nothingSelected(choice: RunChoice): HarnessError {
+  if (choice.grep !== undefined)
+    return new HarnessError('PIS_BAD_FLAG', `No check matches --grep '${choice.grep}': give a check id such as token.issue.access-token.`);
+  return new HarnessError('PIS_BAD_FLAG', `The suites ${choice.suites.join(', ')} hold no check at API version ${choice.apiVersion}` +
+    `${choice.profile ? '' : ' but profile checks'}: name more --suites${choice.profile ? '' : ', or leave out --no-profile'}.`);
+}
+
+/** The checks of the catalog the choice selects (suites of this build only); none is a bad flag. */
+export async function select(choice: RunChoice): Promise<ReturnType<typeof selectChecks>> {
+  const { CATALOG } = await import('../../suites/catalog/index.ts');
+  const built = availableSuites(SUITES);
+  const selected = selectChecks(CATALOG.filter(c => built.includes(c.suite)), choice);
+  if (!selected.checks.length) throw nothingSelected(choice);
+  return selected;
+}
+
+/** --suites: the suites of this build it names (default: all of them). */
+export function chooseSuites(list: string | undefined): string[] {
+  const present = availableSuites(SUITES);
+  if (!list) return present;
+  const asked = list.split(',').map(s => s.trim()).filter(Boolean);
+  for (const s of asked) {
+    if (!(SUITES as readonly string[]).includes(s)) {
+      const near = nearest(s, SUITES);
+      throw new HarnessError('PIS_BAD_FLAG', `--suites names '${s}', which is not a suite: ${near ? `did you mean ${near}? ` : ''}use ${SUITES.join(', ')}.`);
+    }
+    if (!present.includes(s))
+      throw new HarnessError('PIS_BAD_FLAG', `The ${s} suite is not part of this build (no suites/${s}.spec.ts): leave it out of --suites.`);
+  }
+  if (!asked.length) throw new HarnessError('PIS_BAD_FLAG', `--suites is empty: name at least one of ${present.join(', ')}.`);
+  return [...new Set(asked)];
 }
 
 export function selectionOf(choice: RunChoice, more: { timeScale: number; maxWaitS: number; allowIncomplete: boolean }): Selection {

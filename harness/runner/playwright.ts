@@ -43,7 +43,7 @@ const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
  * it matches the file where test() is called, and every check's test() is
  * called in support/register.ts.)
  */
-export function selectionGrep(checks: readonly Pick<Registered, 'id'>[]): string {
+function selectionGrep(checks: readonly Pick<Registered, 'id'>[]): string {
   return `\\.spec\\.ts (?:${checks.map(c => escape(c.id)).join('|')}) `;
 }
 
@@ -61,7 +61,7 @@ export function makeScratch(): { dir: string; remove(): void } {
 }
 
 /** What `run` puts in the run context; this module adds the runner's fds and the files it keeps in the scratch folder. */
-export type RunRequest = Omit<RunContext, 'runPid' | 'scratchDir' | 'guardFd' | 'selected' | 'report' | 'playwright'> & {
+type RunRequest = Omit<RunContext, 'runPid' | 'scratchDir' | 'guardFd' | 'selected' | 'report' | 'playwright'> & {
   report: Omit<ReporterOptions, 'statusFile' | 'notesFd' | 'candidatesFile'>;
   playwright: Omit<RunContext['playwright'], 'outputDir'>;
 };
