@@ -23,7 +23,7 @@ import { Redactor, shortSecretWarning } from '../report/redact.ts';
 import type { RunResults } from '../report/model.ts';
 import { verdictExit } from '../report/verdict.ts';
 import { formatSummary } from '../report/progress.ts';
-import { chooseSuites, grepRegExp, select, selectionOf, type RunChoice } from './selection.ts';
+import { chooseSuites, grepFlags, select, selectionOf, type RunChoice } from './selection.ts';
 import { humanStream, reporterFlag, type StdoutReporter } from '../report/terminal.ts';
 import { formatList } from './list.ts';
 import { descriptionYaml, PROFILE_DESCRIPTION } from '../target/description.ts';
@@ -57,6 +57,7 @@ What to run:
   --suites LIST           comma list of ${SUITES.join(',')} (default: all that exist)
   --grep PATTERN          only the checks whose id, title, requirement id or suite file matches (e.g. token.refresh.renews-tokens,
                           R6.5-min-delay): a regular expression read as Playwright's --grep reads it, any letter case, or /re/flags
+  --grep-invert PATTERN   leave out the checks it matches (read as --grep is)
   --config FILE           YAML file of target options: the keys above
   --report DIR            where to write the report (default reports/<timestamp>; reports/latest points at it)
   --workers N             suites run side by side (default 4: the webhook suite reads what run's own drive found,
@@ -94,6 +95,7 @@ const FLAGS = {
   ...TARGET_FLAGS,
   'suites': { type: 'string' },
   'grep': { type: 'string' },
+  'grep-invert': { type: 'string' },
   'config': { type: 'string' },
   'report': { type: 'string' },
   'workers': { type: 'string' },
@@ -126,8 +128,7 @@ export const command: Command = {
     const suites = chooseSuites(v.suites ?? file.suites);
     const workers = numberFlag('workers', v.workers, DEFAULT_WORKERS, { min: 1, integer: true });
     const reporter = reporterFlag(v.reporter);
-    const grep = v.grep;
-    if (grep !== undefined) grepRegExp(grep);
+    const greps = grepFlags(v);
     const human = humanStream(reporter);
     const askedVersion = flags.apiVersion ?? env.apiVersion ?? file.config.apiVersion;
     if (v.describe) {
@@ -140,7 +141,7 @@ export const command: Command = {
         throw new HarnessError('PIS_BAD_FLAG',
           `--list calls no target, so it cannot detect the API version: give --api-version V (one of ${API_VERSIONS.join(', ')}).`);
       const listVersion = askedVersion ?? LATEST_API_VERSION;
-      const { checks } = await select({ suites, ...(grep === undefined ? {} : { grep }), profile, apiVersion: listVersion });
+      const { checks } = await select({ suites, ...greps, profile, apiVersion: listVersion });
       process.stdout.write(formatList(checks, reporter, listVersion));
       return 0;
     }
@@ -187,7 +188,7 @@ export const command: Command = {
         human.write(`API version ${detection.version} detected: ${detection.why}\n`);
       } else if (askedVersion && !bundled) human.write(`API version ${cfg.apiVersion}: the checks of that version run, on its paths.\n`);
       const allowIncomplete = v['allow-incomplete'] === true;
-      const choice: RunChoice = { suites, ...(grep === undefined ? {} : { grep }), profile: cfg.profile, apiVersion: cfg.apiVersion };
+      const choice: RunChoice = { suites, ...greps, profile: cfg.profile, apiVersion: cfg.apiVersion };
       // The one selection: --list prints it, the webhook drive and the start-first watches go by it, Playwright runs it.
       const selected = await select(choice);
       const selection = selectionOf(choice, { timeScale: cfg.timeScale, maxWaitS: cfg.maxWaitS, allowIncomplete });

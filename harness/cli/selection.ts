@@ -14,20 +14,20 @@ import { requirementsAt, whyNotAt } from '../requirements/versions.ts';
 import { availableSuites, specFile } from '../runner/playwright.ts';
 import { SUITES } from '../target/config.ts';
 
-export interface RunChoice { suites: readonly string[]; grep?: string; profile: boolean; apiVersion: ApiVersion }
+export interface RunChoice { suites: readonly string[]; grep?: string; grepInvert?: string; profile: boolean; apiVersion: ApiVersion }
 
 /**
- * --grep as Playwright's command line makes it (forceRegExp of its util.js):
- * `/source/flags` with flags g and i only, else the source matched
- * case-insensitively. A pattern that is no regular expression is a bad flag.
+ * --grep (or --grep-invert) as Playwright's command line makes it (forceRegExp
+ * of its util.js): `/source/flags` with flags g and i only, else the source
+ * matched case-insensitively. A pattern that is no regular expression is a bad flag.
  */
-export function grepRegExp(grep: string): RegExp {
+function grepRegExp(grep: string, flag = '--grep'): RegExp {
   const slashed = /^\/(.*)\/([gi]*)$/s.exec(grep);
   try {
     return slashed ? new RegExp(slashed[1]!, slashed[2]) : new RegExp(grep, 'gi');
   } catch (e) {
     const why = (e as Error).message.replace(/^Invalid regular expression: \/.*\/[a-z]*: /s, '');
-    throw new HarnessError('PIS_BAD_FLAG', `--grep '${grep}' is not a valid regular expression (${why}): ` +
+    throw new HarnessError('PIS_BAD_FLAG', `${flag} '${grep}' is not a valid regular expression (${why}): ` +
       'put a backslash before ( ) [ ] { } . * + ? | ^ $ to match them as they are, or give a check id such as token.issue.access-token.');
   }
 }
@@ -41,11 +41,15 @@ function grepPath(c: Registered): string {
   return `  ${specFile(c)} ${grepTitle(c)}`;
 }
 
-/** Whether --grep selects the check, as Playwright's own --grep would select its test. */
-function grepSelects(grep: string | undefined, c: Registered): boolean {
-  if (grep === undefined) return true;
-  return grepRegExp(grep).test(grepPath(c));
+/** The --grep and --grep-invert of a command line, each checked: what RunChoice takes of them. */
+export function grepFlags(v: { grep?: string; 'grep-invert'?: string }): Pick<RunChoice, 'grep' | 'grepInvert'> {
+  if (v.grep !== undefined) grepRegExp(v.grep);
+  if (v['grep-invert'] !== undefined) grepRegExp(v['grep-invert'], '--grep-invert');
+  return { ...(v.grep === undefined ? {} : { grep: v.grep }), ...(v['grep-invert'] === undefined ? {} : { grepInvert: v['grep-invert'] }) };
 }
+
+/** Whether a pattern matches the check's test, as Playwright's own --grep (or --grep-invert) would match it. */
+const grepMatches = (pattern: string, c: Registered): boolean => grepRegExp(pattern).test(grepPath(c));
 
 /** Why the choice leaves the check out, or undefined when it selects it. */
 function leftOutBy(c: Registered, choice: RunChoice): string | undefined {
@@ -53,7 +57,8 @@ function leftOutBy(c: Registered, choice: RunChoice): string | undefined {
   const why = whyNotAt(c, choice.apiVersion);
   if (why) return `--api-version ${choice.apiVersion}: the check ${why}`;
   if (c.level === 'profile' && !choice.profile) return '--no-profile';
-  if (!grepSelects(choice.grep, c)) return `--grep '${choice.grep}'`;
+  if (choice.grep !== undefined && !grepMatches(choice.grep, c)) return `--grep '${choice.grep}'`;
+  if (choice.grepInvert !== undefined && grepMatches(choice.grepInvert, c)) return `--grep-invert '${choice.grepInvert}'`;
   return undefined;
 }
 
@@ -77,8 +82,11 @@ export function selectChecks(catalog: readonly Registered[], choice: RunChoice):
 
 /** A selection of no check stops the run before anything starts: the same sentence for `run` and `run --list`. */
 function nothingSelected(choice: RunChoice): HarnessError {
+  const but = choice.grepInvert === undefined ? '' : ` but not --grep-invert '${choice.grepInvert}'`;
   if (choice.grep !== undefined)
-    return new HarnessError('PIS_BAD_FLAG', `No check matches --grep '${choice.grep}': give a check id such as token.issue.access-token.`);
+    return new HarnessError('PIS_BAD_FLAG', `No check matches --grep '${choice.grep}'${but}: give a check id such as token.issue.access-token.`);
+  if (choice.grepInvert !== undefined)
+    return new HarnessError('PIS_BAD_FLAG', `--grep-invert '${choice.grepInvert}' leaves out every check: give a narrower pattern.`);
   return new HarnessError('PIS_BAD_FLAG', `The suites ${choice.suites.join(', ')} hold no check at API version ${choice.apiVersion}` +
     `${choice.profile ? '' : ' but profile checks'}: name more --suites${choice.profile ? '' : ', or leave out --no-profile'}.`);
 }
@@ -111,5 +119,6 @@ export function chooseSuites(list: string | undefined): string[] {
 
 export function selectionOf(choice: RunChoice, more: { timeScale: number; maxWaitS: number; allowIncomplete: boolean }): Selection {
   const grep = choice.grep !== undefined ? { grep: choice.grep } : {};
-  return { suites: [...choice.suites], ...grep, profile: choice.profile, apiVersion: choice.apiVersion, ...more };
+  const invert = choice.grepInvert !== undefined ? { grepInvert: choice.grepInvert } : {};
+  return { suites: [...choice.suites], ...grep, ...invert, profile: choice.profile, apiVersion: choice.apiVersion, ...more };
 }

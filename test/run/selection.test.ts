@@ -55,6 +55,9 @@ const TABLE: { name: string; args: string[]; playwright: string[] }[] = [
   { name: 'a requirement id (a tag)', args: ['--grep', 'R4\\.1-obtain-token'], playwright: ['--grep', 'R4\\.1-obtain-token'] },
   { name: 'a title word', args: ['--grep', 'bearer'], playwright: ['--grep', 'bearer'] },
   { name: '--suites', args: ['--suites', 'session,data'], playwright: ['session\\.spec\\.ts$', 'data\\.spec\\.ts$'] },
+  { name: '--grep-invert', args: ['--grep-invert', 'TOKEN|webhook'], playwright: ['--grep-invert', 'TOKEN|webhook'] },
+  { name: '--grep and --grep-invert', args: ['--grep', 'token', '--grep-invert', '/refresh|R4\\.1/'],
+    playwright: ['--grep', 'token', '--grep-invert', '/refresh|R4\\.1/'] },
 ];
 
 const execFileAsync = promisify(execFile);
