@@ -33,9 +33,19 @@ export interface RunContext {
   playwright: { workers: number; maxWaitS: number; globalTimeoutS: number; outputDir: string };
 }
 
+/**
+ * Linux takes at most 128 KiB in one variable (MAX_ARG_STRLEN); a context is
+ * about 14 KB (191 checks' ids, the requirement windows, the report header).
+ */
+const MAX_CONTEXT = 120 * 1024;
+
 /** The environment that carries `ctx` to Playwright's runner and its workers. */
 export function encodeRunContext(ctx: RunContext): Record<string, string> {
-  return { [RUN_CONTEXT_ENV]: JSON.stringify(ctx) };
+  const text = JSON.stringify(ctx);
+  if (Buffer.byteLength(text) > MAX_CONTEXT)
+    throw new HarnessError('PIS_INTERNAL', `The run context is ${Buffer.byteLength(text)} bytes, more than one environment variable holds ` +
+      `(${MAX_CONTEXT}): this is a bug of the harness, please report it.`);
+  return { [RUN_CONTEXT_ENV]: text };
 }
 
 let cached: RunContext | undefined;

@@ -10,6 +10,8 @@ test('a context comes back as it left, in one variable', () => {
   const env = encodeRunContext(ctx);
   assert.deepEqual(Object.keys(env), [RUN_CONTEXT_ENV]);
   assert.deepEqual(decodeRunContext(env[RUN_CONTEXT_ENV]!), ctx);
+  assert.throws(() => encodeRunContext({ ...ctx, selected: Array.from({ length: 5000 }, (_, i) => `token.issue.check-${i}`) }),
+    /more than one environment variable holds/);
 });
 
 test('a broken context is an internal error that names the field; none at all says to start the suites with run', () => {
