@@ -10,6 +10,9 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT, runCli } from '../helpers/cli.ts';
+import { selectChecks } from '../../harness/cli/selection.ts';
+import { LATEST_API_VERSION } from '../../harness/contracts/api-versions.ts';
+import { CATALOG } from '../../suites/catalog/index.ts';
 import type { RunResults } from '../../harness/report/model.ts';
 import { resolveTarget } from '../../harness/target/config.ts';
 import { splitTarget } from '../../harness/target/env.ts';
@@ -105,4 +108,19 @@ test('a run executes the checks run --list prints, and no other', async () => {
     const results = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as RunResults;
     assert.deepEqual(results.checks.map(c => c.id).sort(), ids);
   } finally { rmSync(dir, { recursive: true, force: true }); }
+});
+
+test('every check the selection leaves out names the option that did, in the order the options apply', () => {
+  const choice = { suites: ['token'], grep: 'token\\.issue', grepInvert: 'no-store', profile: false, apiVersion: LATEST_API_VERSION };
+  const { checks, notSelected } = selectChecks(CATALOG, choice);
+  assert.equal(checks.length + notSelected.length, CATALOG.length, 'every check is either selected or left out');
+  const why = new Map(notSelected.map(n => [n.id, n.reason]));
+  assert.equal(why.get('session.lifecycle.create'), '--suites token');
+  assert.equal(why.get('token.refresh.renews-tokens'), "--grep 'token\\.issue'");
+  assert.equal(why.get('token.issue.no-store'), "--grep-invert 'no-store'");
+  assert.ok(checks.every(c => c.suite === 'token' && c.level !== 'profile' && c.id.startsWith('token.issue.')), checks.map(c => c.id).join(','));
+  // Profile checks are left out before --grep applies: each says --no-profile (or, at another version, the version).
+  const profiles = CATALOG.filter(c => c.suite === 'token' && c.level === 'profile').map(c => why.get(c.id));
+  assert.ok(profiles.length > 0 && profiles.includes('--no-profile'), profiles.join(', '));
+  assert.ok(profiles.every(r => r === '--no-profile' || r!.startsWith('--api-version')), profiles.join(', '));
 });
