@@ -1,12 +1,11 @@
 // Playwright's config for the conformance suites. `pis-conformance run` starts
-// Playwright with this file and passes the target and the report folder through
-// the environment (harness/target/env.ts); the suites never import the reference.
+// Playwright with this file and tells it everything in the run context
+// (support/context.ts): the workers, the waits, the reporter's options; the
+// suites never import the reference.
 import { defineConfig } from '@playwright/test';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { runContext } from './support/context.ts';
 
-const env = process.env;
-const maxWaitS = Number(env.PIS_MAX_WAIT_S ?? 60);
+const ctx = runContext();
 
 export default defineConfig({
   testDir: '.',
@@ -14,14 +13,14 @@ export default defineConfig({
   // A suite's checks run in order in one worker (they share a token and a
   // consented session); suites run side by side.
   fullyParallel: false,
-  workers: Number(env.PIS_WORKERS ?? 4),
+  workers: ctx.playwright.workers,
   retries: 0,
   // A check that waits (token expiry, consent by hand) sets its own timeout; the
   // default leaves room for a slow target (arbitrary: 30 s beyond the wait budget).
-  timeout: (maxWaitS + 30) * 1000,
-  globalTimeout: Number(env.PIS_GLOBAL_TIMEOUT_S ?? 0) * 1000,
-  reporter: [[env.PIS_REPORTER ?? '../harness/report/playwright-reporter.ts']],
-  outputDir: env.PIS_PLAYWRIGHT_OUTPUT ?? join(tmpdir(), 'pis-conformance-playwright'),
+  timeout: (ctx.playwright.maxWaitS + 30) * 1000,
+  globalTimeout: ctx.playwright.globalTimeoutS * 1000,
+  reporter: [['../harness/report/playwright-reporter.ts', ctx.report]],
+  outputDir: ctx.playwright.outputDir,
   preserveOutput: 'never',
   use: { trace: 'off', screenshot: 'off', video: 'off' },
 });

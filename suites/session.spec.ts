@@ -7,5 +7,5 @@ import { startFirst } from './support/start-first.ts';
 import { SESSION_CHECKS } from './catalog/session.ts';
 import * as expiry from './checks/session/expiry.ts';
 
-startFirst('session.spec.ts', [{ readers: [expiry.expiredSession], start: expiry.sessionWatch }]);
+startFirst([{ readers: [expiry.expiredSession], start: expiry.sessionWatch }]);
 registerChecks(SESSION_CHECKS);

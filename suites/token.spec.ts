@@ -11,7 +11,7 @@ import * as refresh from './checks/token/refresh.ts';
 import * as expiry from './checks/token/expiry.ts';
 import { accessWatch, chainWatch, refreshWatch } from './checks/token/lifetimes.ts';
 
-startFirst('token.spec.ts', [
+startFirst([
   // Without a base URL the checks that read the access token's watch skip at once: nothing to wait for.
   { readers: [use.untilExpiresIn, expiry.oldTokenRefused], start: () => target().baseUrl && accessWatch() },
   { readers: [refresh.untilRefreshExpiresIn, expiry.oldRefreshRefused], start: refreshWatch },

@@ -75,24 +75,6 @@ export function parseFlags<O extends Options>(command: string, help: string, arg
 }
 
 /**
- * Checks a --grep pattern the way Playwright reads it (a regular expression,
- * or /source/flags), so a broken one is named as such instead of "no check matches".
- */
-export function grepFlag(value: string | undefined): string | undefined {
-  if (value === undefined) return undefined;
-  const slashed = /^\/(.*)\/([gimsuy]*)$/s.exec(value);
-  try {
-    if (slashed) new RegExp(slashed[1]!, slashed[2]);
-    else new RegExp(value, 'gi');
-  } catch (e) {
-    const why = (e as Error).message.replace(/^Invalid regular expression: \/.*\/[a-z]*: /s, '');
-    throw new HarnessError('PIS_BAD_FLAG', `--grep '${value}' is not a valid regular expression (${why}): ` +
-      'put a backslash before ( ) [ ] { } . * + ? | ^ $ to match them as they are, or give a check id such as token.issue.access-token.');
-  }
-  return value;
-}
-
-/**
  * Checks at start that the report folder can be written, so a run does not
  * find out only after the whole session. Creates nothing that stays: a folder
  * that does not exist yet is probed in its nearest existing parent.

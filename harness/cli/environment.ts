@@ -20,12 +20,11 @@ export const ENVIRONMENT: readonly EnvVar[] = [
   { name: 'FORCE_COLOR', commands: 'all', meaning: "'0' or 'false': no colour; any other value: colour even through a pipe (wins over NO_COLOR)" },
 ];
 
-/** Variables `run` sets for Playwright and its workers, and test switches; not for users. */
-export const INTERNAL: readonly string[] = [
-  'PIS_TARGET_JSON', 'PIS_REPORT_DIR', 'PIS_REPORT_HEADER', 'PIS_REPORT_CANDIDATES', 'PIS_RUN_STATUS_FILE', 'PIS_SCRATCH_DIR', 'PIS_GUARD_FD',
-  'PIS_PLAYWRIGHT_OUTPUT', 'PIS_MAX_WAIT_S', 'PIS_WORKERS', 'PIS_REPORTER', 'PIS_STDOUT_REPORTER', 'PIS_TEST', 'PIS_GREP',
-  'PIS_WEBHOOK_RUN', 'PIS_NOTES_FD', 'PIS_REQUIREMENT_WINDOWS', 'PIS_SECRET_VARIABLES',
-];
+/**
+ * Variables not for users: the run context `run` sets for Playwright and its
+ * workers (suites/support/context.ts, the only one), and the test switch.
+ */
+export const INTERNAL: readonly string[] = ['PIS_RUN_CONTEXT', 'PIS_TEST'];
 
 /** Placeholders of the report's curl lines: the user sets them to repeat a request; the harness reads none. */
 export const PLACEHOLDERS: readonly string[] = ['PIS_ACCESS_TOKEN', 'PIS_REFRESH_TOKEN', 'PIS_SECRET'];

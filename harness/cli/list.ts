@@ -1,25 +1,13 @@
-// `run --list`: the checks a selection would run, from the static catalog
-// (suites/catalog/), with level, spec section and requirement ids, without
-// starting anything. The selection is the one `run` makes: --suites, --grep
-// (a regular expression over "<id> <title>", as Playwright matches test
-// titles) and --no-profile.
-import { grepTitle } from '../report/check.ts';
+// `run --list`: the checks a selection would run, with level, spec section,
+// requirement ids and places, without starting anything. The selection is
+// the one `run` computes and hands to Playwright (selection.ts).
 import type { Registered } from '../check/def.ts';
 import { counted } from '../report/verdict.ts';
 import { palette } from '../report/colour.ts';
 import type { StdoutReporter } from '../report/terminal.ts';
 import type { ApiVersion } from '../contracts/api-versions.ts';
-import { checkExistsAt, requirementsAt } from '../requirements/versions.ts';
 import { membersOf } from '../places/index.ts';
 import { pluralFamily } from '../report/places.ts';
-
-export interface Selection { suites: readonly string[]; grep?: RegExp; profile: boolean; apiVersion: ApiVersion }
-
-/** The checks of the selection, each naming the requirements that exist at its API version. */
-export function selectChecks(catalog: readonly Registered[], s: Selection): Registered[] {
-  return catalog.filter(c => s.suites.includes(c.suite) && (s.profile || c.level !== 'profile') && (!s.grep || s.grep.test(grepTitle(c)))
-    && checkExistsAt(c, s.apiVersion)).map(c => ({ ...c, requirements: requirementsAt(c, s.apiVersion) }));
-}
 
 /** The places a check covers at a version, in words: "every operation (21)", "2 of 4 products", "every bank of the target", "one place". */
 function placesText(c: Registered, v: ApiVersion): string {

@@ -11,7 +11,7 @@ import { deviationLines, judgeDeviations, labelWithDeviations, loadDeviations, r
 import { baselineExit, baselineLines, compareBaseline } from '../attest/baseline.ts';
 import { readResults, readResultsFile } from '../attest/results-file.ts';
 import type { RunResults } from '../report/model.ts';
-import { humanStream } from '../report/terminal.ts';
+import { humanStream, type StdoutReporter } from '../report/terminal.ts';
 import { CATALOG } from '../../suites/catalog/index.ts';
 import { configDigest } from './attest.ts';
 
@@ -46,10 +46,10 @@ export function readGates(v: { attest?: string; deviations?: string; baseline?: 
 }
 
 /** Prints what each gate found and returns the exit status: the run's own, or the baseline's when one was given. */
-export function applyGates(dir: string, exit: number, g: Gates, allowIncomplete: boolean): number {
+export function applyGates(dir: string, exit: number, g: Gates, allowIncomplete: boolean, mode: StdoutReporter): number {
   if (!g.key && !g.deviations && !g.baseline) return exit;
   if (!existsSync(join(dir, 'results.json'))) return exit;
-  const out = humanStream();
+  const out = humanStream(mode);
   const results = readResults(dir);
   if (g.deviations) {
     const statuses = judgeDeviations(g.deviations.deviations, results);

@@ -9,31 +9,31 @@ import { join, relative } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { PassThrough } from 'node:stream';
 import { HarnessError } from '../errors.ts';
-import { nearest, numberFlag } from '../flag-values.ts';
-import { grepFlag, parseFlags, reportDirFlag, type Command } from './command.ts';
+import { numberFlag } from '../flag-values.ts';
+import { parseFlags, reportDirFlag, type Command } from './command.ts';
 import { fromEnv, fromFlags, namesTarget, requireBaseUrl, resolveTarget, SUITES, type PartialConfig, type TargetConfig } from '../target/config.ts';
 import { configOnlyHelp, TARGET_FLAGS, targetHelp } from '../target/options.ts';
 import { DEFAULT_BANKS, describeBanks } from '../target/banks.ts';
 import { loadConfigFile } from '../target/file.ts';
-import { redactTargetSecrets, reportTarget, targetToEnv } from '../target/env.ts';
+import { redactTargetSecrets, reportTarget, SECRET_VARIABLES, splitTarget } from '../target/env.ts';
 import { preflight } from '../target/preflight.ts';
 import { defaultReportDir } from '../report/writer.ts';
 import { Redactor, shortSecretWarning } from '../report/redact.ts';
 import type { RunResults } from '../report/model.ts';
 import { verdictExit } from '../report/verdict.ts';
 import { formatSummary } from '../report/progress.ts';
-import { candidates, selectionOf, writeCandidates } from './selection.ts';
-import { humanStream, reporterFlag, STDOUT_REPORTER_ENV } from '../report/terminal.ts';
-import { formatList, selectChecks } from './list.ts';
+import { chooseSuites, grepFlags, select, selectionOf, type RunChoice } from './selection.ts';
+import { humanStream, reporterFlag, type StdoutReporter } from '../report/terminal.ts';
+import { formatList } from './list.ts';
 import { descriptionYaml, PROFILE_DESCRIPTION } from '../target/description.ts';
-import { availableSuites, makeScratch, runPlaywright } from '../runner/playwright.ts';
+import { makeScratch, runPlaywright } from '../runner/playwright.ts';
 import { selectsWebhookCheck, startWebhookDrive } from '../runner/webhook.ts';
 import { INTERRUPTED_EXIT, stopSignal } from '../stop.ts';
 import { BUNDLED_TIME_SCALE, startBundled, type Bundled } from '../runner/bundled.ts';
 import { parseLifetimes } from '../reference/lifetimes.ts';
 import { API_VERSIONS, LATEST_API_VERSION } from '../contracts/api-versions.ts';
 import { detectApiVersion, type Detection } from '../target/detect.ts';
-import { windowsEnv } from '../requirements/versions.ts';
+import { requirementWindows } from '../requirements/versions.ts';
 import { applyGates, GATE_FLAGS, GATES_HELP, readGates } from './run-gates.ts';
 import { printable } from '../printable.ts';
 import { lockReportFolder } from '../report/folder.ts';
@@ -55,7 +55,9 @@ ${configOnlyHelp()}
 
 What to run:
   --suites LIST           comma list of ${SUITES.join(',')} (default: all that exist)
-  --grep PATTERN          only the checks whose id, title or requirement id matches (e.g. token.refresh.renews-tokens, R6.5-min-delay)
+  --grep PATTERN          only the checks whose id, title, requirement id or suite file matches (e.g. token.refresh.renews-tokens,
+                          R6.5-min-delay): a regular expression read as Playwright's --grep reads it, any letter case, or /re/flags
+  --grep-invert PATTERN   leave out the checks it matches (read as --grep is)
   --config FILE           YAML file of target options: the keys above
   --report DIR            where to write the report (default reports/<timestamp>; reports/latest points at it)
   --workers N             suites run side by side (default 4: the webhook suite reads what run's own drive found,
@@ -93,6 +95,7 @@ export const FLAGS = {
   ...TARGET_FLAGS,
   'suites': { type: 'string' },
   'grep': { type: 'string' },
+  'grep-invert': { type: 'string' },
   'config': { type: 'string' },
   'report': { type: 'string' },
   'workers': { type: 'string' },
@@ -105,29 +108,11 @@ export const FLAGS = {
   ...GATE_FLAGS,
 } as const;
 
-/** --grep as the regular expression Playwright will use; a pattern that is not one is a bad flag. */
-function grepPattern(grep: string | undefined): RegExp | undefined {
-  if (grep === undefined) return undefined;
-  try { return new RegExp(grep); } catch (e) {
-    throw new HarnessError('PIS_BAD_FLAG', `--grep '${grep}' is not a valid regular expression ` +
-      `(${(e as Error).message.replace(/^Invalid regular expression: /, '')}): escape ( ) [ ] with a backslash, or give a check id.`);
-  }
-}
-
-function chooseSuites(list: string | undefined): string[] {
-  const present = availableSuites(SUITES);
-  if (!list) return present;
-  const asked = list.split(',').map(s => s.trim()).filter(Boolean);
-  for (const s of asked) {
-    if (!(SUITES as readonly string[]).includes(s)) {
-      const near = nearest(s, SUITES);
-      throw new HarnessError('PIS_BAD_FLAG', `--suites names '${s}', which is not a suite: ${near ? `did you mean ${near}? ` : ''}use ${SUITES.join(', ')}.`);
-    }
-    if (!present.includes(s))
-      throw new HarnessError('PIS_BAD_FLAG', `The ${s} suite is not part of this build (no suites/${s}.spec.ts): leave it out of --suites.`);
-  }
-  if (!asked.length) throw new HarnessError('PIS_BAD_FLAG', `--suites is empty: name at least one of ${present.join(', ')}.`);
-  return [...new Set(asked)];
+/** PIS_GLOBAL_TIMEOUT_S: seconds the whole run may take (0 or unset: no limit). */
+function globalTimeoutS(value: string | undefined): number {
+  const s = Number(value ?? 0);
+  if (!Number.isFinite(s) || s < 0) throw new HarnessError('PIS_BAD_CONFIG', `PIS_GLOBAL_TIMEOUT_S is '${value}': give a number of seconds, 0 for no limit.`);
+  return s;
 }
 
 export const command: Command = {
@@ -143,8 +128,7 @@ export const command: Command = {
     const suites = chooseSuites(v.suites ?? file.suites);
     const workers = numberFlag('workers', v.workers, DEFAULT_WORKERS, { min: 1, integer: true });
     const reporter = reporterFlag(v.reporter);
-    // Read by the reporter in Playwright's process and by the summary below.
-    process.env[STDOUT_REPORTER_ENV] = reporter;
+    const greps = grepFlags(v);
     const human = humanStream(reporter);
     const askedVersion = flags.apiVersion ?? env.apiVersion ?? file.config.apiVersion;
     if (v.describe) {
@@ -156,17 +140,12 @@ export const command: Command = {
       if (askedVersion === 'detect')
         throw new HarnessError('PIS_BAD_FLAG',
           `--list calls no target, so it cannot detect the API version: give --api-version V (one of ${API_VERSIONS.join(', ')}).`);
-      const { CATALOG } = await import('../../suites/catalog/index.ts');
       const listVersion = askedVersion ?? LATEST_API_VERSION;
-      const checks = selectChecks(CATALOG, { suites, grep: grepPattern(v.grep), profile, apiVersion: listVersion });
-      if (!checks.length)
-        throw new HarnessError('PIS_BAD_FLAG',
-          `No check matches --grep '${v.grep}' in the suites ${suites.join(', ')}: give a check id such as token.issue.access-token.`);
+      const { checks } = await select({ suites, ...greps, profile, apiVersion: listVersion });
       process.stdout.write(formatList(checks, reporter, listVersion));
       return 0;
     }
     const faults = (v.fault ?? []).flatMap(f => f.split(',')).map(f => f.trim()).filter(Boolean);
-    const grep = grepFlag(v.grep);
     const dir = reportDirFlag(v.report, defaultReportDir);
     const gates = readGates(v);
     // Held until this process exits: a second run on the same folder stops here.
@@ -211,42 +190,35 @@ export const command: Command = {
         human.write(`API version ${detection.version} detected: ${detection.why}\n`);
       } else if (askedVersion && !bundled) human.write(`API version ${cfg.apiVersion}: the checks of that version run, on its paths.\n`);
       const allowIncomplete = v['allow-incomplete'] === true;
-      const choice = { suites, allSuites: availableSuites(SUITES), grep, profile: cfg.profile, apiVersion: cfg.apiVersion };
+      const choice: RunChoice = { suites, ...greps, profile: cfg.profile, apiVersion: cfg.apiVersion };
+      // The one selection: --list prints it, the webhook drive and the start-first watches go by it, Playwright runs it.
+      const selected = await select(choice);
       const selection = selectionOf(choice, { timeScale: cfg.timeScale, maxWaitS: cfg.maxWaitS, allowIncomplete });
       if (detection) selection.apiVersionDetected = detection.findings;
       // The banks asked for; the data.banks.list and payments.domestic.initiate evidence names the ones visited.
       if (suites.includes('data') || suites.includes('payments')) selection.banks = describeBanks(cfg.banks ?? DEFAULT_BANKS);
       const header = { command: 'run', target: { ...reportTarget(cfg), ...(clock.source ? { timeScaleSource: clock.source } : {}) }, timeScale: cfg.timeScale,
         selection };
-      const listed = writeCandidates(candidates(choice));
       const scratch = makeScratch();
       const notes = new PassThrough();
       // The longest wait first: the webhook drive needs the control API and the sink, not Playwright.
-      const drive = cfg.controlUrl && selectsWebhookCheck(choice) ? startWebhookDrive(cfg, { scratch: scratch.dir, redactor, notes }) : undefined;
+      const drive = cfg.controlUrl && selectsWebhookCheck(selected.checks) ? startWebhookDrive(cfg, { scratch: scratch.dir, redactor, notes }) : undefined;
       try {
         if (drive) human.write('Driving the webhook checkouts through the control API, beside the suites...\n');
         human.write(`Starting the suites (${suites.join(', ')}) in up to ${workers} Playwright workers...\n`);
+        const target = splitTarget(cfg);
         const out = await runPlaywright({
-          suites, grep, workers, scratch: scratch.dir, ...(drive ? { notes } : {}),
-          env: {
-            ...drive?.env,
-            ...windowsEnv(),
-            ...targetToEnv(cfg),
-            PIS_REPORT_DIR: dir,
-            PIS_REPORT_HEADER: JSON.stringify(header),
-            PIS_REPORT_CANDIDATES: listed.file,
-            PIS_MAX_WAIT_S: String(cfg.maxWaitS),
-            // The watches of checks that wait start only when a check that reads them is selected (suites/support/waits.ts).
-            ...(grep ? { PIS_GREP: grep } : {}),
-            PIS_WORKERS: String(workers),
-            [STDOUT_REPORTER_ENV]: reporter,
+          checks: selected.checks, notSelected: selected.notSelected, scratch: scratch.dir, ...(drive ? { notes } : {}), secrets: target.env,
+          context: {
+            target: target.open, requirementWindows: [...requirementWindows()], ...(drive ? { webhookRunFile: drive.file } : {}),
+            report: { reportDir: dir, header, stdout: reporter, secretVariables: [...SECRET_VARIABLES] },
+            playwright: { workers, maxWaitS: cfg.maxWaitS, globalTimeoutS: globalTimeoutS(process.env.PIS_GLOBAL_TIMEOUT_S) },
           },
         });
-        return applyGates(dir, finish(dir, out, grep, allowIncomplete), gates, allowIncomplete);
+        return applyGates(dir, finish(dir, out, reporter, allowIncomplete), gates, allowIncomplete, reporter);
       } finally {
         await drive?.stop();
         scratch.remove();
-        listed.remove();
       }
     } finally {
       await bundled?.close();
@@ -255,11 +227,11 @@ export const command: Command = {
 };
 
 /** The reporter wrote what the run found before the stop signal; the verdict line says it was cut short. */
-function interrupted(dir: string): number {
+function interrupted(dir: string, reporter: StdoutReporter): number {
   let results: RunResults | undefined;
   try { results = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as RunResults; } catch { /* stopped before the reporter began */ }
-  if (!results) humanStream().write('\nInterrupted: no check finished before the stop.\n');
-  else humanStream().write('\n' + formatSummary(results, shownPath(join(dir, 'index.html'))) + '\n');
+  if (!results) humanStream(reporter).write('\nInterrupted: no check finished before the stop.\n');
+  else humanStream(reporter).write('\n' + formatSummary(results, shownPath(join(dir, 'index.html'))) + '\n');
   return INTERRUPTED_EXIT;
 }
 
@@ -269,23 +241,21 @@ function shownPath(file: string): string {
   return shown.startsWith('..') ? file : shown;
 }
 
-function finish(dir: string, out: Awaited<ReturnType<typeof runPlaywright>>, grep: string | undefined, allowIncomplete: boolean): number {
+function finish(dir: string, out: Awaited<ReturnType<typeof runPlaywright>>, reporter: StdoutReporter, allowIncomplete: boolean): number {
   const status = out.status;
-  if (status?.interrupted || stopSignal()) return interrupted(dir);
+  if (status?.interrupted || stopSignal()) return interrupted(dir, reporter);
   if (out.signal)
     throw new HarnessError('PIS_INTERNAL', `The Playwright runner was killed by ${out.signal}; what the run found so far is in ${join(dir, 'results.jsonl')}.`);
-  // Nothing selected: the reporter wrote no report folder and left reports/latest alone.
-  if (status && status.selected === 0) {
-    const why = status.errors[0] ?? 'no check was selected';
-    throw new HarnessError(grep ? 'PIS_BAD_FLAG' : 'PIS_INTERNAL',
-      grep ? `No check matches --grep '${grep}': give a check id such as token.issue.access-token.` : `No check ran (${why}).`);
-  }
+  // run selects before Playwright starts (a selection of no check stops there): Playwright found none of the selected tests.
+  if (status && status.selected === 0)
+    throw new HarnessError('PIS_INTERNAL', `No check ran (${status.errors[0] ?? 'Playwright found none of the selected tests'}): ` +
+      'this is a bug of the harness, please report it.');
   if (!status || !existsSync(join(dir, 'results.json'))) {
     const why = status?.errors[0] ?? `Playwright ended with status ${out.exitCode} before the report was written`;
     throw new HarnessError('PIS_INTERNAL', `The suites could not run (${why}): this is a bug of the harness or its install, please report it.`);
   }
   const results = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as RunResults;
-  humanStream().write('\n' + formatSummary(results, shownPath(join(dir, 'index.html'))) + '\n');
+  humanStream(reporter).write('\n' + formatSummary(results, shownPath(join(dir, 'index.html'))) + '\n');
   if (status.errors.length)
     process.stderr.write(`Note: ${status.errors.length} suite error(s) besides the checks; the first: ${printable(status.errors[0]!)}\n`);
   return verdictExit(results.summary.verdict, { allowIncomplete });

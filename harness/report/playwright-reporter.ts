@@ -2,10 +2,10 @@
 // (from its `pis-check` attachment, or from its annotation and Playwright's own
 // verdict when a test ended without one), hands it to the ReportWriter at once
 // (results.jsonl grows as the run goes), prints one progress line per check,
-// and writes the rest of the report folder at the end. Configured by the
-// environment that `run` sets (PIS_REPORT_DIR, PIS_REPORT_HEADER,
-// PIS_REPORT_CANDIDATES, PIS_RUN_STATUS_FILE, PIS_NOTES_FD). A run that
-// selected no check writes no report folder at all.
+// and writes the rest of the report folder at the end. Configured by its
+// options (ReporterOptions), which the Playwright config takes from the run
+// context (suites/support/context.ts). A run that selected no check writes no
+// report folder at all.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { FullResult, Reporter, Suite as PwSuite, TestCase, TestError, TestResult } from '@playwright/test/reporter';
@@ -17,14 +17,30 @@ import { Redactor } from './redact.ts';
 import { ReportWriter, type ReportHeader } from './writer.ts';
 import type { NotSelected } from './assemble.ts';
 import { stripAnsi } from './colour.ts';
-import { stdoutReporter, Terminal } from './terminal.ts';
+import { Terminal, type StdoutReporter } from './terminal.ts';
 import { readNotes, splitWaits } from './wait.ts';
 import { counted } from './verdict.ts';
 import { printable, printableLines } from '../printable.ts';
 
 export const DELIVERIES_ATTACHMENT = 'pis-deliveries';
 
-/** What the reporter tells `run` beyond the report folder (written to PIS_RUN_STATUS_FILE, outside the folder). */
+/** What `run` tells the reporter: its part of the run context. */
+export interface ReporterOptions {
+  reportDir: string;
+  header: ReportHeader;
+  /** Every check of the catalog the run left out, with the option that did (NotSelected[] as JSON). */
+  candidatesFile?: string;
+  /** Where the reporter writes its RunStatus for `run`, outside the report folder. */
+  statusFile: string;
+  /** The fd on which the wait notes of `run`'s own process arrive (harness/report/wait.ts). */
+  notesFd?: number;
+  /** The form of the reporter's stdout (run --reporter). */
+  stdout: StdoutReporter;
+  /** The variables that carry a secret of the target: their values are hidden in everything the reporter prints or writes. */
+  secretVariables: string[];
+}
+
+/** What the reporter tells `run` beyond the report folder (written to its statusFile, outside the folder). */
 export interface RunStatus {
   /** Checks that reported a result. */
   checks: number;
@@ -41,8 +57,7 @@ const firstLine = (s: string | undefined) => stripAnsi(s ?? '').split('\n').find
  * out (written by `run` from the static catalog; the reporter cannot import the
  * suites' catalog itself). Those the run did not select are listed as not selected.
  */
-function candidates(): NotSelected[] {
-  const file = process.env.PIS_REPORT_CANDIDATES;
+function candidates(file: string | undefined): NotSelected[] {
   if (!file) return [];
   return JSON.parse(readFileSync(file, 'utf8')) as NotSelected[];
 }
@@ -73,14 +88,19 @@ export default class PisReporter implements Reporter {
   private readonly redactor = new Redactor();
   private readonly deliveries: DeliveryAttempt[] = [];
   private readonly errors: string[] = [];
-  private readonly terminal = new Terminal(stdoutReporter());
+  private readonly terminal: Terminal;
   private readonly checks: CheckResult[] = [];
   private count = 0;
   private selected = 0;
   /** The wait notes of `run`'s own process (the webhook drive), read from the start: it begins before Playwright. */
-  private readonly stopNotes = readNotes(n => this.terminal.wait(n));
+  private readonly stopNotes: () => void;
+  private readonly options: Partial<ReporterOptions>;
 
-  constructor() {
+  /** Playwright passes the options of the config's reporter entry; without them (no `run`) the reporter prints and writes no report folder. */
+  constructor(options: Partial<ReporterOptions> = {}) {
+    this.options = options;
+    this.terminal = new Terminal(options.stdout ?? 'line');
+    this.stopNotes = readNotes(n => this.terminal.wait(n), options.notesFd);
     // Playwright makes the reporter before it collects the checks: the status line says so until they run.
     this.terminal.idle('collecting the checks');
   }
@@ -89,15 +109,15 @@ export default class PisReporter implements Reporter {
 
   onBegin(_config: unknown, suite: PwSuite): void {
     // run names the variables that carry the target's secrets (its table of options says which).
-    for (const name of (process.env.PIS_SECRET_VARIABLES ?? '').split(',').filter(Boolean)) this.redactor.add(process.env[name], name);
-    const dir = process.env.PIS_REPORT_DIR;
-    const header = JSON.parse(process.env.PIS_REPORT_HEADER ?? '{"command":"run","target":{},"timeScale":1}') as ReportHeader;
+    for (const name of this.options.secretVariables ?? []) this.redactor.add(process.env[name], name);
+    const dir = this.options.reportDir;
+    const header: ReportHeader = this.options.header ?? { command: 'run', target: {}, timeScale: 1 };
     this.terminal.allowIncomplete = header.selection?.allowIncomplete === true;
     const tests = suite.allTests();
     if (dir && tests.length) {
       const selected = tests.map(t => this.meta(t));
       const ids = new Set(selected.map(m => m.id));
-      const notSelected = candidates().filter(c => !ids.has(c.id));
+      const notSelected = candidates(this.options.candidatesFile).filter(c => !ids.has(c.id));
       this.writer = new ReportWriter(dir, header, this.redactor, { selected, notSelected });
     }
     const total = this.selected = tests.length;
@@ -159,7 +179,7 @@ export default class PisReporter implements Reporter {
     if (!interrupted) this.terminal.end(this.checks, this.writer ? join(this.writer.dir, 'index.html') : undefined, results?.summary.notSelected);
     else this.terminal.stop();
     const status: RunStatus = { checks: this.count, selected: this.selected, errors: this.errors, interrupted };
-    if (process.env.PIS_RUN_STATUS_FILE) writeFileSync(process.env.PIS_RUN_STATUS_FILE, JSON.stringify(status));
+    if (this.options.statusFile) writeFileSync(this.options.statusFile, JSON.stringify(status));
   }
 
   /** The check's own result when it attached one, else one built from the test's annotation and Playwright's verdict. */

@@ -18,14 +18,6 @@ import { LiveStatus, type WaitNote } from './wait.ts';
 const STDOUT_REPORTERS = ['line', 'json', 'github'] as const;
 export type StdoutReporter = typeof STDOUT_REPORTERS[number];
 
-/** How `run` tells the Playwright reporter which form to print. */
-export const STDOUT_REPORTER_ENV = 'PIS_STDOUT_REPORTER';
-
-export function stdoutReporter(env: Record<string, string | undefined> = process.env): StdoutReporter {
-  const v = env[STDOUT_REPORTER_ENV];
-  return (STDOUT_REPORTERS as readonly string[]).includes(v ?? '') ? v as StdoutReporter : 'line';
-}
-
 /** The --reporter flag of run, certify-receiver and sink. */
 export function reporterFlag(name: string | undefined): StdoutReporter {
   if (name === undefined) return 'line';
@@ -40,7 +32,7 @@ export const REPORTER_HELP = `  --reporter R          line (default): a line per
                         github: line plus GitHub Actions annotations and a job summary`;
 
 /** Where lines for a person go: stdout, except in json mode, which keeps stdout for machines. */
-export function humanStream(mode: StdoutReporter = stdoutReporter()): NodeJS.WriteStream {
+export function humanStream(mode: StdoutReporter): NodeJS.WriteStream {
   return mode === 'json' ? process.stderr : process.stdout;
 }
 

@@ -18,13 +18,6 @@ export interface WaitNote {
   end?: boolean;
 }
 
-/**
- * The fd, named in this variable, on which the reporter's process reads the
- * wait notes of `run`'s own process (the webhook drive runs there, beside
- * Playwright, see harness/runner/webhook.ts).
- */
-export const NOTES_FD_ENV = 'PIS_NOTES_FD';
-
 /** ASCII record separator: never part of what a check prints for a person. */
 const MARK = '\u001epis-wait ';
 
@@ -45,14 +38,12 @@ export function splitWaits(chunk: string): { notes: WaitNote[]; text: string } {
 }
 
 /**
- * Reads the wait notes that arrive on the fd named by NOTES_FD_ENV, if any, and
- * hands each to `onNote`; returns the function that stops reading. The variable
- * is taken out of the environment: Playwright's workers inherit it, not the fd.
+ * Reads the wait notes of `run`'s own process (the webhook drive runs there,
+ * beside Playwright, see harness/runner/webhook.ts) that arrive on `fd`, if
+ * one is given, and hands each to `onNote`; returns the function that stops reading.
  */
-export function readNotes(onNote: (n: WaitNote) => void, env: NodeJS.ProcessEnv = process.env): () => void {
-  const fd = Number(env[NOTES_FD_ENV]);
-  delete env[NOTES_FD_ENV];
-  if (!Number.isInteger(fd) || fd <= 2) return () => {};
+export function readNotes(onNote: (n: WaitNote) => void, fd: number | undefined): () => void {
+  if (fd === undefined || !Number.isInteger(fd) || fd <= 2) return () => {};
   let socket: Socket;
   try { socket = new Socket({ fd, readable: true, writable: false }); } catch { return () => {}; }
   let rest = '';

@@ -19,7 +19,7 @@ import { withChecks } from './view.ts';
 interface Versioned { id: string; since?: string; removedIn?: string }
 
 /** The first version a requirement exists at, and the version it was removed in. */
-interface Window { since: ApiVersion; removedIn?: ApiVersion }
+export interface Window { since: ApiVersion; removedIn?: ApiVersion }
 
 function windowOf(r: Versioned): Window {
   const since = r.since === undefined ? API_VERSIONS[0] : r.since === 'unversioned' ? LATEST_API_VERSION : r.since;
@@ -32,30 +32,23 @@ export function existsAt(w: Window, v: ApiVersion): boolean {
   return atLeast(v, w.since) && (w.removedIn === undefined || !atLeast(v, w.removedIn));
 }
 
-/**
- * The variable in which `run` hands the windows to Playwright's runner and
- * workers: each would otherwise parse requirements.yaml again to register its
- * checks (a seventh of a second of CPU per process at its start).
- */
-const WINDOWS_ENV = 'PIS_REQUIREMENT_WINDOWS';
-
 /** The requirement windows by id, from contracts/requirements.yaml read once (no schema validation here: the tests and `coverage` validate it). */
 let cached: Map<string, Window> | undefined;
 export function requirementWindows(): Map<string, Window> {
   if (!cached) {
-    const passed = process.env[WINDOWS_ENV];
-    if (passed) cached = new Map(JSON.parse(passed) as [string, Window][]);
-    else {
-      const doc = parse(readFileSync(new URL('../../contracts/requirements.yaml', import.meta.url), 'utf8')) as { requirements: Versioned[] };
-      cached = new Map(doc.requirements.map(r => [r.id, windowOf(r)]));
-    }
+    const doc = parse(readFileSync(new URL('../../contracts/requirements.yaml', import.meta.url), 'utf8')) as { requirements: Versioned[] };
+    cached = new Map(doc.requirements.map(r => [r.id, windowOf(r)]));
   }
   return cached;
 }
 
-/** The environment that hands this process's windows to a child process. */
-export function windowsEnv(): Record<string, string> {
-  return { [WINDOWS_ENV]: JSON.stringify([...requirementWindows()]) };
+/**
+ * The windows `run` read, handed to Playwright's runner and workers in the run
+ * context: each would otherwise parse requirements.yaml again to register its
+ * checks (a seventh of a second of CPU per process at its start).
+ */
+export function useRequirementWindows(entries: readonly (readonly [string, Window])[]): void {
+  cached = new Map(entries);
 }
 
 type VersionedCheck = Pick<CheckDef, 'id' | 'requirements' | 'addedLater' | 'needs'>;

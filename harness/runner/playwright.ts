@@ -1,40 +1,50 @@
-// Starts Playwright on the conformance suites as a child process. The target
-// and the report folder travel in the child's environment (never its argv,
-// which `ps` shows); the reporter prints progress straight to our terminal.
+// Starts Playwright on the conformance suites as a child process, on the
+// selection `run` computed (a --test-list file). The run context and the
+// target's secrets travel in the child's environment (never its argv, which
+// `ps` shows); the reporter prints progress straight to our terminal.
 // The runner leads its own process group with its workers: a stop signal
 // reaches it once, from here, so its reporter writes what the run found, and
 // guard.mjs ends the whole group when this process ends.
 import { spawn, type StdioOptions } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, sep } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import type { RunStatus } from '../report/playwright-reporter.ts';
-import { NOTES_FD_ENV } from '../report/wait.ts';
+import type { ReporterOptions, RunStatus } from '../report/playwright-reporter.ts';
+import type { NotSelected } from '../report/assemble.ts';
+import type { Registered } from '../check/def.ts';
 import { onStop } from '../stop.ts';
+import { encodeRunContext, type RunContext } from '../../suites/support/context.ts';
 
 const SUITES_DIR = fileURLToPath(new URL('../../suites/', import.meta.url));
 const CONFIG = join(SUITES_DIR, 'playwright.config.ts');
 const GUARD = fileURLToPath(new URL('./guard.mjs', import.meta.url));
 const TSX = import.meta.resolve('tsx');
+/** The runner's fds beyond stdio (the order of `stdio` below): the pipe guard.mjs watches, and the wait notes for the reporter. */
+const GUARD_FD = 3;
+const NOTES_FD = 4;
 
 /** The suites of `run` that exist in this build (the webhook suite joins when its file is there). */
 export function availableSuites(all: readonly string[]): string[] {
   return all.filter(s => existsSync(join(SUITES_DIR, `${s}.spec.ts`)));
 }
 
+/** The spec file of a check's suite, as Playwright names it relative to suites/. */
+export const specFile = (c: Pick<Registered, 'suite'>): string => `${c.suite}.spec.ts`;
+
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
 /**
- * Whether Playwright's --grep selects the test titled `title` of `file`: its
- * pattern made as Playwright's command line makes it (`/re/flags`, else
- * case-insensitive) and matched against the test's title path joined by spaces
- * (the untitled root and project, the file, the title).
+ * The selection as Playwright's --grep: a test's title path reads
+ * "<file> <id> <title> <tags>", and the file followed by one of the selected
+ * ids (then a space) is that test and no other. (--test-list cannot say it:
+ * it matches the file where test() is called, and every check's test() is
+ * called in support/register.ts.)
  */
-export function grepMatches(grep: string | undefined, file: string, title: string): boolean {
-  if (grep === undefined) return true;
-  const slashed = /^\/(.*)\/([gi]*)$/.exec(grep);
-  return (slashed ? new RegExp(slashed[1]!, slashed[2]) : new RegExp(grep, 'gi')).test(`  ${file} ${title}`);
+function selectionGrep(checks: readonly Pick<Registered, 'id'>[]): string {
+  return `\\.spec\\.ts (?:${checks.map(c => escape(c.id)).join('|')}) `;
 }
 
 /**
@@ -50,11 +60,20 @@ export function makeScratch(): { dir: string; remove(): void } {
   return { dir, remove: () => { process.off('exit', drop); drop(); } };
 }
 
+/** What `run` puts in the run context; this module adds the runner's fds and the files it keeps in the scratch folder. */
+type RunRequest = Omit<RunContext, 'runPid' | 'scratchDir' | 'guardFd' | 'selected' | 'report' | 'playwright'> & {
+  report: Omit<ReporterOptions, 'statusFile' | 'notesFd' | 'candidatesFile'>;
+  playwright: Omit<RunContext['playwright'], 'outputDir'>;
+};
+
 export interface PlaywrightRun {
-  suites: string[];
-  grep?: string;
-  workers: number;
-  env: Record<string, string>;
+  /** The selected checks (harness/cli/selection.ts): Playwright runs these and no other. */
+  checks: readonly Registered[];
+  /** The checks left out, each with the option that did, for the report. */
+  notSelected: readonly NotSelected[];
+  context: RunRequest;
+  /** The target's secrets, each in its user-facing variable (harness/target/env.ts splitTarget). */
+  secrets: Record<string, string>;
   /** The run's private temp folder (makeScratch()). */
   scratch: string;
   /** Wait notes of the run's own process for the reporter's status line (harness/report/wait.ts), piped to it. */
@@ -67,26 +86,26 @@ export async function runPlaywright(opts: PlaywrightRun): Promise<PlaywrightOutc
   const cli = createRequire(import.meta.url).resolve('@playwright/test/cli');
   const { scratch } = opts;
   const statusFile = join(scratch, 'status.json');
-  // Anchored file filters: Playwright reads positional arguments as regular expressions over the path.
-  const files = opts.suites.map(s => `${s}\\.spec\\.ts`);
+  // The selection, exactly: the files of its suites (anchored: Playwright reads them as regular expressions over the path), its tests by id.
+  const files = [...new Set(opts.checks.map(c => `${escape(specFile(c))}$`))];
+  const candidatesFile = join(scratch, 'candidates.json');
+  writeFileSync(candidatesFile, JSON.stringify(opts.notSelected));
+  const { context } = opts;
+  const ctx: RunContext = {
+    ...context, runPid: process.pid, scratchDir: scratch, guardFd: GUARD_FD, selected: opts.checks.map(c => c.id),
+    report: { ...context.report, statusFile, candidatesFile, ...(opts.notes ? { notesFd: NOTES_FD } : {}) },
+    playwright: { ...context.playwright, outputDir: join(scratch, 'output') },
+  };
   // tsx's loader only for an installed package: Playwright compiles TypeScript
   // only outside node_modules, where an installed package's suites sit. In a
   // checkout Playwright's own compiler does the job, and a second loader on
   // every import cost the runner and each worker about a second of CPU.
   const installed = SUITES_DIR.split(sep).includes('node_modules');
-  const args = [...(installed ? ['--import', TSX] : []), '--import', GUARD, cli, 'test', '-c', CONFIG, '--workers', String(opts.workers),
-    ...(opts.grep ? ['--grep', opts.grep] : []), ...files];
-  const env: NodeJS.ProcessEnv = {
-    ...process.env, ...opts.env,
-    PIS_RUN_STATUS_FILE: statusFile,
-    PIS_PLAYWRIGHT_OUTPUT: join(scratch, 'output'),
-    PIS_SCRATCH_DIR: scratch,
-    PIS_GUARD_FD: '3',
-    ...(opts.notes ? { [NOTES_FD_ENV]: '4' } : {}),
-  };
+  const args = [...(installed ? ['--import', TSX] : []), '--import', GUARD, cli, 'test', '-c', CONFIG, '--grep', selectionGrep(opts.checks), ...files];
+  const env: NodeJS.ProcessEnv = { ...process.env, ...opts.secrets, ...encodeRunContext(ctx) };
   // Set by `node --test` in its children; it would make a nested Node process report to the wrong runner.
   delete env.NODE_TEST_CONTEXT;
-  // fd 3: the pipe guard.mjs watches; fd 4: the wait notes for the reporter; detached: the runner leads a new process group.
+  // GUARD_FD: the pipe guard.mjs watches; NOTES_FD: the wait notes for the reporter; detached: the runner leads a new process group.
   const stdio: StdioOptions = ['ignore', 'inherit', 'inherit', 'pipe', ...(opts.notes ? ['pipe' as const] : [])];
   const child = spawn(process.execPath, args, { env, stdio, detached: true });
   const notesPipe = child.stdio[4] as Writable | null | undefined;

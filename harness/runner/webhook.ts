@@ -10,31 +10,21 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Writable } from 'node:stream';
 import { HarnessError } from '../errors.ts';
-import { grepTitle } from '../report/check.ts';
 import type { Registered } from '../check/def.ts';
 import type { Redactor } from '../report/redact.ts';
 import { encodeWait, type WaitNote } from '../report/wait.ts';
 import type { TargetConfig } from '../target/config.ts';
-import type { ApiVersion } from '../contracts/api-versions.ts';
-import { checkExistsAt } from '../requirements/versions.ts';
-import { WEBHOOK_CHECKS } from '../sink/analysis/index.ts';
 import type { DriveProgress } from '../sink/drive.ts';
 import type { SinkOptions } from '../sink/server.ts';
-import { driveSuite, keepWebhookRun, WEBHOOK_RUN_ENV, type KeptWebhookRun } from '../sink/suite-run.ts';
+import { driveSuite, keepWebhookRun, type KeptWebhookRun } from '../sink/suite-run.ts';
 import { onStop } from '../stop.ts';
-import { grepMatches } from './playwright.ts';
-
-export interface WebhookChoice { suites: readonly string[]; grep?: string; profile: boolean; apiVersion: ApiVersion }
 
 /**
- * Whether the run selects a webhook check, matched the way Playwright will
- * select its test (file, id and title; --no-profile; the API version): without
- * one no checkout is made.
+ * Whether the run's selection (harness/cli/selection.ts, the one Playwright
+ * is given) holds a webhook check: without one no checkout is made.
  */
-export function selectsWebhookCheck(choice: WebhookChoice, checks: readonly Registered[] = WEBHOOK_CHECKS): boolean {
-  if (!choice.suites.includes('webhook')) return false;
-  return checks.some(k => (choice.profile || k.level !== 'profile') && checkExistsAt(k, choice.apiVersion)
-    && grepMatches(choice.grep, 'webhook.spec.ts', grepTitle(k)));
+export function selectsWebhookCheck(selected: readonly Pick<Registered, 'suite'>[]): boolean {
+  return selected.some(k => k.suite === 'webhook');
 }
 
 /**
@@ -66,8 +56,8 @@ function progressNote(p: DriveProgress): WaitNote {
 }
 
 export interface WebhookDrive {
-  /** What tells the suite's workers where the outcome will be. */
-  env: Record<string, string>;
+  /** Where the outcome will be kept: the suite's workers read it from the run context. */
+  file: string;
   /** Ends the drive if it still runs (the suites are over, or were stopped) and waits until the sink is closed. */
   stop(): Promise<void>;
 }
@@ -108,7 +98,7 @@ export function startWebhookDrive(cfg: TargetConfig, o: { scratch: string; redac
     note({ key: 'webhook', what: '', end: true });
   });
   return {
-    env: { [WEBHOOK_RUN_ENV]: file },
+    file,
     async stop() {
       stopped.abort();
       await done;

@@ -13,9 +13,6 @@ import { driveCheckouts, type DriveProgress } from './drive.ts';
 import { keyForms, webhookKeys } from './keys.ts';
 import { startSink, type SinkOptions } from './server.ts';
 
-/** The variable in which `run` names the file of the drive's outcome to the suite's workers (only when it started the drive). */
-export const WEBHOOK_RUN_ENV = 'PIS_WEBHOOK_RUN';
-
 /** Spec ms the drive may take at most: a sender with one global queue serialises every chain. */
 export const DRIVE_CAP_MS = 15 * 60_000;
 

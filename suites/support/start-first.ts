@@ -2,27 +2,18 @@
 // their waits run beside the suite's other checks.
 import { test } from './test.ts';
 import type { Check } from './check.ts';
-import { grepTitle } from '../../harness/report/check.ts';
-import { checkExistsAt } from '../../harness/requirements/versions.ts';
-import { target } from './target.ts';
+import { runContext } from './context.ts';
 
 /**
  * Starts watches as the worker starts (before the suite's first check), each
  * only when a check that reads it is selected, so that `--grep` on another
  * check (or an API version without the check) does not create tokens or ask
- * for consent for nothing. Selection is
- * read from --grep the way Playwright matches it (file, id and title); a check
- * selected in a way this misses starts its watch itself when it runs.
+ * for consent for nothing. The selection is the one `run` computed and gave
+ * Playwright (harness/cli/selection.ts), read from the run context.
  */
-export function startFirst(file: string, watches: { readers: Check[]; start: () => unknown }[]): void {
+export function startFirst(watches: { readers: Check[]; start: () => unknown }[]): void {
   test.beforeAll(() => {
-    for (const w of watches) if (w.readers.some(k => selected(file, k))) w.start();
+    const selected = new Set(runContext().selected);
+    for (const w of watches) if (w.readers.some(k => selected.has(k.id))) w.start();
   });
-}
-
-function selected(file: string, k: Check): boolean {
-  if (!checkExistsAt(k, target().apiVersion)) return false;
-  const grep = process.env.PIS_GREP;
-  if (!grep) return true;
-  try { return new RegExp(grep).test(`${file} ${grepTitle(k)}`); } catch { return true; }
 }

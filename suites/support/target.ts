@@ -1,14 +1,14 @@
 // The target of this Playwright worker and the worker's one redactor. Every
 // secret a suite learns (client secret, api-key, each token it is given) is
 // registered here before any evidence is recorded, so no report shows it.
-import { targetFromEnv } from '../../harness/target/env.ts';
 import type { TargetConfig } from '../../harness/target/config.ts';
 import { Redactor, shortSecretWarning } from '../../harness/report/redact.ts';
+import { contextTarget } from './context.ts';
 
 let cached: TargetConfig | undefined;
 
 export function target(): TargetConfig {
-  cached ??= targetFromEnv();
+  cached ??= contextTarget();
   return cached;
 }
 

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { fromEnv, fromFlags, resolveTarget } from '../../harness/target/config.ts';
 import { loadConfigFile } from '../../harness/target/file.ts';
 import { loadConsentScript } from '../../harness/target/consent-script.ts';
-import { reportTarget, targetFromEnv, targetToEnv } from '../../harness/target/env.ts';
+import { joinTarget, reportTarget, splitTarget } from '../../harness/target/env.ts';
 import { DEFAULT_PATHS } from '../../harness/target/profile.ts';
 
 function withFile(text: string, fn: (file: string) => void): void {
@@ -57,14 +57,14 @@ test('the browser driver needs a script; the script file is checked step by step
     /--consent-script FILE/);
 });
 
-test('secrets travel in their own variables, never in the JSON or the report target', () => {
+test('secrets travel in their own variables, never in the target of the run context or the report target', () => {
   const cfg = resolveTarget({ authUrl: 'http://a', baseUrl: 'http://a/api', clientId: 'c', clientSecret: 'the-secret', webhookApiKey: 'the-key' });
-  const env = targetToEnv(cfg);
+  const { open, env } = splitTarget(cfg);
   assert.equal(env.PIS_CLIENT_SECRET, 'the-secret');
   assert.equal(env.PIS_WEBHOOK_API_KEY, 'the-key');
-  assert.doesNotMatch(env.PIS_TARGET_JSON!, /the-secret|the-key/);
+  assert.doesNotMatch(JSON.stringify(open), /the-secret|the-key/);
   assert.doesNotMatch(JSON.stringify(reportTarget(cfg)), /the-secret|the-key/);
-  assert.deepEqual(JSON.parse(JSON.stringify(targetFromEnv(env))), JSON.parse(JSON.stringify(cfg)));
+  assert.deepEqual(JSON.parse(JSON.stringify(joinTarget(open, env))), JSON.parse(JSON.stringify(cfg)));
 });
 
 test('a secret in the config file is PIS_BAD_CONFIG naming its variable (before: accepted silently)', () => {

@@ -10,9 +10,13 @@ import type { AddressInfo } from 'node:net';
 import { startReference } from '../../harness/reference/index.ts';
 import { LATEST_API_VERSION } from '../../harness/contracts/api-versions.ts';
 import { selectsWebhookCheck } from '../../harness/runner/webhook.ts';
+import { selectChecks } from '../../harness/cli/selection.ts';
+import { CATALOG } from '../../suites/catalog/index.ts';
 import { runCli } from '../helpers/cli.ts';
 
-const choice = (suites: string[], grep?: string) => ({ suites, profile: true, apiVersion: LATEST_API_VERSION, ...(grep === undefined ? {} : { grep }) });
+/** The run's one selection (harness/cli/selection.ts) of the catalog. */
+const choice = (suites: string[], grep?: string) =>
+  selectChecks(CATALOG, { suites, profile: true, apiVersion: LATEST_API_VERSION, ...(grep === undefined ? {} : { grep }) }).checks;
 
 test('a webhook check is selected as Playwright selects its test: file, id and title, case-insensitive, /re/flags', () => {
   assert.equal(selectsWebhookCheck(choice(['token', 'webhook'])), true);

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { CATALOG, SUITE_CHECKS } from '../../suites/catalog/index.ts';
 import { WEBHOOK_CHECKS } from '../../harness/sink/analysis/index.ts';
-import { TARGET_ENV } from '../../harness/target/env.ts';
+import { RUN_CONTEXT_ENV } from '../../suites/support/context.ts';
 
 // The fixed id prefixes of the check ids (docs/checks.md), by suite.
 const PREFIXES: Record<string, string[]> = {
@@ -18,7 +18,7 @@ const PREFIXES: Record<string, string[]> = {
 };
 
 test('the catalog loads without a target and lists every check once, under its suite and a fixed prefix', () => {
-  assert.equal(process.env[TARGET_ENV], undefined);
+  assert.equal(process.env[RUN_CONTEXT_ENV], undefined);
   const ids = CATALOG.map(c => c.id);
   assert.equal(new Set(ids).size, ids.length, `duplicate ids: ${ids.filter((x, i) => ids.indexOf(x) !== i).join(', ')}`);
   for (const [suite, checks] of Object.entries(SUITE_CHECKS)) {

@@ -27,12 +27,11 @@ test('checks come from attachments or, failing that, from annotations; secrets a
   const saved = { ...process.env };
   const write = process.stdout.write;
   try {
-    Object.assign(process.env, { PIS_REPORT_DIR: dir, PIS_CLIENT_SECRET: 'secret-value-1', PIS_SECRET_VARIABLES: 'PIS_CLIENT_SECRET,PIS_WEBHOOK_API_KEY',
-      PIS_REPORT_HEADER: JSON.stringify({ command: 'run', target: {}, timeScale: 1 }) });
-    delete process.env.PIS_RUN_STATUS_FILE;
+    Object.assign(process.env, { PIS_CLIENT_SECRET: 'secret-value-1' });
     let printed = '';
     process.stdout.write = ((s: string) => { printed += s; return true; }) as typeof process.stdout.write;
-    const r = new PisReporter();
+    const r = new PisReporter({ reportDir: dir, header: { command: 'run', target: {}, timeScale: 1 }, stdout: 'line',
+      secretVariables: ['PIS_CLIENT_SECRET', 'PIS_WEBHOOK_API_KEY'] });
     const cases = [testCase('token.issue.token-type token_type is bearer', [{ type: 'pis-check', description: JSON.stringify(meta) }]),
       testCase('session.lifecycle.create starts a session'), testCase('webhook.retry.after-500 retries')];
     r.onBegin({}, { allTests: () => cases } as unknown as Suite);

@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { CheckContext, settle } from '../../suites/support/check.ts';
 import { STALLS, lostMs } from '../../suites/support/stalls.ts';
+import { testContextEnv } from '../helpers/context.ts';
 
 const DEFAULTS = { ...STALLS };
 
@@ -19,7 +20,7 @@ test('docs/report.md states the stall budget and the short wait', () => {
     `${2 * DEFAULTS.budgetMs / 1000} s no more`));
 });
 
-process.env.PIS_TARGET_JSON ??= JSON.stringify({ authUrl: 'http://127.0.0.1:1', clientId: 'c' });
+Object.assign(process.env, { ...testContextEnv({ authUrl: 'http://127.0.0.1:1', clientId: 'c' }), ...process.env });
 
 test('stalled answers: the budget is used, then calls are cut short, then not made; each check says so', async t => {
   const open = new Set<ServerResponse>();

@@ -1,12 +1,12 @@
 // How the target reaches Playwright's processes: every option the table marks
-// secret travels in its own variable, never in the JSON of the rest, and is
-// named in PIS_SECRET_VARIABLES, the list Playwright's reporter hides by; run's
-// own redactor hides the same values under the same names.
+// secret travels in its own variable, never in the open part the run context
+// carries, and is named in SECRET_VARIABLES, the list Playwright's reporter
+// hides by; run's own redactor hides the same values under the same names.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Redactor } from '../../harness/report/redact.ts';
 import { resolveTarget } from '../../harness/target/config.ts';
-import { redactTargetSecrets, SECRET_VARIABLES_ENV, TARGET_ENV, targetFromEnv, targetToEnv } from '../../harness/target/env.ts';
+import { joinTarget, redactTargetSecrets, SECRET_VARIABLES, splitTarget } from '../../harness/target/env.ts';
 import { TARGET_OPTIONS } from '../../harness/target/options.ts';
 
 const secrets = TARGET_OPTIONS.filter(o => o.secret);
@@ -16,24 +16,24 @@ const cfg = resolveTarget({
   ...Object.fromEntries(secrets.map(o => [o.field, valueOf(o.name)])),
 });
 
-test('every secret option travels in its own variable, is listed in PIS_SECRET_VARIABLES and comes back whole', () => {
+test('every secret option travels in its own variable, is listed in SECRET_VARIABLES and comes back whole', () => {
   assert.ok(secrets.length >= 2, 'the table marks the client secret and the webhook api-key secret');
-  const env = targetToEnv(cfg);
-  const listed = env[SECRET_VARIABLES_ENV]!.split(',');
+  const { open, env } = splitTarget(cfg);
   for (const o of secrets) {
-    assert.ok(!env[TARGET_ENV]!.includes(valueOf(o.name)), `${o.name} is not in ${TARGET_ENV}`);
+    assert.ok(!JSON.stringify(open).includes(valueOf(o.name)), `${o.name} is not in the open part`);
     assert.equal(env[o.env!], valueOf(o.name));
-    assert.ok(listed.includes(o.env!), `${o.env} is listed`);
+    assert.ok(SECRET_VARIABLES.includes(o.env!), `${o.env} is listed`);
   }
-  assert.deepEqual(targetFromEnv(env), JSON.parse(JSON.stringify(cfg)), 'the target comes back as it left (fields without a value aside)');
+  assert.deepEqual(JSON.parse(JSON.stringify(joinTarget(JSON.parse(JSON.stringify(open)) as Record<string, unknown>, env))),
+    JSON.parse(JSON.stringify(cfg)), 'the target comes back as it left (fields without a value aside)');
 });
 
 test('run and the reporter hide every secret option under its variable\'s name', () => {
   const text = secrets.map(o => `${o.name}=${valueOf(o.name)}`).join(' ');
-  const env = targetToEnv(cfg);
-  // As Playwright's reporter does with the variables run gives it.
+  const { env } = splitTarget(cfg);
+  // As Playwright's reporter does with the variables run names to it.
   const reporter = new Redactor();
-  for (const name of env[SECRET_VARIABLES_ENV]!.split(',')) reporter.add(env[name], name);
+  for (const name of SECRET_VARIABLES) reporter.add(env[name], name);
   for (const r of [redactTargetSecrets(new Redactor(), cfg), reporter]) {
     const hidden = r.text(text);
     for (const o of secrets) {

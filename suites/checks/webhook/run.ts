@@ -6,7 +6,8 @@
 import { watch, rmSync, type FSWatcher } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { HarnessError } from '../../../harness/errors.ts';
-import { readWebhookRun, WEBHOOK_RUN_ENV as RUN_FILE_ENV, type KeptWebhookRun, type WebhookRun } from '../../../harness/sink/suite-run.ts';
+import { readWebhookRun, type KeptWebhookRun, type WebhookRun } from '../../../harness/sink/suite-run.ts';
+import { runContext } from '../../support/context.ts';
 
 /**
  * Arbitrary: how often the file is looked for besides the folder's change
@@ -21,9 +22,9 @@ let once: Promise<WebhookRun> | undefined;
 export class DriveStopped extends Error {}
 
 function runFile(): string {
-  const file = process.env[RUN_FILE_ENV];
+  const file = runContext().webhookRunFile;
   if (!file)
-    throw new HarnessError('PIS_INTERNAL', `${RUN_FILE_ENV} is not set although a webhook check runs: ` +
+    throw new HarnessError('PIS_INTERNAL', 'The run context names no webhook drive although a webhook check runs: ' +
       "start the suites with 'pis-conformance run', which drives the checkouts for them.");
   return file;
 }
@@ -63,6 +64,6 @@ function waitForRun(file: string): Promise<KeptWebhookRun> {
 
 /** Removes the kept result (after the suite's last check). */
 export function forgetWebhookRun(): void {
-  const file = process.env[RUN_FILE_ENV];
+  const file = runContext().webhookRunFile;
   if (file) rmSync(file, { force: true });
 }
