@@ -10,7 +10,8 @@
 // pays per Playwright run; each file is also given in those units, which move
 // less with the load than seconds do. Never part of `npm test`:
 // `npx tsx bench/tests.bench.ts [--write] [--proofs] [FILTER...]` (filters as
-// `npm test -- FILTER` takes them: a part of the command, to try the bench).
+// `npm test -- FILTER` takes them, for the proof files too: a part of the
+// command, to try the bench).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -64,9 +65,9 @@ async function wholeCommand(filters: string[]): Promise<Row[]> {
 }
 
 /** Each proof file alone, one after the other. */
-async function proofFiles(): Promise<Row[]> {
+async function proofFiles(filters: string[]): Promise<Row[]> {
   const rows: Row[] = [];
-  for (const file of PROOF_FILES) {
+  for (const file of PROOF_FILES.filter(f => !filters.length || filters.some(x => f.includes(x)))) {
     const t = await timed(['--import', 'tsx', '--test', '--test-reporter=tap', file], { PIS_TEST: '1' });
     const n = (k: string) => t.lines.map(l => new RegExp(`^# ${k} (\\d+)`).exec(l.text)).find(Boolean)?.[1] ?? '?';
     rows.push({ what: `\`${file}\``, wallS: t.wallS, ...(t.cpuS === undefined ? {} : { cpuS: t.cpuS }),
@@ -104,7 +105,7 @@ async function main(): Promise<void> {
   const loadAtStart = loadavg()[0];
   const baselineS = await minimalRunS();
   const filters = process.argv.slice(2).filter(a => !a.startsWith('--'));
-  const rows = proofs ? await proofFiles() : await wholeCommand(filters);
+  const rows = proofs ? await proofFiles(filters) : await wholeCommand(filters);
   const text = markdown(proofs, baselineS, rows, loadAtStart);
   process.stdout.write(text + '\n');
   if (process.argv.includes('--write')) writeResultsSection('tests.bench', text);
