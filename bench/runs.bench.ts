@@ -21,7 +21,6 @@
 // the cost of starting the command at all. Not part of `npm test`:
 // `npx tsx bench/runs.bench.ts [--write] [--quick] [--repeat N]` (--quick
 // leaves out the time-scale-1 runs).
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { numberFlag } from '../harness/flag-values.ts';
@@ -30,53 +29,22 @@ import { fileURLToPath } from 'node:url';
 import type { RunResults } from '../harness/report/model.ts';
 import { startReceiver } from '../test/fixtures/receivers/receiver.ts';
 import { writeResultsSection } from './results.ts';
+import { spawnTimed, type Spawned } from './spawn.ts';
 
 const BIN = fileURLToPath(new URL('../bin/pis-conformance.mjs', import.meta.url));
 const API_KEY = 'runs-bench-key-0123456789';
 
-interface Timed { wallS: number; cpuS?: number; code: number | null; lines: { atS: number; text: string }[]; results?: RunResults }
+interface Timed extends Spawned { results?: RunResults }
 
-/**
- * CPU seconds (user + sys) of the children this process has waited for, and
- * theirs in turn (Linux: cutime and cstime of /proc/self/stat, in clock ticks
- * of 100 per second); undefined elsewhere.
- */
-function childCpuS(): number | undefined {
-  try {
-    const f = readFileSync('/proc/self/stat', 'utf8');
-    const [cutime, cstime] = f.slice(f.lastIndexOf(')') + 2).split(' ').slice(13, 15).map(Number);
-    return (cutime! + cstime!) / 100;
-  } catch { return undefined; }
-}
-
-/** Runs the binary as a user does and stamps each line it prints with the seconds since the start. */
-function timed(args: string[], env: Record<string, string> = {}): Promise<Timed> {
+/** Runs the binary as a user does (a fresh report folder, removed afterwards), timed from spawn to exit. */
+async function timed(args: string[], env: Record<string, string> = {}): Promise<Timed> {
   const dir = mkdtempSync(join(tmpdir(), 'pis-runs-bench-'));
-  const t0 = performance.now();
-  const cpu0 = childCpuS();
-  const lines: Timed['lines'] = [];
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args, ...(args[0] === '--version' ? [] : ['--report', dir])],
-      { env: { ...process.env, ...env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
-    for (const s of [child.stdout, child.stderr]) {
-      let rest = '';
-      s.on('data', (d: Buffer) => {
-        const parts = (rest + d.toString()).split('\n');
-        rest = parts.pop()!;
-        for (const text of parts) lines.push({ atS: (performance.now() - t0) / 1000, text });
-      });
-    }
-    child.on('error', reject);
-    child.on('close', code => {
-      const wallS = (performance.now() - t0) / 1000;
-      const cpu1 = childCpuS();
-      const cpuS = cpu0 === undefined || cpu1 === undefined ? undefined : cpu1 - cpu0;
-      let results: RunResults | undefined;
-      try { results = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as RunResults; } catch { /* --version writes none */ }
-      rmSync(dir, { recursive: true, force: true });
-      resolve({ wallS, ...(cpuS === undefined ? {} : { cpuS }), code, lines, results });
-    });
-  });
+  try {
+    const t = await spawnTimed([BIN, ...args, ...(args[0] === '--version' ? [] : ['--report', dir])], { env });
+    let results: RunResults | undefined;
+    try { results = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as RunResults; } catch { /* --version writes none */ }
+    return { ...t, ...(results ? { results } : {}) };
+  } finally { rmSync(dir, { recursive: true, force: true }); }
 }
 
 interface Row { what: string; wallS: number; walls?: number[]; cpuS?: number; waitS?: number; target: string; met: boolean; outcome: string }

@@ -10,6 +10,9 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const filters = process.argv.slice(2);
+// Each phase prints how long it took (bench/tests.bench.ts reads these lines).
+const started = Date.now();
+const ended = (name, t0) => console.log(`phase: ${name} ended in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 
 function walk(dir) {
   return readdirSync(dir, { withFileTypes: true }).flatMap(e =>
@@ -40,11 +43,13 @@ if (!process.env.PIS_SKIP_TYPECHECK) {
   console.log('type-checking (tsc --noEmit)...');
   const tsc = spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '--noEmit', '-p', root], { stdio: 'inherit', cwd: root });
   if (tsc.status !== 0) process.exit(tsc.status ?? 1);
+  ended('type-check', started);
 }
 for (const { name, code, s } of await Promise.all(lints)) {
   if (code !== 0) process.exit(code ?? 1);
   console.log(`${name}: clean in ${s} s`);
 }
+if (lints.length) ended('type-check and lint', started);
 
 // Tests mostly wait on servers and compressed clocks, not on the CPU, so more
 // files run at once than there are cores; timing assertions carry tolerances.
@@ -86,7 +91,10 @@ const phases = [
 const RUN_FILES = join(root, 'scripts/run-files.mjs');
 let status = 0;
 for (const p of phases) {
+  const t0 = Date.now();
   const r = spawnSync(process.execPath, ['--import', 'tsx', RUN_FILES, p.concurrency, ...p.files], { stdio: 'inherit', cwd: root, env });
   if (r.status !== 0) status = r.status ?? 1;
+  ended(`${p.files.length} test files, ${p.concurrency} at once`, t0);
 }
+ended('npm test', started);
 process.exit(status);

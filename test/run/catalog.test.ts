@@ -18,7 +18,12 @@
 //   nothing outside the fault's prefix fails. A fault its own suite never asks
 //   about could never be caught: that fails.
 // Suites are independent (each makes its own tokens and sessions), so a suite
-// run alone is judged as it is in a run of all four.
+// run alone is judged as it is in a run of all four. Entries do not share a
+// run, though, not even entries whose suites are disjoint: a fault acts on the
+// reference's state, which every suite of the run shares (with
+// session-delete-ends-bank on beside a payments fault, the session suite's
+// DELETE ended the payments suite's session at dnb-no, and a payments check
+// failed for it).
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { FAULTS, QUIRKS } from '../../harness/reference/catalog.ts';

@@ -1,11 +1,12 @@
-// The mutations of contracts/proofs.yaml (test/suites/mutations.ts), run by
+// The mutations of contracts/proofs.yaml (test/suites/mutations.ts, their runs in mutation-runs.ts), run by
 // `run` through a pass-through in front of the clean reference: the checks
 // that fail in each run are exactly the ones its mutations name.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadProofs } from '../../harness/requirements/load.ts';
 import { runThroughProxy } from '../helpers/proxy.ts';
-import { BANKS, MUTATIONS, RUNS, type MutationRun, type RunName } from './mutations.ts';
+import { MUTATIONS } from './mutations.ts';
+import { BANKS, RUNS, type MutationRun, type RunName } from './mutation-runs.ts';
 
 const PROOFS = loadProofs().mutations;
 
