@@ -8,6 +8,8 @@
 // 2xx. Every token and session check that iterates the operations must then
 // fail at exactly that operation, and at no other; a session check passes
 // when the operation is not session-bound. Only those checks run (--grep).
+// Then, in runs of its own, a fresh live token is refused at one operation:
+// token.use.accepted must fail there only.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -20,7 +22,7 @@ import { DEFAULT_PATHS } from '../../harness/target/profile.ts';
 import { bundledLifetimes } from '../../harness/runner/bundled.ts';
 import type { RunResults } from '../../harness/report/model.ts';
 import { runCli } from '../helpers/cli.ts';
-import { editJson, jsonAnswer, startProxy, type Exchange, type Proxy, type ProxyMutation } from '../helpers/proxy.ts';
+import { editJson, errorAnswer, jsonAnswer, startProxy, type Exchange, type Proxy, type ProxyMutation } from '../helpers/proxy.ts';
 
 // At 0.01 an access token lives 2 real seconds (bundledLifetimes), a consent 4: the expiry waits stay short.
 const TIME_SCALE = 0.01;
@@ -42,24 +44,36 @@ const matcher = (op: Operation) => {
 };
 const isConsentError = (text: string) => { try { return JSON.parse(text)?.errorCode === '1426'; } catch { return false; } };
 
-/** Where the faults are switched on in the current run: bad tokens served at one operation, expired ones at another. */
-interface Plan { bad?: Operation; expired?: Operation }
+/** Where the faults are switched on in a run: bad tokens served at one operation, expired ones at another, or live ones refused at one. */
+interface Plan { bad?: Operation; expired?: Operation; refused?: Operation }
 
 /**
  * The switchable fault: a token the plan's operation should refuse goes on
  * with the newest live token the endpoint issued (the reference then serves
  * it as it would a live one), and the consent-link error there becomes a 2xx.
+ * A live token is refused at the `refused` operation once a made-up one was
+ * sent there, when it was issued after that (the token token.use.accepted
+ * asks for next): the worker's own token, which made what the calls build on,
+ * is never refused.
  */
 function switchable(p: Plan): ProxyMutation {
-  const issued = new Map<string, number>();
-  const live = () => [...issued].reverse().find(([, end]) => performance.now() < end)?.[0];
+  const issued = new Map<string, { at: number; end: number }>();
+  let madeUpAt: number | undefined;
+  const live = () => [...issued].reverse().find(([, t]) => performance.now() < t.end)?.[0];
+  const refuse = (x: Exchange) => {
+    if (!p.refused || !matcher(p.refused)(x)) return false;
+    const t = issued.get(bearer(x));
+    if (!t) madeUpAt = performance.now();
+    return !!t && madeUpAt !== undefined && t.at > madeUpAt;
+  };
   const wrongAt = (x: Exchange) => {
-    const token = bearer(x), end = issued.get(token);
+    const token = bearer(x), end = issued.get(token)?.end;
     if (p.bad && matcher(p.bad)(x) && end === undefined) return true;
     return !!p.expired && matcher(p.expired)(x) && end !== undefined && performance.now() >= end;
   };
   return {
     request: x => {
+      if (refuse(x)) return errorAnswer(401, '1001', 'a live token refused by the fault');
       if (!wrongAt(x)) return;
       const token = live();
       if (!token) return jsonAnswer({}); // served all the same
@@ -68,7 +82,7 @@ function switchable(p: Plan): ProxyMutation {
     answer: (x, a) => {
       if (TOKEN.test(x.path) && a.status === 200) editJson(a, b => {
         if (typeof b?.access_token === 'string' && typeof b.expires_in === 'number')
-          issued.set(b.access_token, performance.now() + b.expires_in * TIME_SCALE * 1000);
+          issued.set(b.access_token, { at: performance.now(), end: performance.now() + b.expires_in * TIME_SCALE * 1000 });
       });
       if (p.bad?.sessionBound && matcher(p.bad)(x) && isConsentError(a.text)) Object.assign(a, jsonAnswer({}));
     },
@@ -99,13 +113,13 @@ const escape = (id: string) => id.replace(/\./g, '\\.');
 const GREP = [...TOKEN_CHECKS, EXPIRY_CHECK, ...SESSION_CHECKS].map(escape).join('|');
 
 /** One run through a pass-through of its own in front of the shared reference, with the plan's faults. */
-async function runWith(plan: Plan): Promise<{ out: string; results?: RunResults }> {
+async function runWith(plan: Plan, grep = GREP, suites = 'token,session'): Promise<{ out: string; results?: RunResults }> {
   const dir = mkdtempSync(join(tmpdir(), 'pis-places-'));
   const proxy: Proxy = await startProxy(ref.authUrl, [switchable(plan)]);
   try {
     const cli = await runCli(['run', '--auth-url', proxy.url, '--base-url', `${proxy.url}/api`, '--client-id', ref.clientId, '--realm', ref.realm,
-      '--time-scale', String(TIME_SCALE), '--session-lifetime', String(ref.lifetimes.consentS), '--suites', 'token,session', '--banks', BANKS,
-      '--workers', '2', '--grep', `(${GREP}) `, '--report', dir],
+      '--time-scale', String(TIME_SCALE), '--session-lifetime', String(ref.lifetimes.consentS), '--suites', suites, '--banks', BANKS,
+      '--workers', '2', '--grep', `(${grep}) `, '--report', dir],
     { env: { PIS_CLIENT_SECRET: ref.clientSecret }, timeoutMs: 600_000 });
     let results: RunResults | undefined;
     try { results = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as RunResults; } catch { /* asserted below */ }
@@ -141,6 +155,18 @@ describe('every operation: a fault there only fails the operation checks there o
         if (id === EXPIRY_CHECK && plan.bad?.path === 'banks') continue;
         assert.deepEqual(broken(id), op ? [op.id] : [], `${id}: broken places\n${out}`);
       }
+    });
+  }
+});
+
+// A live token refused at one operation (401, as a wrong one): token.use.accepted fails there only.
+describe('every operation: a live token refused there only fails token.use.accepted there only', { concurrency: 2 }, () => {
+  for (const op of OPS) {
+    it(`a live token refused at ${op.id}`, async () => {
+      const { out, results } = await runWith({ refused: op }, escape('token.use.accepted'), 'token');
+      const c = results?.checks.find(x => x.id === 'token.use.accepted');
+      assert.equal(c?.status, 'failed', out);
+      assert.deepEqual(c.places?.failed, [op.id], out);
     });
   }
 });

@@ -10,22 +10,11 @@ import { obj, ok } from '../../support/api.ts';
 import { registerTokens, target } from '../../support/target.ts';
 import { requireApi, issuePair, probeApi } from './common.ts';
 import { accessWatch, apiRefused, apiServed, judgeNearEnd, pastTokenCheck } from './lifetimes.ts';
+import { isNotImplemented } from '../../support/payment-banks.ts';
 import { operationPlaces } from './operations.ts';
 
 /** The expected side of a refusal: a 5xx is the server failing, not refusing (docs/profile.md: 401; 510 is the production service's client-error status). */
 const REFUSAL = 'a refusal: 401 (or another 4xx, or 510)';
-
-export const accepted: Check = {
-  id: 'token.use.accepted', requirements: ['R2.1-token-needed', 'P-call-bearer'], spec: '5',
-  title: 'The API serves a call made with an access token from the token endpoint (2xx)',
-  quote: 'access_token | string | Token needed to call the API.',
-  async run(c) {
-    requireApi(c, 'using a token');
-    const { access } = await issuePair(c, false);
-    const res = await probeApi(c, access, 'API call with the issued token');
-    c.expect(ok(res), 'the API did not serve a call made with a fresh access token', 'a 2xx answer', describeAnswer(res));
-  },
-};
 
 /** What an answer that is no refusal did with `token`: a 5xx failed on it, unless it is the answer of a call past the token check. */
 const tookOrFailed = (res: ExchangeResponse, token: string) =>
@@ -48,6 +37,40 @@ async function atEveryOperation(c: CheckContext, token: string | null, label: st
     judge(await p.send(c, token, label));
   });
 }
+
+/** The error code of an error body, when it names one (errorCode, docs/profile.md; error, RFC 6750). */
+const codeOf = (res: ExchangeResponse) => { const b = obj(res); return b ? String(b.errorCode ?? b.error ?? '') : ''; };
+
+/**
+ * The token check refused a live token: the answer is 401 (RFC 6750's
+ * invalid_token; docs/profile.md), or the very refusal (status and error
+ * code) the same operation gives a made-up token. Any other answer got past
+ * the token check: a 2xx, the consent-link or authorisation error, Not
+ * Implemented, or an error about the request itself.
+ */
+const refusedLive = (res: ExchangeResponse, madeUp: ExchangeResponse) =>
+  !apiServed(res) && !pastTokenCheck(res) && !isNotImplemented(res)
+  && (res.status === 401 || (res.status === madeUp.status && codeOf(res) === codeOf(madeUp)));
+
+export const accepted: Check = {
+  id: 'token.use.accepted', requirements: ['R2.1-token-needed', 'P-call-bearer'], spec: '5', bindsAt: { family: 'operation' },
+  title: 'Every operation of the API takes an access token from the token endpoint',
+  quote: 'access_token | string | Token needed to call the API.',
+  async run(c) {
+    requireApi(c, 'using a token');
+    const { places, notOffered } = await operationPlaces();
+    if (notOffered.length) c.note(`operations of the version that this target does not offer, so not bound: ${notOffered.join('; ')}`);
+    await c.everyPlace('operation', places, async p => {
+      if (p instanceof Prerequisite) throw p;
+      const madeUp = await p.send(c, MADE_UP_TOKEN, 'a made-up token, to tell the refusal of a token apart');
+      // A token of its own just before the call: a compressed clock gives a token seconds of life.
+      const { access } = await issuePair(c, false);
+      const res = await p.send(c, access, 'an access token from the token endpoint');
+      c.expect(!refusedLive(res, madeUp), `refused a fresh access token at ${p.op.id}`,
+        'an answer past the token check (2xx, or an error about the request, not the token)', describeAnswer(res), res);
+    });
+  },
+};
 
 export const wrongRefused: Check = {
   id: 'token.use.wrong-token-refused', requirements: ['R2.1-token-needed'], spec: '5', bindsAt: { family: 'operation' },
