@@ -52,6 +52,10 @@ export const RUNS = {
   'consent-places': { suites: 'session', grep: 'session\\.(consent-link\\.new-session-every-operation|lifecycle\\.delete) ' },
   // The consent-link error served away in one country only: the check that probes every operation at one bank per country.
   'consent-countries': { suites: 'session', grep: 'session\\.consent-link\\.new-session-every-operation ' },
+  // A delete at one bank ends every session there, in one country only: the check that deletes at one bank per country.
+  'delete-countries': { suites: 'session', grep: 'session\\.lifecycle\\.delete-keeps-other-sessions ' },
+  // Sessions started without an id in one country only: the check that starts one at one bank per country.
+  'create-countries': { suites: 'session', grep: 'session\\.lifecycle\\.create ' },
   'accounts-list': { suites: 'data', grep: 'data\\.accounts\\.list ' },
   'transactions-list': { suites: 'data', grep: 'data\\.transactions\\.list ' },
 } satisfies Record<string, MutationRun>;
@@ -175,6 +179,23 @@ function accountsOfEveryBank(): ProxyMutation {
   };
 }
 
+/**
+ * A DELETE /session at `bankId` ends every session the bank had then: GET
+ * /accounts in any of them answers the consent-link error. The bank of each
+ * session is learned from POST /session.
+ */
+function deleteEndsBankAt(bankId: string): ProxyMutation {
+  const at = new Set<string>(), dead = new Set<string>();
+  return {
+    answer: (x, a) => {
+      if (x.method === 'POST' && x.path === '/api/session' && ok(a) && body(x).bankId === bankId) json(a, b => { at.add(String(b.sessionId)); });
+      if (x.method === 'DELETE' && at.has(x.path.split('/').pop() ?? '') && ok(a)) for (const id of at) dead.add(id);
+      if (x.method === 'GET' && x.path === '/api/accounts' && ok(a) && dead.has(x.headers['x-session-id'] ?? ''))
+        Object.assign(a, error(510, '1426', `every session at ${bankId} ended by the delete of one (mutation)`));
+    },
+  };
+}
+
 /** GET /accounts in a session at `bankId` answers the consent-link error whatever the consent: the bank of each session is learned from POST /session. */
 function consentNotKeptAt(bankId: string): ProxyMutation {
   const at = new Set<string>();
@@ -224,6 +245,13 @@ function consentLostOnce(): ProxyMutation {
 export const MUTATIONS: Record<string, Mutation> = {
   ...consentSkipped,
   'consent-skipped-accounts-in-one-country': { run: 'consent-countries', ...consentSkippedAt('deutsche-de') },
+  'delete-ends-bank-in-one-country': { run: 'delete-countries', ...deleteEndsBankAt('deutsche-de') },
+  'session-no-id-in-one-country': {
+    run: 'create-countries',
+    answer: (x, a) => {
+      if (x.method === 'POST' && x.path === '/api/session' && ok(a) && body(x).bankId === 'deutsche-de') json(a, b => { delete b.sessionId; });
+    },
+  },
   // ---- token ----
   'token-no-expires-in': { run: 'shared', answer: (x, a) => { if (TOKEN.test(x.path) && a.status === 200) json(a, b => { delete b.expires_in; }); } },
   'refresh-no-scope': {

@@ -14,7 +14,7 @@ import { probeConsent } from '../../support/sessions.ts';
 import { isNotImplemented } from '../../support/payment-banks.ts';
 import { operationProbe, sessionBoundOperations, type OperationProbe } from '../../support/session-places.ts';
 import { expectConsentLinkError, SENTENCE } from './consent-link.ts';
-import { consentedAt, countryGroups, startAt } from './common.ts';
+import { consentedAt, countryBanks, countryGroups, startAt } from './common.ts';
 
 /** The session-bound operations as places, each with its probe made when the place is reached. */
 const places = () => sessionBoundOperations().map(op => ({ name: op.id, value: op }));
@@ -115,15 +115,17 @@ export const remove: Check = {
 
 export const removeKeepsOthers: Check = {
   id: 'session.lifecycle.delete-keeps-other-sessions', requirements: ['R4.4-session-delete', 'R4.4-consent-per-session'], spec: '4.4',
-  title: 'DELETE /session ends that session only: another consented session at the same bank keeps working',
+  title: 'DELETE /session ends that session only: another consented session at the same bank keeps working, at one bank per country',
   quote: 'DELETE /session | Deletes consent and session. POST /session | ... Consent for account and payment calls is stored per session.',
+  bindsAt: { family: 'country' },
   async run(c) {
-    const p = await operationProbe(sessionBoundOperations()[0]!);
-    const kept = await consentedAt(c, p.bankId);
-    const gone = await consentedAt(c, p.bankId);
-    await deleteSession(c, gone, p.bankId);
-    const res = await probeConsent(c, kept, `accounts at ${p.bankId} in the other session, after the delete`);
-    c.expect(ok(res), `deleting one session at ${p.bankId} ended another session there`, 'a 2xx answer to GET /accounts in the other session',
-      `${describeAnswer(res)}`, res);
+    await c.everyPlace('country', await countryBanks(), async bank => {
+      const kept = await consentedAt(c, bank.id);
+      const gone = await consentedAt(c, bank.id);
+      await deleteSession(c, gone, bank.id);
+      const res = await probeConsent(c, kept, `accounts at ${bank.id} in the other session, after the delete`);
+      c.expect(ok(res), `deleting one session at ${bank.id} ended another session there`, 'a 2xx answer to GET /accounts in the other session',
+        `${describeAnswer(res)}`, res);
+    });
   },
 };
