@@ -8,8 +8,9 @@
 // 2xx. Every token and session check that iterates the operations must then
 // fail at exactly that operation, and at no other; a session check passes
 // when the operation is not session-bound. Only those checks run (--grep).
-// Then, in runs of its own, a fresh live token is refused at one operation:
-// token.use.accepted must fail there only.
+// Then, in runs of their own, a fresh live token (from the client credentials
+// grant or a refresh) is refused at one operation: token.use.accepted and
+// token.use.refreshed-token-accepted must fail there only.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -159,14 +160,17 @@ describe('every operation: a fault there only fails the operation checks there o
   }
 });
 
-// A live token refused at one operation (401, as a wrong one): token.use.accepted fails there only.
-describe('every operation: a live token refused there only fails token.use.accepted there only', { concurrency: 2 }, () => {
+// A live token refused at one operation (401, as a wrong one): the checks that the API takes live tokens fail there only.
+const TAKEN = ['token.use.accepted', 'token.use.refreshed-token-accepted'];
+describe('every operation: a live token refused there only fails the live-token checks there only', { concurrency: 2 }, () => {
   for (const op of OPS) {
     it(`a live token refused at ${op.id}`, async () => {
-      const { out, results } = await runWith({ refused: op }, escape('token.use.accepted'), 'token');
-      const c = results?.checks.find(x => x.id === 'token.use.accepted');
-      assert.equal(c?.status, 'failed', out);
-      assert.deepEqual(c.places?.failed, [op.id], out);
+      const { out, results } = await runWith({ refused: op }, TAKEN.map(escape).join('|'), 'token');
+      for (const id of TAKEN) {
+        const c = results?.checks.find(x => x.id === id);
+        assert.equal(c?.status, 'failed', `${id}\n${out}`);
+        assert.deepEqual(c.places?.failed, [op.id], `${id}\n${out}`);
+      }
     });
   }
 });
