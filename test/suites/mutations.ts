@@ -56,6 +56,8 @@ export const RUNS = {
   'delete-countries': { suites: 'session', grep: 'session\\.lifecycle\\.delete-keeps-other-sessions ' },
   // Sessions started without an id in one country only: the check that starts one at one bank per country.
   'create-countries': { suites: 'session', grep: 'session\\.lifecycle\\.create ' },
+  // The consent URL left out in one country only: the check that asks for one at one bank per country.
+  'consent-url-countries': { suites: 'session', grep: 'session\\.consent-link\\.consent-url ' },
   'accounts-list': { suites: 'data', grep: 'data\\.accounts\\.list ' },
   'transactions-list': { suites: 'data', grep: 'data\\.transactions\\.list ' },
 } satisfies Record<string, MutationRun>;
@@ -196,6 +198,17 @@ function deleteEndsBankAt(bankId: string): ProxyMutation {
   };
 }
 
+/** GET /consent for a session at `bankId` answers without its links (the consent URL): the bank of each session is learned from POST /session. */
+function consentNoLinkAt(bankId: string): ProxyMutation {
+  const at = new Set<string>();
+  return {
+    answer: (x, a) => {
+      if (x.method === 'POST' && x.path === '/api/session' && ok(a) && body(x).bankId === bankId) json(a, b => { at.add(String(b.sessionId)); });
+      if (x.method === 'GET' && x.path.startsWith('/api/consent/') && ok(a) && at.has(x.path.split('/').pop() ?? '')) json(a, b => { delete b.links; });
+    },
+  };
+}
+
 /** GET /accounts in a session at `bankId` answers the consent-link error whatever the consent: the bank of each session is learned from POST /session. */
 function consentNotKeptAt(bankId: string): ProxyMutation {
   const at = new Set<string>();
@@ -246,6 +259,7 @@ export const MUTATIONS: Record<string, Mutation> = {
   ...consentSkipped,
   'consent-skipped-accounts-in-one-country': { run: 'consent-countries', ...consentSkippedAt('deutsche-de') },
   'delete-ends-bank-in-one-country': { run: 'delete-countries', ...deleteEndsBankAt('deutsche-de') },
+  'consent-no-link-in-one-country': { run: 'consent-url-countries', ...consentNoLinkAt('deutsche-de') },
   'session-no-id-in-one-country': {
     run: 'create-countries',
     answer: (x, a) => {
