@@ -46,7 +46,7 @@ const matcher = (op: Operation) => {
 const isConsentError = (text: string) => { try { return JSON.parse(text)?.errorCode === '1426'; } catch { return false; } };
 
 /** Where the faults are switched on in a run: bad tokens served at one operation, expired ones at another, or live ones refused at one. */
-interface Plan { bad?: Operation; expired?: Operation; refused?: Operation }
+interface Plan { bad?: Operation; expired?: Operation; refused?: Operation; consentAt?: { op: Operation; bankId: string } }
 
 /**
  * The switchable fault: a token the plan's operation should refuse goes on
@@ -59,6 +59,7 @@ interface Plan { bad?: Operation; expired?: Operation; refused?: Operation }
  */
 function switchable(p: Plan): ProxyMutation {
   const issued = new Map<string, { at: number; end: number }>();
+  const bankOf = new Map<string, string>();
   let madeUpAt: number | undefined;
   const live = () => [...issued].reverse().find(([, t]) => performance.now() < t.end)?.[0];
   const refuse = (x: Exchange) => {
@@ -86,6 +87,11 @@ function switchable(p: Plan): ProxyMutation {
           issued.set(b.access_token, { at: performance.now(), end: performance.now() + b.expires_in * TIME_SCALE * 1000 });
       });
       if (p.bad?.sessionBound && matcher(p.bad)(x) && isConsentError(a.text)) Object.assign(a, jsonAnswer({}));
+      // The consent-link error served away at one operation of one bank only: the bank of each session is learned from POST /session.
+      if (x.method === 'POST' && x.path === '/api/session' && a.status < 300)
+        editJson(a, b => { bankOf.set(String(b?.sessionId), String(JSON.parse(x.body || '{}').bankId)); });
+      const at = p.consentAt;
+      if (at && matcher(at.op)(x) && bankOf.get(x.headers['x-session-id'] ?? '') === at.bankId && isConsentError(a.text)) Object.assign(a, jsonAnswer({}));
     },
   };
 }
@@ -173,4 +179,20 @@ describe('every operation: a live token refused there only fails the live-token 
       }
     });
   }
+});
+
+// The consent-link error served away at one bank only (deutsche-de, the one German bank of BANKS): the session checks
+// that probe every operation at one bank per country fail at that operation, at that bank.
+describe('one bank per country: the consent-link error served at one bank only fails the session checks there only', () => {
+  const op = OPS.find(o => o.path === 'accounts')!;
+  it(`the consent-link error served at ${op.id} at deutsche-de`, async () => {
+    const { out, results } = await runWith({ consentAt: { op, bankId: 'deutsche-de' } }, SESSION_CHECKS.map(escape).join('|'), 'session');
+    for (const id of SESSION_CHECKS) {
+      const c = results?.checks.find(x => x.id === id);
+      assert.equal(c?.status, 'failed', `${id}\n${out}`);
+      assert.deepEqual(c.places?.failed, [op.id], `${id}\n${out}`);
+      assert.match(String(c.message), /deutsche-de/, `${id}\n${out}`);
+      assert.doesNotMatch(String(c.message), /dnb-no|danske-dk/, `${id}\n${out}`);
+    }
+  });
 });

@@ -58,6 +58,9 @@ export const RUNS = {
   'create-countries': { suites: 'session', grep: 'session\\.lifecycle\\.create ' },
   // The consent URL left out in one country only: the check that asks for one at one bank per country.
   'consent-url-countries': { suites: 'session', grep: 'session\\.consent-link\\.consent-url ' },
+  // A consent that outlives its session's delete in one country only: the check that deletes sessions at one bank per country
+  // (the expired session, which needs the consent lifetime, is proven so in test/proofs/operation-places.test.ts).
+  'ended-countries': { suites: 'session', grep: 'session\\.lifecycle\\.delete ' },
   'accounts-list': { suites: 'data', grep: 'data\\.accounts\\.list ' },
   'transactions-list': { suites: 'data', grep: 'data\\.transactions\\.list ' },
 } satisfies Record<string, MutationRun>;
@@ -198,6 +201,25 @@ function deleteEndsBankAt(bankId: string): ProxyMutation {
   };
 }
 
+/**
+ * A session at `bankId` whose accounts were once served keeps being served
+ * after it was deleted or its consent expired: the consent-link error to GET
+ * /accounts there becomes a 2xx. The bank of each session is learned from
+ * POST /session.
+ */
+function consentOutlivesSessionAt(bankId: string): ProxyMutation {
+  const at = new Set<string>(), served = new Set<string>();
+  return {
+    answer: (x, a) => {
+      if (x.method === 'POST' && x.path === '/api/session' && ok(a) && body(x).bankId === bankId) json(a, b => { at.add(String(b.sessionId)); });
+      const id = x.headers['x-session-id'] ?? '';
+      if (x.method !== 'GET' || x.path !== '/api/accounts' || !at.has(id)) return;
+      if (ok(a)) served.add(id);
+      else if (served.has(id) && isCode(a, '1426')) Object.assign(a, jsonAnswer([]));
+    },
+  };
+}
+
 /** GET /consent for a session at `bankId` answers without its links (the consent URL): the bank of each session is learned from POST /session. */
 function consentNoLinkAt(bankId: string): ProxyMutation {
   const at = new Set<string>();
@@ -260,6 +282,7 @@ export const MUTATIONS: Record<string, Mutation> = {
   'consent-skipped-accounts-in-one-country': { run: 'consent-countries', ...consentSkippedAt('deutsche-de') },
   'delete-ends-bank-in-one-country': { run: 'delete-countries', ...deleteEndsBankAt('deutsche-de') },
   'consent-no-link-in-one-country': { run: 'consent-url-countries', ...consentNoLinkAt('deutsche-de') },
+  'consent-outlives-session-in-one-country': { run: 'ended-countries', ...consentOutlivesSessionAt('deutsche-de') },
   'session-no-id-in-one-country': {
     run: 'create-countries',
     answer: (x, a) => {
