@@ -61,6 +61,8 @@ export const RUNS = {
   // A consent that outlives its session's delete in one country only: the check that deletes sessions at one bank per country
   // (the expired session, which needs the consent lifetime, is proven so in test/proofs/operation-places.test.ts).
   'ended-countries': { suites: 'session', grep: 'session\\.lifecycle\\.delete ' },
+  // The bank's redirect after consent ignored in one country only: the check that gives consent at one bank per country.
+  'redirect-countries': { suites: 'session', grep: 'session\\.lifecycle\\.consent-redirect ' },
   'accounts-list': { suites: 'data', grep: 'data\\.accounts\\.list ' },
   'transactions-list': { suites: 'data', grep: 'data\\.transactions\\.list ' },
 } satisfies Record<string, MutationRun>;
@@ -220,6 +222,23 @@ function consentOutlivesSessionAt(bankId: string): ProxyMutation {
   };
 }
 
+/**
+ * The bank page of a consent for a session at `bankId` sends the browser to
+ * its own done page instead of the x-redirect-url: the pages are learned from
+ * the links GET /consent answered for such sessions.
+ */
+function consentRedirectIgnoredAt(bankId: string): ProxyMutation {
+  const at = new Set<string>(), pages = new Set<string>();
+  return {
+    answer: (x, a) => {
+      if (x.method === 'POST' && x.path === '/api/session' && ok(a) && body(x).bankId === bankId) json(a, b => { at.add(String(b.sessionId)); });
+      if (x.method === 'GET' && x.path.startsWith('/api/consent/') && ok(a) && at.has(x.path.split('/').pop() ?? ''))
+        for (const m of a.text.matchAll(/\/bank\/consent\/[\w-]+/g)) pages.add(m[0]);
+      if (pages.has(x.path) && a.status >= 300 && a.status < 400) a.headers.location = `http://${x.headers.host}/bank/done?what=consent`;
+    },
+  };
+}
+
 /** GET /consent for a session at `bankId` answers without its links (the consent URL): the bank of each session is learned from POST /session. */
 function consentNoLinkAt(bankId: string): ProxyMutation {
   const at = new Set<string>();
@@ -283,6 +302,7 @@ export const MUTATIONS: Record<string, Mutation> = {
   'delete-ends-bank-in-one-country': { run: 'delete-countries', ...deleteEndsBankAt('deutsche-de') },
   'consent-no-link-in-one-country': { run: 'consent-url-countries', ...consentNoLinkAt('deutsche-de') },
   'consent-outlives-session-in-one-country': { run: 'ended-countries', ...consentOutlivesSessionAt('deutsche-de') },
+  'consent-redirect-ignored-in-one-country': { run: 'redirect-countries', ...consentRedirectIgnoredAt('deutsche-de') },
   'session-no-id-in-one-country': {
     run: 'create-countries',
     answer: (x, a) => {

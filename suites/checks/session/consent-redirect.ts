@@ -7,7 +7,7 @@ import { describeAnswer, Prerequisite, show } from '../../support/check.ts';
 import { consentDriver } from '../../support/consent/driver.ts';
 import { probeConsent, requestConsent } from '../../support/sessions.ts';
 import { target } from '../../support/target.ts';
-import { newSession } from './common.ts';
+import { countryBanks, newSession, startAt } from './common.ts';
 import { where } from '../../support/describe.ts';
 
 const QUOTE = 'x-redirect-url | Optional on consent initiation and payment initiation; ' +
@@ -36,20 +36,25 @@ export const withoutRedirect: Check = {
   },
 };
 
+/** The redirect after consent is the bank's (spec 4.4: "after the bank's strong customer authentication redirect"): asked at one bank per country. */
 export const redirect: Check = {
   id: 'session.lifecycle.consent-redirect', requirements: ['R4.4-redirect-url'], spec: '4.4',
-  title: 'After consent the bank sends the end user to the x-redirect-url given',
+  title: 'After consent the bank sends the end user to the x-redirect-url given, at one bank per country',
   quote: QUOTE,
+  bindsAt: { family: 'country' },
   async run(c) {
     const t = target();
-    const id = await newSession(c);
-    const { res, href } = await requestConsent(c, id, 'accounts');
-    if (!href) throw new Prerequisite(`the consent request answered ${res.status} without a consent link (see session.consent-link.consent-url)`);
-    const outcome = await consentDriver()({ href, what: 'consent', c, done: async () => ok(await probeConsent(null, id)) });
-    if (outcome.redirectedBack === undefined)
-      c.skip(`the ${t.consentDriver} consent driver cannot see where the bank sends the person`, 'use --consent-driver follow or browser');
-    c.expect(outcome.redirectedBack, `after consent the bank did not send the end user to ${t.redirectUrl}`,
-      `a redirect to ${t.redirectUrl} (given in ${t.headers.redirectUrl})`,
-      `the flow ended at ${outcome.finalUrl ?? 'an unknown page'} (consent answer: ${show(res.json)})`);
+    await c.everyPlace('country', await countryBanks(), async bank => {
+      const id = await startAt(c, bank.id);
+      const { res, href } = await requestConsent(c, id, 'accounts');
+      if (!href)
+        throw new Prerequisite(`the consent request at ${bank.id} answered ${res.status} without a consent link (see session.consent-link.consent-url)`);
+      const outcome = await consentDriver()({ href, what: 'consent', c, done: async () => ok(await probeConsent(null, id)) });
+      if (outcome.redirectedBack === undefined)
+        c.skip(`the ${t.consentDriver} consent driver cannot see where the bank sends the person`, 'use --consent-driver follow or browser');
+      c.expect(outcome.redirectedBack, `after consent at ${bank.id} the bank did not send the end user to ${t.redirectUrl}`,
+        `a redirect to ${t.redirectUrl} (given in ${t.headers.redirectUrl})`,
+        `the flow ended at ${outcome.finalUrl ?? 'an unknown page'} (consent answer: ${show(res.json)})`);
+    });
   },
 };
