@@ -61,8 +61,8 @@ export const RUNS = {
   // A consent that outlives its session's delete in one country only: the check that deletes sessions at one bank per country
   // (the expired session, which needs the consent lifetime, is proven so in test/proofs/operation-places.test.ts).
   'ended-countries': { suites: 'session', grep: 'session\\.lifecycle\\.delete ' },
-  // The bank's redirect after consent ignored in one country only: the check that gives consent at one bank per country.
-  'redirect-countries': { suites: 'session', grep: 'session\\.lifecycle\\.consent-redirect ' },
+  // The bank's redirect after consent ignored, and x-redirect-url required, in one country only: the checks that give consent at one bank per country.
+  'redirect-countries': { suites: 'session', grep: 'session\\.lifecycle\\.consent-(redirect|without-redirect-url) ' },
   'accounts-list': { suites: 'data', grep: 'data\\.accounts\\.list ' },
   'transactions-list': { suites: 'data', grep: 'data\\.transactions\\.list ' },
 } satisfies Record<string, MutationRun>;
@@ -239,6 +239,20 @@ function consentRedirectIgnoredAt(bankId: string): ProxyMutation {
   };
 }
 
+/** GET /consent for a session at `bankId` without x-redirect-url is refused: the bank of each session is learned from POST /session. */
+function consentRedirectRequiredAt(bankId: string): ProxyMutation {
+  const at = new Set<string>();
+  return {
+    request: x => {
+      if (x.method === 'GET' && x.path.startsWith('/api/consent/') && at.has(x.path.split('/').pop() ?? '') && without(x, 'x-redirect-url'))
+        return error(510, '1005', 'Missing x-redirect-url (mutation)');
+    },
+    answer: (x, a) => {
+      if (x.method === 'POST' && x.path === '/api/session' && ok(a) && body(x).bankId === bankId) json(a, b => { at.add(String(b.sessionId)); });
+    },
+  };
+}
+
 /** GET /consent for a session at `bankId` answers without its links (the consent URL): the bank of each session is learned from POST /session. */
 function consentNoLinkAt(bankId: string): ProxyMutation {
   const at = new Set<string>();
@@ -303,6 +317,7 @@ export const MUTATIONS: Record<string, Mutation> = {
   'consent-no-link-in-one-country': { run: 'consent-url-countries', ...consentNoLinkAt('deutsche-de') },
   'consent-outlives-session-in-one-country': { run: 'ended-countries', ...consentOutlivesSessionAt('deutsche-de') },
   'consent-redirect-ignored-in-one-country': { run: 'redirect-countries', ...consentRedirectIgnoredAt('deutsche-de') },
+  'consent-redirect-url-required-in-one-country': { run: 'redirect-countries', ...consentRedirectRequiredAt('deutsche-de') },
   'session-no-id-in-one-country': {
     run: 'create-countries',
     answer: (x, a) => {
