@@ -32,4 +32,5 @@ export const SESSION_CHECKS: readonly Registered<Check>[] = [
   profile(link.linkLeadsToConsent),
   // Last: it reads the watch of checks/session/expiry.ts, which started with the worker.
   must(expiry.expiredSession),
+  must(expiry.statusExpired),
 ];

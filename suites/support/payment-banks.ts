@@ -11,7 +11,7 @@ import { Prerequisite, type CheckContext } from './check.ts';
 import { oneBankPerBehaviour, type Behaviour } from './bank-sample.ts';
 import { banksUnderTest, NO_ACCOUNTS, NO_ACCOUNTS_REMEDY, type Bank } from './banks.ts';
 import { Memo } from './memo.ts';
-import { currencyOf, everyBankProduct, initiate, ownAccounts } from './payments.ts';
+import { currencyOf, everyBankProduct, initiate, offered, ownAccounts } from './payments.ts';
 import { sessionCall } from './sessions.ts';
 import { confirmFundsRequest, fundsAvailableOf, type OwnAccount } from './describe.ts';
 
@@ -43,9 +43,15 @@ export function confirmFunds(c: CheckContext | null, bankId: string, amount: str
   });
 }
 
-/** What the domestic payment and the confirm-funds probe showed about a bank; undefined where no payment could be made. */
+/**
+ * What the domestic payment and the confirm-funds probe showed about a bank;
+ * undefined where no payment could be made, or where the bank refuses the
+ * plain payment of a product the spec does not say it must offer (offered):
+ * the flows, which pay with that product, run at the other banks.
+ */
 async function behaviourOf(bank: Bank): Promise<Behaviour | undefined> {
   try {
+    if (!(await offered(null, bank, everyBankProduct())).yes) return undefined;
     const a = await initiate(null, bank.id, everyBankProduct());
     const { res } = await confirmFunds(null, bank.id, '1.00');
     const sca = a.kind === 'sca' ? true : a.kind === 'created' ? false : undefined;

@@ -52,23 +52,31 @@ export function supports(bank: Bank, product: Product): boolean {
 
 type Rec = Record<string, unknown>;
 
+/** The plain payment of each product that the spec does not say every bank offers, and names no supportedServices value for (spec 2.6, 4.4). */
+const OPEN_PRODUCTS: Partial<Record<Product, string>> = {
+  'sepa-credit': `a plain SEPA credit in ${SEPA_CURRENCY}`,
+  'domestic-transfer': "a plain domestic payment in the account's currency",
+};
+
 /**
  * Whether a bank offers `product` for the checks to judge it there: the
  * description's products for the bank say so, or else its supportedServices
  * for the scheduled products (supports). The spec does not say that every
- * bank offers SEPA credit and names no supportedServices value for it: a bank
- * the description does not name offers it when a plain SEPA credit in EUR is
- * accepted there; a refusal says why the bank is not judged.
+ * bank offers SEPA credit or domestic payments, and names no supportedServices
+ * value for either: a bank the description does not name offers one when a
+ * plain payment of it is accepted there; a refusal says why the bank is not
+ * judged, and how to have it judged.
  */
 export async function offered(c: CheckContext | null, bank: Bank, product: Product): Promise<{ yes: boolean; why?: string }> {
   if (!productExists(product)) return { yes: false };
   if (describedProducts(bank.id).includes(product)) return { yes: true };
   if (!supports(bank, product)) return { yes: false };
-  if (product !== 'sepa-credit') return { yes: true };
+  const plain = OPEN_PRODUCTS[product];
+  if (!plain) return { yes: true };
   const a = await initiate(c, bank.id, product);
   if (a.kind !== 'refused') return { yes: true };
-  return { yes: false,
-    why: `${bank.id} refused a plain SEPA credit in ${SEPA_CURRENCY} (${a.res.status}): the spec does not say every bank offers SEPA credit` };
+  return { yes: false, why: `${bank.id} refused ${plain} (${a.res.status}): the spec does not say every bank offers ${product} ` +
+    `(name it under products: for ${bank.id} in the target description to have the refusal judged)` };
 }
 
 /** The first of `banks` that offers `product` (offered: described, listed, or a plain SEPA credit accepted there). */

@@ -69,10 +69,10 @@ function forward(upstream: string, x: Exchange): Promise<Answer> {
   });
 }
 
-interface Proxy { url: string; close(): Promise<void> }
+export interface Proxy { url: string; close(): Promise<void> }
 
 /** Starts the pass-through to `upstream` (an origin) with the mutations on, in order. */
-async function startProxy(upstream: string, mutations: readonly ProxyMutation[]): Promise<Proxy> {
+export async function startProxy(upstream: string, mutations: readonly ProxyMutation[]): Promise<Proxy> {
   const server: Server = createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);

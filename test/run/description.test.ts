@@ -22,15 +22,22 @@ it('renamed-fields without its description: not conformant, and the failure name
   } finally { cleanup(run); }
 });
 
-it('a product the description names for a bank is judged there: bank-without-sepa with sepa-credit described at dnb-no fails the SEPA initiation', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'pis-described-'));
-  const config = join(dir, 'config.yaml');
-  writeFileSync(config, 'description:\n  products:\n    dnb-no: [sepa-credit]\n');
-  const run = await runReference(['bank-without-sepa'], ['--config', config], 'payments');
-  try {
-    const out = `${run.cli.stdout}\n${run.cli.stderr}`;
-    const initiate = run.results?.checks.find(c => c.id === 'payments.sepa.initiate');
-    assert.equal(initiate?.status, 'failed', out);
-    assert.match(String(initiate?.message), /dnb-no/);
-  } finally { cleanup(run); rmSync(dir, { recursive: true, force: true }); }
-});
+/** The payments suite against the reference with `quirk`, the description naming `product` at `bankId`: the product's initiation fails there. */
+function describedProductJudged(quirk: string, bankId: string, product: string, check: string): void {
+  it(`a product the description names for a bank is judged there: ${quirk} with ${product} described at ${bankId} fails ${check}`, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pis-described-'));
+    const config = join(dir, 'config.yaml');
+    writeFileSync(config, `description:\n  products:\n    ${bankId}: [${product}]\n`);
+    const run = await runReference([quirk], ['--config', config], 'payments');
+    try {
+      const out = `${run.cli.stdout}\n${run.cli.stderr}`;
+      const initiate = run.results?.checks.find(c => c.id === check);
+      assert.equal(initiate?.status, 'failed', out);
+      assert.match(String(initiate?.message), new RegExp(bankId));
+    } finally { cleanup(run); rmSync(dir, { recursive: true, force: true }); }
+  });
+}
+
+describedProductJudged('bank-without-sepa', 'dnb-no', 'sepa-credit', 'payments.sepa.initiate');
+// Without the description the quirk is Conformant (test/run/catalog.test.ts): the refusal is noted, not judged.
+describedProductJudged('bank-without-domestic', 'deutsche-de', 'domestic-transfer', 'payments.domestic.initiate');

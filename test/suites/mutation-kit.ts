@@ -170,3 +170,80 @@ export function consentLostOnce(): ProxyMutation {
   };
 }
 
+/**
+ * A DELETE /session at `bankId` ends every session the bank had then: GET
+ * /accounts in any of them answers the consent-link error. The bank of each
+ * session is learned from POST /session.
+ */
+export function deleteEndsBankAt(bankId: string): ProxyMutation {
+  const at = new Set<string>(), dead = new Set<string>();
+  return {
+    answer: (x, a) => {
+      if (x.method === 'POST' && x.path === '/api/session' && ok(a) && body(x).bankId === bankId) json(a, b => { at.add(String(b.sessionId)); });
+      if (x.method === 'DELETE' && at.has(x.path.split('/').pop() ?? '') && ok(a)) for (const id of at) dead.add(id);
+      if (x.method === 'GET' && x.path === '/api/accounts' && ok(a) && dead.has(x.headers['x-session-id'] ?? ''))
+        Object.assign(a, error(510, '1426', `every session at ${bankId} ended by the delete of one (mutation)`));
+    },
+  };
+}
+
+/**
+ * A session at `bankId` whose accounts were once served keeps being served
+ * after it was deleted or its consent expired: the consent-link error to GET
+ * /accounts there becomes a 2xx. The bank of each session is learned from
+ * POST /session.
+ */
+export function consentOutlivesSessionAt(bankId: string): ProxyMutation {
+  const at = new Set<string>(), served = new Set<string>();
+  return {
+    answer: (x, a) => {
+      if (x.method === 'POST' && x.path === '/api/session' && ok(a) && body(x).bankId === bankId) json(a, b => { at.add(String(b.sessionId)); });
+      const id = x.headers['x-session-id'] ?? '';
+      if (x.method !== 'GET' || x.path !== '/api/accounts' || !at.has(id)) return;
+      if (ok(a)) served.add(id);
+      else if (served.has(id) && isCode(a, '1426')) Object.assign(a, jsonAnswer([]));
+    },
+  };
+}
+
+/**
+ * The bank page of a consent for a session at `bankId` sends the browser to
+ * its own done page instead of the x-redirect-url: the pages are learned from
+ * the links GET /consent answered for such sessions.
+ */
+export function consentRedirectIgnoredAt(bankId: string): ProxyMutation {
+  const at = new Set<string>(), pages = new Set<string>();
+  return {
+    answer: (x, a) => {
+      if (x.method === 'POST' && x.path === '/api/session' && ok(a) && body(x).bankId === bankId) json(a, b => { at.add(String(b.sessionId)); });
+      if (x.method === 'GET' && x.path.startsWith('/api/consent/') && ok(a) && at.has(x.path.split('/').pop() ?? ''))
+        for (const m of a.text.matchAll(/\/bank\/consent\/[\w-]+/g)) pages.add(m[0]);
+      if (pages.has(x.path) && a.status >= 300 && a.status < 400) a.headers.location = `http://${x.headers.host}/bank/done?what=consent`;
+    },
+  };
+}
+
+/** GET /consent for a session at `bankId` without x-redirect-url is refused: the bank of each session is learned from POST /session. */
+export function consentRedirectRequiredAt(bankId: string): ProxyMutation {
+  const at = new Set<string>();
+  return {
+    request: x => {
+      if (x.method === 'GET' && x.path.startsWith('/api/consent/') && at.has(x.path.split('/').pop() ?? '') && without(x, 'x-redirect-url'))
+        return error(510, '1005', 'Missing x-redirect-url (mutation)');
+    },
+    answer: (x, a) => {
+      if (x.method === 'POST' && x.path === '/api/session' && ok(a) && body(x).bankId === bankId) json(a, b => { at.add(String(b.sessionId)); });
+    },
+  };
+}
+
+/** GET /consent for a session at `bankId` answers without its links (the consent URL): the bank of each session is learned from POST /session. */
+export function consentNoLinkAt(bankId: string): ProxyMutation {
+  const at = new Set<string>();
+  return {
+    answer: (x, a) => {
+      if (x.method === 'POST' && x.path === '/api/session' && ok(a) && body(x).bankId === bankId) json(a, b => { at.add(String(b.sessionId)); });
+      if (x.method === 'GET' && x.path.startsWith('/api/consent/') && ok(a) && at.has(x.path.split('/').pop() ?? '')) json(a, b => { delete b.links; });
+    },
+  };
+}

@@ -46,5 +46,16 @@ export const RUNS = {
   'consent-countries': { suites: 'session', grep: 'session\\.consent-link\\.new-session-every-operation ' },
   'accounts-list': { suites: 'data', grep: 'data\\.accounts\\.list ' },
   'transactions-list': { suites: 'data', grep: 'data\\.transactions\\.list ' },
+  // A delete at one bank ends every session there, in one country only: the check that deletes at one bank per country.
+  'delete-countries': { suites: 'session', grep: 'session\\.lifecycle\\.delete-keeps-other-sessions ' },
+  // Sessions started without an id in one country only: the check that starts one at one bank per country.
+  'create-countries': { suites: 'session', grep: 'session\\.lifecycle\\.create ' },
+  // The consent URL left out in one country only: the check that asks for one at one bank per country.
+  'consent-url-countries': { suites: 'session', grep: 'session\\.consent-link\\.consent-url ' },
+  // A consent that outlives its session's delete in one country only: the check that deletes sessions at one bank per country
+  // (the expired session, which needs the consent lifetime, is proven so in test/proofs/operation-places.test.ts).
+  'ended-countries': { suites: 'session', grep: 'session\\.lifecycle\\.delete ' },
+  // The bank's redirect after consent ignored, and x-redirect-url required, in one country only: the checks that give consent at one bank per country.
+  'redirect-countries': { suites: 'session', grep: 'session\\.lifecycle\\.consent-(redirect|without-redirect-url) ' },
 } satisfies Record<string, MutationRun>;
 export type RunName = keyof typeof RUNS;

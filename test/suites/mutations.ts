@@ -9,7 +9,8 @@
 // its entries are made of in mutation-kit.ts.
 import { editJson as json, jsonAnswer } from '../helpers/proxy.ts';
 import {
-  accountsOfEveryBank, body, consentLostOnce, consentNotKeptAt, consentSkipped, consentSkippedAt, created, each, error, goneAfterAuthorize, grant,
+  accountsOfEveryBank, body, consentNoLinkAt, consentOutlivesSessionAt, consentRedirectIgnoredAt, consentRedirectRequiredAt,
+  deleteEndsBankAt, consentLostOnce, consentNotKeptAt, consentSkipped, consentSkippedAt, created, each, error, goneAfterAuthorize, grant,
   hasConsentLink, isApi, isCode, nameFilterLoose, NO_SUCH_BANK, ok, payment, refreshed, servedAt, TOKEN, without,
 } from './mutation-kit.ts';
 import type { Mutation } from './mutation-runs.ts';
@@ -17,7 +18,17 @@ import type { Mutation } from './mutation-runs.ts';
 export const MUTATIONS: Record<string, Mutation> = {
   ...consentSkipped,
   'consent-skipped-accounts-in-one-country': { run: 'consent-countries', ...consentSkippedAt('deutsche-de') },
-  // ---- token ----
+  'delete-ends-bank-in-one-country': { run: 'delete-countries', ...deleteEndsBankAt('deutsche-de') },
+  'consent-no-link-in-one-country': { run: 'consent-url-countries', ...consentNoLinkAt('deutsche-de') },
+  'consent-outlives-session-in-one-country': { run: 'ended-countries', ...consentOutlivesSessionAt('deutsche-de') },
+  'consent-redirect-ignored-in-one-country': { run: 'redirect-countries', ...consentRedirectIgnoredAt('deutsche-de') },
+  'consent-redirect-url-required-in-one-country': { run: 'redirect-countries', ...consentRedirectRequiredAt('deutsche-de') },
+  'session-no-id-in-one-country': {
+    run: 'create-countries',
+    answer: (x, a) => {
+      if (x.method === 'POST' && x.path === '/api/session' && ok(a) && body(x).bankId === 'deutsche-de') json(a, b => { delete b.sessionId; });
+    },
+  },  // ---- token ----
   'token-no-expires-in': { run: 'shared', answer: (x, a) => { if (TOKEN.test(x.path) && a.status === 200) json(a, b => { delete b.expires_in; }); } },
   'refresh-no-scope': {
     run: 'shared',

@@ -8,7 +8,12 @@ import { invalidId, missingParameter } from './errors.ts';
 import { psuIp, requireSession } from './guards.ts';
 import { has } from './versions.ts';
 
-/** The bank at which faults data-names-blank and data-counterparty-blank break spec 2.6's rule (the second bank listed). */
+/**
+ * The bank at which faults data-names-blank and data-counterparty-blank break
+ * spec 2.6's rule (the second bank listed), and at which, under quirk
+ * records-not-given, the bank itself gives none of the five fields, so that
+ * they are "" as the rule says (the target description names the bank with []).
+ */
 const BLANK_BANK = 'sparebank1-no';
 
 function present(call: Call, a: AccountRecord, bankId: string): Record<string, unknown> {
@@ -19,7 +24,7 @@ function present(call: Call, a: AccountRecord, bankId: string): Record<string, u
   // ownerName and displayName are a later change of spec 9 without a number: at the latest version only.
   if (!has(call.ctx, 'later-changes')) return withExtras(faults, record, { status: 'enabled', usage: 'PRIV' });
   // Fault data-names-blank: one bank's mapping answers "" for both names, whatever the bank gives.
-  const blank = faults.has('data-names-blank') && bankId === BLANK_BANK;
+  const blank = (faults.has('data-names-blank') || faults.has('records-not-given')) && bankId === BLANK_BANK;
   const ownerName = blank ? '' : owner === '' && faults.has('data-owner-null') ? null : owner;
   return withExtras(faults, { ...record, ownerName, displayName: blank ? '' : displayName }, { status: 'enabled', usage: 'PRIV' });
 }
@@ -41,7 +46,7 @@ function transactionsFor(call: Call, accountId: string | undefined): Answer {
   // The counterparty fields are a later change of spec 9 without a number: at the latest version only.
   const later = has(call.ctx, 'later-changes');
   // Fault data-counterparty-blank: one bank's mapping answers "" for every counterparty field.
-  const blank = call.ctx.faults.has('data-counterparty-blank') && bank.record.id === BLANK_BANK;
+  const blank = (call.ctx.faults.has('data-counterparty-blank') || call.ctx.faults.has('records-not-given')) && bank.record.id === BLANK_BANK;
   const list = transactionsOf(account, call.ctx.clock.date(), later ? call.ctx.faults : new Set())
     .map(t => blank ? { ...t, counterpartyAccount: '', counterpartyName: '', counterpartyAgent: '' } : t)
     .map(t => later ? t : (({ counterpartyAccount: _a, counterpartyName: _n, counterpartyAgent: _g, ...rest }) => rest)(t));

@@ -43,6 +43,9 @@ export function createPayment(call: Call): Answer {
   if (service && !bank.record.supportedServices.includes(service)) throw unsupportedProduct(prod, bank.record.id);
   // Quirk bank-without-sepa: a bank outside the euro area offers no SEPA credit (the spec does not say every bank does).
   if (prod === 'sepa-credit' && faults.has('bank-without-sepa') && bank.behaviour.currency !== 'EUR') throw unsupportedProduct(prod, bank.record.id);
+  // Quirk bank-without-domestic: a German bank pays only SEPA credits (in the euro area a domestic payment is one);
+  // the spec does not say every bank offers domestic payments.
+  if (prod === 'domestic-transfer' && faults.has('bank-without-domestic') && bank.record.countryCode === 'DE') throw unsupportedProduct(prod, bank.record.id);
   validatePayment(prod, call.body, faults, has(call.ctx, 'end-to-end-id'));
   // Quirk one-account: a user with one account cannot pay it to itself, so the bank's rules apply with it.
   if (faults.has('payments-bank-rules') || faults.has('one-account')) bankRules(prod, call.body);

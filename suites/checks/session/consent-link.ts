@@ -17,15 +17,18 @@ export const SENTENCE = 'When a request to an account or payment endpoint uses a
 export const consentUrl: Check = {
   id: 'session.consent-link.consent-url', requirements: ['R4.4-consent-url', 'R4.4-consent-psu-ip-address', 'R4.4-redirect-url'], spec: '4.4',
   addedLater: ['R4.4-consent-psu-ip-address', 'R4.4-redirect-url'],
-  title: 'GET /consent answers a consent URL (with x-psu-ip-address and x-redirect-url)',
+  title: 'GET /consent answers a consent URL (with x-psu-ip-address and x-redirect-url), at one bank per country',
   quote: 'GET /consent | Returns a consent authentication URL for the bank. Header x-psu-ip-address is accepted. ' +
     'x-redirect-url: optional on consent initiation.',
+  bindsAt: { family: 'country' },
   async run(c) {
-    const id = await newSession(c);
-    const { res, href } = await requestConsent(c, id, 'accounts');
-    c.expect(ok(res), 'the consent request was refused', 'a 2xx answer', `${describeAnswer(res)}`);
-    c.expect(isAbsoluteUrl(href), 'the consent answer carries no consent URL', `an absolute http(s) URL at ${where('consent.url')}`,
-      show(res.json ?? res.text));
+    await c.everyPlace('country', await countryBanks(), async bank => {
+      const id = await startAt(c, bank.id);
+      const { res, href } = await requestConsent(c, id, 'accounts');
+      c.expect(ok(res), `the consent request at ${bank.id} was refused`, 'a 2xx answer', `${describeAnswer(res)}`, res);
+      c.expect(isAbsoluteUrl(href), `the consent answer at ${bank.id} carries no consent URL`, `an absolute http(s) URL at ${where('consent.url')}`,
+        show(res.json ?? res.text), res);
+    });
   },
 };
 

@@ -13,12 +13,15 @@ import { where } from '../../support/describe.ts';
 
 export const create: Check = {
   id: 'session.lifecycle.create', requirements: ['R4.4-session-create'], spec: '4.4',
-  title: 'POST /session starts a session and returns its sessionId',
+  title: 'POST /session starts a session and returns its sessionId, at one bank per country',
   quote: 'POST /session | Starts a session per bank; returns sessionId.',
+  bindsAt: { family: 'country' },
   async run(c) {
-    const { res, id } = await createSession(c, await sessionBank());
-    c.expect(ok(res), 'the session was not started', 'a 2xx answer', `${describeAnswer(res)}`);
-    c.expect(id, 'the answer carries no sessionId', `a non-empty string at ${where('session.id')}`, show(res.json ?? res.text));
+    await c.everyPlace('country', await countryBanks(), async bank => {
+      const { res, id } = await createSession(c, bank.id);
+      c.expect(ok(res), `the session at ${bank.id} was not started`, 'a 2xx answer', `${describeAnswer(res)}`, res);
+      c.expect(id, `the answer at ${bank.id} carries no sessionId`, `a non-empty string at ${where('session.id')}`, show(res.json ?? res.text), res);
+    });
   },
 };
 

@@ -6,26 +6,15 @@ import type { Check } from '../../support/register.ts';
 import type { ExchangeResponse } from '../../../harness/http/exchange.ts';
 import { type CheckContext, describeAnswer, Prerequisite } from '../../support/check.ts';
 import { refreshForm, tokenRequest } from '../../support/tokens.ts';
-import { obj, ok } from '../../support/api.ts';
+import { obj } from '../../support/api.ts';
 import { registerTokens, target } from '../../support/target.ts';
-import { requireApi, issuePair, probeApi } from './common.ts';
+import { requireApi, issuePair } from './common.ts';
 import { accessWatch, apiRefused, apiServed, judgeNearEnd, pastTokenCheck } from './lifetimes.ts';
+import { isNotImplemented } from '../../support/payment-banks.ts';
 import { operationPlaces } from './operations.ts';
 
 /** The expected side of a refusal: a 5xx is the server failing, not refusing (docs/profile.md: 401; 510 is the production service's client-error status). */
 const REFUSAL = 'a refusal: 401 (or another 4xx, or 510)';
-
-export const accepted: Check = {
-  id: 'token.use.accepted', requirements: ['R2.1-token-needed', 'P-call-bearer'], spec: '5',
-  title: 'The API serves a call made with an access token from the token endpoint (2xx)',
-  quote: 'access_token | string | Token needed to call the API.',
-  async run(c) {
-    requireApi(c, 'using a token');
-    const { access } = await issuePair(c, false);
-    const res = await probeApi(c, access, 'API call with the issued token');
-    c.expect(ok(res), 'the API did not serve a call made with a fresh access token', 'a 2xx answer', describeAnswer(res));
-  },
-};
 
 /** What an answer that is no refusal did with `token`: a 5xx failed on it, unless it is the answer of a call past the token check. */
 const tookOrFailed = (res: ExchangeResponse, token: string) =>
@@ -48,6 +37,48 @@ async function atEveryOperation(c: CheckContext, token: string | null, label: st
     judge(await p.send(c, token, label));
   });
 }
+
+/** The error code of an error body, when it names one (errorCode, docs/profile.md; error, RFC 6750). */
+const codeOf = (res: ExchangeResponse) => { const b = obj(res); return b ? String(b.errorCode ?? b.error ?? '') : ''; };
+
+/**
+ * The token check refused a live token: the answer is 401 (RFC 6750's
+ * invalid_token; docs/profile.md), or the very refusal (status and error
+ * code) the same operation gives a made-up token. Any other answer got past
+ * the token check: a 2xx, the consent-link or authorisation error, Not
+ * Implemented, or an error about the request itself.
+ */
+const refusedLive = (res: ExchangeResponse, madeUp: ExchangeResponse) =>
+  !apiServed(res) && !pastTokenCheck(res) && !isNotImplemented(res)
+  && (res.status === 401 || (res.status === madeUp.status && codeOf(res) === codeOf(madeUp)));
+
+/**
+ * Calls every operation of the version under test with a token `fresh` gets
+ * just before the call (a compressed clock gives a token seconds of life),
+ * after a made-up one to learn the operation's refusal, and fails each place
+ * that refuses the fresh token.
+ */
+async function takenAtEveryOperation(c: CheckContext, what: string, fresh: () => Promise<string>): Promise<void> {
+  requireApi(c, 'using a token');
+  const { places, notOffered } = await operationPlaces();
+  if (notOffered.length) c.note(`operations of the version that this target does not offer, so not bound: ${notOffered.join('; ')}`);
+  await c.everyPlace('operation', places, async p => {
+    if (p instanceof Prerequisite) throw p;
+    const madeUp = await p.send(c, MADE_UP_TOKEN, 'a made-up token, to tell the refusal of a token apart');
+    const res = await p.send(c, await fresh(), what);
+    c.expect(!refusedLive(res, madeUp), `refused ${what} at ${p.op.id}`,
+      'an answer past the token check (2xx, or an error about the request, not the token)', describeAnswer(res), res);
+  });
+}
+
+export const accepted: Check = {
+  id: 'token.use.accepted', requirements: ['R2.1-token-needed', 'P-call-bearer'], spec: '5', bindsAt: { family: 'operation' },
+  title: 'Every operation of the API takes an access token from the token endpoint',
+  quote: 'access_token | string | Token needed to call the API.',
+  async run(c) {
+    await takenAtEveryOperation(c, 'a fresh access token', async () => (await issuePair(c, false)).access);
+  },
+};
 
 export const wrongRefused: Check = {
   id: 'token.use.wrong-token-refused', requirements: ['R2.1-token-needed'], spec: '5', bindsAt: { family: 'operation' },
@@ -120,17 +151,17 @@ export const wrong401: Check = {
 };
 
 export const refreshedAccepted: Check = {
-  id: 'token.use.refreshed-token-accepted', requirements: ['R4.2-tokens-renewed'], spec: '4.2',
-  title: 'The access token from a refresh opens the API (2xx)',
+  id: 'token.use.refreshed-token-accepted', requirements: ['R4.2-tokens-renewed'], spec: '4.2', bindsAt: { family: 'operation' },
+  title: 'Every operation of the API takes the access token from a refresh',
   quote: 'To keep the session alive, the client exchanges refresh_token for a new pair (4.2).',
   async run(c) {
-    requireApi(c, 'using a token');
-    const { refresh } = await issuePair(c);
-    const res = await tokenRequest(c, refreshForm(refresh), 'refresh token grant');
-    const access = obj(res)?.access_token;
-    if (res.status !== 200 || typeof access !== 'string') throw new Prerequisite(`the refresh grant answered ${res.status} (see token.refresh)`);
-    const api = await probeApi(c, access, 'API call with the refreshed token');
-    c.expect(ok(api), 'the API did not serve a call made with the refreshed access token', 'a 2xx answer', describeAnswer(api));
+    await takenAtEveryOperation(c, 'the access token from a refresh', async () => {
+      const { refresh } = await issuePair(c);
+      const res = await tokenRequest(c, refreshForm(refresh), 'refresh token grant');
+      const access = obj(res)?.access_token;
+      if (res.status !== 200 || typeof access !== 'string') throw new Prerequisite(`the refresh grant answered ${res.status} (see token.refresh)`);
+      return access;
+    });
   },
 };
 

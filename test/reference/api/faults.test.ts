@@ -1,6 +1,8 @@
 // Each data and payments fault of catalog.yaml (and the quirks extra-fields on
-// records, bank-without-sepa, payments-bank-rules, one-account and renamed-fields) changes the behaviour it names, and the clean reference does not
-// show it: the same probe runs against both. Session faults: session-faults.test.ts.
+// records, records-not-given, bank-without-sepa, bank-without-domestic,
+// payments-bank-rules, one-account and renamed-fields) changes the behaviour
+// it names, and the clean reference does not show it: the same probe runs
+// against both. Session faults: session-faults.test.ts.
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { validateContract } from '../../../harness/contracts/index.ts';
@@ -41,6 +43,16 @@ const CASES: FaultCase[] = [
     name: 'data-names-blank',
     probe: async c => (await accounts(c)).flatMap(a => [a.ownerName, a.displayName]),
     clean: ['Kari Nordmann', 'Brukskonto', '', ''], faulty: ['', '', '', ''],
+  },
+  {
+    // The quirk: the bank gives none of spec 2.6's five fields, so all are "".
+    name: 'records-not-given',
+    probe: async c => {
+      const list = await accounts(c);
+      const txs = (await c.call('GET', `/accounts/${list[0].id}/transactions`)).json as Record<string, string>[];
+      return [...list.flatMap(a => [a.ownerName, a.displayName]), txs.filter(t => t.counterpartyAccount || t.counterpartyName || t.counterpartyAgent).length];
+    },
+    clean: ['Kari Nordmann', 'Brukskonto', '', '', 3], faulty: ['', '', '', '', 0],
   },
   {
     name: 'data-counterparty-blank',
@@ -196,6 +208,17 @@ const CASES: FaultCase[] = [
       await c.ready('nordea-fi');
       const fi = await c.call('POST', '/payments/sepa-credit', { body: paymentBody('sepa-credit', { currency: 'EUR' }) });
       return [no.status, fi.status];
+    },
+    clean: [201, 201], faulty: [510, 201],
+  },
+  {
+    name: 'bank-without-domestic',
+    probe: async c => {
+      await c.ready('deutsche-de');
+      const de = await c.call('POST', '/payments/domestic-transfer', { body: paymentBody('domestic-transfer', { currency: 'EUR' }) });
+      await c.ready('sparebank1-no');
+      const no = await c.call('POST', '/payments/domestic-transfer', { body: paymentBody('domestic-transfer') });
+      return [de.status, no.status];
     },
     clean: [201, 201], faulty: [510, 201],
   },

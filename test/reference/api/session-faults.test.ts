@@ -170,8 +170,21 @@ describe('session faults on the clock', () => {
     assert.fail(`the first use could not be made within the consent's lifetime three times (the machine held it): ${seen.join('; ')}`);
   });
 
+  it('session-status-expired-valid: GET /session says VALID once the consent expired (EXPIRED on a clean reference)', async () => {
+    const opts = { timeScale: 0.01, lifetimes: { consentS: 100 } };
+    const refs = [await withReference(opts), await withReference({ ...opts, faults: ['session-status-expired-valid'] })];
+    try {
+      const one = async ({ ref, client }: { ref: Reference; client: RefClient }) => {
+        await client.ready(BANK);
+        await ref.clock.sleep(130_000);
+        return [(await client.call('GET', `/session/${client.sessionId}`)).json.consentStatus, (await client.call('GET', '/accounts')).status];
+      };
+      assert.deepEqual(await Promise.all(refs.map(one)), [['EXPIRED', 510], ['VALID', 510]]);
+    } finally { for (const r of refs) await r.ref.close(); }
+  });
+
   it('covers every session fault of the catalog', () => {
-    const here = [...CASES.map(k => k.name), 'session-no-expiry'];
+    const here = [...CASES.map(k => k.name), 'session-no-expiry', 'session-status-expired-valid'];
     assert.deepEqual(FAULTS.filter(f => f.prefix.startsWith('session.')).map(f => f.name).filter(n => !here.includes(n)), []);
   });
 });

@@ -1,0 +1,198 @@
+// Each place of the rules that bind every operation, proven able to fail by a
+// fault that breaks the rule there only. One reference, one
+// pass-through in front of it, and the fault switched per operation of
+// harness/places/operations.ts: at that operation only, a call with no token,
+// a token the endpoint never issued (made-up, or a JWT with changed claims),
+// or a token past its expires_in goes on with a live token, and the
+// consent-link error of a new, a deleted or an expired session is served as a
+// 2xx. Every token and session check that iterates the operations must then
+// fail at exactly that operation, and at no other; a session check passes
+// when the operation is not session-bound. Only those checks run (--grep).
+// Then, in runs of their own, a fresh live token (from the client credentials
+// grant or a refresh) is refused at one operation: token.use.accepted and
+// token.use.refreshed-token-accepted must fail there only.
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { operationsAt, type Operation } from '../../harness/places/operations.ts';
+import { LATEST_API_VERSION } from '../../harness/contracts/api-versions.ts';
+import { startReference, type Reference } from '../../harness/reference/index.ts';
+import { DEFAULT_PATHS } from '../../harness/target/profile.ts';
+import { bundledLifetimes } from '../../harness/runner/bundled.ts';
+import type { RunResults } from '../../harness/report/model.ts';
+import { runCli } from '../helpers/cli.ts';
+import { editJson, errorAnswer, jsonAnswer, startProxy, type Exchange, type Proxy, type ProxyMutation } from '../helpers/proxy.ts';
+
+// At 0.01 an access token lives 2 real seconds (bundledLifetimes), a consent 4: the expiry waits stay short.
+const TIME_SCALE = 0.01;
+const BANKS = 'dnb-no,danske-dk,deutsche-de';
+const OPS = operationsAt(LATEST_API_VERSION);
+
+/** The checks that judge a token rule at every operation, and those that judge a session rule at every session-bound one. */
+const TOKEN_CHECKS = ['token.use.no-token-refused', 'token.use.wrong-token-refused', 'token.use.wrong-token-401', 'token.use.tampered-token-refused'];
+const EXPIRY_CHECK = 'token.expiry.old-token-refused';
+const SESSION_CHECKS = ['session.consent-link.new-session-every-operation', 'session.lifecycle.delete', 'session.consent-link.expired-session'];
+
+const TOKEN = /\/openid-connect\/token$/;
+const bearer = (x: Exchange) => (x.headers.authorization ?? '').replace(/^Bearer\s+/i, '');
+/** The requests of one operation: its method on its path of the profile's path table, the product filled in. */
+const matcher = (op: Operation) => {
+  const path = DEFAULT_PATHS[op.path].replace('{product}', op.product ?? '');
+  const at = new RegExp(`^/api${path.replace(/\{\w+\}/g, '[^/]+')}$`);
+  return (x: Exchange) => x.method === op.method && at.test(x.path);
+};
+const isConsentError = (text: string) => { try { return JSON.parse(text)?.errorCode === '1426'; } catch { return false; } };
+
+/** Where the faults are switched on in a run: bad tokens served at one operation, expired ones at another, or live ones refused at one. */
+interface Plan { bad?: Operation; expired?: Operation; refused?: Operation; consentAt?: { op: Operation; bankId: string } }
+
+/**
+ * The switchable fault: a token the plan's operation should refuse goes on
+ * with the newest live token the endpoint issued (the reference then serves
+ * it as it would a live one), and the consent-link error there becomes a 2xx.
+ * A live token is refused at the `refused` operation once a made-up one was
+ * sent there, when it was issued after that (the token token.use.accepted
+ * asks for next): the worker's own token, which made what the calls build on,
+ * is never refused.
+ */
+function switchable(p: Plan): ProxyMutation {
+  const issued = new Map<string, { at: number; end: number }>();
+  const bankOf = new Map<string, string>();
+  let madeUpAt: number | undefined;
+  const live = () => [...issued].reverse().find(([, t]) => performance.now() < t.end)?.[0];
+  const refuse = (x: Exchange) => {
+    if (!p.refused || !matcher(p.refused)(x)) return false;
+    const t = issued.get(bearer(x));
+    if (!t) madeUpAt = performance.now();
+    return !!t && madeUpAt !== undefined && t.at > madeUpAt;
+  };
+  const wrongAt = (x: Exchange) => {
+    const token = bearer(x), end = issued.get(token)?.end;
+    if (p.bad && matcher(p.bad)(x) && end === undefined) return true;
+    return !!p.expired && matcher(p.expired)(x) && end !== undefined && performance.now() >= end;
+  };
+  return {
+    request: x => {
+      if (refuse(x)) return errorAnswer(401, '1001', 'a live token refused by the fault');
+      if (!wrongAt(x)) return;
+      const token = live();
+      if (!token) return jsonAnswer({}); // served all the same
+      x.headers.authorization = `Bearer ${token}`;
+    },
+    answer: (x, a) => {
+      if (TOKEN.test(x.path) && a.status === 200) editJson(a, b => {
+        if (typeof b?.access_token === 'string' && typeof b.expires_in === 'number')
+          issued.set(b.access_token, { at: performance.now(), end: performance.now() + b.expires_in * TIME_SCALE * 1000 });
+      });
+      if (p.bad?.sessionBound && matcher(p.bad)(x) && isConsentError(a.text)) Object.assign(a, jsonAnswer({}));
+      // The consent-link error served away at one operation of one bank only: the bank of each session is learned from POST /session.
+      if (x.method === 'POST' && x.path === '/api/session' && a.status < 300)
+        editJson(a, b => { bankOf.set(String(b?.sessionId), String(JSON.parse(x.body || '{}').bankId)); });
+      const at = p.consentAt;
+      if (at && matcher(at.op)(x) && bankOf.get(x.headers['x-session-id'] ?? '') === at.bankId && isConsentError(a.text)) Object.assign(a, jsonAnswer({}));
+    },
+  };
+}
+
+/**
+ * The runs: bad tokens and the consent-link error at each operation in turn,
+ * with the expired token at the next one. The expiry check first sees a
+ * made-up token refused at GET /banks, so the run that serves made-up tokens
+ * there proves no expiry, and one more run does.
+ */
+function plans(): Plan[] {
+  const out: Plan[] = [];
+  OPS.forEach((op, i) => {
+    const next = OPS[(i + 1) % OPS.length]!;
+    if (op.path === 'banks') out.push({ bad: op }, { expired: next });
+    else out.push({ bad: op, expired: next });
+  });
+  return out;
+}
+
+let ref: Reference;
+before(async () => { ref = await startReference({ timeScale: TIME_SCALE, lifetimes: bundledLifetimes(TIME_SCALE), faults: ['token-jwt'] }); });
+after(async () => { await ref?.close(); });
+
+const escape = (id: string) => id.replace(/\./g, '\\.');
+const GREP = [...TOKEN_CHECKS, EXPIRY_CHECK, ...SESSION_CHECKS].map(escape).join('|');
+
+/** One run through a pass-through of its own in front of the shared reference, with the plan's faults. */
+async function runWith(plan: Plan, grep = GREP, suites = 'token,session'): Promise<{ out: string; results?: RunResults }> {
+  const dir = mkdtempSync(join(tmpdir(), 'pis-places-'));
+  const proxy: Proxy = await startProxy(ref.authUrl, [switchable(plan)]);
+  try {
+    const cli = await runCli(['run', '--auth-url', proxy.url, '--base-url', `${proxy.url}/api`, '--client-id', ref.clientId, '--realm', ref.realm,
+      '--time-scale', String(TIME_SCALE), '--session-lifetime', String(ref.lifetimes.consentS), '--suites', suites, '--banks', BANKS,
+      '--workers', '2', '--grep', `(${grep}) `, '--report', dir],
+    { env: { PIS_CLIENT_SECRET: ref.clientSecret }, timeoutMs: 600_000 });
+    let results: RunResults | undefined;
+    try { results = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as RunResults; } catch { /* asserted below */ }
+    return { out: `${cli.stdout}\n${cli.stderr}`, results };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+    await proxy.close();
+  }
+}
+
+// Two runs at a time beside the one reference: each run is two workers, and the machine is shared.
+describe('every operation: a fault there only fails the operation checks there only', { concurrency: 2 }, () => {
+  for (const plan of plans()) {
+    const name = [plan.bad && `bad tokens and the consent-link error served at ${plan.bad.id}`, plan.expired && `an expired token served at ${plan.expired.id}`]
+      .filter(Boolean).join('; ');
+    it(name, async () => {
+      const { out, results } = await runWith(plan);
+      assert.ok(results, `no results.json:\n${out}`);
+      const broken = (id: string): string[] | undefined => {
+        const c = results.checks.find(x => x.id === id);
+        assert.ok(c, `${id} did not run:\n${out}`);
+        if (c.status === 'passed') return [];
+        assert.equal(c.status, 'failed', `${id} ${c.status}: ${c.message}`);
+        return c.places?.failed;
+      };
+      const expect: [string, Operation | undefined][] = [
+        ...TOKEN_CHECKS.map((id): [string, Operation | undefined] => [id, plan.bad]),
+        [EXPIRY_CHECK, plan.expired],
+        ...SESSION_CHECKS.map((id): [string, Operation | undefined] => [id, plan.bad?.sessionBound ? plan.bad : undefined]),
+      ];
+      // A check the plan does not break must pass at every place; the expiry check cannot be judged where a made-up token is served at GET /banks.
+      for (const [id, op] of expect) {
+        if (id === EXPIRY_CHECK && plan.bad?.path === 'banks') continue;
+        assert.deepEqual(broken(id), op ? [op.id] : [], `${id}: broken places\n${out}`);
+      }
+    });
+  }
+});
+
+// A live token refused at one operation (401, as a wrong one): the checks that the API takes live tokens fail there only.
+const TAKEN = ['token.use.accepted', 'token.use.refreshed-token-accepted'];
+describe('every operation: a live token refused there only fails the live-token checks there only', { concurrency: 2 }, () => {
+  for (const op of OPS) {
+    it(`a live token refused at ${op.id}`, async () => {
+      const { out, results } = await runWith({ refused: op }, TAKEN.map(escape).join('|'), 'token');
+      for (const id of TAKEN) {
+        const c = results?.checks.find(x => x.id === id);
+        assert.equal(c?.status, 'failed', `${id}\n${out}`);
+        assert.deepEqual(c.places?.failed, [op.id], `${id}\n${out}`);
+      }
+    });
+  }
+});
+
+// The consent-link error served away at one bank only (deutsche-de, the one German bank of BANKS): the session checks
+// that probe every operation at one bank per country fail at that operation, at that bank.
+describe('one bank per country: the consent-link error served at one bank only fails the session checks there only', () => {
+  const op = OPS.find(o => o.path === 'accounts')!;
+  it(`the consent-link error served at ${op.id} at deutsche-de`, async () => {
+    const { out, results } = await runWith({ consentAt: { op, bankId: 'deutsche-de' } }, SESSION_CHECKS.map(escape).join('|'), 'session');
+    for (const id of SESSION_CHECKS) {
+      const c = results?.checks.find(x => x.id === id);
+      assert.equal(c?.status, 'failed', `${id}\n${out}`);
+      assert.deepEqual(c.places?.failed, [op.id], `${id}\n${out}`);
+      assert.match(String(c.message), /deutsche-de/, `${id}\n${out}`);
+      assert.doesNotMatch(String(c.message), /dnb-no|danske-dk/, `${id}\n${out}`);
+    }
+  });
+});
