@@ -7,7 +7,7 @@
 // event it could fairly reject; only the idempotency checks repeat an event.
 import { randomBytes } from 'node:crypto';
 import { ABORT_REASONS, ABORT_REASON_STATUSES, CHECKOUT_STATUSES, POLLER_STATUSES } from '../contracts/enums.ts';
-import { pathThrough, transitionId, TRANSITIONS } from '../places/transitions.ts';
+import { pathThrough, transitionPlace, TRANSITION_KINDS, TRANSITIONS } from '../places/transitions.ts';
 import { buildWebhookBody, type BuildWebhookOptions } from '../webhook/bodies.ts';
 
 export type BodyKind = 'normal' | 'batch' | 'older';
@@ -217,13 +217,36 @@ function ending(c: Draft, place: string): Draft {
   return c;
 }
 
-/** Every move spec 3.1 allows, each the last move of its own checkout; each event after STARTED is the place of its move. */
+/**
+ * The transactionStatus of each of a batch's three payments at each checkout
+ * status, all different: before authorisation values of spec 3.2 that claim
+ * none ("Before that it may be present or not"), from PAYMENT_INITIATED on
+ * authorised ones, one payment settled at once (an instant payment) and
+ * PAYMENT_COMPLETED from then on (a final value does not change).
+ */
+function batchTransactionStatuses(status: string): string[] {
+  if (status === 'STARTED') return ['STARTED', 'BANK_ACCOUNT_SELECTED', 'PAYMENT_RETRYABLE'];
+  if (status === 'PAYMENT_CREATED') return ['PAYMENT_CREATED', 'PAYMENT_RETRYABLE', 'BANK_ACCOUNT_SELECTED'];
+  if (status === 'PAYMENT_INITIATED') return ['PAYMENT_INITIATED', 'PAYMENT_COMPLETED', 'PAYMENT_INITIATED'];
+  if (POLLER_STATUSES.includes(status))
+    return [status, 'PAYMENT_COMPLETED', status === 'PAYMENT_COMPLETED' ? 'PAYMENT_NONTRACKABLE' : 'PAYMENT_COMPLETED'];
+  return ['PAYMENT_RETRYABLE', 'BANK_ACCOUNT_SELECTED', 'PAYMENT_CREATED'];
+}
+
+/**
+ * Every move spec 3.1 allows, each the last move of its own checkout, in a
+ * normal and in a batch checkout (whose payments differ in transactionStatus);
+ * each event after STARTED is the place of its move.
+ */
 function transitionCheckouts(ids: Ids): Draft[] {
-  return TRANSITIONS.map(t => {
-    const c = along(ids, 'normal', pathThrough(t), `normal checkout moving ${t.id}`);
-    c.events.forEach((e, i) => { if (i) e.place = transitionId(c.events[i - 1].status, e.status); });
+  return TRANSITION_KINDS.flatMap(kind => TRANSITIONS.map(t => {
+    const c = kind === 'batch'
+      ? stepped(ids, 'batch', `batch checkout moving ${t.id}, its payments in different transactionStatus values`,
+        pathThrough(t).map(status => ({ status, edit: eachTransactionStatus(...batchTransactionStatuses(status)) })))
+      : along(ids, 'normal', pathThrough(t), `normal checkout moving ${t.id}`);
+    c.events.forEach((e, i) => { if (i) e.place = transitionPlace(kind, c.events[i - 1].status, e.status); });
     return c;
-  });
+  }));
 }
 
 /** The checkouts of receiver.accepts, one group per check. */
