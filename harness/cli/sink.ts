@@ -12,7 +12,7 @@ import { humanStream, REPORTER_HELP, reporterFlag, Terminal } from '../report/te
 import { Redactor, shortSecretWarning } from '../report/redact.ts';
 import { ReportWriter, defaultReportDir, type ReportHeader } from '../report/writer.ts';
 import { analyzeRun, WEBHOOK_CHECKS } from '../sink/analysis/index.ts';
-import { PASSIVE_CYCLE } from '../sink/plan.ts';
+import { LONG_CHAIN_FAILURES, PASSIVE_CYCLE, PASSIVE_LONG_CHAIN } from '../sink/plan.ts';
 import { formatAttemptLine } from '../sink/live.ts';
 import { STRANGER_SAMPLE, startSink, type Sink } from '../sink/server.ts';
 import { forwarder } from '../sink/forward.ts';
@@ -61,6 +61,9 @@ ${REPORTER_HELP.replace(/^ {2}--reporter R {10}/, '  --reporter R            ').
                           the sender with its answer instead of the probes; the attempts are still
                           judged, and the checks that need a provoked failure are not run
   --answer-200            answer every attempt 200 at once instead of the probes (judged as above)
+  --long-chains           the first new checkout gets ${LONG_CHAIN_FAILURES} failures in a row (webhook.retry.long-chain: a sender
+                          that gives up on an event early); its chain takes about 630 s at time scale 1,
+                          so give --duration 900 or more; without it that check is not selected
 
 Exit status: 0 conformant, 1 not conformant or incomplete (some must checks could not be judged),
 2 the sink could not run.
@@ -83,6 +86,7 @@ const FLAGS = {
   'allow-incomplete': { type: 'boolean' },
   'forward-to': { type: 'string' },
   'answer-200': { type: 'boolean' },
+  'long-chains': { type: 'boolean' },
 } as const;
 
 /** The probes' cycle, one plan that answers every attempt 200 (--answer-200), or none when every attempt is forwarded. */
@@ -185,7 +189,8 @@ export const command: Command = {
     const sink = await startSink({
       host: (v.host as string | undefined) ?? '127.0.0.1', port, timeScale, tls: tlsOption(v),
       publicUrl: v['public-sink-url'] as string | undefined, apiKey, maxConnections,
-      ...(answer200 ? { passive: ANSWER_200 } : {}), ...(fw ? { forward: fw.forward } : {}),
+      ...(answer200 ? { passive: ANSWER_200 } : v['long-chains'] === true ? { passive: [PASSIVE_LONG_CHAIN, ...PASSIVE_CYCLE] } : {}),
+      ...(fw ? { forward: fw.forward } : {}),
     }).catch(async e => { await fw?.close(); throw e; });
     let stopLine: (() => void) | undefined;
     try {

@@ -11,6 +11,7 @@ import { analyzeRun } from './analysis/index.ts';
 import type { ControlExtension } from '../contracts/types.ts';
 import { driveCheckouts, type DriveProgress } from './drive.ts';
 import { keyForms, webhookKeys } from './keys.ts';
+import { LONG_CHAIN_PLAN, SUITE_PLANS } from './plan.ts';
 import { startSink, type SinkOptions } from './server.ts';
 
 /** The variable in which `run` names the file of the drive's outcome to the suite's workers (only when it started the drive). */
@@ -51,6 +52,8 @@ export interface SuiteDriveOptions {
   honours?: readonly ControlExtension[];
   /** Spec ms the drive waits for a sender's next attempt (--retry-wait; default RETRY_WAIT_BOUND_MS). */
   retryWaitMs?: number;
+  /** Drives the long chain too (--long-chains): about 630 spec s more (plan.ts LONG_CHAIN_PLAN). */
+  longChains?: boolean;
 }
 
 export async function driveSuite(o: SuiteDriveOptions): Promise<WebhookRun> {
@@ -63,6 +66,7 @@ export async function driveSuite(o: SuiteDriveOptions): Promise<WebhookRun> {
   try {
     const drive = await driveCheckouts({
       sink, controlUrl: o.controlUrl, apiKey, keys, capMs: DRIVE_CAP_MS, redactor: o.redactor,
+      ...(o.longChains ? { plans: [...SUITE_PLANS, LONG_CHAIN_PLAN] } : {}),
       ...(o.retryWaitMs !== undefined ? { retryWaitMs: o.retryWaitMs } : {}),
       ...(o.onProgress ? { onProgress: o.onProgress } : {}), ...(o.signal ? { signal: o.signal } : {}),
       ...(o.honours ? { honours: o.honours } : {}),

@@ -18,6 +18,7 @@ import { DUPLICATES, checkDuplicates } from './duplicates.ts';
 import { ACK_GATED, COPIES_IN_ORDER, checkCopiesInOrder, checkOrder } from './order.ts';
 import { CONCURRENT, NOT_HELD, checkConcurrent, checkNotHeld } from './parallel.ts';
 import { RETRY_CHECKS, checkRetries } from './retry.ts';
+import { LONG_CHAIN, checkLongChain } from './long-chain.ts';
 import { ABORT_REASON, FORBIDDEN, SEQUENCE, checkAbortReason, checkForbiddenRefused, checkSequence } from './states.ts';
 import { LATE_NOT_TAKEN, WAITS_5S, checkLateNotTaken, checkWaits5s } from './timeout.ts';
 import { annotated, buildView, type AnalysisOptions } from './view.ts';
@@ -31,7 +32,7 @@ export const WEBHOOK_CHECKS: readonly Registered[] = [
   must(AMOUNT_UNEDITED), must(CARD_PAYMENT_ID), must(TRANSACTION_STATUS), should(TRANSACTION_AGREES),
   must(API_KEY),
   must(SEQUENCE), should(ABORT_REASON), must(FORBIDDEN), must(EVERY_STATUS), must(SCA),
-  ...RETRY_CHECKS.map(k => must(k)),
+  ...RETRY_CHECKS.map(k => must(k)), must(LONG_CHAIN),
   must(WAITS_5S), must(LATE_NOT_TAKEN),
   must(MIN_DELAY), must(GROWTH),
   must(ACK_GATED), should(COPIES_IN_ORDER),
@@ -56,7 +57,7 @@ export function analyzeRun(attempts: readonly DeliveryAttempt[], plan: SinkPlan,
     checkTransactionStatus(view), checkTransactionAgrees(view),
     checkApiKey(view),
     checkSequence(view), checkAbortReason(view), checkForbiddenRefused(view), checkEveryStatus(view), checkSca(view),
-    ...checkRetries(view),
+    ...checkRetries(view), checkLongChain(view),
     checkWaits5s(view), checkLateNotTaken(view),
     checkMinDelay(view), checkGrowth(view),
     checkOrder(view), checkCopiesInOrder(view),
