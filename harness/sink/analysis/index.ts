@@ -2,7 +2,8 @@
 // one CheckResult per check id. The `webhook` suite and the `sink` command both
 // call analyze(), so they judge a sender alike. The checks are defined in one
 // file per concern; their levels are given here, where they are registered.
-import { CheckRegistry, must, should, type Registered } from '../../report/check.ts';
+import { CheckRegistry, must, profile, should, type Registered } from '../../report/check.ts';
+import { RULES } from '../../contracts/rules.ts';
 import type { CheckResult, DeliveryAttempt } from '../../report/model.ts';
 import { REDACTED } from '../../report/redact.ts';
 import type { Judged } from '../../report/check.ts';
@@ -28,7 +29,9 @@ export type { AnalysisOptions } from './view.ts';
 /** Every webhook check with its level, in report order; analyze() returns one result for each, in this order. */
 export const WEBHOOK_CHECKS: readonly Registered[] = [
   must(VALID), should(CURRENT), should(ADVICE), must(MATCHES), must(METHOD),
-  must(END_TO_END_ID), must(REFERENCE_ID), must(SCHEDULED_DATE), must(STABLE), should(LAST_MODIFIED),
+  must(END_TO_END_ID), must(REFERENCE_ID), must(SCHEDULED_DATE), must(STABLE),
+  // At the level of the rule `validate` judges the same bodies by (lastModifiedDate before createdDate): one rule, one level.
+  { must, should, profile }[RULES['date.last-modified-after-created'].level](LAST_MODIFIED),
   must(AMOUNT_UNEDITED), must(CARD_PAYMENT_ID), must(TRANSACTION_STATUS), should(TRANSACTION_AGREES),
   must(API_KEY),
   must(SEQUENCE), should(ABORT_REASON), must(FORBIDDEN), must(EVERY_STATUS), must(SCA),
