@@ -27,7 +27,7 @@ export const ACCEPTS = {
     ['R6.4-receiver-answers-200'], { family: 'checkout-status' }),
   'batch-statuses': accepts('batch-statuses', 'A batch checkout body of every CheckoutStatus gets 200', '6.4', ANSWER_200, ['R6.4-receiver-answers-200'],
     { family: 'checkout-status' }),
-  'abort-reasons': accepts('abort-reasons', 'A body with each abortReason gets 200', '2.4',
+  'abort-reasons': accepts('abort-reasons', 'A normal and a batch body with each abortReason gets 200', '2.4',
     'May be populated when status is TIMED_OUT, FAILED or CANCELLED and the end user attempted a payment but did not finish the checkout.',
     ['R6.4-receiver-answers-200'], { family: 'abort-reason' }),
   'scheduled-date': accepts('scheduled-date', 'A body with the scheduledDate spelling gets 200', '2.3', SCHEDULED, ['R2.3-either-date-spelling', TOLERANT]),

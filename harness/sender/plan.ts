@@ -7,6 +7,7 @@
 // event it could fairly reject; only the idempotency checks repeat an event.
 import { randomBytes } from 'node:crypto';
 import { ABORT_REASONS, ABORT_REASON_STATUSES, CHECKOUT_STATUSES, POLLER_STATUSES } from '../contracts/enums.ts';
+import type { EventPosition } from '../places/event-positions.ts';
 import { pathThrough, transitionPlace, TRANSITION_KINDS, TRANSITIONS } from '../places/transitions.ts';
 import { buildWebhookBody, type BuildWebhookOptions } from '../webhook/bodies.ts';
 
@@ -255,10 +256,11 @@ export function acceptsPlan(ids: Ids): Record<string, PlannedCheckout[]> {
   const drafts: Record<string, Draft[]> = {
     'normal-statuses': CHECKOUT_STATUSES.map(s => ending(checkout(ids, 'normal', s, `normal checkout ending ${s}`), s)),
     'batch-statuses': CHECKOUT_STATUSES.map(s => ending(checkout(ids, 'batch', s, `batch checkout ending ${s}`), s)),
-    'abort-reasons': ABORT_REASONS.map((r, i) => {
-      const s = ABORT_REASON_STATUSES[i % ABORT_REASON_STATUSES.length];
-      return ending(checkout(ids, 'normal', s, `normal checkout ending ${s} with abortReason ${r}`, { abortReason: r }), r);
-    }),
+    // Each abortReason in a normal and in a batch checkout (ending in another of its statuses): one place per reason, held when both got 200.
+    'abort-reasons': (['normal', 'batch'] as const).flatMap((kind, k) => ABORT_REASONS.map((r, i) => {
+      const s = ABORT_REASON_STATUSES[(i + k) % ABORT_REASON_STATUSES.length];
+      return ending(checkout(ids, kind, s, `${kind} checkout ending ${s} with abortReason ${r}`, { abortReason: r }), r);
+    })),
     'scheduled-date': (['normal', 'batch'] as const).map(k => checkout(ids, k, 'PAYMENT_INITIATED', `${k} checkout with scheduledDate`,
       { scheduledDate, scheduledDateField: 'scheduledDate' })),
     // The batch body shape names it paymentScheduledDate (spec 2.3), and "both appear": a normal body
@@ -295,9 +297,27 @@ export interface PlanSize {
   stateReads: number;
 }
 
+/**
+ * Where each receiver.auth probe is forged (auth.ts; harness/places/event-positions.ts): the first
+ * event of a new checkout, and the final event of a checkout whose earlier
+ * events came with the registered key (its state must stay at the last of them).
+ */
+export const AUTH_PLACES = [
+  { place: 'normal first', status: 'STARTED', before: [] },
+  { place: 'normal final', status: 'PAYMENT_COMPLETED', before: ['STARTED', 'PAYMENT_INITIATED'] },
+] as const satisfies readonly { place: EventPosition; status: string; before: readonly string[] }[];
+export type AuthPlace = typeof AUTH_PLACES[number];
+
+/** Deliveries and state reads per probe (plan.ts counts them): the valid events before each forged one, and the forged ones. */
+const AUTH_DELIVERIES_PER_PROBE = AUTH_PLACES.reduce((n, p) => n + p.before.length + 1, 0);
+const AUTH_CHECKOUTS_PER_PROBE = AUTH_PLACES.length;
+
 /** receiver.idempotency.tracks-by-id (tracking.ts): two checkouts of one referenceId, 2 and 3 events. */
 const TRACKING_DELIVERIES = 5;
-/** One per receiver.auth probe (auth.ts); with --state-url one valid delivery behind them, and a read of it and of each probe's checkout. */
+/**
+ * receiver.auth (auth.ts): each probe at each of its places, with the valid events before it; with --state-url one valid delivery
+ * behind them, and a read of it, of a checkout never sent and of each probe's checkouts.
+ */
 const AUTH_PROBES = 7;
 /** twice: STARTED + 2; three-times: STARTED, PAYMENT_INITIATED + 3; after-pause: STARTED, PAYMENT_INITIATED + 2. */
 const IDEMPOTENCY_DELIVERIES = 3 + 5 + 4;
@@ -306,11 +326,12 @@ export function planSize(accepts: Record<string, PlannedCheckout[]>, concurrency
   const a = Object.values(accepts).flat().reduce((n, c) => n + c.events.length, 0);
   const dup = DUPLICATE_SEQUENCE.reduce((n, e) => n + e.times, 0);
   const size = {
-    accepts: a, auth: AUTH_PROBES + (withState ? 1 : 0),
+    accepts: a, auth: AUTH_PROBES * AUTH_DELIVERIES_PER_PROBE + (withState ? 1 : 0),
     idempotency: IDEMPOTENCY_DELIVERIES + (withState ? dup + TRACKING_DELIVERIES : 0),
     concurrency: concurrency * BURST_SEQUENCE.length,
     robustness: GARBAGE.length * 2,
   };
   // At least: auth's probes, the checkout behind them and one never sent, the duplicated checkout, the two of one referenceId, each burst checkout.
-  return { ...size, total: Object.values(size).reduce((n, x) => n + x, 0), stateReads: withState ? AUTH_PROBES + 2 + 1 + 2 + concurrency : 0 };
+  const stateReads = withState ? AUTH_PROBES * AUTH_CHECKOUTS_PER_PROBE + 2 + 1 + 2 + concurrency : 0;
+  return { ...size, total: Object.values(size).reduce((n, x) => n + x, 0), stateReads };
 }
