@@ -17,7 +17,7 @@ export interface Transition {
   to: string;
 }
 
-export const transitionId = (from: string, to: string): string => `${from} -> ${to}`;
+const transitionId = (from: string, to: string): string => `${from} -> ${to}`;
 
 /**
  * The kinds of checkout a move is sent in (spec 1: one payment, or a list of

@@ -25,7 +25,7 @@ export const LONG_CHAIN: CheckDef = {
 export const LONG_CHAIN_WAIT_MS = 800_000;
 
 /** The flag that sends the long chain, in `run` and `sink` alike. */
-export const LONG_CHAIN_REMEDY = 'give --long-chains';
+const LONG_CHAIN_REMEDY = 'give --long-chains';
 
 const NOT_ASKED = `not selected: a chain of ${LONG_CHAIN_FAILURES} failures of one event takes about 630 spec s of backoff ` +
   '(10 + 20 + 40 + 80 + 160 + 320 s at a doubling delay), so it is driven only on request; ' +
