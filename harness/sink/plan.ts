@@ -98,6 +98,8 @@ export const SUITE_PLANS: readonly CheckoutPlan[] = [
   { name: 'clean-batch', scheduled: true, answers: [], request: { kind: 'batch', payments: 3, statuses: SHORT } },
   { name: 'scheduled', scheduled: true, answers: [], request: { kind: 'normal', statuses: SHORT } },
   { name: 'sca', answers: [], request: { kind: 'normal', statuses: SHORT, sca: true } },
+  // A batch flow may authorise apart from the normal one: PAYMENT_CREATED is looked for in both kinds.
+  { name: 'sca-batch', answers: [], request: { kind: 'batch', payments: 2, statuses: SHORT, sca: true } },
   { name: 'aborted', answers: [], request: { kind: 'normal', statuses: ['STARTED', 'PAYMENT_CREATED', 'FAILED'], abortReason: 'INSUFFICIENT_FUNDS' } },
   // The poller's other final statuses, so each of the ten CheckoutStatus values is driven.
   { name: 'poller-failed', answers: [], request: { kind: 'normal', statuses: ['STARTED', 'PAYMENT_INITIATED', 'PAYMENT_FAILED'] } },
