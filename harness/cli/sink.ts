@@ -211,7 +211,7 @@ export const command: Command = {
       const until = sink.nowMs();
       const { checks, deliveries } = analyzeRun(sink.attempts(), sink.plan(),
         { timeScale, apiKey, observedUntilMs: until, toleranceFloorMs, schedulingDelayMs: sink.schedulingDelayMs(),
-          strangersNotKept: sink.stats().unattributed - sink.stats().strangersKept });
+          strangersNotKept: sink.stats().unattributed - sink.stats().strangersKept, longChains: v['long-chains'] === true });
       for (const c of checks) term.check(writer.add({ ...c, durationMs: until }));
       if (!deliveries.length)
         process.stderr.write(`no webhook arrived at ${sink.url}: check the URL registered for the sender and that it can reach this address.\n`);

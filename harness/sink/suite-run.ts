@@ -73,7 +73,7 @@ export async function driveSuite(o: SuiteDriveOptions): Promise<WebhookRun> {
     });
     const analysis = analyzeRun(sink.attempts(), drive.plan,
       { timeScale: sink.timeScale, apiKey, observedUntilMs: drive.observedUntilMs, schedulingDelayMs: sink.schedulingDelayMs(),
-        strangersNotKept: sink.stats().unattributed - sink.stats().strangersKept,
+        strangersNotKept: sink.stats().unattributed - sink.stats().strangersKept, longChains: o.longChains === true,
         ...(o.retryWaitMs !== undefined ? { retryWaitMs: o.retryWaitMs } : {}) });
     return {
       checks: analysis.checks.map(c => o.redactor.result(c)),

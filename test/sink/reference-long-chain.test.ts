@@ -16,6 +16,10 @@ test('without --long-chains, webhook.retry.long-chain is not selected and names 
   const c = analyze(attempts, plan, { timeScale: 1, apiKey: KEY, observedUntilMs: 300 * S }).find(x => x.id === 'webhook.retry.long-chain')!;
   assert.deepEqual([c.status, c.skipKind, c.remedy, c.level], ['skipped', 'not-selected', 'give --long-chains', 'must']);
   assert.match(c.message!, /630 spec s .*give --long-chains/);
+  // Asked for (a passive sink whose checkouts have not come yet): not run, since the check was selected.
+  const asked = analyze(attempts, plan, { timeScale: 1, apiKey: KEY, observedUntilMs: 300 * S, longChains: true }).find(x => x.id === c.id)!;
+  assert.deepEqual([asked.status, asked.skipKind ?? 'not-run'], ['skipped', 'not-run']);
+  assert.match(asked.message!, /no checkout got it/);
 });
 
 test('the long chain: the reference retries through 6 failures, webhook-gives-up-after-6 fails webhook.retry.long-chain', { concurrency: true },

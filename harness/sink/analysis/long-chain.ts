@@ -69,6 +69,8 @@ function judgeChain(view: RunView, c: CheckoutView): Judgement {
 
 export function checkLongChain(view: RunView): Judged {
   const chains = view.checkouts.filter(c => c.planned?.plan.longChain);
+  if (!chains.length && view.opts.longChains)
+    return skipped(LONG_CHAIN, 'the long chain was asked for, but no checkout got it: the sink gives it to the first new checkout it sees');
   if (!chains.length) return { ...skipped(LONG_CHAIN, NOT_ASKED, 'not-selected'), remedy: LONG_CHAIN_REMEDY };
   const judged = chains.map(c => judgeChain(view, c));
   const findings = judged.flatMap(j => ('finding' in j ? [j.finding] : []));
