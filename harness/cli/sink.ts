@@ -12,7 +12,7 @@ import { humanStream, reporterFlag, Terminal } from '../report/terminal.ts';
 import { Redactor, shortSecretWarning } from '../report/redact.ts';
 import { ReportWriter, defaultReportDir, type ReportHeader } from '../report/writer.ts';
 import { analyzeRun, WEBHOOK_CHECKS } from '../sink/analysis/index.ts';
-import { PASSIVE_CYCLE } from '../sink/plan.ts';
+import { LONG_CHAIN_FAILURES, PASSIVE_CYCLE, PASSIVE_LONG_CHAIN } from '../sink/plan.ts';
 import { formatAttemptLine } from '../sink/live.ts';
 import { STRANGER_SAMPLE, startSink, type Sink } from '../sink/server.ts';
 import { forwarder } from '../sink/forward.ts';
@@ -54,6 +54,10 @@ export const OPTIONS = [
       'the sender with its answer instead of the probes; the attempts are still',
       'judged, and the checks that need a provoked failure are not run'] },
   { name: 'answer-200', kind: 'switch', help: 'answer every attempt 200 at once instead of the probes (judged as above)' },
+  { name: 'long-chains', kind: 'switch',
+    help: `the first new checkout gets ${LONG_CHAIN_FAILURES} failures in a row (webhook.retry.long-chain: a sender`, more: [
+    'that gives up on an event early); its chain takes about 630 s at time scale 1,',
+    'so give --duration 900 or more; without it that check is not selected'] },
 ] as const satisfies readonly CommandOption[];
 
 
@@ -169,7 +173,8 @@ export const command: Command = {
     const sink = await startSink({
       host: v.host, port, timeScale, tls: tlsOption(v),
       publicUrl: v['public-sink-url'], apiKey, maxConnections,
-      ...(answer200 ? { passive: ANSWER_200 } : {}), ...(fw ? { forward: fw.forward } : {}),
+      ...(answer200 ? { passive: ANSWER_200 } : v['long-chains'] ? { passive: [PASSIVE_LONG_CHAIN, ...PASSIVE_CYCLE] } : {}),
+      ...(fw ? { forward: fw.forward } : {}),
     }).catch(async e => { await fw?.close(); throw e; });
     let stopLine: (() => void) | undefined;
     try {
@@ -190,7 +195,7 @@ export const command: Command = {
       const until = sink.nowMs();
       const { checks, deliveries } = analyzeRun(sink.attempts(), sink.plan(),
         { timeScale, apiKey, observedUntilMs: until, toleranceFloorMs, schedulingDelayMs: sink.schedulingDelayMs(),
-          strangersNotKept: sink.stats().unattributed - sink.stats().strangersKept });
+          strangersNotKept: sink.stats().unattributed - sink.stats().strangersKept, longChains: v['long-chains'] });
       for (const c of checks) term.check(writer.add({ ...c, durationMs: until }));
       if (!deliveries.length)
         process.stderr.write(`no webhook arrived at ${sink.url}: check the URL registered for the sender and that it can reach this address.\n`);

@@ -6,7 +6,8 @@ import { summarize } from '../report/verdict.ts';
 import type { Violation } from './violations.ts';
 import { describeValue } from './violations.ts';
 import {
-  RULES, abortReasonAllowed, bicFormatOk, bicLengthOk, isIsoDateTime, modifiedBeforeCreated, transactionStatusExpected, type RuleInfo,
+  RULES, abortReasonAllowed, bicFormatOk, bicLengthOk, isIsoDateTime, modifiedAfterCreatedExpected, modifiedBeforeCreated, transactionStatusExpected,
+  type RuleInfo,
 } from './rules.ts';
 
 type Item = Record<string, unknown>;
@@ -38,8 +39,7 @@ function dateRules(body: Item): Violation[] {
     .filter(k => typeof body[k] === 'string' && !isIsoDateTime(body[k] as string))
     .map(k => violation(RULES['date.iso-8601'], `/${k}`, 'an ISO 8601 date-time (docs/profile.md)', body[k]));
   if (modifiedBeforeCreated(body.createdDate, body.lastModifiedDate))
-    out.push(violation(RULES['date.last-modified-after-created'], '/lastModifiedDate',
-      `a date at or after createdDate ${JSON.stringify(body.createdDate)}`, body.lastModifiedDate));
+    out.push(violation(RULES['date.last-modified-after-created'], '/lastModifiedDate', modifiedAfterCreatedExpected(body.createdDate), body.lastModifiedDate));
   return out;
 }
 

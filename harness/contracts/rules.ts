@@ -146,6 +146,14 @@ export function modifiedBeforeCreated(createdDate: unknown, lastModifiedDate: un
   return Number.isFinite(created) && Number.isFinite(modified) && modified < created;
 }
 
+/**
+ * What rule date.last-modified-after-created expects of a body, in the words
+ * `validate` and the sink's webhook.body.last-modified-forward both print.
+ */
+export function modifiedAfterCreatedExpected(createdDate: unknown): string {
+  return `a lastModifiedDate at or after createdDate ${JSON.stringify(createdDate)}`;
+}
+
 export function isIsoDateTime(s: string): boolean {
   if (!ISO_DATE_TIME.test(s) && !ISO_DATE.test(s)) return false;
   return !Number.isNaN(Date.parse(s.slice(0, 10)));

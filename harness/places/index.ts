@@ -9,7 +9,7 @@ import type { PlaceFamily } from '../report/places.ts';
 import { ANSWER_CLASSES } from './answer-classes.ts';
 import { EVENT_POSITIONS } from './event-positions.ts';
 import { operationsAt, PAYMENT_PRODUCTS } from './operations.ts';
-import { TRANSITIONS } from './transitions.ts';
+import { TRANSITION_PLACES } from './transitions.ts';
 
 /** The tokens a call may carry that the API must refuse (spec 2.1, 4.1): none, one it never issued, one past its lifetime, one altered. */
 const TOKEN_KINDS = ['missing', 'made-up', 'expired', 'tampered'] as const;
@@ -27,7 +27,7 @@ const STATIC: Partial<Record<PlaceFamily, (v: ApiVersion) => readonly string[]>>
   'checkout-status': () => CHECKOUT_STATUSES,
   'abort-reason': () => ABORT_REASONS,
   'answer-class': () => ANSWER_CLASSES,
-  transition: () => TRANSITIONS.map(t => t.id),
+  transition: () => TRANSITION_PLACES,
 };
 
 /** The members of `family` at version `v`; undefined when the target's data decide them (banks, countries, refresh exchanges). */

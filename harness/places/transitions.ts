@@ -17,7 +17,18 @@ export interface Transition {
   to: string;
 }
 
-export const transitionId = (from: string, to: string): string => `${from} -> ${to}`;
+const transitionId = (from: string, to: string): string => `${from} -> ${to}`;
+
+/**
+ * The kinds of checkout a move is sent in (spec 1: one payment, or a list of
+ * them): a receiver may follow a batch's moves apart from a normal checkout's,
+ * so each move in each kind is a place of its own.
+ */
+export const TRANSITION_KINDS = ['normal', 'batch'] as const;
+export type TransitionKind = typeof TRANSITION_KINDS[number];
+
+/** "batch PAYMENT_CREATED -> CANCELLED": a move in a checkout of one kind, the place's name in tallies. */
+export const transitionPlace = (kind: TransitionKind, from: string, to: string): string => `${kind} ${transitionId(from, to)}`;
 
 function allowed(from: string, to: string): boolean {
   if (to === 'STARTED' || to === from) return false;
@@ -29,6 +40,9 @@ function allowed(from: string, to: string): boolean {
 export const TRANSITIONS: readonly Transition[] = Object.freeze(CHECKOUT_STATUSES
   .filter(from => !FINAL_CHECKOUT_STATUSES.includes(from))
   .flatMap(from => CHECKOUT_STATUSES.filter(to => allowed(from, to)).map(to => ({ id: transitionId(from, to), from, to }))));
+
+/** Every move spec 3.1 allows in each kind of checkout: the members of the `transition` family. */
+export const TRANSITION_PLACES: readonly string[] = Object.freeze(TRANSITION_KINDS.flatMap(k => TRANSITIONS.map(t => transitionPlace(k, t.from, t.to))));
 
 /**
  * The statuses of a checkout that makes `t` as its last move: STARTED, then

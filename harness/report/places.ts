@@ -29,7 +29,7 @@ export type PlaceFamily =
   | 'event-position'
   /** A CheckoutStatus of spec 2.2. */
   | 'checkout-status'
-  /** A transition between two checkout statuses that spec 3.1 allows. */
+  /** A transition between two checkout statuses that spec 3.1 allows, in a normal or a batch checkout. */
   | 'transition'
   /** A class of answer to a webhook delivery (a status code, a timeout, a reset). */
   | 'answer-class'

@@ -78,6 +78,7 @@ export function startWebhookDrive(cfg: TargetConfig, o: { scratch: string; redac
     const sink = { host: cfg.sinkHost, port: cfg.sinkPort, timeScale: cfg.timeScale, publicUrl: cfg.publicSinkUrl, tls: sinkTls(process.env) };
     return driveSuite({
       sink, controlUrl: cfg.controlUrl!, apiKey: cfg.webhookApiKey, redactor: o.redactor, retryWaitMs: cfg.retryWaitS * 1000,
+      longChains: cfg.longChains,
       onProgress: p => note(progressNote(p)), signal: stopped.signal,
       ...(cfg.description.control.honours ? { honours: cfg.description.control.honours } : {}),
     });

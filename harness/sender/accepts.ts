@@ -3,7 +3,7 @@
 // This prefix judges the status code only; how long answers took is
 // receiver.latency's (so a slow receiver is reported once, under latency).
 import { ABORT_REASONS, CHECKOUT_STATUSES } from '../contracts/enums.ts';
-import { TRANSITIONS } from '../places/transitions.ts';
+import { TRANSITION_PLACES } from '../places/transitions.ts';
 import type { CheckDef } from '../check/def.ts';
 import { PlaceLedger, type PlaceTally } from '../report/places.ts';
 import { answerOf, every } from './check.ts';
@@ -27,7 +27,7 @@ export const ACCEPTS = {
     ['R6.4-receiver-answers-200'], { family: 'checkout-status' }),
   'batch-statuses': accepts('batch-statuses', 'A batch checkout body of every CheckoutStatus gets 200', '6.4', ANSWER_200, ['R6.4-receiver-answers-200'],
     { family: 'checkout-status' }),
-  'abort-reasons': accepts('abort-reasons', 'A body with each abortReason gets 200', '2.4',
+  'abort-reasons': accepts('abort-reasons', 'A normal and a batch body with each abortReason gets 200', '2.4',
     'May be populated when status is TIMED_OUT, FAILED or CANCELLED and the end user attempted a payment but did not finish the checkout.',
     ['R6.4-receiver-answers-200'], { family: 'abort-reason' }),
   'scheduled-date': accepts('scheduled-date', 'A body with the scheduledDate spelling gets 200', '2.3', SCHEDULED, ['R2.3-either-date-spelling', TOLERANT]),
@@ -52,7 +52,7 @@ export const ACCEPTS = {
     'A value that is absent may also come as null; a receiver answers such a body 200 as well.', ['P-webhook-receiver-null-values']),
   'decimal-amount': accepts('decimal-amount', 'Bodies whose amount is a decimal string get 200', '2.2', AMOUNT,
     ['R2.2-receiver-decimal-amount', 'R6.4-receiver-answers-200']),
-  'transitions': accepts('transitions', 'Every move between two checkout statuses that spec 3.1 allows gets 200', '3.1',
+  'transitions': accepts('transitions', 'Every move between two checkout statuses that spec 3.1 allows gets 200, in normal and batch checkouts', '3.1',
     'PAYMENT_COMPLETED, PAYMENT_FAILED, PAYMENT_CANCELLED and PAYMENT_NONTRACKABLE can only be reached after PAYMENT_INITIATED.',
     ['R3.1-receiver-transitions', 'R6.4-receiver-answers-200'], { family: 'transition' }),
   'late-event': accepts('late-event', 'An event delivered 6 days after it happened gets 200', '6.7',
@@ -113,7 +113,7 @@ export async function runAccepts(ctx: Ctx, groups: Record<string, PlannedCheckou
 
 /** The members of the families receiver.accepts binds. */
 const BOUND: Partial<Record<string, readonly string[]>> = {
-  'transition': TRANSITIONS.map(t => t.id), 'abort-reason': ABORT_REASONS, 'checkout-status': CHECKOUT_STATUSES,
+  'transition': TRANSITION_PLACES, 'abort-reason': ABORT_REASONS, 'checkout-status': CHECKOUT_STATUSES,
 };
 
 /** Each planned event that names a place: 200 exercised it, another answer broke the rule there, no answer left it unexercised. */

@@ -11,13 +11,17 @@
 // cannot tell a refusal from a receiver that hangs). How it refuses is judged
 // beside them at should: a 4xx names the client's mistake; a 5xx or a dropped
 // connection invites the sender to retry, and a 2xx tells it the event was
-// delivered.
+// delivered. "Every webhook request": each probe is forged at two places, the
+// first event of a new checkout and the final one of a checkout the receiver
+// holds at PAYMENT_INITIATED (a forged PAYMENT_COMPLETED marks an order paid),
+// so a receiver that verifies the key only when a checkout starts is seen.
 import { randomBytes } from 'node:crypto';
 import type { CheckDef } from '../check/def.ts';
+import { PlaceLedger } from '../report/places.ts';
 import { answerOf, notSentOutcome, timed } from './check.ts';
 import { failed, notApplicable, notRun, passed, type Outcome } from '../check/outcome.ts';
 import { silence, type Ctx } from './context.ts';
-import { eventBody } from './plan.ts';
+import { AUTH_PLACES, eventBody, type AuthPlace, type Checkout } from './plan.ts';
 import { readState, settledStates, SETTLE_SPEC_MS, type StateRead } from './state.ts';
 import type { Delivery } from './transport.ts';
 
@@ -65,6 +69,7 @@ const QUOTE = 'Every webhook request carries the key in the api-key header; the 
 /** One must check per probe, in probe order. */
 export const AUTH_CHECKS: readonly CheckDef[] = PROBES.map(p => ({
   id: `receiver.auth.${p.name}`, requirements: ['R5.4-receiver-verifies-key'], title: p.title, spec: '5.4', quote: QUOTE,
+  bindsAt: { family: 'event-position', only: AUTH_PLACES.map(x => x.place) },
 }));
 
 /** How every refusal was made, judged at should. */
@@ -81,14 +86,22 @@ const took = (d: Delivery) => d.status !== undefined && d.status >= 200 && d.sta
  */
 type Trace = StateRead | string | undefined;
 
-/** The must judgement of one probe. */
-function judgeProbe(ctx: Ctx, d: Delivery, trace: Trace): Outcome {
+/**
+ * The must judgement of one probe at one place; `was`: the status the checkout's valid events left (none for a new checkout),
+ * `forged`: the status of the forged event.
+ */
+function judgeProbe(ctx: Ctx, d: Delivery, given: Trace, was?: string, forged?: string): Outcome {
   if (d.notSent) return notSentOutcome(d);
+  // A state that is neither what the valid events left nor the forged status says nothing of the forged event.
+  const trace: Trace = was && typeof given === 'object' && given.status !== was && given.status !== forged
+    ? `its state shows ${given.status ?? given.problem}, not the ${was} its valid events left, so it cannot show whether the forged event changed it`
+    : given;
   const read = typeof trace === 'object' ? trace : undefined;
-  if (read?.status) {
-    return failed(`the receiver took a delivery whose api-key it should have refused (answered ${answerOf(d)}): its state shows the checkout ${read.status}`,
-      'no trace of the forged event in the receiver\'s state', `state ${read.status} after ${answerOf(d)}`,
-      [{ ...d.evidence, primary: true }, read.read.evidence]);
+  if (read?.status && read.status !== was) {
+    return failed(`the receiver took a delivery whose api-key it should have refused (answered ${answerOf(d)}): its state shows the checkout ${read.status}` +
+      `${was ? `, not ${was} as its valid events left it` : ''}`,
+    `no trace of the forged event in the receiver's state${was ? ` (the checkout still ${was})` : ''}`, `state ${read.status} after ${answerOf(d)}`,
+    [{ ...d.evidence, primary: true }, read.read.evidence]);
   }
   if (took(d)) {
     if (trace === undefined)
@@ -96,8 +109,8 @@ function judgeProbe(ctx: Ctx, d: Delivery, trace: Trace): Outcome {
         '(receiver.auth.refused-with-4xx reports the answer)', 'give --state-url');
     if (typeof trace === 'string') return notRun(`not judged: the receiver answered ${answerOf(d)}, and ${trace}`);
     if (trace.read.status === undefined) return notRun(`not judged: the receiver answered ${answerOf(d)}, and ${trace.problem}`);
-    return passed(`answered ${answerOf(d)} but its state has no trace of the event (${trace.problem}); ` +
-      'receiver.auth.refused-with-4xx reports the 2xx');
+    return passed(`answered ${answerOf(d)} but its state has no trace of the event ` +
+      `(${was ? `still ${was}` : trace.problem}); receiver.auth.refused-with-4xx reports the 2xx`);
   }
   if (d.timedOut) {
     if (ctx.success.unanswered !== 'fail')
@@ -116,8 +129,30 @@ function judgeProbe(ctx: Ctx, d: Delivery, trace: Trace): Outcome {
       'the service cannot tell that from a receiver that failed, and would send it again',
     'an HTTP answer that is not a 2xx (401, 403 or 400 are usual)', answerOf(d), [{ ...d.evidence, primary: true }]);
   }
-  const state = read ? ', and its state has no trace of it' : typeof trace === 'string' ? `; the state was not compared: ${trace}` : '';
+  const state = read ? `, and its state has no trace of it${was ? ` (still ${was})` : ''}`
+    : typeof trace === 'string' ? `; the state was not compared: ${trace}` : '';
   return passed(`refused: ${answerOf(d)}${state}`);
+}
+
+/**
+ * One probe's outcome over its places: failed where it broke (naming the
+ * place), not run when a place could not be judged, passed when it held at each.
+ */
+function overPlaces(checks: readonly { at: AuthPlace; o: Outcome }[]): Outcome {
+  const ledger = new PlaceLedger('event-position', AUTH_PLACES.map(x => x.place));
+  for (const { at, o } of checks) {
+    if (o.status === 'failed') ledger.fail(at.place);
+    else if (o.status === 'passed') ledger.pass(at.place);
+    else ledger.skip(at.place, o.message ?? 'not judged');
+  }
+  const places = ledger.tally();
+  const at = (x: { at: AuthPlace; o: Outcome }) => `at the ${x.at.place.split(' ')[1]} event (${x.at.status}): ${x.o.message}`;
+  const broke = checks.filter(x => x.o.status === 'failed');
+  if (broke.length) return { ...broke[0].o, message: broke.map(at).join('; '), places,
+    evidence: broke.flatMap(x => x.o.evidence ?? []) };
+  const open = checks.find(x => x.o.status === 'skipped');
+  if (open) return { ...open.o, message: checks.map(at).join('; '), places };
+  return { ...passed(checks.map(at).join('; ')), places };
 }
 
 /** The should judgement of every answer: a 4xx. Probes that got no answer or were not sent are the must checks'. */
@@ -160,6 +195,20 @@ async function traces(ctx: Ctx, ids: readonly string[]): Promise<Trace[]> {
   return Promise.all(ids.map(id => readState(ctx.t, template, id)));
 }
 
+/**
+ * A probe at one place: the checkout's valid events first, with the registered
+ * key, each once the previous one was answered; then the forged one. Undefined
+ * (with why) when a valid event was refused, so the place cannot be judged.
+ */
+async function forge(ctx: Ctx, c: Checkout, at: AuthPlace, key: string, label: string, curl?: string): Promise<Delivery | string> {
+  for (const [i, status] of at.before.entries()) {
+    const d = await ctx.t.post(eventBody(c, status, 'normal', i), { kind: 'normal', label: `${label}: valid ${status} before the forged ${at.status}` });
+    if (!ctx.success.ok(d)) return `the valid ${status} sent before the forged ${at.status} got ${answerOf(d)}, which receiver.accepts reports`;
+  }
+  return ctx.t.post(eventBody(c, at.status, 'normal', at.before.length),
+    { kind: 'auth', label: `${label} (${at.status})`, apiKey: key, ...(curl ? { curlKey: curl } : {}) });
+}
+
 /** The probes go out side by side (independent checkouts); results are emitted in a fixed order. */
 export async function runAuth(ctx: Ctx): Promise<void> {
   const quiet = silence(ctx);
@@ -168,18 +217,24 @@ export async function runAuth(ctx: Ctx): Promise<void> {
     return;
   }
   const real = ctx.opts.apiKey;
-  const checkouts = PROBES.map(() => ctx.ids.checkout('auth'));
-  const sent = await Promise.all(PROBES.map((p, i) => {
+  const work = PROBES.flatMap(p => AUTH_PLACES.map(at => ({ p, at, c: ctx.ids.checkout('auth') })));
+  const sent = await Promise.all(work.map(({ p, at, c }) => {
     const key = p.key(real);
     const label = p.title.replace(/ is refused$/, '');
     return key === real ? ctx.t.skip('auth', label, 'the registered api-key has no letter whose case could change')
-      : ctx.t.post(eventBody(checkouts[i], 'STARTED'), { kind: 'auth', label, apiKey: key, ...(p.curl ? { curlKey: p.curl } : {}) });
+      : forge(ctx, c, at, key as string, label, p.curl);
   }));
-  const trace = await traces(ctx, checkouts.map(c => c.id));
+  // A probe not sent because it cannot be made (a key without letters) is no refusal to judge.
+  const forged = sent.flatMap((d, k) => (typeof d === 'string' || (d.notSent && work[k].p.key(real) === real) ? [] : [d]));
+  const trace = await traces(ctx, work.map(w => w.c.id));
   PROBES.forEach((p, i) => {
-    const d = sent[i];
-    const o = d.notSent && p.key(real) === real ? notApplicable(`not applicable: ${d.notSent}`) : judgeProbe(ctx, d, trace[i]);
-    ctx.emit(AUTH_CHECKS[i], o, d.ms);
+    const mine = work.flatMap((w, k) => (w.p === p ? [{ at: w.at, d: sent[k], trace: trace[k] }] : []));
+    const first = mine.find(x => typeof x.d !== 'string')?.d as Delivery | undefined;
+    const o = first?.notSent && p.key(real) === real
+      ? notApplicable(`not applicable: ${first.notSent}`)
+      : overPlaces(mine.map(x => ({ at: x.at, o: typeof x.d === 'string' ? notRun(`not judged: ${x.d}`)
+        : judgeProbe(ctx, x.d, x.trace, x.at.before.at(-1), x.at.status) })));
+    ctx.emit(AUTH_CHECKS[i], o, mine.reduce((n, x) => n + (typeof x.d === 'string' ? 0 : x.d.ms), 0));
   });
-  ctx.emit(REFUSED_WITH_4XX, ...await timed(() => judgeRefusals(sent.filter((d, i) => !(d.notSent && PROBES[i].key(real) === real)))));
+  ctx.emit(REFUSED_WITH_4XX, ...await timed(() => judgeRefusals(forged)));
 }

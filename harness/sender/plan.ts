@@ -7,7 +7,8 @@
 // event it could fairly reject; only the idempotency checks repeat an event.
 import { randomBytes } from 'node:crypto';
 import { ABORT_REASONS, ABORT_REASON_STATUSES, CHECKOUT_STATUSES, POLLER_STATUSES } from '../contracts/enums.ts';
-import { pathThrough, transitionId, TRANSITIONS } from '../places/transitions.ts';
+import type { EventPosition } from '../places/event-positions.ts';
+import { pathThrough, transitionPlace, TRANSITION_KINDS, TRANSITIONS } from '../places/transitions.ts';
 import { buildWebhookBody, type BuildWebhookOptions } from '../webhook/bodies.ts';
 
 export type BodyKind = 'normal' | 'batch' | 'older';
@@ -217,13 +218,36 @@ function ending(c: Draft, place: string): Draft {
   return c;
 }
 
-/** Every move spec 3.1 allows, each the last move of its own checkout; each event after STARTED is the place of its move. */
+/**
+ * The transactionStatus of each of a batch's three payments at each checkout
+ * status, all different: before authorisation values of spec 3.2 that claim
+ * none ("Before that it may be present or not"), from PAYMENT_INITIATED on
+ * authorised ones, one payment settled at once (an instant payment) and
+ * PAYMENT_COMPLETED from then on (a final value does not change).
+ */
+function batchTransactionStatuses(status: string): string[] {
+  if (status === 'STARTED') return ['STARTED', 'BANK_ACCOUNT_SELECTED', 'PAYMENT_RETRYABLE'];
+  if (status === 'PAYMENT_CREATED') return ['PAYMENT_CREATED', 'PAYMENT_RETRYABLE', 'BANK_ACCOUNT_SELECTED'];
+  if (status === 'PAYMENT_INITIATED') return ['PAYMENT_INITIATED', 'PAYMENT_COMPLETED', 'PAYMENT_INITIATED'];
+  if (POLLER_STATUSES.includes(status))
+    return [status, 'PAYMENT_COMPLETED', status === 'PAYMENT_COMPLETED' ? 'PAYMENT_NONTRACKABLE' : 'PAYMENT_COMPLETED'];
+  return ['PAYMENT_RETRYABLE', 'BANK_ACCOUNT_SELECTED', 'PAYMENT_CREATED'];
+}
+
+/**
+ * Every move spec 3.1 allows, each the last move of its own checkout, in a
+ * normal and in a batch checkout (whose payments differ in transactionStatus);
+ * each event after STARTED is the place of its move.
+ */
 function transitionCheckouts(ids: Ids): Draft[] {
-  return TRANSITIONS.map(t => {
-    const c = along(ids, 'normal', pathThrough(t), `normal checkout moving ${t.id}`);
-    c.events.forEach((e, i) => { if (i) e.place = transitionId(c.events[i - 1].status, e.status); });
+  return TRANSITION_KINDS.flatMap(kind => TRANSITIONS.map(t => {
+    const c = kind === 'batch'
+      ? stepped(ids, 'batch', `batch checkout moving ${t.id}, its payments in different transactionStatus values`,
+        pathThrough(t).map(status => ({ status, edit: eachTransactionStatus(...batchTransactionStatuses(status)) })))
+      : along(ids, 'normal', pathThrough(t), `normal checkout moving ${t.id}`);
+    c.events.forEach((e, i) => { if (i) e.place = transitionPlace(kind, c.events[i - 1].status, e.status); });
     return c;
-  });
+  }));
 }
 
 /** The checkouts of receiver.accepts, one group per check. */
@@ -232,10 +256,11 @@ export function acceptsPlan(ids: Ids): Record<string, PlannedCheckout[]> {
   const drafts: Record<string, Draft[]> = {
     'normal-statuses': CHECKOUT_STATUSES.map(s => ending(checkout(ids, 'normal', s, `normal checkout ending ${s}`), s)),
     'batch-statuses': CHECKOUT_STATUSES.map(s => ending(checkout(ids, 'batch', s, `batch checkout ending ${s}`), s)),
-    'abort-reasons': ABORT_REASONS.map((r, i) => {
-      const s = ABORT_REASON_STATUSES[i % ABORT_REASON_STATUSES.length];
-      return ending(checkout(ids, 'normal', s, `normal checkout ending ${s} with abortReason ${r}`, { abortReason: r }), r);
-    }),
+    // Each abortReason in a normal and in a batch checkout (ending in another of its statuses): one place per reason, held when both got 200.
+    'abort-reasons': (['normal', 'batch'] as const).flatMap((kind, k) => ABORT_REASONS.map((r, i) => {
+      const s = ABORT_REASON_STATUSES[(i + k) % ABORT_REASON_STATUSES.length];
+      return ending(checkout(ids, kind, s, `${kind} checkout ending ${s} with abortReason ${r}`, { abortReason: r }), r);
+    })),
     'scheduled-date': (['normal', 'batch'] as const).map(k => checkout(ids, k, 'PAYMENT_INITIATED', `${k} checkout with scheduledDate`,
       { scheduledDate, scheduledDateField: 'scheduledDate' })),
     // The batch body shape names it paymentScheduledDate (spec 2.3), and "both appear": a normal body
@@ -272,9 +297,27 @@ export interface PlanSize {
   stateReads: number;
 }
 
+/**
+ * Where each receiver.auth probe is forged (auth.ts; harness/places/event-positions.ts): the first
+ * event of a new checkout, and the final event of a checkout whose earlier
+ * events came with the registered key (its state must stay at the last of them).
+ */
+export const AUTH_PLACES = [
+  { place: 'normal first', status: 'STARTED', before: [] },
+  { place: 'normal final', status: 'PAYMENT_COMPLETED', before: ['STARTED', 'PAYMENT_INITIATED'] },
+] as const satisfies readonly { place: EventPosition; status: string; before: readonly string[] }[];
+export type AuthPlace = typeof AUTH_PLACES[number];
+
+/** Deliveries and state reads per probe (plan.ts counts them): the valid events before each forged one, and the forged ones. */
+const AUTH_DELIVERIES_PER_PROBE = AUTH_PLACES.reduce((n, p) => n + p.before.length + 1, 0);
+const AUTH_CHECKOUTS_PER_PROBE = AUTH_PLACES.length;
+
 /** receiver.idempotency.tracks-by-id (tracking.ts): two checkouts of one referenceId, 2 and 3 events. */
 const TRACKING_DELIVERIES = 5;
-/** One per receiver.auth probe (auth.ts); with --state-url one valid delivery behind them, and a read of it and of each probe's checkout. */
+/**
+ * receiver.auth (auth.ts): each probe at each of its places, with the valid events before it; with --state-url one valid delivery
+ * behind them, and a read of it, of a checkout never sent and of each probe's checkouts.
+ */
 const AUTH_PROBES = 7;
 /** twice: STARTED + 2; three-times: STARTED, PAYMENT_INITIATED + 3; after-pause: STARTED, PAYMENT_INITIATED + 2. */
 const IDEMPOTENCY_DELIVERIES = 3 + 5 + 4;
@@ -283,11 +326,12 @@ export function planSize(accepts: Record<string, PlannedCheckout[]>, concurrency
   const a = Object.values(accepts).flat().reduce((n, c) => n + c.events.length, 0);
   const dup = DUPLICATE_SEQUENCE.reduce((n, e) => n + e.times, 0);
   const size = {
-    accepts: a, auth: AUTH_PROBES + (withState ? 1 : 0),
+    accepts: a, auth: AUTH_PROBES * AUTH_DELIVERIES_PER_PROBE + (withState ? 1 : 0),
     idempotency: IDEMPOTENCY_DELIVERIES + (withState ? dup + TRACKING_DELIVERIES : 0),
     concurrency: concurrency * BURST_SEQUENCE.length,
     robustness: GARBAGE.length * 2,
   };
   // At least: auth's probes, the checkout behind them and one never sent, the duplicated checkout, the two of one referenceId, each burst checkout.
-  return { ...size, total: Object.values(size).reduce((n, x) => n + x, 0), stateReads: withState ? AUTH_PROBES + 2 + 1 + 2 + concurrency : 0 };
+  const stateReads = withState ? AUTH_PROBES * AUTH_CHECKOUTS_PER_PROBE + 2 + 1 + 2 + concurrency : 0;
+  return { ...size, total: Object.values(size).reduce((n, x) => n + x, 0), stateReads };
 }

@@ -10,6 +10,7 @@ import { HarnessError, unreachableError } from '../errors.ts';
 import type { HttpEvidence } from '../report/model.ts';
 import { Redactor } from '../report/redact.ts';
 import { backoffUnjudged } from './analysis/backoff.ts';
+import { LONG_CHAIN_WAIT_MS } from './analysis/long-chain.ts';
 import { MAX_EXTRA_MS, waits5sUnjudged } from './analysis/timeout.ts';
 import { buildView, RETRY_WAIT_BOUND_MS, type RunView } from './analysis/view.ts';
 import { CONTROL_EXTENSIONS, type ControlExtension, LATE_PLAN, SUITE_PLANS, againAt, againPlan, type CheckoutPlan, type SinkPlan } from './plan.ts';
@@ -50,7 +51,10 @@ export interface DriveOptions {
    * every field is sent and the 201 echo tells which were taken.
    */
   honours?: readonly ControlExtension[];
-  /** Spec ms of silence after which the drive stops, no sender attempt being open (default RETRY_WAIT_BOUND_MS; run --retry-wait). */
+  /**
+   * Spec ms of silence after which the drive stops, no sender attempt being open (default RETRY_WAIT_BOUND_MS; run --retry-wait);
+   * at least LONG_CHAIN_WAIT_MS when a plan is the long chain.
+   */
   retryWaitMs?: number;
 }
 
@@ -236,6 +240,8 @@ export async function driveCheckouts(o: DriveOptions): Promise<DriveResult> {
     let lateCreated = !held || !(o.late ?? LATE_PLAN);
     const cap = o.capMs ?? 15 * 60_000;
     const retryWait = o.retryWaitMs ?? RETRY_WAIT_BOUND_MS;
+    // The long chain's last delays (160 s, 320 s) are longer than the usual wait for a retry.
+    const idleWait = plans.some(p => p.longChain) ? Math.max(retryWait, LONG_CHAIN_WAIT_MS) : retryWait;
     // Polls at 1 spec second (at least 50 real ms): the chains' own steps are 4 s and more.
     const poll = Math.max(50, clock.toReal(1_000));
     let wait = poll;
@@ -271,7 +277,7 @@ export async function driveCheckouts(o: DriveOptions): Promise<DriveResult> {
         if (now >= graceEnd) return { plan, observedUntilMs: now, stoppedBecause: 'complete', control };
         wait = Math.min(poll, graceEnd - now);
       }
-      if (now - lastActivity >= clock.toReal(retryWait) && sink.stats().senderOpen === 0)
+      if (now - lastActivity >= clock.toReal(idleWait) && sink.stats().senderOpen === 0)
         return { plan, observedUntilMs: now, stoppedBecause: 'idle', control };
       if (now - startedMs >= clock.toReal(cap)) return { plan, observedUntilMs: now, stoppedBecause: 'cap', control };
     }

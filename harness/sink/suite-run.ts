@@ -11,6 +11,7 @@ import { analyzeRun } from './analysis/index.ts';
 import type { ControlExtension } from '../contracts/types.ts';
 import { driveCheckouts, type DriveProgress } from './drive.ts';
 import { keyForms, webhookKeys } from './keys.ts';
+import { LONG_CHAIN_PLAN, SUITE_PLANS } from './plan.ts';
 import { startSink, type SinkOptions } from './server.ts';
 
 /** Spec ms the drive may take at most: a sender with one global queue serialises every chain. */
@@ -48,6 +49,8 @@ export interface SuiteDriveOptions {
   honours?: readonly ControlExtension[];
   /** Spec ms the drive waits for a sender's next attempt (--retry-wait; default RETRY_WAIT_BOUND_MS). */
   retryWaitMs?: number;
+  /** Drives the long chain too (--long-chains): about 630 spec s more (plan.ts LONG_CHAIN_PLAN). */
+  longChains?: boolean;
 }
 
 export async function driveSuite(o: SuiteDriveOptions): Promise<WebhookRun> {
@@ -60,13 +63,14 @@ export async function driveSuite(o: SuiteDriveOptions): Promise<WebhookRun> {
   try {
     const drive = await driveCheckouts({
       sink, controlUrl: o.controlUrl, apiKey, keys, capMs: DRIVE_CAP_MS, redactor: o.redactor,
+      ...(o.longChains ? { plans: [...SUITE_PLANS, LONG_CHAIN_PLAN] } : {}),
       ...(o.retryWaitMs !== undefined ? { retryWaitMs: o.retryWaitMs } : {}),
       ...(o.onProgress ? { onProgress: o.onProgress } : {}), ...(o.signal ? { signal: o.signal } : {}),
       ...(o.honours ? { honours: o.honours } : {}),
     });
     const analysis = analyzeRun(sink.attempts(), drive.plan,
       { timeScale: sink.timeScale, apiKey, observedUntilMs: drive.observedUntilMs, schedulingDelayMs: sink.schedulingDelayMs(),
-        strangersNotKept: sink.stats().unattributed - sink.stats().strangersKept,
+        strangersNotKept: sink.stats().unattributed - sink.stats().strangersKept, longChains: o.longChains === true,
         ...(o.retryWaitMs !== undefined ? { retryWaitMs: o.retryWaitMs } : {}) });
     return {
       checks: analysis.checks.map(c => o.redactor.result(c)),

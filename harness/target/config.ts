@@ -41,6 +41,8 @@ export interface TargetConfig {
   maxWaitS: number;
   /** Spec seconds the webhook drive waits for a sender's next attempt (spec 6.5 sets no maximum delay). */
   retryWaitS: number;
+  /** Drive the long chain of the webhook suite too (--long-chains): 6 failures of one event, about 630 spec s. */
+  longChains: boolean;
   /** Spec seconds a consented session lasts on the target (the spec does not say); known, a check waits to see one expire. */
   sessionLifetimeS?: number;
   /** Run `profile` checks (off with --no-profile). */

@@ -82,6 +82,10 @@ const OPTIONS = [
     help: "spec seconds the webhook drive waits for a sender's next attempt before it stops", more: [
       'spec 6.5 sets a minimum retry delay and no maximum: a retry that would come',
       'later is not judged (not run, with the figure); raise it for a longer backoff'] }),
+  option({ name: 'long-chains', field: 'longChains', flag: true, kind: kind.boolean(), default: false,
+    help: 'drive a chain of 6 failures of one event too (webhook.retry.long-chain)', more: [
+      'about 630 spec s more: a sender that gives up on an event early loses it',
+      'before the 7 days of spec 6.7; without it that check is not selected'] }),
   option({ name: 'session-lifetime', field: 'sessionLifetimeS', flag: true, kind: kind.number({ above: 0 }), arg: 'S',
     help: 'spec seconds a consented session lasts on the target (the spec does not say)',
     more: ['with it, and a --max-wait that fits, a check sees a session expire'] }),

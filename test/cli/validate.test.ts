@@ -263,3 +263,21 @@ test('--help explains the kinds and the exit status', async () => {
   assert.match(r.stdout, /--as KIND/);
   assert.match(r.stdout, /Exit status: 0/);
 });
+
+test('lastModifiedDate before createdDate: validate and the sink judge it by one rule, at one level, in the same words', async () => {
+  const file = join(FIXTURES, 'valid/normal-last-modified-before-created.json');
+  const fixture = JSON.parse(readFileSync(file, 'utf8')) as { createdDate: string; lastModifiedDate: string };
+  const r = await runCli(['validate', file]);
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  const line = /^ {4}should {2}(\/lastModifiedDate: expected .*, found .*) {2}\[spec 2\.2, date\.last-modified-after-created\]$/m.exec(r.stdout);
+  assert.ok(line, r.stdout);
+  // The sink, shown a body with the same dates, says the same thing about it, at the same level.
+  const { analyze } = await import('../../harness/sink/analysis/index.ts');
+  const { KEY, S, conforming } = await import('../sink/records.ts');
+  const { attempts, plan } = conforming();
+  const first = attempts.find(a => a.checkoutId === 'clean')!;
+  first.body = JSON.stringify({ ...JSON.parse(first.body), createdDate: fixture.createdDate, lastModifiedDate: fixture.lastModifiedDate });
+  const c = analyze(attempts, plan, { timeScale: 1, apiKey: KEY, observedUntilMs: 300 * S }).find(x => x.id === 'webhook.body.last-modified-forward')!;
+  assert.deepEqual([c.status, c.level], ['failed', 'should']);
+  assert.ok(c.message!.includes(`${line[1]} [spec 2.2, date.last-modified-after-created]`), `${c.message}\nvalidate: ${line[1]}`);
+});

@@ -34,7 +34,8 @@ test('the correct receiver is certified, with the --state-url checks passing', a
     // Every place a check binds was exercised.
     for (const c of r.checks.filter(x => x.places))
       assert.deepEqual([c.places!.exercised.length, c.places!.failed], [c.places!.bound.length, []], c.id);
-    assert.equal(r.checks.find(c => c.id === 'receiver.accepts.transitions')?.places?.bound.length, 13);
+    // 13 moves of spec 3.1, each in a normal and a batch checkout.
+    assert.equal(r.checks.find(c => c.id === 'receiver.accepts.transitions')?.places?.bound.length, 26);
   });
 });
 
@@ -71,7 +72,8 @@ test('a receiver that verifies the api-key and drops a forged event with 200 pas
   await certifyJudged(undefined, { timeScale: 0.5, concurrency: 10, state: true, receiver: { dropForged: true } }, r => {
     assert.deepEqual(failed(r.checks, 'must').map(c => `${c.id}: ${c.message}`), []);
     assert.equal(auth(r).length, 7);
-    for (const c of auth(r)) assert.match(`${c.status} ${c.message}`, /^passed answered 200 .*no trace/, c.id);
+    for (const c of auth(r)) assert.match(`${c.status} ${c.message}`,
+      /^passed at the first event \(STARTED\): answered 200 .*no trace.*; at the final event \(PAYMENT_COMPLETED\): answered 200 .*still PAYMENT_INITIATED/, c.id);
     const should = r.checks.find(c => c.id === 'receiver.auth.refused-with-4xx');
     assert.equal(should?.status, 'failed');
     assert.match(should?.message ?? '', /a 2xx tells the service the event was delivered/);
@@ -136,16 +138,23 @@ describe('sample receiver faults', { concurrency: 5 }, () => {
           assert.equal(r.checks.some(c => c.id.startsWith('receiver.idempotency.')), false, 'nothing is sent to a dead receiver');
         }
         // A fault at one place is named at that place only.
-        const onePlace: Record<string, [string, string]> = {
-          'cancel-after-created-409': ['receiver.accepts.transitions', 'PAYMENT_CREATED -> CANCELLED'],
-          'instant-payment-err-400': ['receiver.accepts.abort-reasons', 'INSTANT_PAYMENT_ERR'],
-          'nontrackable-400': ['receiver.accepts.batch-statuses', 'PAYMENT_NONTRACKABLE'],
+        const onePlace: Record<string, [string, string[]]> = {
+          'cancel-after-created-409': ['receiver.accepts.transitions', ['normal PAYMENT_CREATED -> CANCELLED', 'batch PAYMENT_CREATED -> CANCELLED']],
+          'batch-initiated-after-created-409': ['receiver.accepts.transitions', ['batch PAYMENT_CREATED -> PAYMENT_INITIATED']],
+          'instant-payment-err-400': ['receiver.accepts.abort-reasons', ['INSTANT_PAYMENT_ERR']],
+          'batch-limit-exceeded-400': ['receiver.accepts.abort-reasons', ['LIMIT_EXCEEDED']],
+          'nontrackable-400': ['receiver.accepts.batch-statuses', ['PAYMENT_NONTRACKABLE']],
         };
         if (onePlace[f.name]) {
-          const [id, place] = onePlace[f.name];
+          const [id, places] = onePlace[f.name];
           const c = r.checks.find(x => x.id === id);
-          assert.deepEqual(c?.places?.failed, [place]);
+          assert.deepEqual(c?.places?.failed, places);
           assert.equal(c?.places?.exercised.length, c?.places?.bound.length);
+        }
+        // Each key probe is forged at the first and the final event: a receiver that trusts a known checkout's later events breaks at the final one only.
+        for (const c of r.checks.filter(x => x.id.startsWith('receiver.auth.') && x.level === 'must')) {
+          assert.deepEqual(c.places?.bound, ['normal first', 'normal final'], c.id);
+          if (f.name === 'auth-on-started-only') assert.deepEqual(c.places?.failed, ['normal final'], `${c.id}: ${c.message}`);
         }
         if (f.name === 'auth-resets') {
           // A reset is no answer (before: "refused: the receiver closed the connection without an answer" passed).

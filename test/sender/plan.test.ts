@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { sequenceViolation } from '../../harness/contracts/rules.ts';
 import { checkWebhookBody } from '../../harness/contracts/index.ts';
 import { acceptsPlan, Ids, pathTo, planSize } from '../../harness/sender/plan.ts';
-import { TRANSITIONS } from '../../harness/places/transitions.ts';
+import { TRANSITION_KINDS, TRANSITION_PLACES, TRANSITIONS } from '../../harness/places/transitions.ts';
 import { makePlan, planLine } from '../../harness/sender/certify.ts';
 import { statusIn } from '../../harness/sender/state.ts';
 import { DEFAULTS } from '../../harness/sender/options.ts';
@@ -43,8 +43,15 @@ test('the bodies of one checkout are built once: createdDate, originalAmount and
     assert.equal(new Set(c.events.map(e => same(e.body))).size, 1, c.label);
   }
   assert.ok(checkouts > 40, `${checkouts} checkouts`);
-  // Every move spec 3.1 allows is the last move of one checkout.
-  assert.deepEqual(plan.transitions.map(c => c.events.at(-1)!.place), TRANSITIONS.map(t => t.id));
+  // Every move spec 3.1 allows is the last move of one normal and one batch checkout.
+  assert.deepEqual(plan.transitions.map(c => c.events.at(-1)!.place), TRANSITION_PLACES);
+  assert.deepEqual(plan.transitions.map(c => `${c.kind} ${c.events.at(-1)!.status}`), TRANSITION_KINDS.flatMap(k => TRANSITIONS.map(t => `${k} ${t.to}`)));
+  // In a batch, every event's payments carry different transactionStatus values, in a body validate finds nothing in.
+  for (const c of plan.transitions.filter(x => x.kind === 'batch')) for (const e of c.events) {
+    const values = (e.body.payments as Record<string, unknown>[]).map(p => p.transactionStatus);
+    assert.ok(new Set(values).size > 1, `${c.label}, ${e.status}: ${values.join(', ')}`);
+    assert.deepEqual(checkWebhookBody(e.body), { kind: 'batch', violations: [] }, `${c.label}, ${e.status}`);
+  }
 });
 
 test('the plan line counts what the plan sends, and --max-requests refuses a larger plan', () => {

@@ -7,14 +7,16 @@ import type { DeliveryAttempt } from '../../harness/report/model.ts';
 import { analyze, WEBHOOK_CHECKS } from '../../harness/sink/analysis/index.ts';
 import type { SinkPlan } from '../../harness/sink/plan.ts';
 import { loadProofs } from '../../harness/requirements/load.ts';
-import { ALLOWED, KEY, RECORDS, S, att, conforming } from './records.ts';
+import { ALLOWED, KEY, RECORDS, S, att, conforming, withLongChain } from './records.ts';
 
 const judge = (attempts: DeliveryAttempt[], plan: SinkPlan) =>
   analyze(attempts, plan, { timeScale: 1, apiKey: KEY, observedUntilMs: 300 * S, toleranceFloorMs: 25 });
 const failedIds = (attempts: DeliveryAttempt[], plan: SinkPlan) => judge(attempts, plan).filter(c => c.status === 'failed').map(c => c.id);
 
-test('a conforming record passes every check, none skipped', () => {
+test('a conforming record passes every check, none skipped (with the long chain of --long-chains; without it that check is not selected)', () => {
   const { attempts, plan } = conforming();
+  assert.deepEqual(judge(attempts, plan).filter(c => c.status !== 'passed').map(c => `${c.id} ${c.skipKind}`), ['webhook.retry.long-chain not-selected']);
+  withLongChain()(attempts, plan);
   const checks = judge(attempts, plan);
   assert.deepEqual(checks.map(c => c.id), WEBHOOK_CHECKS.map(c => c.id));
   assert.deepEqual(checks.filter(c => c.status !== 'passed').map(c => `${c.id}: ${c.message}`), []);

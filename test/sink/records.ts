@@ -4,7 +4,7 @@
 // checks each must fail); ALLOWED changes are behaviour the spec allows, which
 // must fail nothing.
 import type { DeliveryAttempt } from '../../harness/report/model.ts';
-import { CONTROL_EXTENSIONS, type CheckoutPlan, type SinkPlan } from '../../harness/sink/plan.ts';
+import { CONTROL_EXTENSIONS, LONG_CHAIN_PLAN, type CheckoutPlan, type SinkPlan } from '../../harness/sink/plan.ts';
 import { buildWebhookBody } from '../../harness/webhook/bodies.ts';
 import { EVENT_POSITIONS } from '../../harness/places/event-positions.ts';
 import { ABORT_REASON_STATUSES, ABORT_REASONS } from '../../harness/contracts/enums.ts';
@@ -141,6 +141,25 @@ export function conforming(): { attempts: DeliveryAttempt[]; plan: SinkPlan } {
 
 export type Change = (a: DeliveryAttempt[], plan: SinkPlan) => void;
 
+/**
+ * The long chain of run --long-chains (LONG_CHAIN_PLAN): STARTED fails 6 times, retried each time at a gentle
+ * factor (x1.2, so the chain ends inside the records' 300 s), delivered at its 7th attempt, then CANCELLED;
+ * `givesUpAfter` ends the retries after that many failures, CANCELLED following at once.
+ */
+export const withLongChain = (givesUpAfter?: number): Change => (a, plan) => {
+  const id = 'long';
+  const delays = [10.1, 12.1, 14.5, 17.4, 20.8, 25];
+  let t = 0;
+  delays.slice(0, givesUpAfter ?? delays.length).forEach((d, i) => {
+    a.push(att({ id, status: 'STARTED', at: t, answer: 500 }));
+    t += i + 1 === givesUpAfter ? 0.1 : d;
+  });
+  if (givesUpAfter === undefined) { a.push(att({ id, status: 'STARTED', at: t })); t += 0.1; }
+  a.push(att({ id, status: 'CANCELLED', at: t }));
+  const request = { kind: 'normal' as const, statuses: ['STARTED', 'CANCELLED'], endToEndId: e2e(id), referenceId: ref(id) };
+  plan.set(id, { plan: { ...LONG_CHAIN_PLAN, request }, control: { status: 201, id, echoed: ['endToEndId', 'referenceId'] } });
+};
+
 const status = (x: DeliveryAttempt) => (JSON.parse(x.body) as { status?: string }).status;
 const editBody = (x: DeliveryAttempt, edit: (b: Record<string, any>) => void) => { const b = JSON.parse(x.body); edit(b); x.body = JSON.stringify(b); };
 export const moveTo = (x: DeliveryAttempt, t: number) => { x.arrivedMs = t * S; x.answeredMs = (t + 0.01) * S; };
@@ -148,6 +167,8 @@ const drop = (a: DeliveryAttempt[], ok: (x: DeliveryAttempt) => boolean) => { a.
 
 /** Each change breaks one rule; proofs.yaml names the checks it must fail. */
 export const RECORDS: Record<string, Change> = {
+  // A sender that drops an event after its sixth failed attempt (1 + 5 retries) and goes on to the next.
+  'gives-up-after-6-failures': withLongChain(6),
   'retry-2s-after-500': a => { a.find(x => x.checkoutId === 'e500' && x.answer === 200 && status(x) === 'STARTED')!.arrivedMs = 2 * S; },
   // A sender without jitter whose every retry comes 10.1 s after its failure.
   'delays-never-grow': (a, plan) => backoffOf([10.1, 10.1, 10.1])(a, plan),

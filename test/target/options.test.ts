@@ -41,6 +41,7 @@ const SAMPLES: Record<string, { text?: string | true; yaml?: unknown; field: unk
   'time-scale': { text: '0.5', yaml: 0.5, field: 0.5 },
   'max-wait': { text: '0', yaml: 0, field: 0 },
   'retry-wait': { text: '600', yaml: 600, field: 600 },
+  'long-chains': { text: true, yaml: true, field: true },
   'session-lifetime': { text: '120', yaml: '120', field: 120 },
   'no-profile': { text: true, yaml: true, field: false },
   'profile': { yaml: false, field: false },

@@ -91,7 +91,7 @@ async function attempts(ctx: LoopContext, ev: OutgoingEvent, record: EventRecord
       return ctx.settled(record);
     }
     if (!policy.retries) return drop(ctx, record, 'not retried (fault webhook-no-retry)');
-    if (n >= policy.maxAttempts) return drop(ctx, record, `given up after ${n} attempts (fault webhook-gives-up-after-3)`);
+    if (n >= policy.maxAttempts) return drop(ctx, record, `given up after ${n} attempts (fault webhook-gives-up-after-${n})`);
     if (ctx.retryTurn && !turn.release) {
       turn.release = await ctx.retryTurn();
       if (!turn.release) return;

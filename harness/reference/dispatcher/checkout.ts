@@ -80,8 +80,9 @@ function serialised(body: Record<string, unknown>, status: string, faults: Reado
 export function startCheckout(asked: CheckoutRequest, deps: { clock: Clock; dispatcher: Dispatcher; faults: ReadonlySet<string> }): RunningCheckout {
   const { clock, dispatcher, faults } = deps;
   // Spec 3.1, 6.2: a payment that needs strong customer authentication passes through
-  // PAYMENT_CREATED (`webhook-no-sca-event`: the reference ignores the need).
-  const request = { ...asked, statuses: statusesWithSca(asked.statuses, asked.sca && !faults.has('webhook-no-sca-event')) };
+  // PAYMENT_CREATED (`webhook-no-sca-event`: the reference ignores the need; `webhook-batch-no-sca-event`: for batch checkouts only).
+  const ignored = faults.has('webhook-no-sca-event') || (asked.kind === 'batch' && faults.has('webhook-batch-no-sca-event'));
+  const request = { ...asked, statuses: statusesWithSca(asked.statuses, asked.sca && !ignored) };
   const id = randomUUID();
   const createdAtMs = clock.now();
   const createdAt = clock.date();

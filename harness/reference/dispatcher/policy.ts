@@ -24,6 +24,8 @@ const JITTER_FRACTION = 0.25;
 const CAPPED_DELAY_MS = 20_000;
 /** `webhook-gives-up-after-3`: an event is dropped after its third failed attempt. */
 const GIVE_UP_AFTER = 3;
+/** `webhook-gives-up-after-6`: after its sixth (1 + 5 retries, a common setting), which only the long chain (run --long-chains) reaches. */
+const GIVE_UP_LATE_AFTER = 6;
 /**
  * `webhook-decorrelated-jitter`: each delay drawn between 10 s and 3 times the one before, at most 90 s
  * (every retry within the run's wait); a delay may be shorter than the one before.
@@ -103,7 +105,7 @@ export function deliveryPolicy(faults: ReadonlySet<string>, random: () => number
     retryDelayMs: retryDelay,
     backoffFrom: faults.has('webhook-backoff-from-start') ? 'start' : 'end',
     retries: !faults.has('webhook-no-retry'),
-    maxAttempts: faults.has('webhook-gives-up-after-3') ? GIVE_UP_AFTER : Infinity,
+    maxAttempts: faults.has('webhook-gives-up-after-3') ? GIVE_UP_AFTER : faults.has('webhook-gives-up-after-6') ? GIVE_UP_LATE_AFTER : Infinity,
     delivers: status => status === 200 || (anyTwoHundred && status >= 200 && status < 300),
     ackGating: !faults.has('webhook-no-ack-gating'),
     globalQueue: faults.has('webhook-global-queue'),

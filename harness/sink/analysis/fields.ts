@@ -1,7 +1,8 @@
 // webhook.body: fields that carry what the checkout request said (endToEndId,
 // referenceId, the scheduled date) and fields that describe the checkout itself,
 // so they do not change from one event to the next (createdDate, originalAmount).
-import { modifiedBeforeCreated } from '../../contracts/rules.ts';
+import { RULES, modifiedAfterCreatedExpected, modifiedBeforeCreated } from '../../contracts/rules.ts';
+import { describeValue } from '../../contracts/violations.ts';
 import type { CheckDef } from '../../check/def.ts';
 import { showFact, type Fact } from './facts.ts';
 import { readable, where } from './body.ts';
@@ -213,8 +214,10 @@ export function checkLastModified(view: RunView): Outcome {
     for (const a of firsts) {
       const m = instant(a.facts.lastModifiedDate);
       if (modifiedBeforeCreated(a.facts.createdDate, a.facts.lastModifiedDate)) {
-        findings.push({ message: `${where(a)}: lastModifiedDate ${showFact(a.facts.lastModifiedDate)} is before createdDate ${showFact(a.facts.createdDate)}`,
-          attempts: [a] });
+        // The words and rule of `validate` (harness/contracts/body-rules.ts): one rule, one reading.
+        const rule = RULES['date.last-modified-after-created'];
+        findings.push({ message: `${where(a)}: /lastModifiedDate: expected ${modifiedAfterCreatedExpected(a.facts.createdDate)}, ` +
+          `found ${describeValue(a.facts.lastModifiedDate)} [spec ${rule.spec}, ${rule.id}]`, attempts: [a] });
         break;
       }
       if (before && m < instant(before.facts.lastModifiedDate)) {

@@ -3,7 +3,8 @@
 // call analyze(), so they judge a sender alike. The checks are defined in one
 // file per concern; each is registered here once, with its level and its
 // judgement as a pair (must(VALID, checkValid)).
-import { must, should, type Registered } from '../../check/def.ts';
+import { must, profile, should, type Registered } from '../../check/def.ts';
+import { RULES } from '../../contracts/rules.ts';
 import { toResult, type Outcome } from '../../check/outcome.ts';
 import type { CheckResult, DeliveryAttempt } from '../../report/model.ts';
 import { REDACTED } from '../../report/redact.ts';
@@ -19,6 +20,7 @@ import { DUPLICATES, checkDuplicates } from './duplicates.ts';
 import { ACK_GATED, COPIES_IN_ORDER, checkCopiesInOrder, checkOrder } from './order.ts';
 import { CONCURRENT, NOT_HELD, checkConcurrent, checkNotHeld } from './parallel.ts';
 import { RETRY_CHECKS } from './retry.ts';
+import { LONG_CHAIN, checkLongChain } from './long-chain.ts';
 import { ABORT_REASON, FORBIDDEN, SEQUENCE, checkAbortReason, checkForbiddenRefused, checkSequence } from './states.ts';
 import { LATE_NOT_TAKEN, WAITS_5S, checkLateNotTaken, checkWaits5s } from './timeout.ts';
 import { annotated, buildView, type AnalysisOptions, type RunView } from './view.ts';
@@ -35,13 +37,15 @@ export type WebhookCheck = Registered & { judge(view: RunView): Outcome };
 export const WEBHOOK_CHECKS: readonly WebhookCheck[] = [
   must(VALID, checkValid), should(CURRENT, checkCurrentVariant), should(ADVICE, checkAdvice), must(MATCHES, checkMatches), must(METHOD, checkMethod),
   must(END_TO_END_ID, checkEndToEndId), must(REFERENCE_ID, checkReferenceId), must(SCHEDULED_DATE, checkScheduledDate),
-  must(STABLE, checkStableFields), should(LAST_MODIFIED, checkLastModified),
+  must(STABLE, checkStableFields),
+  // At the level of the rule `validate` judges the same bodies by (lastModifiedDate before createdDate): one rule, one level.
+  { must, should, profile }[RULES['date.last-modified-after-created'].level](LAST_MODIFIED, checkLastModified),
   must(AMOUNT_UNEDITED, checkAmountUnedited), must(CARD_PAYMENT_ID, checkCardPaymentId),
   must(TRANSACTION_STATUS, checkTransactionStatus), should(TRANSACTION_AGREES, checkTransactionAgrees),
   must(API_KEY, checkApiKey),
   must(SEQUENCE, checkSequence), should(ABORT_REASON, checkAbortReason), must(FORBIDDEN, checkForbiddenRefused),
   must(EVERY_STATUS, checkEveryStatus), must(SCA, checkSca),
-  ...RETRY_CHECKS.map(k => must(k.def, k.judge)),
+  ...RETRY_CHECKS.map(k => must(k.def, k.judge)), must(LONG_CHAIN, checkLongChain),
   must(WAITS_5S, checkWaits5s), must(LATE_NOT_TAKEN, checkLateNotTaken),
   must(MIN_DELAY, checkMinDelay), must(GROWTH, checkGrowth),
   must(ACK_GATED, checkOrder), should(COPIES_IN_ORDER, checkCopiesInOrder),

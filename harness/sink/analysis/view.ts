@@ -45,6 +45,8 @@ export interface AnalysisOptions {
   schedulingDelayMs?: number;
   /** Strangers' attempts the sink counted but did not keep (it keeps a sample; server.ts STRANGER_SAMPLE). */
   strangersNotKept?: number;
+  /** The long chain was asked for (run --long-chains, sink --long-chains): webhook.retry.long-chain is selected. */
+  longChains?: boolean;
 }
 
 export interface AttemptView {

@@ -62,6 +62,7 @@ test('each fault switches its own rule only', () => {
   assert.deepEqual(diff('webhook-linear-backoff'), ['retryDelayMs']);
   assert.deepEqual(diff('webhook-capped-backoff'), ['retryDelayMs']);
   assert.deepEqual(diff('webhook-gives-up-after-3'), ['maxAttempts']);
+  assert.deepEqual(diff('webhook-gives-up-after-6'), ['maxAttempts']);
   assert.deepEqual(diff('webhook-long-backoff'), ['retryDelayMs']);
   assert.deepEqual(diff('webhook-backoff-gentle'), ['retryDelayMs']);
   assert.deepEqual(diff('webhook-decorrelated-jitter'), ['retryDelayMs']);
@@ -79,6 +80,7 @@ test('the backoff faults and quirks: linear, capped, long, gentle; giving up aft
   assert.deepEqual(delays('webhook-long-backoff'), [60_000, 300_000, 1_800_000, 3_600_000]);
   assert.deepEqual(delays('webhook-backoff-gentle'), [10_000, 12_000, 14_400, 17_280]);
   assert.equal(deliveryPolicy(new Set(['webhook-gives-up-after-3'])).maxAttempts, 3);
+  assert.equal(deliveryPolicy(new Set(['webhook-gives-up-after-6'])).maxAttempts, 6);
   assert.equal(deliveryPolicy(new Set()).maxAttempts, Infinity);
   assert.equal(deliveryPolicy(new Set(['webhook-backoff-from-start'])).backoffFrom, 'start');
 });
