@@ -4,9 +4,9 @@
 // prefix stays. Turning raw attempts into DeliveryAttempt (strings,
 // milliseconds, checkout ids) happens when the run asks for them.
 import { createHash } from 'node:crypto';
-import type { ApiKeyCheck, DeliveryAttempt } from '../report/model.ts';
+import type { ApiKeyCheck } from '../report/model.ts';
 import { REDACTED } from '../report/redact.ts';
-import { attachFacts, type BodyFacts } from './analysis/facts.ts';
+import type { BodyFacts, RecordedAttempt } from './analysis/facts.ts';
 import type { BodyReader } from './body.ts';
 import type { Probe } from './probes.ts';
 
@@ -42,7 +42,7 @@ export interface RawAttempt {
   answeredNs?: bigint;
   closedNs?: bigint;
   /** The finished attempt as DeliveryAttempt, once it can no longer change. */
-  done?: DeliveryAttempt;
+  done?: RecordedAttempt;
 }
 
 /** The api-key header against the registered keys; a wrong key is told by its length and a short hash, never its value. */
@@ -101,12 +101,12 @@ export class Recorder {
    * control API's id may come back after the checkout's first webhook arrived.
    * `lagAround` bounds how late the sink stamped a time (lag.ts).
    */
-  attempts(checkoutOf: (route: string) => string = r => r, lagAround: (ms: number) => number = () => 0): DeliveryAttempt[] {
+  attempts(checkoutOf: (route: string) => string = r => r, lagAround: (ms: number) => number = () => 0): RecordedAttempt[] {
     return [...this.raw.values()].map(a => this.delivery(a, checkoutOf, lagAround));
   }
 
   /** One attempt as the report model has it (see attempts()). */
-  delivery(a: RawAttempt, checkoutOf: (route: string) => string = r => r, lagAround: (ms: number) => number = () => 0): DeliveryAttempt {
+  delivery(a: RawAttempt, checkoutOf: (route: string) => string = r => r, lagAround: (ms: number) => number = () => 0): RecordedAttempt {
     const id = checkoutOf(a.route);
     // A finished attempt never changes again but its checkout's name may: convert it once per name.
     // Its lag is read anew each time: a stall around its stamps is known only once the loop
@@ -129,9 +129,9 @@ function lagOf(a: RawAttempt, lagAround: (ms: number) => number): number {
   return Math.round(lag * 10) / 10;
 }
 
-function toDelivery(a: RawAttempt, checkoutId: string): DeliveryAttempt {
+function toDelivery(a: RawAttempt, checkoutId: string): RecordedAttempt {
   const arrivedMs = ms(a.arrivedNs)!, answeredMs = ms(a.answeredNs), closedMs = ms(a.closedNs);
-  const d: DeliveryAttempt = {
+  return {
     seq: a.seq,
     checkoutId,
     arrivedMs,
@@ -147,6 +147,6 @@ function toDelivery(a: RawAttempt, checkoutId: string): DeliveryAttempt {
     answer: a.answer ?? 'none',
     ...(answeredMs !== undefined ? { answeredMs } : {}),
     ...(closedMs !== undefined ? { closedMs } : {}),
+    ...(a.facts ? { facts: a.facts } : {}),
   };
-  return a.facts ? attachFacts(d, a.facts) : d;
 }

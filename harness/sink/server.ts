@@ -13,7 +13,7 @@ import { contracts } from '../contracts/load.ts';
 import { buildWebhookBody } from '../webhook/bodies.ts';
 import { HarnessError, listenError } from '../errors.ts';
 import type { DeliveryAttempt } from '../report/model.ts';
-import { readBody, unreadableBody, type BodyFacts } from './analysis/facts.ts';
+import { readBody, unreadableBody, type BodyFacts, type RecordedAttempt } from './analysis/facts.ts';
 import { NO_CHECKOUT_ID as NO_ID } from './analysis/view.ts';
 import { BodyReader, MAX_BODY_BYTES } from './body.ts';
 import { ConnectionGuard } from './connections.ts';
@@ -94,7 +94,7 @@ export interface Sink {
   created(key: string, control: ControlOutcome): void;
   /** Every planned or seen checkout, by checkout id. */
   plan(): SinkPlan;
-  attempts(): DeliveryAttempt[];
+  attempts(): RecordedAttempt[];
   stats(): SinkStats;
   /** Real ms since the sink started (the time base of every attempt). */
   nowMs(): number;

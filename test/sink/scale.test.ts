@@ -10,22 +10,21 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { DeliveryAttempt } from '../../harness/report/model.ts';
 import { analyzeRun } from '../../harness/sink/analysis/index.ts';
-import { attachFacts, readBody, type BodyFacts } from '../../harness/sink/analysis/facts.ts';
+import { readBody, type BodyFacts, type RecordedAttempt } from '../../harness/sink/analysis/facts.ts';
 import { buildWebhookBody } from '../../harness/webhook/bodies.ts';
 
 const KEY = 'scale-key-1';
 const facts = new Map<string, BodyFacts>();
-function attempt(seq: number, checkoutId: string, status: string, at: number, took: number, answer: DeliveryAttempt['answer'] = 200): DeliveryAttempt {
+function attempt(seq: number, checkoutId: string, status: string, at: number, took: number, answer: DeliveryAttempt['answer'] = 200): RecordedAttempt {
   let f = facts.get(status);
   if (!f) facts.set(status, f = readBody(JSON.stringify(buildWebhookBody({ kind: 'normal', id: 'shared', status, createdDate: '2026-11-22T10:00:00.000Z' }))));
-  const d: DeliveryAttempt = {
+  return {
     seq, checkoutId, arrivedMs: at, headers: { 'api-key': '[redacted]' }, apiKeyCheck: { verdict: 'registered' }, body: '(kept by the sink)',
-    probe: answer === 200 ? 'ok' : 'status-500', answer, answeredMs: at + took,
+    probe: answer === 200 ? 'ok' : 'status-500', answer, answeredMs: at + took, facts: f,
   };
-  return attachFacts(d, f);
 }
 
-const SHAPES: Record<string, (n: number) => DeliveryAttempt[]> = {
+const SHAPES: Record<string, (n: number) => RecordedAttempt[]> = {
   'one event retried n times': n => Array.from({ length: n }, (_, i) => attempt(i + 1, 'c', 'STARTED', i * 10_000, 5, i === n - 1 ? 200 : 500)),
   'one checkout, events overtaking each other': n => Array.from({ length: n },
     (_, i) => attempt(i + 1, 'c', i % 2 ? 'PAYMENT_INITIATED' : 'STARTED', i * 10, 1_000, i % 3 ? 200 : 500)),
@@ -34,7 +33,7 @@ const SHAPES: Record<string, (n: number) => DeliveryAttempt[]> = {
     ['STARTED', 'PAYMENT_CREATED', 'PAYMENT_INITIATED', 'PAYMENT_COMPLETED', 'PAYMENT_COMPLETED'][i % 5], i * 3, 1)),
 };
 
-function analyse(list: DeliveryAttempt[]): { ms: number; checks: number } {
+function analyse(list: RecordedAttempt[]): { ms: number; checks: number } {
   const t = performance.now();
   const { checks } = analyzeRun(list, new Map(), { timeScale: 1, apiKey: KEY, observedUntilMs: 2e9 });
   return { ms: performance.now() - t, checks: checks.length };

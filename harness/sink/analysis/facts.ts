@@ -91,17 +91,23 @@ export function unreadableBody(why: string): BodyFacts {
   return { unreadable: why, kind: 'unknown', payments: [], paymentCount: 0, violations: NONE, violationCount: 0 };
 }
 
-const known = new WeakMap<DeliveryAttempt, BodyFacts>();
-
-/** Ties the facts the sink took from the whole body to the recorded attempt (whose body may be kept in part). */
-export function attachFacts(d: DeliveryAttempt, f: BodyFacts): DeliveryAttempt {
-  known.set(d, f);
-  return d;
+/**
+ * An attempt as the sink recorded it: the report's record and, in a field of
+ * its own, the facts the sink took from the whole body (of which the record
+ * may keep a prefix only). A copy keeps them; a hand-made record has none,
+ * and its facts are read from its body.
+ */
+export interface RecordedAttempt extends DeliveryAttempt {
+  facts?: BodyFacts;
 }
 
 /** The facts of an attempt's body: those the sink took, else read from the recorded body (hand-made records). */
-export function factsOf(d: DeliveryAttempt): BodyFacts {
-  let f = known.get(d);
-  if (!f) { f = readBody(d.body); known.set(d, f); }
-  return f;
+export function factsOf(d: RecordedAttempt): BodyFacts {
+  return d.facts ?? readBody(d.body);
+}
+
+/** The record as report files keep it: without the facts, which are the analysis's. */
+export function recordOf(d: RecordedAttempt): DeliveryAttempt {
+  const { facts: _facts, ...record } = d;
+  return record;
 }

@@ -23,6 +23,7 @@ import { RETRY_CHECKS } from './retry.ts';
 import { LONG_CHAIN, checkLongChain } from './long-chain.ts';
 import { ABORT_REASON, FORBIDDEN, SEQUENCE, checkAbortReason, checkForbiddenRefused, checkSequence } from './states.ts';
 import { LATE_NOT_TAKEN, WAITS_5S, checkLateNotTaken, checkWaits5s } from './timeout.ts';
+import type { RecordedAttempt } from './facts.ts';
 import { annotated, buildView, type AnalysisOptions, type RunView } from './view.ts';
 
 export type { AnalysisOptions } from './view.ts';
@@ -59,7 +60,7 @@ export interface Analysis {
   deliveries: DeliveryAttempt[];
 }
 
-export function analyzeRun(attempts: readonly DeliveryAttempt[], plan: SinkPlan, opts: AnalysisOptions): Analysis {
+export function analyzeRun(attempts: readonly RecordedAttempt[], plan: SinkPlan, opts: AnalysisOptions): Analysis {
   const view = buildView(attempts, plan, opts);
   const keys = keysOf(opts, plan);
   return { checks: WEBHOOK_CHECKS.map(c => toResult(c, withoutKeys(c.judge(view), keys), 0)), deliveries: annotated(view) };
@@ -84,6 +85,6 @@ function withoutKeys(j: Outcome, keys: readonly string[]): Outcome {
 }
 
 /** The agreed entry point: one CheckResult per webhook check id. */
-export function analyze(attempts: readonly DeliveryAttempt[], plan: SinkPlan, opts: AnalysisOptions): CheckResult[] {
+export function analyze(attempts: readonly RecordedAttempt[], plan: SinkPlan, opts: AnalysisOptions): CheckResult[] {
   return analyzeRun(attempts, plan, opts).checks;
 }

@@ -10,7 +10,7 @@ import { statusesWithSca } from '../../contracts/rules.ts';
 import type { DeliveryAttempt } from '../../report/model.ts';
 import type { PlannedCheckout, SinkPlan } from '../plan.ts';
 import { eventPosition, type EventPosition } from '../../places/event-positions.ts';
-import { factsOf, type BodyFacts } from './facts.ts';
+import { factsOf, recordOf, type BodyFacts, type RecordedAttempt } from './facts.ts';
 import { specClock, type SpecClock } from '../../clock.ts';
 
 /** Spec 6.6 and 8: "The service waits 5 seconds in total for a response." */
@@ -50,7 +50,7 @@ export interface AnalysisOptions {
 }
 
 export interface AttemptView {
-  d: DeliveryAttempt;
+  d: RecordedAttempt;
   facts: BodyFacts;
   /** The body's status when it is a string. */
   status?: string;
@@ -78,7 +78,7 @@ interface EventView { index: number; status: string; attempts: AttemptView[]; ac
 export interface CheckoutView { id: string; planned?: PlannedCheckout; attempts: AttemptView[]; events: EventView[] }
 
 /** An attempt not counted as the sender's, and why. */
-interface Stranger { d: DeliveryAttempt; why: string }
+interface Stranger { d: RecordedAttempt; why: string }
 
 /** A timing tolerance and whether the sink's own lateness lets it be used (see RunView.timing). */
 export interface Timing {
@@ -143,7 +143,7 @@ function strangerWhy(d: DeliveryAttempt, plan: SinkPlan, apiKey: string | undefi
   return verdict === 'missing' ? 'no api-key' : `another api-key${k?.length !== undefined ? ` (${k.length} characters, sha256 ${k.sha256}…)` : ''}`;
 }
 
-export function buildView(deliveries: readonly DeliveryAttempt[], plan: SinkPlan, opts: AnalysisOptions): RunView {
+export function buildView(deliveries: readonly RecordedAttempt[], plan: SinkPlan, opts: AnalysisOptions): RunView {
   const clock = specClock(opts.timeScale, { toleranceFloorMs: opts.toleranceFloorMs });
   const s = (ms: number | undefined) => ms === undefined ? undefined : clock.toSpec(ms);
   const byId = new Map<string, CheckoutView>();
@@ -230,11 +230,11 @@ export function annotated(view: RunView): DeliveryAttempt[] {
     const plan = view.plan.get(v.d.checkoutId)?.plan.name;
     return { ...annotate(v), ...(plan ? { plan } : {}) };
   });
-  return [...mine, ...view.strangers.map(x => ({ ...x.d, unattributed: x.why }))].sort((a, b) => a.seq - b.seq);
+  return [...mine, ...view.strangers.map(x => ({ ...recordOf(x.d), unattributed: x.why }))].sort((a, b) => a.seq - b.seq);
 }
 
 export function annotate(v: AttemptView): DeliveryAttempt {
-  return { ...v.d, event: v.event, attempt: v.attempt, ...(v.status !== undefined ? { bodyStatus: v.status } : {}) };
+  return { ...recordOf(v.d), event: v.event, attempt: v.attempt, ...(v.status !== undefined ? { bodyStatus: v.status } : {}) };
 }
 
 /**
