@@ -1,4 +1,4 @@
-// Benchmark of certify-receiver's sending core (harness/sender/transport.ts):
+// Benchmark of certify-receiver's sending core (harness/certify/transport.ts):
 // requests per second to a bare receiver, divided by autocannon's rate against
 // the same receiver at the same concurrency in the same run. The transport does
 // more per request than autocannon (a body of its own per delivery, its own
@@ -9,7 +9,7 @@
 // reported.
 // The bodies are built and serialised before the clock starts and posted as
 // their JSON text, as a certification sends them: its plan serialises every
-// event once when it is made (harness/sender/plan.ts) and a burst's bodies are
+// event once when it is made (harness/certify/plan.ts) and a burst's bodies are
 // serialised before the burst.
 // Not part of `npm test`: `npx tsx bench/certify.bench.ts [--write]` (--write
 // updates bench/RESULTS.md between the certify.bench markers).
@@ -21,9 +21,9 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { Redactor } from '../harness/report/redact.ts';
-import type { SenderOptions } from '../harness/sender/options.ts';
-import { eventBody, Ids } from '../harness/sender/plan.ts';
-import { Transport } from '../harness/sender/transport.ts';
+import type { SenderOptions } from '../harness/certify/options.ts';
+import { eventBody, Ids } from '../harness/certify/plan.ts';
+import { Transport } from '../harness/certify/transport.ts';
 
 const SELF = fileURLToPath(import.meta.url);
 const API_KEY = 'bench-key-0123456789';

@@ -18,7 +18,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { Agent, request } from 'undici';
 import { buildWebhookBody } from '../harness/webhook/bodies.ts';
-import { analyzeRun } from '../harness/sink/analysis/index.ts';
+import { analyzeRun } from '../harness/sink/checks/index.ts';
 import { startSink } from '../harness/sink/server.ts';
 
 const N = 20_000, AT_SCALE = 100_000, C = 64, CHECKOUTS = 500;

@@ -24,7 +24,7 @@ const TARGET = { quietS: 300, loadedS: 600 };
 /** The proof files: each starts whole runs against a faulty reference or behind mutations. */
 const PROOF_FILES = [
   'test/run/catalog.test.ts', 'test/suites/mutations.test.ts', 'test/run/versions.test.ts',
-  'test/sink/reference-faults-a.test.ts', 'test/sink/reference-faults-b.test.ts', 'test/sender/faults.test.ts',
+  'test/sink/reference-faults-a.test.ts', 'test/sink/reference-faults-b.test.ts', 'test/certify/faults.test.ts',
 ];
 
 type Timed = Spawned;

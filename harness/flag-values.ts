@@ -1,6 +1,6 @@
 // Values and names of command-line flags and config keys that more than the
-// command line reads: the target's options (harness/target/options.ts) and
-// every command's own. Below harness/cli and harness/target in the layer order
+// command line reads: the target's options (harness/config/options.ts) and
+// every command's own. Below harness/cli and harness/config in the layer order
 // (docs/architecture.md).
 import { HarnessError } from './errors.ts';
 

@@ -22,8 +22,8 @@ const HOMES: Record<string, string[]> = {
   session: ['suites/checks/session'],
   data: ['suites/checks/data'],
   payments: ['suites/checks/payments'],
-  webhook: ['harness/sink/analysis', 'suites/checks/webhook'],
-  receiver: ['harness/sender'],
+  webhook: ['harness/sink/checks', 'suites/checks/webhook'],
+  receiver: ['harness/certify'],
 };
 
 function sources(dirs: string[]): { file: string; text: string }[] {

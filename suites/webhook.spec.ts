@@ -4,9 +4,9 @@
 // suite lasts about as long as its longest mandated chain; `run` makes it
 // beside Playwright's start, and each check is one Playwright test reading its
 // result. The checks, their spec sentences and their levels live in
-// harness/sink/analysis/ (one file per concern), because the `sink` command
+// harness/sink/checks/ (one file per concern), because the `sink` command
 // judges with the very same code.
-import { WEBHOOK_CHECKS } from '../harness/sink/analysis/index.ts';
+import { WEBHOOK_CHECKS } from '../harness/sink/checks/index.ts';
 import type { CheckResult } from '../harness/report/model.ts';
 import { DELIVERIES_ATTACHMENT } from '../harness/report/playwright-reporter.ts';
 import { checkTest } from './support/register.ts';

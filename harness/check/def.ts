@@ -1,6 +1,6 @@
 // How a check is defined and registered, wherever its body lives:
-// suites/checks/ for the API suites, harness/sink/analysis/ for the webhook
-// checks, harness/sender/ for the receiver checks. A check is defined once
+// suites/checks/ for the API suites, harness/sink/checks/ for the webhook
+// checks, harness/certify/ for the receiver checks. A check is defined once
 // (CheckDef: id, title, spec section, the sentence it enforces, the
 // requirements it covers) and given its level where it is registered (must,
 // should, profile below), never in the definition and nowhere else: the caller

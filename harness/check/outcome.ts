@@ -1,6 +1,6 @@
 // What a check concludes, in one vocabulary for every kind of check: the API
 // suites (whose exceptions suites/support/check.ts maps onto it), the webhook
-// checks (harness/sink/analysis/) and the receiver checks (harness/sender/).
+// checks (harness/sink/checks/) and the receiver checks (harness/certify/).
 // An Outcome is made by one of the constructors below and becomes a
 // CheckResult in one place, toResult(), which adds the registration (id,
 // level, suite, ...) and the time the check took.

@@ -2,8 +2,8 @@
 // prints it, the README repeats it (scripts/options-doc.ts writes that table),
 // and a test fails when the harness reads a PIS_ variable that is neither here
 // nor in INTERNAL (set by `run` for its own child processes, never by a user).
-// The target's variables come from the options table (harness/target/options.ts).
-import { targetVariables } from '../target/options.ts';
+// The target's variables come from the options table (harness/config/options.ts).
+import { targetVariables } from '../config/options.ts';
 
 export interface EnvVar { name: string; commands: string; meaning: string }
 

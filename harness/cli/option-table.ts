@@ -3,7 +3,7 @@
 // certify-receiver, sink and serve-reference are parsed from their tables, and
 // their --help rows and docs/options.md (scripts/options-doc.ts) are written
 // from the same tables, so a command cannot take a flag its help and the page
-// do not list. `run`'s target options have the table of harness/target/options.ts.
+// do not list. `run`'s target options have the table of harness/config/options.ts.
 import type { ErrorCode } from '../errors.ts';
 import { HarnessError } from '../errors.ts';
 import { parseNumber, PORT, type NumberBounds } from '../flag-values.ts';

@@ -13,7 +13,7 @@ import type { Selection } from '../report/model.ts';
 import type { ApiVersion } from '../contracts/api-versions.ts';
 import { requirementsAt, whyNotAt } from '../requirements/versions.ts';
 import { availableSuites, specFile } from '../runner/playwright.ts';
-import { SUITES } from '../target/config.ts';
+import { SUITES } from '../config/config.ts';
 
 export interface RunChoice { suites: readonly string[]; grep?: string; grepInvert?: string; profile: boolean; apiVersion: ApiVersion }
 

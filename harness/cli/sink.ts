@@ -11,12 +11,12 @@ import { formatSummary } from '../report/progress.ts';
 import { humanStream, reporterFlag, Terminal } from '../report/terminal.ts';
 import { Redactor, shortSecretWarning } from '../report/redact.ts';
 import { ReportWriter, defaultReportDir, type ReportHeader } from '../report/writer.ts';
-import { analyzeRun, WEBHOOK_CHECKS } from '../sink/analysis/index.ts';
+import { analyzeRun, WEBHOOK_CHECKS } from '../sink/checks/index.ts';
 import { LONG_CHAIN_FAILURES, PASSIVE_CYCLE, PASSIVE_LONG_CHAIN } from '../sink/plan.ts';
 import { formatAttemptLine } from '../sink/live.ts';
 import { STRANGER_SAMPLE, startSink, type Sink } from '../sink/server.ts';
 import { forwarder } from '../sink/forward.ts';
-import { RESPONSE_WAIT_MS } from '../sink/analysis/view.ts';
+import { RESPONSE_WAIT_MS } from '../sink/checks/view.ts';
 import { readTimeScale, specClock, TOLERANCE_FLOOR_MS } from '../clock.ts';
 import { reportDirFlag, type Command } from './command.ts';
 import { httpUrl, nonEmpty, numberIn, optionsHelp, parseOptions, portOption, REPORT_OPTION, REPORTER_OPTION, type CommandOption,

@@ -4,7 +4,7 @@
 // result to every TargetConfig it resolves; nothing mutates a config in place.
 import { HarnessError } from '../errors.ts';
 import { redactUrlUserinfo } from '../http/url.ts';
-import type { PartialConfig, TargetConfig } from '../target/config.ts';
+import type { PartialConfig, TargetConfig } from '../config/config.ts';
 
 /** A time scale someone gave, and where: `--time-scale`, `PIS_TIME_SCALE`, the config file. */
 export interface GivenTimeScale { value: number; by: string }

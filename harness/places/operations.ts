@@ -2,7 +2,7 @@
 // places a rule about "every operation", "an account or payment endpoint" or
 // "a call with a session" binds. Checks iterate this table, so an operation
 // added here is covered by every rule that binds its kind. Paths are the names
-// of the target's path table (harness/target/profile.ts), filled in at run
+// of the target's path table (harness/config/profile.ts), filled in at run
 // time; the id is the operation as the latest version names it.
 import { atLeast, type ApiVersion } from '../contracts/api-versions.ts';
 
@@ -20,7 +20,7 @@ export interface Operation {
   /** Stable name: method and path as the latest version names them, with the product filled in. */
   id: string;
   method: 'GET' | 'POST' | 'DELETE';
-  /** The key of the target's path table (harness/target/profile.ts). */
+  /** The key of the target's path table (harness/config/profile.ts). */
   path: 'banks' | 'bank' | 'sessions' | 'session' | 'consent' | 'accounts' | 'transactions' | 'confirmFunds' | 'payments' | 'payment' | 'authorize';
   since: ApiVersion;
   /** The payment product the path names, for payment operations. */

@@ -2,7 +2,7 @@
 // A requirement exists from its `since` (absent: 1.0.0) until its `removedIn`;
 // `unversioned` (a later change section 9 lists without a number) counts as
 // the latest version. A renamed requirement exists on both sides of the
-// rename: the path table of harness/target/profile.ts gives each side's name.
+// rename: the path table of harness/config/profile.ts gives each side's name.
 //
 // A check exists at a version where every requirement it names exists, except
 // those it lists in `addedLater` (judged only from the version each arrived

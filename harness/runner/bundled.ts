@@ -1,7 +1,7 @@
 // The bundled reference implementation as the default target of `run` (and of
 // `npm start`): started on a free loopback port, its URLs and credentials as a
 // config source. The suites still reach it over HTTP only.
-import type { PartialConfig } from '../target/config.ts';
+import type { PartialConfig } from '../config/config.ts';
 import type { Lifetimes } from '../reference/lifetimes.ts';
 import type { ApiVersion } from '../contracts/api-versions.ts';
 import { specClock } from '../clock.ts';

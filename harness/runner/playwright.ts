@@ -72,7 +72,7 @@ export interface PlaywrightRun {
   /** The checks left out, each with the option that did, for the report. */
   notSelected: readonly NotSelected[];
   context: RunRequest;
-  /** The target's secrets, each in its user-facing variable (harness/target/env.ts splitTarget). */
+  /** The target's secrets, each in its user-facing variable (harness/config/env.ts splitTarget). */
   secrets: Record<string, string>;
   /** The run's private temp folder (makeScratch()). */
   scratch: string;

@@ -13,7 +13,7 @@ import { HarnessError } from '../errors.ts';
 import type { Registered } from '../check/def.ts';
 import type { Redactor } from '../report/redact.ts';
 import { encodeWait, type WaitNote } from '../report/wait.ts';
-import type { TargetConfig } from '../target/config.ts';
+import type { TargetConfig } from '../config/config.ts';
 import type { DriveProgress } from '../sink/drive.ts';
 import type { SinkOptions } from '../sink/server.ts';
 import { driveSuite, keepWebhookRun, type KeptWebhookRun } from '../sink/suite-run.ts';

@@ -4,7 +4,7 @@
 // registered one. Everything shown comes from a stranger's request as much as
 // from the sender's, so it is cut short and its control characters are shown as escapes.
 import type { DeliveryAttempt } from '../report/model.ts';
-import { factsOf, type Fact } from './analysis/facts.ts';
+import { factsOf, type Fact } from './checks/facts.ts';
 import { printable } from '../printable.ts';
 
 /** Printable text only (no terminal escapes from a hostile body), at most `max` characters. */

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import type { ApiKeyCheck } from '../report/model.ts';
 import { REDACTED } from '../report/redact.ts';
-import type { BodyFacts, RecordedAttempt } from './analysis/facts.ts';
+import type { BodyFacts, RecordedAttempt } from './checks/facts.ts';
 import type { BodyReader } from './body.ts';
 import type { Probe } from './probes.ts';
 

@@ -7,7 +7,7 @@
 import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import type { CheckResult, DeliveryAttempt, HttpEvidence } from '../report/model.ts';
 import type { Redactor } from '../report/redact.ts';
-import { analyzeRun } from './analysis/index.ts';
+import { analyzeRun } from './checks/index.ts';
 import type { ControlExtension } from '../contracts/types.ts';
 import { driveCheckouts, type DriveProgress } from './drive.ts';
 import { keyForms, webhookKeys } from './keys.ts';

@@ -1,13 +1,13 @@
 // The static registry of every check the tool has, with its level and suite:
 // the API suites' lists (one file per suite here), the webhook checks (judged by
-// harness/sink/analysis, registered there) and the receiver checks of
-// certify-receiver (registered in harness/sender/checks.ts). Importing it runs
+// harness/sink/checks, registered there) and the receiver checks of
+// certify-receiver (registered in harness/certify/checks.ts). Importing it runs
 // nothing and needs no target, so `run --list`, the requirement and proof
 // tests, coverage and the not-selected listing all read the same list.
 import type { Registered } from '../../harness/check/def.ts';
 import type { Suite } from '../../harness/report/model.ts';
-import { WEBHOOK_CHECKS } from '../../harness/sink/analysis/index.ts';
-import { RECEIVER_CHECKS } from '../../harness/sender/checks.ts';
+import { WEBHOOK_CHECKS } from '../../harness/sink/checks/index.ts';
+import { RECEIVER_CHECKS } from '../../harness/certify/checks.ts';
 import { DATA_CHECKS } from './data.ts';
 import { PAYMENTS_CHECKS } from './payments.ts';
 import { SESSION_CHECKS } from './session.ts';

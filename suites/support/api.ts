@@ -5,7 +5,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { ExchangeResponse } from '../../harness/http/exchange.ts';
 import { READ_LIMIT_BYTES } from '../../harness/http/body.ts';
-import { UnencodableValue, fillPath, joinUrl, type PathName } from '../../harness/target/profile.ts';
+import { UnencodableValue, fillPath, joinUrl, type PathName } from '../../harness/config/profile.ts';
 import { type CheckContext, Prerequisite, send } from './check.ts';
 import { target } from './target.ts';
 import { accessToken, refusedEarly, sharedToken } from './tokens.ts';
@@ -30,7 +30,7 @@ export function apiUrl(path: PathName, params: Record<string, string> = {}, quer
   const t = target();
   // `run` asks for a base URL whenever a suite that needs the API is chosen; this is the net for any other check.
   if (!t.baseUrl) throw new Prerequisite(`this check calls the API and no base URL was given (--base-url or PIS_BASE_URL)`);
-  // Before 3.0.0 a consent plays the session's part: its path names it {consentId} (harness/target/profile.ts).
+  // Before 3.0.0 a consent plays the session's part: its path names it {consentId} (harness/config/profile.ts).
   const values = params.sessionId !== undefined && params.consentId === undefined ? { ...params, consentId: params.sessionId } : params;
   let url: string;
   try { url = joinUrl(t.baseUrl, fillPath(t.paths[path], values)); } catch (e) {

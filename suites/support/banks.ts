@@ -5,7 +5,7 @@
 // every distinct supportedServices set is met). With a person in the loop
 // (manual or browser consent) and no --banks, only the first bank is used:
 // each bank would cost the person a consent.
-import { DEFAULT_BANKS, describeBanks, type BankChoice } from '../../harness/target/banks.ts';
+import { DEFAULT_BANKS, describeBanks, type BankChoice } from '../../harness/config/banks.ts';
 import { call, obj, ok } from './api.ts';
 import { Prerequisite } from './check.ts';
 import { sampleBanks, type Bank } from './bank-sample.ts';

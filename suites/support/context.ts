@@ -3,13 +3,13 @@
 // decoded here only (the config hands the reporter its part as the reporter's
 // options; guard.mjs, plain JavaScript loaded before any TypeScript, reads its
 // three fields itself). The secrets are not in it: they travel in the
-// variables a user sets them in (harness/target/env.ts), so the document holds
+// variables a user sets them in (harness/config/env.ts), so the document holds
 // nothing that must be hidden, and no file ever holds a secret.
 import { HarnessError } from '../../harness/errors.ts';
 import type { ReporterOptions } from '../../harness/report/playwright-reporter.ts';
 import { useRequirementWindows, type Window } from '../../harness/requirements/versions.ts';
-import { joinTarget } from '../../harness/target/env.ts';
-import type { TargetConfig } from '../../harness/target/config.ts';
+import { joinTarget } from '../../harness/config/env.ts';
+import type { TargetConfig } from '../../harness/config/config.ts';
 
 export const RUN_CONTEXT_ENV = 'PIS_RUN_CONTEXT';
 
@@ -20,7 +20,7 @@ export interface RunContext {
   scratchDir: string;
   /** The runner's end of a pipe `run` never writes to: end-of-file means `run` is gone (guard.mjs). */
   guardFd: number;
-  /** The target without its secrets (harness/target/env.ts splitTarget); the time scale is its `timeScale`. */
+  /** The target without its secrets (harness/config/env.ts splitTarget); the time scale is its `timeScale`. */
   target: Record<string, unknown>;
   /** The ids of the checks the run selected (harness/cli/selection.ts): the start-first watches start by them. */
   selected: string[];

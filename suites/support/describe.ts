@@ -1,9 +1,9 @@
 // Every value a check reads from, or puts in, a body whose shape the spec does
 // not show, reached through the target description (docs/profile.md, "The
-// target description"; harness/target/description.ts): the profile's shapes
+// target description"; harness/config/description.ts): the profile's shapes
 // unless the target described its own. A check names `where(...)` when a value
 // is missing, so a target with other shapes learns which key to describe.
-import { setAt, valuesAt, type TargetDescription } from '../../harness/target/description.ts';
+import { setAt, valuesAt, type TargetDescription } from '../../harness/config/description.ts';
 import type { ExchangeResponse } from '../../harness/http/exchange.ts';
 import { isAbsoluteUrl } from '../../harness/http/url.ts';
 import { target } from './target.ts';

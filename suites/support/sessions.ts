@@ -10,7 +10,7 @@
 // consentId, which then plays the session's part: the calls name it (in
 // x-consent-id) and POST /consent with it asks for its consent URL again.
 import type { ExchangeResponse } from '../../harness/http/exchange.ts';
-import type { PathName } from '../../harness/target/profile.ts';
+import type { PathName } from '../../harness/config/profile.ts';
 import { apiUrl, call, callUrl, obj, ok, type CallOptions } from './api.ts';
 import { consentUrlOf, isConsentError, sessionIdOf } from './describe.ts';
 import { Prerequisite, type CheckContext } from './check.ts';

@@ -1,7 +1,7 @@
 // The target of this Playwright worker and the worker's one redactor. Every
 // secret a suite learns (client secret, api-key, each token it is given) is
 // registered here before any evidence is recorded, so no report shows it.
-import type { TargetConfig } from '../../harness/target/config.ts';
+import type { TargetConfig } from '../../harness/config/config.ts';
 import { Redactor, shortSecretWarning } from '../../harness/report/redact.ts';
 import { contextTarget } from './context.ts';
 

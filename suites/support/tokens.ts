@@ -2,7 +2,7 @@
 // the token checks, and one shared access token per worker for every other
 // call, renewed before it runs out (a compressed clock makes lifetimes short).
 import type { ExchangeResponse } from '../../harness/http/exchange.ts';
-import { fillPath, joinUrl } from '../../harness/target/profile.ts';
+import { fillPath, joinUrl } from '../../harness/config/profile.ts';
 import { Prerequisite, send, type CheckContext } from './check.ts';
 import { registerTokens, target } from './target.ts';
 import { realMs } from './waits.ts';

@@ -2,7 +2,7 @@
 // typed run context (suites/support/context.ts): no file of the suites or the
 // reporter's folder reads a PIS_ variable of its own. The secrets a user sets
 // (PIS_CLIENT_SECRET, ...) reach them by the names the context lists, read
-// where the target is joined (harness/target/env.ts) or hidden (the reporter).
+// where the target is joined (harness/config/env.ts) or hidden (the reporter).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';

@@ -19,7 +19,7 @@ const MODEL_FILE = 'harness/report/model.ts';
 /** Where levels are given: the registrations themselves. */
 const REGISTRATION_FILE = 'harness/check/def.ts';
 /** The code that defines, judges or registers checks: a level written here is a second place severity is set. */
-const CHECK_CODE = ['suites/', 'harness/sink/', 'harness/sender/', 'harness/check/'];
+const CHECK_CODE = ['suites/', 'harness/sink/', 'harness/certify/', 'harness/check/'];
 
 interface Source { file: string; text: string }
 
@@ -81,22 +81,22 @@ test("a check's level is set only where it is registered", () => {
 
 test('the rules catch a second outcome type, a hand-built result and a level set outside registration', () => {
   const src = (file: string, text: string): Source => ({ file, text });
-  assert.equal(secondOutcomeTypes([src('harness/sender/check.ts', 'export interface Outcome {\n  status: CheckStatus;\n}')]).length, 2);
+  assert.equal(secondOutcomeTypes([src('harness/certify/check.ts', 'export interface Outcome {\n  status: CheckStatus;\n}')]).length, 2);
   assert.equal(secondOutcomeTypes([src('harness/report/check.ts', "export type Judged = Omit<CheckResult, 'level'>;")]).length, 2);
   const imported = src('harness/sink/x.ts', "import { passed, type Outcome } from '../check/outcome.ts';");
   assert.deepEqual(secondOutcomeTypes([imported]), [], 'an import is no declaration');
   assert.equal(handBuiltResults([src('suites/webhook.spec.ts', "return { ...meta, status: 'skipped', skipKind: 'not-run', evidence: [] };")]).length, 1);
-  assert.equal(handBuiltResults([src('harness/sender/https.ts', "  return {\n    status: 'failed', expected: 'x',\n  };")]).length, 1);
+  assert.equal(handBuiltResults([src('harness/certify/https.ts', "  return {\n    status: 'failed', expected: 'x',\n  };")]).length, 1);
   assert.deepEqual(handBuiltResults([src('harness/check/outcome.ts', "return { status: 'passed', evidence };")]), []);
-  assert.deepEqual(handBuiltResults([src('harness/sender/plan.ts', "[{ status: 'STARTED' }]")]), [], 'a checkout status is no check status');
+  assert.deepEqual(handBuiltResults([src('harness/certify/plan.ts', "[{ status: 'STARTED' }]")]), [], 'a checkout status is no check status');
   const levels = levelsOutsideRegistration([
     src('suites/catalog/data.ts', "  must(banks.contract('must')),"),
     src('suites/checks/data/banks.ts', "export const contract = (level: 'must' | 'profile'): Check => ({"),
     src('suites/checks/data/x.ts', "expectContract(c, 'bank', items, level);\nconst r = { id, level: 'should' };"),
-    src('harness/sink/analysis/y.ts', 'function judge(view: RunView, level: Level) {}'),
+    src('harness/sink/checks/y.ts', 'function judge(view: RunView, level: Level) {}'),
   ]);
   assert.equal(levels.length, 4);
   assert.deepEqual(levelsOutsideRegistration([src('harness/check/def.ts', "export const must = registration('must');"),
-    src('harness/sink/analysis/body.ts', "violations.filter(v => v.level === 'must')"),
+    src('harness/sink/checks/body.ts', "violations.filter(v => v.level === 'must')"),
     src('harness/contracts/rules.ts', "{ id: 'bic.length', level: 'must' }")]), []);
 });

@@ -1,5 +1,5 @@
 // Hostile or mistaken command-line input ends at once with exit 2 and one
-// sentence that names the fix (harness/cli/command.ts, harness/target/file.ts),
+// sentence that names the fix (harness/cli/command.ts, harness/config/file.ts),
 // the same sentence from every command, and nothing written.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -272,7 +272,7 @@ test('lastModifiedDate before createdDate: validate and the sink judge it by one
   const line = /^ {4}should {2}(\/lastModifiedDate: expected .*, found .*) {2}\[spec 2\.2, date\.last-modified-after-created\]$/m.exec(r.stdout);
   assert.ok(line, r.stdout);
   // The sink, shown a body with the same dates, says the same thing about it, at the same level.
-  const { analyze } = await import('../../harness/sink/analysis/index.ts');
+  const { analyze } = await import('../../harness/sink/checks/index.ts');
   const { KEY, S, conforming } = await import('../sink/records.ts');
   const { attempts, plan } = conforming();
   const first = attempts.find(a => a.checkoutId === 'clean')!;

@@ -34,8 +34,8 @@ test('the npm start figure quotes bench/RESULTS.md, or says it has no time yet',
 
 test('the settings README.md states in prose are the code\'s: bundled time scale and lifetimes, --max-wait, the bank cap, the log line', async () => {
   const { BUNDLED_TIME_SCALE, bundledLifetimes } = await import('../../harness/runner/bundled.ts');
-  const { DEFAULT_BANKS } = await import('../../harness/target/banks.ts');
-  const { shownDefault, TARGET_OPTIONS } = await import('../../harness/target/options.ts');
+  const { DEFAULT_BANKS } = await import('../../harness/config/banks.ts');
+  const { shownDefault, TARGET_OPTIONS } = await import('../../harness/config/options.ts');
   const { LiveStatus } = await import('../../harness/report/wait.ts');
   const page = readFileSync(FIGURES_README, 'utf8').replace(/\s*\n\s*/g, ' ');
   const life = bundledLifetimes(BUNDLED_TIME_SCALE);

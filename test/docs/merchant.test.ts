@@ -9,7 +9,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { checkWebhookBody, isConformant } from '../../harness/contracts/index.ts';
-import { statusIn } from '../../harness/sender/state.ts';
+import { statusIn } from '../../harness/certify/state.ts';
 import { ROOT, runCli } from '../helpers/cli.ts';
 
 const page = readFileSync(join(ROOT, 'docs/merchant.md'), 'utf8');

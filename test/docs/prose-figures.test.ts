@@ -15,10 +15,10 @@ import { join } from 'node:path';
 import { ROOT } from '../helpers/cli.ts';
 import { SHOWN_LIFETIMES } from '../../harness/reference/lifetimes.ts';
 import { neededMaxWait } from '../../suites/support/waits.ts';
-import { shownDefault, TARGET_OPTIONS } from '../../harness/target/options.ts';
-import { timing } from '../../harness/sender/options.ts';
+import { shownDefault, TARGET_OPTIONS } from '../../harness/config/options.ts';
+import { timing } from '../../harness/certify/options.ts';
 import { specClock } from '../../harness/clock.ts';
-import { MIN_RETRY_DELAY_MS } from '../../harness/sink/analysis/view.ts';
+import { MIN_RETRY_DELAY_MS } from '../../harness/sink/checks/view.ts';
 import { SUITE_PLANS } from '../../harness/sink/plan.ts';
 import { STRANGER_SAMPLE } from '../../harness/sink/server.ts';
 
@@ -75,6 +75,6 @@ test('docs/architecture.md\'s backoff chain and docs/cli.md\'s config file cap',
   const chain = Array.from({ length: failures }, (_, i) => MIN_RETRY_DELAY_MS / 1000 * 2 ** i);
   assert.ok(page('docs/architecture.md').includes(`chain (${chain.join(' + ')} spec seconds)`),
     `docs/architecture.md names the held checkout's chain (${chain.join(' + ')})`);
-  const cap = constantOf('harness/target/yaml.ts', 'MAX_YAML_BYTES');
+  const cap = constantOf('harness/config/yaml.ts', 'MAX_YAML_BYTES');
   assert.ok(page('docs/cli.md').includes(`a file over ${cap / MIB} MiB stops`));
 });

@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import { operationsAt, type Operation } from '../../harness/places/operations.ts';
 import { LATEST_API_VERSION } from '../../harness/contracts/api-versions.ts';
 import { startReference, type Reference } from '../../harness/reference/index.ts';
-import { DEFAULT_PATHS } from '../../harness/target/profile.ts';
+import { DEFAULT_PATHS } from '../../harness/config/profile.ts';
 import { bundledLifetimes } from '../../harness/runner/bundled.ts';
 import type { RunResults } from '../../harness/report/model.ts';
 import { runCli } from '../helpers/cli.ts';

@@ -3,7 +3,7 @@
 // defined and names real checks under its own prefix. Whether each proof
 // still makes its checks fail is shown where the proofs run: test/run/catalog
 // (API faults), test/sink/reference-faults-* (webhook faults),
-// test/suites/mutations, test/sink/analysis (records), test/sender/faults and
+// test/suites/mutations, test/sink/analysis (records), test/certify/faults and
 // timing (receivers).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -5,9 +5,9 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fromFlags, resolveTarget } from '../../harness/target/config.ts';
-import { loadConfigFile } from '../../harness/target/file.ts';
-import { parseBanks } from '../../harness/target/banks.ts';
+import { fromFlags, resolveTarget } from '../../harness/config/config.ts';
+import { loadConfigFile } from '../../harness/config/file.ts';
+import { parseBanks } from '../../harness/config/banks.ts';
 
 const BASE = { authUrl: 'http://a', baseUrl: 'http://a/api', clientId: 'c', clientSecret: 's' };
 

@@ -6,11 +6,11 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fromEnv, fromFlags, resolveTarget } from '../../harness/target/config.ts';
-import { loadConfigFile } from '../../harness/target/file.ts';
-import { loadConsentScript } from '../../harness/target/consent-script.ts';
-import { joinTarget, reportTarget, splitTarget } from '../../harness/target/env.ts';
-import { DEFAULT_PATHS } from '../../harness/target/profile.ts';
+import { fromEnv, fromFlags, resolveTarget } from '../../harness/config/config.ts';
+import { loadConfigFile } from '../../harness/config/file.ts';
+import { loadConsentScript } from '../../harness/config/consent-script.ts';
+import { joinTarget, reportTarget, splitTarget } from '../../harness/config/env.ts';
+import { DEFAULT_PATHS } from '../../harness/config/profile.ts';
 
 function withFile(text: string, fn: (file: string) => void): void {
   const dir = mkdtempSync(join(tmpdir(), 'pis-cfg-'));

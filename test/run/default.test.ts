@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RunResults } from '../../harness/report/model.ts';
 import { availableSuites } from '../../harness/runner/playwright.ts';
-import { SUITES } from '../../harness/target/config.ts';
+import { SUITES } from '../../harness/config/config.ts';
 import { runCli } from '../helpers/cli.ts';
 import { judgeable } from '../sink/stall.ts';
 

@@ -14,8 +14,8 @@ import { selectChecks } from '../../harness/cli/selection.ts';
 import { LATEST_API_VERSION } from '../../harness/contracts/api-versions.ts';
 import { CATALOG } from '../../suites/catalog/index.ts';
 import type { RunResults } from '../../harness/report/model.ts';
-import { resolveTarget } from '../../harness/target/config.ts';
-import { splitTarget } from '../../harness/target/env.ts';
+import { resolveTarget } from '../../harness/config/config.ts';
+import { splitTarget } from '../../harness/config/env.ts';
 import { testContextEnv } from '../helpers/context.ts';
 
 test('--grep that matches no check: exit 2, no report written, reports/latest unchanged', async () => {

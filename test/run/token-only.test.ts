@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startReference } from '../../harness/reference/index.ts';
-import { requireBaseUrl, resolveTarget } from '../../harness/target/config.ts';
+import { requireBaseUrl, resolveTarget } from '../../harness/config/config.ts';
 import type { RunResults } from '../../harness/report/model.ts';
 import { runCli } from '../helpers/cli.ts';
 

@@ -6,10 +6,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { DeliveryAttempt } from '../../harness/report/model.ts';
-import { analyze } from '../../harness/sink/analysis/index.ts';
-import { backoffUnjudged } from '../../harness/sink/analysis/backoff.ts';
-import { waits5sUnjudged } from '../../harness/sink/analysis/timeout.ts';
-import { buildView } from '../../harness/sink/analysis/view.ts';
+import { analyze } from '../../harness/sink/checks/index.ts';
+import { backoffUnjudged } from '../../harness/sink/checks/backoff.ts';
+import { waits5sUnjudged } from '../../harness/sink/checks/timeout.ts';
+import { buildView } from '../../harness/sink/checks/view.ts';
 import type { SinkPlan } from '../../harness/sink/plan.ts';
 import { KEY, S, att, conforming, moveTo } from './records.ts';
 

@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { DeliveryAttempt } from '../../harness/report/model.ts';
-import { analyze, WEBHOOK_CHECKS } from '../../harness/sink/analysis/index.ts';
+import { analyze, WEBHOOK_CHECKS } from '../../harness/sink/checks/index.ts';
 import type { SinkPlan } from '../../harness/sink/plan.ts';
 import { loadProofs } from '../../harness/requirements/load.ts';
 import { ALLOWED, KEY, RECORDS, S, att, conforming, withLongChain } from './records.ts';

@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { DeliveryAttempt } from '../../harness/report/model.ts';
-import { analyze } from '../../harness/sink/analysis/index.ts';
+import { analyze } from '../../harness/sink/checks/index.ts';
 import type { SinkPlan } from '../../harness/sink/plan.ts';
 import { KEY, S, backoffOf, conforming, moveTo } from './records.ts';
 
@@ -82,8 +82,8 @@ test('min-delay never widens by the sink\'s own lateness: 9.41 s measured by a s
 });
 
 test("run's --retry-wait defaults to the analysis's retry wait", async () => {
-  const { TARGET_OPTIONS } = await import('../../harness/target/options.ts');
-  const { RETRY_WAIT_BOUND_MS } = await import('../../harness/sink/analysis/view.ts');
+  const { TARGET_OPTIONS } = await import('../../harness/config/options.ts');
+  const { RETRY_WAIT_BOUND_MS } = await import('../../harness/sink/checks/view.ts');
   assert.equal(TARGET_OPTIONS.find(o => o.name === 'retry-wait')?.default, RETRY_WAIT_BOUND_MS / 1000);
 });
 

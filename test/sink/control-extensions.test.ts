@@ -4,7 +4,7 @@
 // target description's control.honours is the first source.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { analyze } from '../../harness/sink/analysis/index.ts';
+import { analyze } from '../../harness/sink/checks/index.ts';
 import { driveCheckouts } from '../../harness/sink/drive.ts';
 import { SUITE_PLANS } from '../../harness/sink/plan.ts';
 import { startSink } from '../../harness/sink/server.ts';

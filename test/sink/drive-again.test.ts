@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startReference } from '../../harness/reference/index.ts';
-import { analyzeRun } from '../../harness/sink/analysis/index.ts';
+import { analyzeRun } from '../../harness/sink/checks/index.ts';
 import { driveCheckouts } from '../../harness/sink/drive.ts';
 import { SUITE_PLANS } from '../../harness/sink/plan.ts';
 import { startSink, type Sink } from '../../harness/sink/server.ts';

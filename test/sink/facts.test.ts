@@ -4,8 +4,8 @@
 // kept prefix of the body instead), and the report's records never carry them.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { analyzeRun } from '../../harness/sink/analysis/index.ts';
-import { readBody, type RecordedAttempt } from '../../harness/sink/analysis/facts.ts';
+import { analyzeRun } from '../../harness/sink/checks/index.ts';
+import { readBody, type RecordedAttempt } from '../../harness/sink/checks/facts.ts';
 import { buildWebhookBody } from '../../harness/webhook/bodies.ts';
 
 const KEY = 'facts-key-1';

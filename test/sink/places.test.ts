@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { DeliveryAttempt } from '../../harness/report/model.ts';
-import { analyze, WEBHOOK_CHECKS } from '../../harness/sink/analysis/index.ts';
+import { analyze, WEBHOOK_CHECKS } from '../../harness/sink/checks/index.ts';
 import type { SinkPlan } from '../../harness/sink/plan.ts';
 import { ANSWER_CLASSES } from '../../harness/places/answer-classes.ts';
 import { EVENT_POSITIONS } from '../../harness/places/event-positions.ts';

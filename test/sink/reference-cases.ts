@@ -7,7 +7,7 @@ import { startReference } from '../../harness/reference/index.ts';
 import { FAULTS } from '../../harness/reference/catalog.ts';
 import { startSink } from '../../harness/sink/server.ts';
 import { driveCheckouts } from '../../harness/sink/drive.ts';
-import { analyzeRun } from '../../harness/sink/analysis/index.ts';
+import { analyzeRun } from '../../harness/sink/checks/index.ts';
 import { loadProofs } from '../../harness/requirements/load.ts';
 import { webhookKeys } from '../../harness/sink/keys.ts';
 import { LONG_CHAIN_PLAN, SUITE_PLANS, type CheckoutPlan } from '../../harness/sink/plan.ts';

@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { FAULTS } from '../../harness/reference/catalog.ts';
-import { analyze } from '../../harness/sink/analysis/index.ts';
+import { analyze } from '../../harness/sink/checks/index.ts';
 import { LONG_CHAIN_SETUP, cleanCase, faultCase, judgeAll } from './reference-cases.ts';
 import { KEY, S, conforming, withLongChain, type Change } from './records.ts';
 

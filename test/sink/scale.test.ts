@@ -9,8 +9,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { DeliveryAttempt } from '../../harness/report/model.ts';
-import { analyzeRun } from '../../harness/sink/analysis/index.ts';
-import { readBody, type BodyFacts, type RecordedAttempt } from '../../harness/sink/analysis/facts.ts';
+import { analyzeRun } from '../../harness/sink/checks/index.ts';
+import { readBody, type BodyFacts, type RecordedAttempt } from '../../harness/sink/checks/facts.ts';
 import { buildWebhookBody } from '../../harness/webhook/bodies.ts';
 
 const KEY = 'scale-key-1';

@@ -8,7 +8,7 @@ import { connect } from 'node:net';
 import { request } from 'undici';
 import { startSink } from '../../harness/sink/server.ts';
 import { driveCheckouts } from '../../harness/sink/drive.ts';
-import { analyze } from '../../harness/sink/analysis/index.ts';
+import { analyze } from '../../harness/sink/checks/index.ts';
 import { webhookKeys } from '../../harness/sink/keys.ts';
 import { buildWebhookBody } from '../../harness/webhook/bodies.ts';
 import { startSender, type SenderFlags } from './sender.ts';

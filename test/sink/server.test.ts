@@ -7,7 +7,7 @@ import { connect } from 'node:net';
 import { Agent, request } from 'undici';
 import { startSink } from '../../harness/sink/server.ts';
 import { MAX_BODY_BYTES } from '../../harness/sink/recorder.ts';
-import { factsOf } from '../../harness/sink/analysis/facts.ts';
+import { factsOf } from '../../harness/sink/checks/facts.ts';
 import { isHarnessError } from '../../harness/errors.ts';
 import type { CheckoutPlan } from '../../harness/sink/plan.ts';
 

@@ -3,7 +3,7 @@
 // webhook.body.transaction-status and is a finding of transaction-status-agrees.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { analyze, WEBHOOK_CHECKS } from '../../harness/sink/analysis/index.ts';
+import { analyze, WEBHOOK_CHECKS } from '../../harness/sink/checks/index.ts';
 import { KEY, S, conforming } from './records.ts';
 
 test('a batch payment still PAYMENT_RETRYABLE at PAYMENT_INITIATED: a should finding, the must check passes', () => {

@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { CATALOG, SUITE_CHECKS } from '../../suites/catalog/index.ts';
-import { WEBHOOK_CHECKS } from '../../harness/sink/analysis/index.ts';
+import { WEBHOOK_CHECKS } from '../../harness/sink/checks/index.ts';
 import { RUN_CONTEXT_ENV } from '../../suites/support/context.ts';
 
 // The fixed id prefixes of the check ids (docs/checks.md), by suite.

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { startReference } from '../../harness/reference/index.ts';
 import type { RunResults } from '../../harness/report/model.ts';
-import { WEBHOOK_CHECKS } from '../../harness/sink/analysis/index.ts';
+import { WEBHOOK_CHECKS } from '../../harness/sink/checks/index.ts';
 import { runCli } from '../helpers/cli.ts';
 import { judgeable } from '../sink/stall.ts';
 

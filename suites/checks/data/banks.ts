@@ -7,7 +7,7 @@ import { expectContract, recordContract } from '../../support/contract.ts';
 import { target } from '../../support/target.ts';
 import { bankSelection, banksUnderTest, type Bank } from '../../support/banks.ts';
 import { bankCountry, where } from '../../support/describe.ts';
-import { urlEncodable } from '../../../harness/target/profile.ts';
+import { urlEncodable } from '../../../harness/config/profile.ts';
 
 async function list(c: CheckContext, query?: Record<string, string>): Promise<{ status: number; banks?: Bank[]; raw: unknown }> {
   const res = await call(c, 'GET', 'banks', {}, { query, label: query ? `banks ${new URLSearchParams(query)}` : 'all banks' });

@@ -5,8 +5,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { API_VERSIONS, atLeast, type ApiVersion } from '../../../harness/contracts/api-versions.ts';
 import { Redactor } from '../../../harness/report/redact.ts';
-import { resolveTarget } from '../../../harness/target/config.ts';
-import { detectApiVersion } from '../../../harness/target/detect.ts';
+import { resolveTarget } from '../../../harness/config/config.ts';
+import { detectApiVersion } from '../../../harness/config/detect.ts';
 import type { Reference } from '../../../harness/reference/index.ts';
 import { RefClient, withReference } from './client.ts';
 

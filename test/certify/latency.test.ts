@@ -2,14 +2,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { percentile, summarizeMs } from '../../harness/report/stats.ts';
-import { latencyEvidence } from '../../harness/sender/latency.ts';
+import { latencyEvidence } from '../../harness/certify/latency.ts';
 import { latencyFigure } from '../../harness/report/html/latency.ts';
 import { renderPage } from '../../harness/report/html/page.ts';
-import { timing } from '../../harness/sender/options.ts';
+import { timing } from '../../harness/certify/options.ts';
 import { specClock } from '../../harness/clock.ts';
 import type { RunResults } from '../../harness/report/model.ts';
 import { summarize } from '../../harness/report/verdict.ts';
-import type { Delivery } from '../../harness/sender/transport.ts';
+import type { Delivery } from '../../harness/certify/transport.ts';
 
 test('nearest-rank percentiles report latencies that were measured', () => {
   const ms = Array.from({ length: 100 }, (_, i) => i + 1);

@@ -3,11 +3,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sequenceViolation } from '../../harness/contracts/rules.ts';
 import { checkWebhookBody } from '../../harness/contracts/index.ts';
-import { acceptsPlan, Ids, pathTo, planSize } from '../../harness/sender/plan.ts';
+import { acceptsPlan, Ids, pathTo, planSize } from '../../harness/certify/plan.ts';
 import { TRANSITION_KINDS, TRANSITION_PLACES, TRANSITIONS } from '../../harness/places/transitions.ts';
-import { makePlan, planLine } from '../../harness/sender/certify.ts';
-import { statusIn } from '../../harness/sender/state.ts';
-import { DEFAULTS } from '../../harness/sender/options.ts';
+import { makePlan, planLine } from '../../harness/certify/certify.ts';
+import { statusIn } from '../../harness/certify/state.ts';
+import { DEFAULTS } from '../../harness/certify/options.ts';
 
 test('every accepts checkout follows a path the service sends, and every body is valid', () => {
   const plan = acceptsPlan(new Ids());

@@ -77,7 +77,7 @@ export interface TargetConfig {
 export type PartialConfig = Partial<Omit<TargetConfig, 'paths' | 'headers' | 'apiVersion'>> & {
   paths?: Partial<Paths>;
   headers?: Partial<Headers>;
-  /** `detect`: `run` probes the target for the highest version it answers to (harness/target/detect.ts). */
+  /** `detect`: `run` probes the target for the highest version it answers to (harness/config/detect.ts). */
   apiVersion?: ApiVersion | 'detect';
 };
 

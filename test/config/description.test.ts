@@ -7,9 +7,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { describeTarget, PROFILE_DESCRIPTION, readDescription, setAt, valuesAt } from '../../harness/target/description.ts';
+import { describeTarget, PROFILE_DESCRIPTION, readDescription, setAt, valuesAt } from '../../harness/config/description.ts';
 import { runCli } from '../helpers/cli.ts';
-import { resolveTarget } from '../../harness/target/config.ts';
+import { resolveTarget } from '../../harness/config/config.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'pis-description-'));
 process.on('exit', () => rmSync(dir, { recursive: true, force: true }));

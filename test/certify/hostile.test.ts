@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { startBin } from '../helpers/process.ts';
 import { startReceiver } from '../fixtures/receivers/receiver.ts';
 import type { RunResults } from '../../harness/report/model.ts';
-import { ANSWER_READ_LIMIT_BYTES } from '../../harness/sender/wire.ts';
+import { ANSWER_READ_LIMIT_BYTES } from '../../harness/certify/wire.ts';
 import { API_KEY } from './certify-helper.ts';
 
 /** The process's peak resident memory so far (Linux /proc), in MB; undefined once it is gone. */

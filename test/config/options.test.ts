@@ -1,4 +1,4 @@
-// harness/target/options.ts: every option of the table is taken as a flag, as
+// harness/config/options.ts: every option of the table is taken as a flag, as
 // its environment variable and as a config key in both spellings, and each
 // way reaches the same TargetConfig field; a wrong value or an unknown key is
 // one sentence that names where it was given.
@@ -9,11 +9,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { stringify } from 'yaml';
-import { fromEnv, fromFlags, resolveTarget } from '../../harness/target/config.ts';
-import { loadConfigFile } from '../../harness/target/file.ts';
-import { spellings } from '../../harness/target/kinds.ts';
-import { TARGET_FLAGS, TARGET_OPTIONS } from '../../harness/target/options.ts';
-import { describeTarget } from '../../harness/target/description.ts';
+import { fromEnv, fromFlags, resolveTarget } from '../../harness/config/config.ts';
+import { loadConfigFile } from '../../harness/config/file.ts';
+import { spellings } from '../../harness/config/kinds.ts';
+import { TARGET_FLAGS, TARGET_OPTIONS } from '../../harness/config/options.ts';
+import { describeTarget } from '../../harness/config/description.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'pis-options-'));
 test.after(() => rmSync(dir, { recursive: true, force: true }));

@@ -3,7 +3,7 @@
 // out of what it reports, and refuses only what no header can carry.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkKey, headerValue } from '../../harness/sender/key.ts';
+import { checkKey, headerValue } from '../../harness/certify/key.ts';
 import { certifyFixture, certifyJudged, failed, PLAIN_HTTP } from './certify-helper.ts';
 
 test('a key beyond ASCII goes out as its UTF-8 bytes; one with a line break or outer spaces is refused', () => {

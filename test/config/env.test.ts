@@ -5,9 +5,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Redactor } from '../../harness/report/redact.ts';
-import { resolveTarget } from '../../harness/target/config.ts';
-import { joinTarget, redactTargetSecrets, SECRET_VARIABLES, splitTarget } from '../../harness/target/env.ts';
-import { TARGET_OPTIONS } from '../../harness/target/options.ts';
+import { resolveTarget } from '../../harness/config/config.ts';
+import { joinTarget, redactTargetSecrets, SECRET_VARIABLES, splitTarget } from '../../harness/config/env.ts';
+import { TARGET_OPTIONS } from '../../harness/config/options.ts';
 
 const secrets = TARGET_OPTIONS.filter(o => o.secret);
 const valueOf = (name: string) => `secret-of-${name}-0123456789`;

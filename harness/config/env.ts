@@ -7,7 +7,7 @@ import { TARGET_OPTIONS } from './options.ts';
 import { redactUrlUserinfo } from '../http/url.ts';
 import type { Redactor } from '../report/redact.ts';
 
-/** The secret options, each in the variable the user would set it in (every secret option has one: test/target/options.test.ts). */
+/** The secret options, each in the variable the user would set it in (every secret option has one: test/config/options.test.ts). */
 const SECRETS = TARGET_OPTIONS.filter(o => o.secret).map(o => ({ field: o.field, env: o.env! }));
 
 /** The variables that carry a secret, which a process below the target's layer (Playwright's reporter) must hide. */

@@ -1,4 +1,4 @@
-// The kinds of value a target option takes (harness/target/options.ts): for
+// The kinds of value a target option takes (harness/config/options.ts): for
 // each, how a flag, an environment variable or a config key gives it, what
 // the config file's JSON Schema says of it (contracts/target-config.yaml is
 // generated from these), and the words an error uses for a good value.

@@ -5,7 +5,7 @@
 // a sentence, each within a byte cap.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { AnswerParser, HEAD_LIMIT_BYTES, headerRecord } from '../../harness/sender/http1.ts';
+import { AnswerParser, HEAD_LIMIT_BYTES, headerRecord } from '../../harness/certify/http1.ts';
 
 interface Read { status?: number; head?: string; body: string; ended: boolean; parser: AnswerParser }
 

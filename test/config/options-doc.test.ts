@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { command as run } from '../../harness/cli/run.ts';
 import { ENVIRONMENT } from '../../harness/cli/environment.ts';
-import { shownDefault, TARGET_OPTIONS } from '../../harness/target/options.ts';
+import { shownDefault, TARGET_OPTIONS } from '../../harness/config/options.ts';
 import { CLI_DOC, cliDoc, configSchema, README, readmeDoc, SCHEMA_FILE } from '../../scripts/options-doc.ts';
 
 test('contracts/target-config.yaml, docs/cli.md and README.md are up to date (run npx tsx scripts/options-doc.ts)', () => {

@@ -1,10 +1,10 @@
 // Runs a certification in-process against a sample receiver and returns its
 // checks, and holds a run's results to the proofs registry.
 import assert from 'node:assert/strict';
-import { certify, makePlan } from '../../harness/sender/certify.ts';
-import { DEFAULTS, timing, type SenderOptions } from '../../harness/sender/options.ts';
+import { certify, makePlan } from '../../harness/certify/certify.ts';
+import { DEFAULTS, timing, type SenderOptions } from '../../harness/certify/options.ts';
 import { specClock } from '../../harness/clock.ts';
-import { StallMeter } from '../../harness/sender/stall.ts';
+import { StallMeter } from '../../harness/certify/stall.ts';
 import { Redactor } from '../../harness/report/redact.ts';
 import type { CheckResult } from '../../harness/report/model.ts';
 import { loadProofs } from '../../harness/requirements/load.ts';

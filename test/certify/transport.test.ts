@@ -8,10 +8,10 @@ import { createServer, type Server } from 'node:http';
 import { createServer as createTcp, type Server as TcpServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { Redactor } from '../../harness/report/redact.ts';
-import { Transport } from '../../harness/sender/transport.ts';
-import { ANSWER_KEPT_BYTES, ANSWER_READ_LIMIT_BYTES } from '../../harness/sender/wire.ts';
-import { StallMeter } from '../../harness/sender/stall.ts';
-import type { SenderOptions } from '../../harness/sender/options.ts';
+import { Transport } from '../../harness/certify/transport.ts';
+import { ANSWER_KEPT_BYTES, ANSWER_READ_LIMIT_BYTES } from '../../harness/certify/wire.ts';
+import { StallMeter } from '../../harness/certify/stall.ts';
+import type { SenderOptions } from '../../harness/certify/options.ts';
 
 const KEY = 'transport-test-key';
 const MB = 1024 * 1024;

@@ -8,8 +8,8 @@ import { createHash } from 'node:crypto';
 import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { Redactor } from '../../harness/report/redact.ts';
-import { Transport } from '../../harness/sender/transport.ts';
-import type { SenderOptions } from '../../harness/sender/options.ts';
+import { Transport } from '../../harness/certify/transport.ts';
+import type { SenderOptions } from '../../harness/certify/options.ts';
 
 const KEY = 'wire-test-key';
 
