@@ -71,7 +71,6 @@ not sent. Exit 0 conformant, 1 not conformant or incomplete (0 with
 
 Options:
 ${optionsHelp(OPTIONS)}
-  -h, --help              this text
 
 Checks (ids receiver.<prefix>.<name>; a failed should is a warning; a check whose
 deliveries got no answer fails or is not run, never passes):
@@ -120,6 +119,7 @@ function checkLine(c: CheckResult, p = palette()): string {
 export const command: Command = {
   name: 'certify-receiver',
   help: HELP,
+  options: OPTIONS,
   async run(argv) {
     const v = parseOptions('certify-receiver', HELP, argv, OPTIONS);
     if (!v) return 0;

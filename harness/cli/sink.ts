@@ -154,6 +154,7 @@ function openReport(dir: string, header: ReportHeader, redactor: Redactor): Repo
 export const command: Command = {
   name: 'sink',
   help: HELP,
+  options: OPTIONS,
   async run(argv) {
     const v = parseOptions('sink', HELP, argv, OPTIONS);
     if (!v) return 0;
