@@ -133,9 +133,9 @@ const OPTIONS_HEAD = `# Options of every command
 
 Every flag each command takes, the environment variable read when the flag is
 not given, and the default when neither is. A flag wins over its variable.
-\`--help\` of a command lists the same options; \`-h, --help\` and \`--version\`
-work everywhere. The commands not listed (validate, report, keygen, attest,
-verify, matrix, coverage) say theirs in their \`--help\`.
+Each command's parser, its \`--help\` and this page read one table, so they
+list the same options; \`-h, --help\` and \`--version\` work everywhere.
+Each section starts with the command's usage line.
 `;
 
 /** A row of a command's table: flag, variable, default, meaning. */

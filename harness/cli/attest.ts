@@ -15,7 +15,7 @@ const OPTIONS = [
   { name: 'key', kind: 'value', arg: 'KEY', required: "attest needs --key KEY, a private key in PEM ('pis-conformance keygen' makes one).",
     help: "the private key (PEM, Ed25519 or ECDSA P-256; 'pis-conformance keygen' makes one)" },
   { name: 'deviations', kind: 'value', arg: 'FILE', help: 'declared deviations (YAML, contracts/deviations.yaml)', more: [
-    'listed in the certificate, never turning a failed check into a pass; expired and unused ones are reported'] },
+    'listed in the certificate, never turning a failed check into a pass;', 'expired and unused ones are reported'] },
   { name: 'config', kind: 'value', arg: 'FILE', help: "the run's --config file, recorded by its SHA-256" },
   { name: 'name', kind: 'value', arg: 'NAME', shownDefault: "'bundled reference', or the API's origin",
     help: "the implementation's name in the certificate and the matrix" },

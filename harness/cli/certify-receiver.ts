@@ -1,7 +1,7 @@
 // certify-receiver: plays the service's webhook sender against a merchant's
 // receiver and writes the usual report folder (docs/cli.md, docs/report.md).
 import { palette } from '../report/colour.ts';
-import { humanStream, reporterFlag, Terminal } from '../report/terminal.ts';
+import { humanStream, Terminal } from '../report/terminal.ts';
 import { HarnessError } from '../errors.ts';
 import { metaOf } from '../check/def.ts';
 import { isWarning, type CheckResult } from '../report/model.ts';
@@ -129,7 +129,7 @@ export const command: Command = {
     const redactor = new Redactor().add(opts.apiKey, 'PIS_WEBHOOK_API_KEY');
     for (const p of redactor.shortSecrets) process.stderr.write(shortSecretWarning(p) + '\n');
     const plan = makePlan(opts);
-    const term = new Terminal(v.reporter ?? reporterFlag(undefined), process.stdout, process.stderr, process.env,
+    const term = new Terminal(v.reporter, process.stdout, process.stderr, process.env,
       checkLine);
     const human = humanStream(term.mode);
     if (opts.keyNote) process.stderr.write(`pis-conformance certify-receiver: note: ${opts.keyNote}.\n`);

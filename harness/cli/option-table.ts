@@ -94,8 +94,8 @@ export function parseOptions<const T extends readonly CommandOption[]>(command: 
   return parseCommand(command, help, argv, table, { env })?.values ?? null;
 }
 
-/** A line of --help cut at spaces to fit 110 columns from column 26. */
-function wrapped(line: string, width = 84): string[] {
+/** A line of --help cut at spaces to fit 118 columns from column 26. */
+function wrapped(line: string, width = 92): string[] {
   const out: string[] = [];
   let rest = line;
   while (rest.length > width) {
@@ -125,7 +125,7 @@ export const REPORTER_OPTION = {
   name: 'reporter', kind: 'value', arg: 'R', default: 'line', read: (text: string) => reporterFlag(text),
   help: `what stdout shows: ${STDOUT_REPORTERS.join(', ')}`, more: [
     'line: a line per check and a recap of the failures at the end;',
-    'json: a JSON line per check and a summary line last (everything for a person goes to stderr);',
+    'json: a JSON line per check and a summary line last (lines for a person go to stderr);',
     'github: line plus GitHub Actions annotations and a job summary in $GITHUB_STEP_SUMMARY'],
 } as const satisfies CommandOption;
 

@@ -24,7 +24,7 @@ export const GATE_OPTIONS = [
     'listed here, in results.json, index.html and the certificate; they never turn a failed check',
     'into a pass; expired and unused ones are reported'] },
   { name: 'baseline', kind: 'value', arg: 'FILE', help: 'the results.json of an earlier run', more: [
-    'exit 0 when every failed must check failed there too; new, fixed and stale entries are listed'] },
+    'exit 0 when every failed must check failed there too;', 'new, fixed and stale entries are listed'] },
 ] as const satisfies readonly CommandOption[];
 
 export interface Gates { key?: KeyObject; deviations?: DeviationsFile; baseline?: RunResults; config?: string }
