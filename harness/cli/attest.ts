@@ -8,11 +8,13 @@ import { readPrivateKey } from '../attest/keys.ts';
 import { attestFolder } from '../attest/attest.ts';
 import { deviationLines, loadDeviations } from '../attest/deviations.ts';
 import type { Command } from './command.ts';
-import { optionsHelp, parseCommand, type CommandOption } from './option-table.ts';
+import { nonEmpty, optionsHelp, parseCommand, type CommandOption } from './option-table.ts';
+
+const NO_KEY = "attest needs --key KEY, a private key in PEM ('pis-conformance keygen' makes one).";
 
 /** Every option of attest: its flags, --help rows and docs/options.md come from here. */
 const OPTIONS = [
-  { name: 'key', kind: 'value', arg: 'KEY', required: "attest needs --key KEY, a private key in PEM ('pis-conformance keygen' makes one).",
+  { name: 'key', kind: 'value', arg: 'KEY', required: NO_KEY, read: nonEmpty(NO_KEY),
     help: "the private key (PEM, Ed25519 or ECDSA P-256; 'pis-conformance keygen' makes one)" },
   { name: 'deviations', kind: 'value', arg: 'FILE', help: 'declared deviations (YAML, contracts/deviations.yaml)', more: [
     'listed in the certificate, never turning a failed check into a pass;', 'expired and unused ones are reported'] },
