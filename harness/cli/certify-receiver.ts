@@ -1,7 +1,7 @@
 // certify-receiver: plays the service's webhook sender against a merchant's
 // receiver and writes the usual report folder (docs/cli.md, docs/report.md).
 import { palette } from '../report/colour.ts';
-import { humanStream, reporterFlag, Terminal } from '../report/terminal.ts';
+import { humanStream, Terminal } from '../report/terminal.ts';
 import { HarnessError } from '../errors.ts';
 import { metaOf } from '../check/def.ts';
 import { isWarning, type CheckResult } from '../report/model.ts';
@@ -71,7 +71,6 @@ not sent. Exit 0 conformant, 1 not conformant or incomplete (0 with
 
 Options:
 ${optionsHelp(OPTIONS)}
-  -h, --help              this text
 
 Checks (ids receiver.<prefix>.<name>; a failed should is a warning; a check whose
 deliveries got no answer fails or is not run, never passes):
@@ -120,6 +119,7 @@ function checkLine(c: CheckResult, p = palette()): string {
 export const command: Command = {
   name: 'certify-receiver',
   help: HELP,
+  options: OPTIONS,
   async run(argv) {
     const v = parseOptions('certify-receiver', HELP, argv, OPTIONS);
     if (!v) return 0;
@@ -129,7 +129,7 @@ export const command: Command = {
     const redactor = new Redactor().add(opts.apiKey, 'PIS_WEBHOOK_API_KEY');
     for (const p of redactor.shortSecrets) process.stderr.write(shortSecretWarning(p) + '\n');
     const plan = makePlan(opts);
-    const term = new Terminal(v.reporter ?? reporterFlag(undefined), process.stdout, process.stderr, process.env,
+    const term = new Terminal(v.reporter, process.stdout, process.stderr, process.env,
       checkLine);
     const human = humanStream(term.mode);
     if (opts.keyNote) process.stderr.write(`pis-conformance certify-receiver: note: ${opts.keyNote}.\n`);

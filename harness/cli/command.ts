@@ -8,11 +8,14 @@ import { HarnessError } from '../errors.ts';
 import { reportFolderUsable } from '../report/folder.ts';
 import { TOOL } from '../version.ts';
 import { nearest } from '../flag-values.ts';
+import type { CommandOption } from './option-table.ts';
 
 export interface Command {
   name: string;
-  /** Full --help text. */
+  /** Full --help text; its option rows are written from `options` (optionsHelp). */
   help: string;
+  /** Every flag it takes, the table its parser reads (option-table.ts): docs/options.md is written from it. */
+  options: readonly CommandOption[];
   /** Returns the exit status: 0 conformant/ok, 1 not conformant, 2 could not run. */
   run(argv: string[]): Promise<number>;
 }

@@ -9,9 +9,19 @@ import { coverage } from '../requirements/coverage.ts';
 import { loadProofs, loadRequirements } from '../requirements/load.ts';
 import { pageHtml, tableText } from '../requirements/render.ts';
 import { linkProblems, listProblems } from '../requirements/rules.ts';
-import { parseFlags, type Command } from './command.ts';
+import type { Command } from './command.ts';
+import { optionsHelp, parseOptions, type CommandOption } from './option-table.ts';
 import { API_VERSIONS, parseApiVersion } from '../contracts/api-versions.ts';
 import { checkExistsAt, requirementsAtVersion } from '../requirements/versions.ts';
+
+/** Every option of coverage: its flags, --help rows and docs/options.md come from here. */
+const OPTIONS = [
+  { name: 'json', kind: 'switch', help: 'print the table as JSON instead of text' },
+  { name: 'out', kind: 'value', arg: 'DIR', help: 'also write DIR/coverage.html and DIR/coverage.json' },
+  { name: 'api-version', kind: 'value', arg: 'V', shownDefault: 'every version', read: (text: string, what: string) => parseApiVersion(text, what),
+    help: "the table at an API version of the spec's change history", more: [
+      `${API_VERSIONS.join(', ')}: the requirements that exist at V and the checks that run at V`] },
+] as const satisfies readonly CommandOption[];
 
 const HELP = `Usage: pis-conformance coverage [options]
 
@@ -22,30 +32,20 @@ receiver), and its status: covered, partial (what is missing is named), not
 covered yet, or untestable (with the reason). Ends with the figures.
 
 Options:
-  --json           print the table as JSON instead of text
-  --out DIR        also write DIR/coverage.html and DIR/coverage.json
-  --api-version V  the table at an API version of the spec's change history
-                   (${API_VERSIONS.join(', ')}): the requirements that exist
-                   at V and the checks that run at V (default: every version)
+${optionsHelp(OPTIONS)}
 
 Exit status: 0 printed, 2 the requirement or proof file is invalid (the message names the entry).
 `;
 
-const FLAGS = {
-  json: { type: 'boolean' },
-  out: { type: 'string' },
-  'api-version': { type: 'string' },
-} as const;
-
 export const command: Command = {
   name: 'coverage',
   help: HELP,
+  options: OPTIONS,
   async run(argv) {
-    const parsed = parseFlags('coverage', HELP, argv, FLAGS);
-    if (!parsed) return 0;
+    const v = parseOptions('coverage', HELP, argv, OPTIONS);
+    if (!v) return 0;
     const reqs = loadRequirements();
-    const asked = parsed.values['api-version'];
-    const version = asked === undefined ? undefined : parseApiVersion(asked, '--api-version');
+    const version = v['api-version'];
     const cov = version
       ? coverage(requirementsAtVersion(reqs, version, CATALOG), loadProofs(), CATALOG.filter(c => checkExistsAt(c, version)), version)
       : coverage(reqs, loadProofs(), CATALOG);
@@ -54,9 +54,9 @@ export const command: Command = {
     const heading = version
       ? `API version ${version}: ${cov.figures.requirements} of ${reqs.length} requirements exist, ${cov.figures.checks} of ${CATALOG.length} checks run.\n\n`
       : '';
-    process.stdout.write(parsed.values.json ? json : heading + tableText(cov) + '\n');
-    if (parsed.values.out) {
-      const dir = resolve(parsed.values.out);
+    process.stdout.write(v.json ? json : heading + tableText(cov) + '\n');
+    if (v.out) {
+      const dir = resolve(v.out);
       mkdirSync(dir, { recursive: true });
       writeFileSync(join(dir, 'coverage.json'), json);
       writeFileSync(join(dir, 'coverage.html'), pageHtml(cov, generatedAt));

@@ -3,7 +3,21 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { HarnessError } from '../errors.ts';
 import { generateKeys, KEY_TYPES, type KeyType } from '../attest/keys.ts';
-import { parseFlags, type Command } from './command.ts';
+import type { Command } from './command.ts';
+import { optionsHelp, parseOptions, type CommandOption } from './option-table.ts';
+
+function keyType(text: string): KeyType {
+  if (!(KEY_TYPES as readonly string[]).includes(text))
+    throw new HarnessError('PIS_BAD_FLAG', `--type ${text} is not a key type: use ${KEY_TYPES.join(' or ')}.`);
+  return text as KeyType;
+}
+
+/** Every option of keygen: its flags, --help rows and docs/options.md come from here. */
+const OPTIONS = [
+  { name: 'type', kind: 'value', arg: 'T', default: 'ed25519', read: keyType,
+    help: `${KEY_TYPES.join(' or ')} (ECDSA on NIST P-256 with SHA-256)` },
+  { name: 'out', kind: 'value', arg: 'PREFIX', default: 'pis-attest', help: 'where to write the two files; existing files are not overwritten' },
+] as const satisfies readonly CommandOption[];
 
 const help = `Usage: pis-conformance keygen [--type ed25519|ecdsa-p256] [--out PREFIX]
 
@@ -14,20 +28,18 @@ openssl makes the same keys:
   openssl pkey -in PREFIX.key -pubout -out PREFIX.pub
 
 Options:
-  --type T      ed25519 (default) or ecdsa-p256 (ECDSA on NIST P-256 with SHA-256)
-  --out PREFIX  where to write the two files (default pis-attest); existing files are not overwritten
+${optionsHelp(OPTIONS)}
 
 Exit status 0 when written, 2 when not.`;
 
 export const command: Command = {
   name: 'keygen',
   help,
+  options: OPTIONS,
   async run(argv) {
-    const parsed = parseFlags('keygen', help, argv, { type: { type: 'string' }, out: { type: 'string' } });
-    if (!parsed) return 0;
-    const type = (parsed.values.type ?? 'ed25519') as KeyType;
-    if (!KEY_TYPES.includes(type)) throw new HarnessError('PIS_BAD_FLAG', `--type ${type} is not a key type: use ${KEY_TYPES.join(' or ')}.`);
-    const prefix = parsed.values.out ?? 'pis-attest';
+    const v = parseOptions('keygen', help, argv, OPTIONS);
+    if (!v) return 0;
+    const { type, out: prefix } = v;
     // Neither file is written when either exists: a new private key beside an old public one would sign what nobody can verify.
     for (const file of [`${prefix}.key`, `${prefix}.pub`])
       if (existsSync(file)) throw new HarnessError('PIS_BAD_FLAG', `${file} exists already: give --out another prefix, or move the old key away first.`);

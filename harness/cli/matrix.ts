@@ -6,7 +6,14 @@ import { readPublicKey } from '../attest/keys.ts';
 import { openEnvelope, readEnvelope } from '../attest/verify.ts';
 import { renderMatrix, type MatrixEntry, type RefusedEntry } from '../attest/matrix-page.ts';
 import { CATALOG } from '../../suites/catalog/index.ts';
-import { parseFlags, type Command } from './command.ts';
+import type { Command } from './command.ts';
+import { optionsHelp, parseCommand, publicKeyOption, type CommandOption } from './option-table.ts';
+
+/** Every option of matrix: its flags, --help rows and docs/options.md come from here. */
+const OPTIONS = [
+  publicKeyOption('matrix needs --key PUB, the public key of whoever signed the certificates.'),
+  { name: 'out', kind: 'value', arg: 'FILE', default: 'matrix.html', help: 'the page to write' },
+] as const satisfies readonly CommandOption[];
 
 const help = `Usage: pis-conformance matrix ENVELOPE... --key PUB [--out FILE]
 
@@ -19,22 +26,23 @@ reason, never shown as a result. The page checks signatures only: verify each
 certificate against its report folder with 'pis-conformance verify --report'.
 
 Options:
-  --key PUB    a public key in PEM (repeat for several signers)
-  --out FILE   the page to write (default matrix.html)
+${optionsHelp(OPTIONS)}
 
 Exit status 0 when written, 2 when not.`;
 
 export const command: Command = {
   name: 'matrix',
   help,
+  options: OPTIONS,
   async run(argv) {
-    const parsed = parseFlags('matrix', help, argv, { key: { type: 'string', multiple: true }, out: { type: 'string' } }, true);
+    const parsed = parseCommand('matrix', help, argv, OPTIONS, { operands: files => {
+      if (!files.length)
+        throw new HarnessError('PIS_BAD_FLAG',
+          'give at least one envelope, e.g. pis-conformance matrix reports/*/attestation.intoto.json --key pis-attest.pub.');
+    } });
     if (!parsed) return 0;
-    const files = parsed.positionals;
-    if (!files.length)
-      throw new HarnessError('PIS_BAD_FLAG', 'give at least one envelope, e.g. pis-conformance matrix reports/*/attestation.intoto.json --key pis-attest.pub.');
-    if (!parsed.values.key?.length) throw new HarnessError('PIS_MISSING_OPTION', 'matrix needs --key PUB, the public key of whoever signed the certificates.');
-    const keys = parsed.values.key.map(readPublicKey);
+    const { values: v, operands: files } = parsed;
+    const keys = v.key.map(readPublicKey);
     const entries: MatrixEntry[] = [], refused: RefusedEntry[] = [];
     for (const file of files) {
       const read = readEnvelope(file);
@@ -43,7 +51,7 @@ export const command: Command = {
       else entries.push({ file, statement: opened.statement });
     }
     const reqs = new Map(CATALOG.map(c => [c.id, c.requirements ?? []]));
-    const out = parsed.values.out ?? 'matrix.html';
+    const out = v.out;
     try { writeFileSync(out, renderMatrix(entries, refused, id => reqs.get(id) ?? [])); } catch (e) {
       throw new HarnessError('PIS_BAD_FLAG',
         `${out} cannot be written (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}): give --out a file you can write.`);

@@ -1,14 +1,15 @@
 // The options of a command as one table, read by one parser: each entry has
 // its flag, kind of value, environment variable, default, help and check.
-// certify-receiver, sink and serve-reference are parsed from their tables, and
-// their --help rows and docs/options.md (scripts/options-doc.ts) are written
-// from the same tables, so a command cannot take a flag its help and the page
-// do not list. `run`'s target options have the table of harness/config/options.ts.
+// Every command is parsed from its table (Command.options), and its --help
+// rows and its section of docs/options.md (scripts/options-doc.ts) are written
+// from the same table, so a command cannot take a flag its help and the page
+// do not list. `run`'s table holds its target options (harness/config/options.ts,
+// read by the target config) beside its own (run-options.ts).
 import type { ErrorCode } from '../errors.ts';
 import { HarnessError } from '../errors.ts';
 import { parseNumber, PORT, type NumberBounds } from '../flag-values.ts';
 import { redactUrlUserinfo } from '../http/url.ts';
-import { REPORTER_HELP, reporterFlag } from '../report/terminal.ts';
+import { reporterFlag, STDOUT_REPORTERS } from '../report/terminal.ts';
 import { parseFlags } from './command.ts';
 
 type Code = Extract<ErrorCode, 'PIS_BAD_FLAG' | 'PIS_BAD_CONFIG'>;
@@ -58,18 +59,23 @@ export function shownDefault(o: CommandOption): string | undefined {
   return o.shownDefault ?? (o.default === undefined ? undefined : String(o.default));
 }
 
+/** How a command takes what is not a flag: checked as a whole (a sentence when wrong) before the options are read. */
+export type Operands = (operands: string[]) => void;
+
 /**
  * Parses argv by the table (unknown flags and missing values as command.ts
- * words them), then takes each option in the table's order: the flag, else its
- * variable, else its default; `read` checks the text. `--help` and `--version`
- * print and return null.
+ * words them), checks the operands when the command takes some, then takes
+ * each option in the table's order: the flag, else its variable, else its
+ * default; `read` checks the text. `--help` and `--version` print and return null.
  */
-export function parseOptions<const T extends readonly CommandOption[]>(command: string, help: string, argv: string[], table: T,
-  env: NodeJS.ProcessEnv = process.env): OptionValues<T> | null {
+export function parseCommand<const T extends readonly CommandOption[]>(command: string, help: string, argv: string[], table: T,
+  how: { operands?: Operands; env?: NodeJS.ProcessEnv } = {}): { values: OptionValues<T>; operands: string[] } | null {
   const config = Object.fromEntries(table.map(o => [o.name, o.kind === 'switch' ? { type: 'boolean' as const }
     : { type: 'string' as const, ...(o.kind === 'list' ? { multiple: true } : {}) }]));
-  const parsed = parseFlags(command, help, argv, config);
+  const parsed = parseFlags(command, help, argv, config, how.operands !== undefined);
   if (!parsed) return null;
+  how.operands?.(parsed.positionals);
+  const env = how.env ?? process.env;
   const out: Record<string, unknown> = {};
   for (const o of table) {
     const flag = (parsed.values as Record<string, string | boolean | string[] | undefined>)[o.name];
@@ -79,30 +85,59 @@ export function parseOptions<const T extends readonly CommandOption[]>(command: 
     else if (o.required) throw new HarnessError('PIS_MISSING_OPTION', o.required);
     else out[o.name] = o.kind === 'switch' ? false : o.kind === 'list' ? [] : o.default;
   }
-  return out as OptionValues<T>;
+  return { values: out as OptionValues<T>, operands: parsed.positionals };
 }
 
-/** The rows of a command's --help: the flag and its value, the help, its default and variable, its further lines. */
-export function optionsHelp(table: readonly CommandOption[]): string {
-  return table.flatMap(o => {
+/** parseCommand for a command that takes flags only. */
+export function parseOptions<const T extends readonly CommandOption[]>(command: string, help: string, argv: string[], table: T,
+  env: NodeJS.ProcessEnv = process.env): OptionValues<T> | null {
+  return parseCommand(command, help, argv, table, { env })?.values ?? null;
+}
+
+/** A line of --help cut at spaces to fit 118 columns from column 26. */
+function wrapped(line: string, width = 92): string[] {
+  const out: string[] = [];
+  let rest = line;
+  while (rest.length > width) {
+    const cut = rest.lastIndexOf(' ', width);
+    if (cut <= 0) break;
+    out.push(rest.slice(0, cut));
+    rest = rest.slice(cut + 1);
+  }
+  return [...out, rest];
+}
+
+/** The rows of a command's --help: the flag and its value, the help, its default and variable, its further lines; `-h, --help` last unless `help` is false. */
+export function optionsHelp(table: readonly CommandOption[], help = true): string {
+  const indent = ' '.repeat(26);
+  return [...table.flatMap(o => {
     const def = shownDefault(o);
     const left = `--${o.name}${o.arg ? ` ${o.arg}` : ''}`;
     const notes = [def === undefined ? '' : `default ${def}`, o.env ? `or ${o.env}` : '', o.required ? 'required' : ''].filter(Boolean);
-    return [`  ${left.padEnd(24)}${o.help}${notes.length ? ` (${notes.join('; ')})` : ''}`, ...(o.more ?? []).map(l => `${' '.repeat(26)}${l}`)];
-  }).join('\n');
+    const [first, ...next] = [`${o.help}${notes.length ? ` (${notes.join('; ')})` : ''}`, ...(o.more ?? [])].flatMap(l => wrapped(l));
+    return [`  ${left.padEnd(24)}${first}`, ...next.map(l => `${indent}${l}`)];
+  }), ...(help ? [`  ${'-h, --help'.padEnd(24)}this text`] : [])].join('\n');
 }
 
 // The options more than one command has, each worded once.
 
-const [reporterHelp, ...reporterMore] = REPORTER_HELP.split('\n').map(l => l.replace(/^\s+(--reporter R\s+)?/, ''));
-
 export const REPORTER_OPTION = {
-  name: 'reporter', kind: 'value', arg: 'R', help: reporterHelp!, more: reporterMore, read: (text: string) => reporterFlag(text),
+  name: 'reporter', kind: 'value', arg: 'R', default: 'line', read: (text: string) => reporterFlag(text),
+  help: `what stdout shows: ${STDOUT_REPORTERS.join(', ')}`, more: [
+    'line: a line per check and a recap of the failures at the end;',
+    'json: a JSON line per check and a summary line last (lines for a person go to stderr);',
+    'github: line plus GitHub Actions annotations and a job summary in $GITHUB_STEP_SUMMARY'],
 } as const satisfies CommandOption;
 
 export const REPORT_OPTION = {
   name: 'report', kind: 'value', arg: 'DIR', shownDefault: 'reports/<timestamp>', help: 'where to write the report folder',
+  more: ['reports/latest points at the newest folder of reports/'],
 } as const satisfies CommandOption;
+
+/** A public key flag of verify and matrix: PEM, repeatable, required with the sentence given. */
+export const publicKeyOption = <const R extends string>(required: R) => ({
+  name: 'key', kind: 'list', arg: 'PUB', required, help: 'a public key in PEM', more: ['repeat for several signers; any one may have signed'],
+} as const satisfies CommandOption);
 
 /** A port flag: a whole number from 0 (a free one) to 65535. */
 export const portOption = <const E extends { required?: string; default?: number; shownDefault?: string }>(help: string, extra: E) => ({

@@ -10,8 +10,12 @@ import { assembleResults, PLAN_FILE, type PlanFile } from '../report/assemble.ts
 import type { CheckResult, RunResults } from '../report/model.ts';
 import { verdictLines } from '../report/verdict.ts';
 import { writeReportFiles } from '../report/writer.ts';
-import { parseFlags, type Command } from './command.ts';
+import type { Command } from './command.ts';
+import { optionsHelp, parseCommand, type CommandOption } from './option-table.ts';
 import { checkedResults } from '../attest/results-file.ts';
+
+/** report takes no option but --help and --version. */
+const OPTIONS = [] as const satisfies readonly CommandOption[];
 
 const help = `Usage: pis-conformance report DIR
 
@@ -19,6 +23,10 @@ Rebuilds index.html and junit.xml of a report folder from its results.json, or
 from results.jsonl (one check per line) and plan.json when the run was killed
 before it wrote results.json; such a run's verdict is Interrupted, and the
 selected checks without a result are listed as not run.
+
+Options:
+${optionsHelp(OPTIONS)}
+
 Exit status 0 when rebuilt, 2 when the folder holds neither.`;
 
 /** The results with their verdict computed again, refused unless they have the shape of contracts/results.yaml. */
@@ -57,12 +65,13 @@ function fromJsonl(dir: string): RunResults {
 export const command: Command = {
   name: 'report',
   help,
+  options: OPTIONS,
   async run(argv) {
-    const parsed = parseFlags('report', help, argv, {}, true);
+    const parsed = parseCommand('report', help, argv, OPTIONS, { operands: dirs => {
+      if (dirs.length !== 1) throw new HarnessError('PIS_BAD_FLAG', 'give exactly one report folder, e.g. pis-conformance report reports/latest.');
+    } });
     if (!parsed) return 0;
-    const dir = parsed.positionals[0];
-    if (!dir || parsed.positionals.length > 1)
-      throw new HarnessError('PIS_BAD_FLAG', 'give exactly one report folder, e.g. pis-conformance report reports/latest.');
+    const dir = parsed.operands[0]!;
     let results: RunResults;
     if (existsSync(join(dir, 'results.json'))) {
       try { results = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as RunResults; } catch (e) {

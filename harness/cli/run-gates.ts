@@ -14,21 +14,18 @@ import type { RunResults } from '../report/model.ts';
 import { humanStream, type StdoutReporter } from '../report/terminal.ts';
 import { CATALOG } from '../../suites/catalog/index.ts';
 import { configDigest } from './attest.ts';
+import type { CommandOption } from './option-table.ts';
 
-export const GATE_FLAGS = {
-  'attest': { type: 'string' },
-  'deviations': { type: 'string' },
-  'baseline': { type: 'string' },
-} as const;
-
-export const GATES_HELP = `Certificate and CI gates (docs/report.md):
-  --attest KEY            sign the report folder with this private key (PEM, Ed25519 or ECDSA P-256):
-                          writes attestation.intoto.json, as 'pis-conformance attest' does
-  --deviations FILE       declared deviations (YAML, contracts/deviations.yaml): listed here, in results.json,
-                          index.html and the certificate; they never turn a failed check into a pass; expired
-                          and unused ones are reported
-  --baseline FILE         the results.json of an earlier run: exit 0 when every failed must check failed there
-                          too; new, fixed and stale entries are listed`;
+/** The flags of the gates, in run's table (run-options.ts). */
+export const GATE_OPTIONS = [
+  { name: 'attest', kind: 'value', arg: 'KEY', help: 'sign the report folder with this private key (PEM, Ed25519 or ECDSA P-256)',
+    more: ["writes attestation.intoto.json, as 'pis-conformance attest' does"] },
+  { name: 'deviations', kind: 'value', arg: 'FILE', help: 'declared deviations (YAML, contracts/deviations.yaml)', more: [
+    'listed here, in results.json, index.html and the certificate; they never turn a failed check',
+    'into a pass; expired and unused ones are reported'] },
+  { name: 'baseline', kind: 'value', arg: 'FILE', help: 'the results.json of an earlier run', more: [
+    'exit 0 when every failed must check failed there too;', 'new, fixed and stale entries are listed'] },
+] as const satisfies readonly CommandOption[];
 
 export interface Gates { key?: KeyObject; deviations?: DeviationsFile; baseline?: RunResults; config?: string }
 

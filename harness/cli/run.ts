@@ -9,10 +9,10 @@ import { join, relative } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { PassThrough } from 'node:stream';
 import { HarnessError } from '../errors.ts';
-import { numberFlag } from '../flag-values.ts';
-import { parseFlags, reportDirFlag, type Command } from './command.ts';
-import { fromEnv, fromFlags, namesTarget, requireBaseUrl, resolveTarget, SUITES, type PartialConfig, type TargetConfig } from '../config/config.ts';
-import { configOnlyHelp, TARGET_FLAGS, targetHelp } from '../config/options.ts';
+import { reportDirFlag, type Command } from './command.ts';
+import { parseOptions } from './option-table.ts';
+import { RUN_HELP, RUN_OPTIONS } from './run-options.ts';
+import { fromEnv, fromFlags, namesTarget, requireBaseUrl, resolveTarget, type PartialConfig, type TargetConfig } from '../config/config.ts';
 import { DEFAULT_BANKS, describeBanks } from '../config/banks.ts';
 import { loadConfigFile } from '../config/file.ts';
 import { redactTargetSecrets, reportTarget, SECRET_VARIABLES, splitTarget } from '../config/env.ts';
@@ -23,7 +23,7 @@ import type { RunResults } from '../report/model.ts';
 import { verdictExit } from '../report/verdict.ts';
 import { formatSummary } from '../report/progress.ts';
 import { chooseSuites, grepFlags, select, selectionOf, type RunChoice } from './selection.ts';
-import { humanStream, reporterFlag, type StdoutReporter } from '../report/terminal.ts';
+import { humanStream, type StdoutReporter } from '../report/terminal.ts';
 import { formatList } from './list.ts';
 import { descriptionYaml, PROFILE_DESCRIPTION } from '../config/description.ts';
 import { makeScratch, runPlaywright } from '../runner/playwright.ts';
@@ -34,79 +34,10 @@ import { parseLifetimes } from '../reference/lifetimes.ts';
 import { API_VERSIONS, LATEST_API_VERSION } from '../contracts/api-versions.ts';
 import { detectApiVersion, type Detection } from '../config/detect.ts';
 import { requirementWindows } from '../requirements/versions.ts';
-import { applyGates, GATE_FLAGS, GATES_HELP, readGates } from './run-gates.ts';
+import { applyGates, readGates } from './run-gates.ts';
 import { printable } from '../printable.ts';
 import { lockReportFolder } from '../report/folder.ts';
 import { givenTimeScale, runTimeScale } from './time-scale.ts';
-
-const HELP = `Usage: pis-conformance run [options]
-
-Runs the conformance suites against a target and writes a report folder.
-With no target options it starts the bundled reference implementation on free
-loopback ports (time scale ${BUNDLED_TIME_SCALE} unless --time-scale is given) and runs against it.
-
-Target (a flag, the environment variable at the right, or a key of the --config file;
-flags win over the environment, the environment over the file):
-${targetHelp()}
-
-Keys of the --config file only (kebab-case or camelCase; contracts/target-config.yaml is the file's schema):
-${configOnlyHelp()}
-  suites: LIST            the same as --suites
-
-What to run:
-  --suites LIST           comma list of ${SUITES.join(',')} (default: all that exist)
-  --grep PATTERN          only the checks whose id, title, requirement id or suite file matches (e.g. token.refresh.renews-tokens,
-                          R6.5-min-delay): a regular expression read as Playwright's --grep reads it, any letter case, or /re/flags
-  --grep-invert PATTERN   leave out the checks it matches (read as --grep is)
-  --config FILE           YAML file of target options: the keys above
-  --report DIR            where to write the report (default reports/<timestamp>; reports/latest points at it)
-  --workers N             suites run side by side (default 4: the webhook suite reads what run's own drive found,
-                          on the first worker free)
-  --fault LIST            bundled reference only: switch on faults or quirks of its catalog, to see checks fail
-  --lifetimes A,R[,C]     bundled reference only: access token, refresh token and consent lifetimes in spec
-                          seconds (default 25,50,50, longer on a clock faster than 0.08: every expiry is seen)
-  --allow-incomplete      exit 0 when no must check failed even though some could not run
-  --list                  print the checks the selection would run (level, spec, requirements) and stop
-  --describe              print the target description in force (the config's description: over docs/profile.md)
-                          as YAML and stop
-
-${GATES_HELP}
-
-Output:
-  --reporter R            line (default): a line per check, a status line while checks wait, a recap of
-                          the failures at the end; json: a JSON line per check and a summary line last
-                          (everything for a person goes to stderr); github: line plus GitHub Actions
-                          annotations and a job summary in $GITHUB_STEP_SUMMARY
-
-Exit status: 0 conformant, 1 not conformant or incomplete (some must checks could not run),
-2 the run could not be made, selected no check, or was interrupted. With --baseline a failed must check
-that also failed in the baseline does not count; declared deviations never change the status.
-`;
-
-/**
- * One Playwright worker per suite that waits on the spec's clock (token,
- * session) or calls the API (data, payments); the webhook suite's checks only
- * read the drive `run` makes, and get the first worker another suite leaves.
- * Each worker costs most of a second of CPU to start, and they all start at once.
- */
-const DEFAULT_WORKERS = 4;
-
-export const FLAGS = {
-  ...TARGET_FLAGS,
-  'suites': { type: 'string' },
-  'grep': { type: 'string' },
-  'grep-invert': { type: 'string' },
-  'config': { type: 'string' },
-  'report': { type: 'string' },
-  'workers': { type: 'string' },
-  'fault': { type: 'string', multiple: true },
-  'allow-incomplete': { type: 'boolean' },
-  'list': { type: 'boolean' },
-  'describe': { type: 'boolean' },
-  'reporter': { type: 'string' },
-  'lifetimes': { type: 'string' },
-  ...GATE_FLAGS,
-} as const;
 
 /** PIS_GLOBAL_TIMEOUT_S: seconds the whole run may take (0 or unset: no limit). */
 function globalTimeoutS(value: string | undefined): number {
@@ -117,17 +48,16 @@ function globalTimeoutS(value: string | undefined): number {
 
 export const command: Command = {
   name: 'run',
-  help: HELP,
+  help: RUN_HELP,
+  options: RUN_OPTIONS,
   async run(argv) {
-    const parsed = parseFlags('run', HELP, argv, FLAGS);
-    if (!parsed) return 0;
-    const v = parsed.values;
+    const v = parseOptions('run', RUN_HELP, argv, RUN_OPTIONS);
+    if (!v) return 0;
     const flags = fromFlags(v);
     const file = v.config ? loadConfigFile(v.config) : { config: {} as PartialConfig, suites: undefined };
     const env = fromEnv(process.env);
     const suites = chooseSuites(v.suites ?? file.suites);
-    const workers = numberFlag('workers', v.workers, DEFAULT_WORKERS, { min: 1, integer: true });
-    const reporter = reporterFlag(v.reporter);
+    const { workers, reporter } = v;
     const greps = grepFlags(v);
     const human = humanStream(reporter);
     const askedVersion = flags.apiVersion ?? env.apiVersion ?? file.config.apiVersion;
@@ -145,7 +75,7 @@ export const command: Command = {
       process.stdout.write(formatList(checks, reporter, listVersion));
       return 0;
     }
-    const faults = (v.fault ?? []).flatMap(f => f.split(',')).map(f => f.trim()).filter(Boolean);
+    const faults = v.fault.flatMap(f => f.split(',')).map(f => f.trim()).filter(Boolean);
     const dir = reportDirFlag(v.report, defaultReportDir);
     const gates = readGates(v);
     // Held until this process exits: a second run on the same folder stops here.
@@ -189,7 +119,7 @@ export const command: Command = {
         cfg = { ...resolveTarget({ apiVersion: detection.version }, ...sources), ...clock.settings };
         human.write(`API version ${detection.version} detected: ${detection.why}\n`);
       } else if (askedVersion && !bundled) human.write(`API version ${cfg.apiVersion}: the checks of that version run, on its paths.\n`);
-      const allowIncomplete = v['allow-incomplete'] === true;
+      const allowIncomplete = v['allow-incomplete'];
       const choice: RunChoice = { suites, ...greps, profile: cfg.profile, apiVersion: cfg.apiVersion };
       // The one selection: --list prints it, the webhook drive and the start-first watches go by it, Playwright runs it.
       const selected = await select(choice);

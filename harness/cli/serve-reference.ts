@@ -43,7 +43,6 @@ lines, and runs until Ctrl-C.
 
 Options:
 ${optionsHelp(OPTIONS)}
-  -h, --help              this text
 
 Exit status 0 after a clean stop, 2 when it cannot start (port in use, bad flag,
 unknown fault).`;
@@ -106,6 +105,7 @@ export function banner(ref: Reference, opts: { webhookUrl?: string; webhookApiKe
 export const command: Command = {
   name: 'serve-reference',
   help,
+  options: OPTIONS,
   async run(argv) {
     const v = parseOptions('serve-reference', help, argv, OPTIONS);
     if (!v) return 0;

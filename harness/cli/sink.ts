@@ -8,7 +8,7 @@ import { HarnessError } from '../errors.ts';
 import { metaOf } from '../check/def.ts';
 import { verdictExit } from '../report/verdict.ts';
 import { formatSummary } from '../report/progress.ts';
-import { humanStream, reporterFlag, Terminal } from '../report/terminal.ts';
+import { humanStream, Terminal } from '../report/terminal.ts';
 import { Redactor, shortSecretWarning } from '../report/redact.ts';
 import { ReportWriter, defaultReportDir, type ReportHeader } from '../report/writer.ts';
 import { analyzeRun, WEBHOOK_CHECKS } from '../sink/checks/index.ts';
@@ -158,6 +158,7 @@ function openReport(dir: string, header: ReportHeader, redactor: Redactor): Repo
 export const command: Command = {
   name: 'sink',
   help: HELP,
+  options: OPTIONS,
   async run(argv) {
     const v = parseOptions('sink', HELP, argv, OPTIONS);
     if (!v) return 0;
@@ -182,7 +183,7 @@ export const command: Command = {
       const selection = { timeScale, allowIncomplete, ...(duration !== undefined ? { durationS: duration } : {}) };
       const writer = openReport(reportDir, { command: 'sink', target: { sinkUrl: sink.url }, timeScale, selection }, redactor);
       const stopped = untilStopped(duration);
-      const term = new Terminal(v.reporter ?? reporterFlag(undefined));
+      const term = new Terminal(v.reporter);
       term.allowIncomplete = allowIncomplete;
       const human = humanStream(term.mode);
       const mode = forwardTo ? `; every attempt is passed on to ${forwardTo} and answered with its answer`

@@ -6,7 +6,8 @@
 // breaks a `must` or a place could not be read, 2 nothing could be read at all
 // or an item's kind could not be told.
 import { HarnessError } from '../errors.ts';
-import { parseFlags, type Command } from './command.ts';
+import type { Command } from './command.ts';
+import { optionsHelp, parseCommand, type CommandOption } from './option-table.ts';
 import {
   CONTRACT_NAMES, checkWebhookBody, classifyItem, isConformant, validateContract, type ContractName, type Violation,
 } from '../contracts/index.ts';
@@ -16,7 +17,18 @@ import { expandPaths, readEntries, type InputItem, type Unreadable } from '../co
 const ALIASES: Record<string, ContractName | 'webhook'> = {
   normal: 'webhook-normal', batch: 'webhook-batch', older: 'webhook-older', token: 'token-response', webhook: 'webhook',
 };
+type Kind = ContractName | 'webhook';
+
 const KINDS = ['webhook', ...Object.keys(ALIASES).filter(k => k !== 'webhook'), ...CONTRACT_NAMES];
+
+/** Every option of validate: its flags, --help rows and docs/options.md come from here. */
+const OPTIONS = [
+  { name: 'as', kind: 'value', arg: 'KIND', read: (text: string) => resolveKind(text), help: 'validate every item as KIND', more: [
+    'webhook (any webhook body kind), normal, batch, older, token, or a contract name:', CONTRACT_NAMES.join(', ')] },
+  { name: 'no-profile', kind: 'switch', help: 'do not print findings of level profile (docs/profile.md decisions)' },
+  { name: 'json', kind: 'switch', help: 'print one JSON object per item instead, and no summary', more: [
+    'its file, line, kind, verdict (valid, invalid, unknown, unreadable) and violations'] },
+] as const satisfies readonly CommandOption[];
 
 const help = `Usage: pis-conformance validate [--as KIND] [--no-profile] [--json] FILE...
 
@@ -31,13 +43,7 @@ older-variant webhook body (spec 2.2, 2.3, 2.5), a token response (2.1) or a
 token error (RFC 6749 5.2).
 
 Options:
-  --as KIND      validate every item as KIND: webhook (any webhook body kind),
-                 normal, batch, older, token, or a contract name:
-                 ${CONTRACT_NAMES.join(', ')}
-  --no-profile   do not print findings of level profile (docs/profile.md decisions)
-  --json         print one JSON object per item instead (file, line, kind,
-                 verdict valid|invalid|unknown|unreadable, violations), and no summary
-  -h, --help     this help
+${optionsHelp(OPTIONS)}
 
 Prints one line per item (file:line, kind, verdict) and, under it, each
 finding with its level, JSON pointer, expected and found value, spec section.
@@ -53,10 +59,7 @@ Exit status: 0 all items valid (should/profile findings are warnings),
 1 an item breaks a must or a place could not be read, 2 nothing could be
 read at all, or an item's kind could not be told.`;
 
-type Kind = ContractName | 'webhook';
-
-function resolveKind(value: string | undefined): Kind | undefined {
-  if (value === undefined) return undefined;
+function resolveKind(value: string): Kind {
   const kind = ALIASES[value] ?? (CONTRACT_NAMES.includes(value as ContractName) ? value as ContractName : undefined);
   if (!kind) throw new HarnessError('PIS_BAD_FLAG', `--as ${value} is not a kind: use one of ${KINDS.join(', ')}.`);
   return kind;
@@ -148,20 +151,21 @@ class Output {
 export const command: Command = {
   name: 'validate',
   help,
+  options: OPTIONS,
   async run(argv) {
-    const args = parseFlags('validate', help, argv, { 'as': { type: 'string' }, 'no-profile': { type: 'boolean' }, 'json': { type: 'boolean' } }, true);
+    const args = parseCommand('validate', help, argv, OPTIONS, { operands: files => {
+      if (!files.length)
+        throw new HarnessError('PIS_MISSING_OPTION', "No file given: name one or more JSON or JSON-lines files, e.g. 'pis-conformance validate bodies.jsonl'.");
+    } });
     if (!args) return 0;
-    if (!args.positionals.length)
-      throw new HarnessError('PIS_MISSING_OPTION', "No file given: name one or more JSON or JSON-lines files, e.g. 'pis-conformance validate bodies.jsonl'.");
-    const as = resolveKind(args.values.as as string | undefined);
+    const { as, json } = args.values;
     const showProfile = !args.values['no-profile'];
-    const json = !!args.values.json;
     const out = new Output();
     const colour = palette();
     const n = { items: 0, invalid: 0, unknown: 0, warned: 0, unreadable: 0 };
     let firstUnreadable: Unreadable | undefined;
     // Each item is judged and printed as it is read: the output starts at once and memory stays flat.
-    for (const file of expandPaths(args.positionals)) {
+    for (const file of expandPaths(args.operands)) {
       for await (const entry of readEntries(file)) {
         if (entry.kind === 'unreadable') {
           n.unreadable++;

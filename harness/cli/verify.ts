@@ -7,7 +7,15 @@ import { readPublicKey } from '../attest/keys.ts';
 import { openEnvelope, readEnvelope, recomputedFindings, subjectFindings } from '../attest/verify.ts';
 import { loadPolicy, policyFindings } from '../attest/policy.ts';
 import { CATALOG } from '../../suites/catalog/index.ts';
-import { parseFlags, type Command } from './command.ts';
+import type { Command } from './command.ts';
+import { optionsHelp, parseCommand, publicKeyOption, type CommandOption } from './option-table.ts';
+
+/** Every option of verify: its flags, --help rows and docs/options.md come from here. */
+const OPTIONS = [
+  publicKeyOption('verify needs --key PUB, the public key of whoever signed the certificate.'),
+  { name: 'report', kind: 'value', arg: 'DIR', help: 'the report folder the certificate is for' },
+  { name: 'policy', kind: 'value', arg: 'FILE', help: 'the policy to apply' },
+] as const satisfies readonly CommandOption[];
 
 const help = `Usage: pis-conformance verify ENVELOPE --key PUB [--report DIR] [--policy FILE]
 
@@ -24,28 +32,25 @@ Verifies a certificate that attest or run --attest wrote:
     deviations only if the policy accepts them and they have not expired.
 
 Options:
-  --key PUB       a public key in PEM (repeat for several; any one may have signed)
-  --report DIR    the report folder the certificate is for
-  --policy FILE   the policy to apply
+${optionsHelp(OPTIONS)}
 
 Exit status 0 accepted, 1 refused (each reason on its own line), 2 could not verify.`;
 
 export const command: Command = {
   name: 'verify',
   help,
+  options: OPTIONS,
   async run(argv) {
-    const parsed = parseFlags('verify', help, argv,
-      { key: { type: 'string', multiple: true }, report: { type: 'string' }, policy: { type: 'string' } }, true);
+    const parsed = parseCommand('verify', help, argv, OPTIONS, { operands: files => {
+      if (files.length !== 1)
+        throw new HarnessError('PIS_BAD_FLAG',
+          'give exactly one envelope, e.g. pis-conformance verify reports/latest/attestation.intoto.json --key pis-attest.pub.');
+    } });
     if (!parsed) return 0;
-    const v = parsed.values;
-    const file = parsed.positionals[0];
-    if (!file || parsed.positionals.length > 1)
-      throw new HarnessError('PIS_BAD_FLAG',
-        'give exactly one envelope, e.g. pis-conformance verify reports/latest/attestation.intoto.json --key pis-attest.pub.');
-    if (!v.key?.length) throw new HarnessError('PIS_MISSING_OPTION', 'verify needs --key PUB, the public key of whoever signed the certificate.');
+    const { values: v, operands: [file] } = parsed;
     const keys = v.key.map(readPublicKey);
     const policy = v.policy ? loadPolicy(v.policy) : undefined;
-    const read = readEnvelope(file);
+    const read = readEnvelope(file!);
     const opened = 'refused' in read ? read : openEnvelope(read.json, keys);
     const findings = 'refused' in opened ? [opened.refused] : [
       ...(v.report ? [...subjectFindings(opened.statement, v.report), ...recomputedFindings(opened.statement, v.report)] : []),

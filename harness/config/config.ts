@@ -119,8 +119,8 @@ function readSource(values: [TargetOption, string, unknown][], source: Source): 
 
 /** The target flags of `run` as a config source. */
 export function fromFlags(v: Record<string, unknown>): PartialConfig {
-  // A switch that is not given is undefined (parseArgs), never false.
-  return readSource(TARGET_OPTIONS.filter(o => o.flag && v[o.name] !== undefined).map(o => [o, o.name, v[o.name]]), { from: 'flags' });
+  // A switch that is not given is false or undefined: it leaves the setting to the other sources.
+  return readSource(TARGET_OPTIONS.filter(o => o.flag && v[o.name] !== undefined && v[o.name] !== false).map(o => [o, o.name, v[o.name]]), { from: 'flags' });
 }
 
 /** The target variables (PIS_AUTH_URL, ...) as a config source; an empty one counts as not set. */

@@ -47,7 +47,7 @@ export interface TargetOption {
   implies?: PartialConfig;
 }
 
-/** One entry, its kind and default checked against the field's type; its name and kind kept for the type of TARGET_FLAGS. */
+/** One entry, its kind and default checked against the field's type. */
 function option<const N extends string, const Flag extends boolean, F extends Field>(o: Omit<TargetOption, 'name' | 'flag' | 'field' | 'kind' | 'default'> & {
   name: N; flag: Flag; field: F; kind: Kind<NonNullable<PartialConfig[F]>>; default?: PartialConfig[F];
 }): TargetOption & { name: N; flag: Flag; field: F; kind: Kind<NonNullable<PartialConfig[F]>> } {
@@ -131,13 +131,6 @@ type Complete<T extends readonly { field: Field }[]> =
 
 // A field of TargetConfig that no option sets fails to compile here: a setting that can be given has its entry.
 export const TARGET_OPTIONS: readonly TargetOption[] = OPTIONS satisfies Complete<typeof OPTIONS>;
-
-type TargetFlags = {
-  [O in Extract<typeof OPTIONS[number], { flag: true }> as O['name']]: { type: O['kind'] extends Kind<boolean> ? 'boolean' : 'string' }
-};
-
-/** The parseArgs options of the target flags of `run`. */
-export const TARGET_FLAGS = Object.fromEntries(TARGET_OPTIONS.filter(o => o.flag).map(o => [o.name, { type: o.kind.flag }])) as TargetFlags;
 
 /** The config file's keys (both spellings of each name) and their options. */
 export const CONFIG_KEYS: ReadonlyMap<string, TargetOption> = new Map(TARGET_OPTIONS.flatMap(o => kind.spellings(o.name).map(k => [k, o] as const)));

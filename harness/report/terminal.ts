@@ -15,7 +15,7 @@ import { formatCheckLine, formatRecap, printableCheck, reproduceLine } from './p
 import { printable, printableLines } from '../printable.ts';
 import { LiveStatus, type WaitNote } from './wait.ts';
 
-const STDOUT_REPORTERS = ['line', 'json', 'github'] as const;
+export const STDOUT_REPORTERS = ['line', 'json', 'github'] as const;
 export type StdoutReporter = typeof STDOUT_REPORTERS[number];
 
 /** The --reporter flag of run, certify-receiver and sink. */
@@ -25,11 +25,6 @@ export function reporterFlag(name: string | undefined): StdoutReporter {
     throw new HarnessError('PIS_BAD_FLAG', `--reporter ${name} is not a reporter: use one of ${STDOUT_REPORTERS.join(', ')}.`);
   return name as StdoutReporter;
 }
-
-/** The help lines of --reporter, the same in every command. */
-export const REPORTER_HELP = `  --reporter R          line (default): a line per check and a recap of the failures at the end;
-                        json: a JSON line per check and a summary line (lines for a person go to stderr);
-                        github: line plus GitHub Actions annotations and a job summary`;
 
 /** Where lines for a person go: stdout, except in json mode, which keeps stdout for machines. */
 export function humanStream(mode: StdoutReporter): NodeJS.WriteStream {

@@ -1,21 +1,19 @@
-// A command's parse, its --help and docs/options.md cannot disagree: the flags
-// certify-receiver, sink and serve-reference accept are the rows of their
-// tables (harness/cli/option-table.ts), each in --help and in the page; run's
-// accepted flags are each in the page; a variable a table reads is in the
-// environment list for that command.
+// A command's parse, its --help and docs/options.md cannot disagree: every
+// command of harness/cli.ts has a table (Command.options) that its parser
+// reads; the flags it accepts are exactly the rows of that table, each row is
+// in its --help and in its section of the page, its help names no other flag,
+// an unknown flag is one sentence (the nearest flag when there is one), and a
+// variable a table reads is in the environment list for that command.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { HarnessError } from '../../harness/errors.ts';
 import { ENVIRONMENT } from '../../harness/cli/environment.ts';
-import { parseOptions, type CommandOption } from '../../harness/cli/option-table.ts';
-import { command as certify } from '../../harness/cli/certify-receiver.ts';
-import { command as sink } from '../../harness/cli/sink.ts';
-import { command as serve } from '../../harness/cli/serve-reference.ts';
-import { FLAGS as RUN_FLAGS } from '../../harness/cli/run.ts';
-import { COMMAND_TABLES, OPTIONS_DOC, optionsDoc } from '../../scripts/options-doc.ts';
-
-const HELP: Record<string, string> = { 'certify-receiver': certify.help, 'sink': sink.help, 'serve-reference': serve.help };
+import type { Command } from '../../harness/cli/command.ts';
+import { parseCommand, parseOptions, type CommandOption } from '../../harness/cli/option-table.ts';
+import { COMMANDS, OPTIONS_DOC, optionsDoc } from '../../scripts/options-doc.ts';
+import { ROOT } from '../helpers/cli.ts';
 
 /** The flags of one command's section of docs/options.md. */
 function documented(page: string, command: string): string[] {
@@ -24,40 +22,85 @@ function documented(page: string, command: string): string[] {
   return [...section.matchAll(/^\| `--([a-z0-9-]+)/gm)].map(m => m[1]!);
 }
 
-/** Whether the parser of `table` takes --name: anything but "Unknown option" (a bad or missing value is a later question). */
-function accepts(command: string, table: readonly CommandOption[], name: string): boolean {
-  const o = table.find(x => x.name === name);
-  const argv = o?.kind === 'switch' ? [`--${name}`] : [`--${name}`, 'x'];
-  try { parseOptions(command, '', argv, table, {}); } catch (e) {
-    if (!(e instanceof HarnessError)) throw e;
-    return !/Unknown option/.test(e.message);
+/** What the command itself does with argv, up to its parse: 'help' when it got as far as printing its help, else the error. */
+async function attempt(c: Command, argv: string[]): Promise<'help' | HarnessError> {
+  const write = process.stdout.write;
+  let printed = '';
+  process.stdout.write = ((s: string) => { printed += s; return true; }) as typeof process.stdout.write;
+  try {
+    const code = await c.run([...argv, '--help']);
+    assert.equal(code, 0);
+    assert.equal(printed, c.help.trimEnd() + '\n', `${c.name} ${argv.join(' ')} --help`);
+    return 'help';
+  } catch (e) {
+    if (e instanceof HarnessError) return e;
+    throw e;
+  } finally {
+    process.stdout.write = write;
   }
-  return true;
 }
+
+const argvOf = (o: CommandOption) => o.kind === 'switch' ? [`--${o.name}`] : [`--${o.name}`, 'x'];
 
 test('docs/options.md is up to date (run npx tsx scripts/options-doc.ts)', () => {
   assert.equal(readFileSync(OPTIONS_DOC, 'utf8'), optionsDoc());
 });
 
-test('each table command accepts exactly the flags its --help and docs/options.md list', () => {
+test('every command has its section of docs/options.md: the commands of harness/cli.ts and the command files of harness/cli/', () => {
+  const files = readdirSync(join(ROOT, 'harness/cli'))
+    .filter(f => f.endsWith('.ts') && /^export const command\b/m.test(readFileSync(join(ROOT, 'harness/cli', f), 'utf8')))
+    .map(f => f.replace(/\.ts$/, ''));
+  const listed = [...readFileSync(join(ROOT, 'harness/cli.ts'), 'utf8').matchAll(/^ {2}'([a-z-]+)': \{ summary/gm)].map(m => m[1]!);
+  const page = [...readFileSync(OPTIONS_DOC, 'utf8').matchAll(/^## ([a-z-]+)$/gm)].map(m => m[1]!);
+  assert.deepEqual(COMMANDS.map(c => c.name), listed, 'the page follows pis-conformance --help');
+  assert.deepEqual([...files].sort(), [...listed].sort(), 'every command file is a command of harness/cli.ts');
+  assert.deepEqual(page, listed);
+});
+
+test('each command accepts exactly the flags of its table, and its --help and docs/options.md list exactly those', async () => {
   const page = readFileSync(OPTIONS_DOC, 'utf8');
-  for (const [command, table] of Object.entries(COMMAND_TABLES)) {
-    const names = table.map(o => o.name);
-    assert.deepEqual(documented(page, command), names, `${command}: docs/options.md rows`);
-    const helpRows = [...HELP[command]!.matchAll(/^ {2}--([a-z0-9-]+)/gm)].map(m => m[1]!).filter(n => n !== 'help');
-    assert.deepEqual(helpRows, names, `${command}: --help rows`);
-    for (const n of names) assert.ok(accepts(command, table, n), `${command} refuses --${n}, which its table lists`);
-    assert.equal(accepts(command, table, 'no-such-flag'), false, `${command} takes a flag its table does not list`);
-    for (const o of table.filter(x => x.env)) {
+  for (const c of COMMANDS) {
+    const names = c.options.map(o => o.name);
+    assert.equal(new Set(names).size, names.length, `${c.name}: a flag twice in its table`);
+    assert.deepEqual(documented(page, c.name), names, `${c.name}: docs/options.md rows`);
+    assert.deepEqual([...c.help.matchAll(/^ {2}--([a-z0-9-]+)/gm)].map(m => m[1]!), names, `${c.name}: --help rows`);
+    assert.match(c.help, /^ {2}-h, --help {14}this text$/m, `${c.name}: --help has its own row`);
+    // A flag named after another command's name is that command's ('run --attest').
+    const others = COMMANDS.filter(x => x !== c).map(x => x.name).join('|');
+    const named = new Set([...c.help.matchAll(new RegExp(`(?<![\\w-]|\\b(?:${others}) )--([a-z][a-z0-9-]*)`, 'g'))].map(m => m[1]!));
+    assert.deepEqual([...named].filter(n => !names.includes(n) && n !== 'help' && n !== 'version'), [], `${c.name}: --help names flags it does not take`);
+    // The command's own run, not the table alone: each flag gets as far as --help.
+    for (const o of c.options) assert.equal(await attempt(c, argvOf(o)), 'help', `${c.name} refuses --${o.name}, which its table lists`);
+    for (const o of c.options.filter(x => x.env)) {
       const v = ENVIRONMENT.find(e => e.name === o.env);
-      assert.ok(v?.commands.split(', ').includes(command), `${o.env} is read by ${command}: the environment list says so`);
+      assert.ok(v?.commands.split(', ').includes(c.name), `${o.env} is read by ${c.name}: the environment list says so`);
     }
   }
 });
 
-test('every flag run accepts has its row in docs/options.md', () => {
-  const rows = documented(readFileSync(OPTIONS_DOC, 'utf8'), 'run');
-  assert.deepEqual([...rows].sort(), Object.keys(RUN_FLAGS).sort());
+test('no command parses by hand: node:util parseArgs is called by command.ts only, and its parseFlags by option-table.ts only', () => {
+  for (const f of readdirSync(join(ROOT, 'harness/cli'))) {
+    const text = readFileSync(join(ROOT, 'harness/cli', f), 'utf8');
+    if (f !== 'command.ts') assert.doesNotMatch(text, /\bparseArgs\b/, `harness/cli/${f} calls parseArgs`);
+    if (f !== 'command.ts' && f !== 'option-table.ts') assert.doesNotMatch(text, /\bparseFlags\b/, `harness/cli/${f} parses by hand: give it a table`);
+  }
+});
+
+test('an unknown flag stops every command with one sentence, naming the nearest flag of its table', async () => {
+  for (const c of COMMANDS) {
+    const far = await attempt(c, ['--zzzzzz']);
+    assert.ok(far instanceof HarnessError && far.code === 'PIS_BAD_FLAG', `${c.name} takes --zzzzzz`);
+    assert.equal(far.message, `Unknown option '--zzzzzz': see 'pis-conformance ${c.name} --help' for the accepted flags.`);
+    for (const o of c.options.filter(x => x.name.length >= 5)) {
+      // Two letters swapped in the middle: one edit away.
+      const at = Math.floor(o.name.length / 2);
+      const typo = o.name.slice(0, at - 1) + o.name[at] + o.name[at - 1] + o.name.slice(at + 1);
+      if (typo === o.name) continue;
+      const e = await attempt(c, [`--${typo}`]);
+      assert.ok(e instanceof HarnessError && e.code === 'PIS_BAD_FLAG', `${c.name} takes --${typo}`);
+      assert.equal(e.message, `Unknown option '--${typo}': did you mean --${o.name}? (see 'pis-conformance ${c.name} --help')`);
+    }
+  }
 });
 
 test('the shared parser: flag over variable over default, the check of each, one sentence for a bad value', () => {
@@ -78,4 +121,13 @@ test('the shared parser: flag over variable over default, the check of each, one
   assert.throws(() => parse(['--key', 'k', '--scale', 'x']), /--scale must be positive, not 'x'/);
   assert.throws(() => parse([]), (e: unknown) => e instanceof HarnessError && e.code === 'PIS_MISSING_OPTION' && e.message === 'give --key.');
   assert.throws(() => parse(['--key', 'k', '--kye']), /Unknown option/);
+  assert.throws(() => parse(['--key', 'k', 'file']), /Unexpected argument 'file'/, 'a command without operands refuses one');
+
+  // Operands: checked as a whole, before the options (a missing file is said before a missing --key).
+  const one = (files: string[]) => { if (files.length !== 1) throw new HarnessError('PIS_BAD_FLAG', 'give one file.'); };
+  const withFile = (argv: string[]) => parseCommand('t', '', argv, table, { operands: one, env: {} });
+  assert.deepEqual(withFile(['a.json', '--key', 'k'])?.operands, ['a.json']);
+  assert.throws(() => withFile([]), /give one file/);
+  assert.throws(() => withFile(['a', 'b', '--key', 'k']), /give one file/);
+  assert.throws(() => withFile(['a']), /give --key/);
 });

@@ -7,12 +7,13 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { stringify } from 'yaml';
 import { fromEnv, fromFlags, resolveTarget } from '../../harness/config/config.ts';
 import { loadConfigFile } from '../../harness/config/file.ts';
 import { spellings } from '../../harness/config/kinds.ts';
-import { TARGET_FLAGS, TARGET_OPTIONS } from '../../harness/config/options.ts';
+import { TARGET_OPTIONS } from '../../harness/config/options.ts';
+import { parseOptions } from '../../harness/cli/option-table.ts';
+import { RUN_OPTIONS } from '../../harness/cli/run-options.ts';
 import { describeTarget } from '../../harness/config/description.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'pis-options-'));
@@ -80,15 +81,16 @@ function throwsNaming(fn: () => unknown, code: string, named: string, label: str
 
 test('every option is taken as a flag, a variable and a config key in both spellings, and reaches the same field', () => {
   assert.deepEqual(Object.keys(SAMPLES).sort(), TARGET_OPTIONS.map(o => o.name).sort(), 'a sample for every option of the table');
+  assert.deepEqual(fromFlags(parseOptions('run', '', [], RUN_OPTIONS, {})!), {}, 'no flag given: no setting from the flags');
   for (const o of TARGET_OPTIONS) {
     const s = SAMPLES[o.name]!;
     const got: [string, unknown][] = [];
     if (o.flag) {
       assert.ok(s.text !== undefined, `${o.name} has a flag: give its sample a text`);
       const argv = s.text === true ? [`--${o.name}`] : [`--${o.name}`, s.text];
-      const { values } = parseArgs({ args: argv, options: TARGET_FLAGS, strict: true });
-      got.push([`--${o.name}`, fromFlags(values)[o.field]]);
-    } else assert.ok(!(o.name in TARGET_FLAGS), o.name);
+      // Through run's own table and parser: every other switch of it comes out false, which leaves its setting alone.
+      got.push([`--${o.name}`, fromFlags(parseOptions('run', '', argv, RUN_OPTIONS, {})!)[o.field]]);
+    } else assert.ok(!RUN_OPTIONS.some(x => x.name === o.name), o.name);
     if (o.env) got.push([o.env, fromEnv({ [o.env]: String(s.text) })[o.field]]);
     for (const key of spellings(o.name)) {
       // A secret never goes in a file: the key is refused, naming the variable that takes it.
