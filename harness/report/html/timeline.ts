@@ -7,7 +7,7 @@
 // are real ms; the axis is in spec seconds: real / timeScale).
 import type { DeliveryAttempt, RunResults } from '../model.ts';
 import { esc } from './escape.ts';
-import { specClock } from '../../clock.ts';
+import { isTimeScale, specClock } from '../../clock.ts';
 
 const LEFT = 190, RIGHT = 24, TOP = 58, ROW = 30, AXIS = 34, PLOT = 1040;
 const WINDOW_S = 5, MIN_DELAY_S = 10;
@@ -23,8 +23,12 @@ function colour(a: DeliveryAttempt): string {
   return LEGEND[1][0];
 }
 
-/** Spec seconds from the real ms of the record. */
-const specS = (r: RunResults, ms: number) => specClock(r.timeScale).toSpec(ms) / 1000;
+/**
+ * Spec seconds from the real ms of the record; NaN when the results carry no
+ * usable time scale (report DIR refuses such a file, but the page renders
+ * whatever it is given without throwing).
+ */
+const specS = (r: RunResults, ms: number) => (isTimeScale(r.timeScale) ? specClock(r.timeScale).toSpec(ms) / 1000 : NaN);
 
 /**
  * The attempts each failed check says broke its rule, by seq: the evidence's
