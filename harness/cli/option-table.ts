@@ -10,7 +10,7 @@ import { HarnessError } from '../errors.ts';
 import { parseNumber, PORT, type NumberBounds } from '../flag-values.ts';
 import { redactUrlUserinfo } from '../http/url.ts';
 import { reporterFlag, STDOUT_REPORTERS } from '../report/terminal.ts';
-import { parseFlags } from './command.ts';
+import { parseFlags } from './parse-flags.ts';
 
 type Code = Extract<ErrorCode, 'PIS_BAD_FLAG' | 'PIS_BAD_CONFIG'>;
 

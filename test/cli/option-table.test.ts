@@ -78,11 +78,11 @@ test('each command accepts exactly the flags of its table, and its --help and do
   }
 });
 
-test('no command parses by hand: node:util parseArgs is called by command.ts only, and its parseFlags by option-table.ts only', () => {
+test('no command parses by hand: node:util parseArgs is called by parse-flags.ts only, and its parseFlags by option-table.ts only', () => {
   for (const f of readdirSync(join(ROOT, 'harness/cli'))) {
     const text = readFileSync(join(ROOT, 'harness/cli', f), 'utf8');
-    if (f !== 'command.ts') assert.doesNotMatch(text, /\bparseArgs\b/, `harness/cli/${f} calls parseArgs`);
-    if (f !== 'command.ts' && f !== 'option-table.ts') assert.doesNotMatch(text, /\bparseFlags\b/, `harness/cli/${f} parses by hand: give it a table`);
+    if (f !== 'parse-flags.ts') assert.doesNotMatch(text, /\bparseArgs\b/, `harness/cli/${f} calls parseArgs`);
+    if (f !== 'parse-flags.ts' && f !== 'option-table.ts') assert.doesNotMatch(text, /\bparseFlags\b/, `harness/cli/${f} parses by hand: give it a table`);
   }
 });
 
