@@ -19,7 +19,8 @@ import { shownDefault, TARGET_OPTIONS } from '../../harness/config/options.ts';
 import { timing } from '../../harness/certify/options.ts';
 import { specClock } from '../../harness/clock.ts';
 import { MIN_RETRY_DELAY_MS } from '../../harness/sink/checks/view.ts';
-import { SUITE_PLANS } from '../../harness/sink/plan.ts';
+import { LONG_CHAIN_FAILURES, SUITE_PLANS } from '../../harness/sink/plan.ts';
+import { BUNDLED_TIME_SCALE } from '../../harness/runner/bundled.ts';
 import { STRANGER_SAMPLE } from '../../harness/sink/server.ts';
 
 /** A page with its line breaks and runs of spaces made one space, as a reader reads it. */
@@ -77,4 +78,11 @@ test('docs/architecture.md\'s backoff chain and docs/cli.md\'s config file cap',
     `docs/architecture.md names the held checkout's chain (${chain.join(' + ')})`);
   const cap = constantOf('harness/config/yaml.ts', 'MAX_YAML_BYTES');
   assert.ok(page('docs/cli.md').includes(`a file over ${cap / MIB} MiB stops`));
+});
+
+test('README.md\'s long chain: 6 failures in a row, about 630 spec s of doubling backoff, 63 s at the bundled reference\'s time scale', () => {
+  const chainS = Array.from({ length: LONG_CHAIN_FAILURES }, (_, i) => MIN_RETRY_DELAY_MS / 1000 * 2 ** i).reduce((a, b) => a + b, 0);
+  const text = page('README.md');
+  assert.ok(text.includes(`an event that failed ${LONG_CHAIN_FAILURES} times in a row is attempted again (about ${chainS} spec s of backoff, ` +
+    `${chainS * BUNDLED_TIME_SCALE} s at the bundled reference's time scale)`), 'README.md states the long chain as the code makes it');
 });
