@@ -144,6 +144,7 @@ describe('sample receiver faults', { concurrency: 5 }, () => {
           'instant-payment-err-400': ['receiver.accepts.abort-reasons', ['INSTANT_PAYMENT_ERR']],
           'batch-limit-exceeded-400': ['receiver.accepts.abort-reasons', ['LIMIT_EXCEEDED']],
           'nontrackable-400': ['receiver.accepts.batch-statuses', ['PAYMENT_NONTRACKABLE']],
+          'batch-stale-400': ['receiver.accepts.late-event', ['batch first', 'batch middle', 'batch final']],
         };
         if (onePlace[f.name]) {
           const [id, places] = onePlace[f.name];
