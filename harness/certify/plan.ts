@@ -307,13 +307,16 @@ export interface PlanSize {
 
 /**
  * Where each receiver.auth probe is forged (auth.ts; harness/places/event-positions.ts): the first
- * event of a new checkout, and the final event of a checkout whose earlier
- * events came with the registered key (its state must stay at the last of them).
+ * event of a new checkout, the final event of a checkout whose earlier
+ * events came with the registered key (its state must stay at the last of
+ * them), and the first event of a new batch checkout (a receiver whose batch
+ * flow is another code path may verify the key in one of them only).
  */
 export const AUTH_PLACES = [
-  { place: 'normal first', status: 'STARTED', before: [] },
-  { place: 'normal final', status: 'PAYMENT_COMPLETED', before: ['STARTED', 'PAYMENT_INITIATED'] },
-] as const satisfies readonly { place: EventPosition; status: string; before: readonly string[] }[];
+  { place: 'normal first', kind: 'normal', status: 'STARTED', before: [] },
+  { place: 'normal final', kind: 'normal', status: 'PAYMENT_COMPLETED', before: ['STARTED', 'PAYMENT_INITIATED'] },
+  { place: 'batch first', kind: 'batch', status: 'STARTED', before: [] },
+] as const satisfies readonly { place: EventPosition; kind: 'normal' | 'batch'; status: string; before: readonly string[] }[];
 export type AuthPlace = typeof AUTH_PLACES[number];
 
 /** Deliveries and state reads per probe (plan.ts counts them): the valid events before each forged one, and the forged ones. */
