@@ -4,6 +4,7 @@
 // receiver.latency's (so a slow receiver is reported once, under latency).
 import { ABORT_REASONS, CHECKOUT_STATUSES } from '../contracts/enums.ts';
 import { TRANSITION_PLACES } from '../places/transitions.ts';
+import { EVENT_POSITIONS } from '../places/event-positions.ts';
 import type { CheckDef } from '../check/def.ts';
 import { PlaceLedger, type PlaceTally } from '../report/places.ts';
 import { answerOf, every } from './check.ts';
@@ -55,8 +56,8 @@ export const ACCEPTS = {
   'transitions': accepts('transitions', 'Every move between two checkout statuses that spec 3.1 allows gets 200, in normal and batch checkouts', '3.1',
     'PAYMENT_COMPLETED, PAYMENT_FAILED, PAYMENT_CANCELLED and PAYMENT_NONTRACKABLE can only be reached after PAYMENT_INITIATED.',
     ['R3.1-receiver-transitions', 'R6.4-receiver-answers-200'], { family: 'transition' }),
-  'late-event': accepts('late-event', 'An event delivered 6 days after it happened gets 200', '6.7',
-    'An event not delivered within 7 days is lost.', ['R6.7-receiver-late-event', 'R6.4-receiver-answers-200']),
+  'late-event': accepts('late-event', 'An event delivered 6 days after it happened gets 200, at every event position of a normal and a batch checkout',
+    '6.7', 'An event not delivered within 7 days is lost.', ['R6.7-receiver-late-event', 'R6.4-receiver-answers-200'], { family: 'event-position' }),
 } satisfies Record<string, CheckDef>;
 
 /** Runs `fn` over the items, at most `parallel` at a time, results in item order. */
@@ -113,7 +114,7 @@ export async function runAccepts(ctx: Ctx, groups: Record<string, PlannedCheckou
 
 /** The members of the families receiver.accepts binds. */
 const BOUND: Partial<Record<string, readonly string[]>> = {
-  'transition': TRANSITION_PLACES, 'abort-reason': ABORT_REASONS, 'checkout-status': CHECKOUT_STATUSES,
+  'transition': TRANSITION_PLACES, 'abort-reason': ABORT_REASONS, 'checkout-status': CHECKOUT_STATUSES, 'event-position': EVENT_POSITIONS,
 };
 
 /** Each planned event that names a place: 200 exercised it, another answer broke the rule there, no answer left it unexercised. */

@@ -11,10 +11,12 @@
 // cannot tell a refusal from a receiver that hangs). How it refuses is judged
 // beside them at should: a 4xx names the client's mistake; a 5xx or a dropped
 // connection invites the sender to retry, and a 2xx tells it the event was
-// delivered. "Every webhook request": each probe is forged at two places, the
-// first event of a new checkout and the final one of a checkout the receiver
+// delivered. "Every webhook request": each probe is forged at three places,
+// the first event of a new checkout, the final one of a checkout the receiver
 // holds at PAYMENT_INITIATED (a forged PAYMENT_COMPLETED marks an order paid),
-// so a receiver that verifies the key only when a checkout starts is seen.
+// so a receiver that verifies the key only when a checkout starts is seen, and
+// the first event of a new batch checkout, so one that verifies it in its
+// normal flow only is seen too.
 import { randomBytes } from 'node:crypto';
 import type { CheckDef } from '../check/def.ts';
 import { PlaceLedger } from '../report/places.ts';
@@ -146,7 +148,7 @@ function overPlaces(checks: readonly { at: AuthPlace; o: Outcome }[]): Outcome {
     else ledger.skip(at.place, o.message ?? 'not judged');
   }
   const places = ledger.tally();
-  const at = (x: { at: AuthPlace; o: Outcome }) => `at the ${x.at.place.split(' ')[1]} event (${x.at.status}): ${x.o.message}`;
+  const at = (x: { at: AuthPlace; o: Outcome }) => `at the ${x.at.place} event (${x.at.status}): ${x.o.message}`;
   const broke = checks.filter(x => x.o.status === 'failed');
   if (broke.length) return { ...broke[0].o, message: broke.map(at).join('; '), places,
     evidence: broke.flatMap(x => x.o.evidence ?? []) };
@@ -202,11 +204,11 @@ async function traces(ctx: Ctx, ids: readonly string[]): Promise<Trace[]> {
  */
 async function forge(ctx: Ctx, c: Checkout, at: AuthPlace, key: string, label: string, curl?: string): Promise<Delivery | string> {
   for (const [i, status] of at.before.entries()) {
-    const d = await ctx.t.post(eventBody(c, status, 'normal', i), { kind: 'normal', label: `${label}: valid ${status} before the forged ${at.status}` });
+    const d = await ctx.t.post(eventBody(c, status, at.kind, i), { kind: at.kind, label: `${label}: valid ${status} before the forged ${at.status}` });
     if (!ctx.success.ok(d)) return `the valid ${status} sent before the forged ${at.status} got ${answerOf(d)}, which receiver.accepts reports`;
   }
-  return ctx.t.post(eventBody(c, at.status, 'normal', at.before.length),
-    { kind: 'auth', label: `${label} (${at.status})`, apiKey: key, ...(curl ? { curlKey: curl } : {}) });
+  return ctx.t.post(eventBody(c, at.status, at.kind, at.before.length),
+    { kind: 'auth', label: `${label} (${at.kind} ${at.status})`, apiKey: key, ...(curl ? { curlKey: curl } : {}) });
 }
 
 /** The probes go out side by side (independent checkouts); results are emitted in a fixed order. */

@@ -7,7 +7,7 @@
 // event it could fairly reject; only the idempotency checks repeat an event.
 import { randomBytes } from 'node:crypto';
 import { ABORT_REASONS, ABORT_REASON_STATUSES, CHECKOUT_STATUSES, POLLER_STATUSES } from '../contracts/enums.ts';
-import type { EventPosition } from '../places/event-positions.ts';
+import { eventPosition, type EventPosition } from '../places/event-positions.ts';
 import { pathThrough, transitionPlace, TRANSITION_KINDS, TRANSITIONS } from '../places/transitions.ts';
 import { buildWebhookBody, type BuildWebhookOptions } from '../webhook/bodies.ts';
 
@@ -203,13 +203,21 @@ function cardCheckout(ids: Ids): Draft {
     { status: 'STARTED' }, { status: 'PAYMENT_INITIATED', edit: card }, { status: 'PAYMENT_COMPLETED', edit: card }]);
 }
 
-/** Spec 6.7: an event is retried for up to 7 days, so a body dated days ago is still an event to accept. */
-function lateCheckout(ids: Ids): Draft {
+/**
+ * Spec 6.7: an event is retried for up to 7 days, so a body dated days ago is
+ * still an event to accept. A normal and a batch checkout, each through its
+ * first, a middle and its final event, each event the place of its position.
+ */
+function lateCheckouts(ids: Ids): Draft[] {
   const now = Date.now();
   const days = (n: number) => new Date(now - n * 86_400_000).toISOString();
-  return stepped(ids, 'normal', 'normal checkout delivered 6 days after its events', [
-    { status: 'STARTED', extra: { createdDate: days(6.1), lastModifiedDate: days(6.1) } },
-    { status: 'PAYMENT_INITIATED', extra: { createdDate: days(6.1), lastModifiedDate: days(6) } }]);
+  const created = days(6.1);
+  return (['normal', 'batch'] as const).map(kind => {
+    const c = stepped(ids, kind, `${kind} checkout delivered 6 days after its events`, BURST_SEQUENCE.map((status, i) =>
+      ({ status, extra: { createdDate: created, lastModifiedDate: days(6.1 - i * 0.05) } })));
+    c.events.forEach(e => { e.place = eventPosition(kind, e.status); });
+    return c;
+  });
 }
 
 /** Marks the checkout's last event as the place `place` of its check's family. */
@@ -278,7 +286,7 @@ export function acceptsPlan(ids: Ids): Record<string, PlannedCheckout[]> {
     'null-values': nullValueCheckouts(ids),
     'decimal-amount': decimalAmountCheckouts(ids),
     'transitions': transitionCheckouts(ids),
-    'late-event': [lateCheckout(ids)],
+    'late-event': lateCheckouts(ids),
   };
   const done = (c: Draft): PlannedCheckout => ({ ...c, events: c.events.map(e => ({ ...e, text: JSON.stringify(e.body) })) });
   return Object.fromEntries(Object.entries(drafts).map(([group, cs]) => [group, cs.map(done)]));
@@ -299,13 +307,16 @@ export interface PlanSize {
 
 /**
  * Where each receiver.auth probe is forged (auth.ts; harness/places/event-positions.ts): the first
- * event of a new checkout, and the final event of a checkout whose earlier
- * events came with the registered key (its state must stay at the last of them).
+ * event of a new checkout, the final event of a checkout whose earlier
+ * events came with the registered key (its state must stay at the last of
+ * them), and the first event of a new batch checkout (a receiver whose batch
+ * flow is another code path may verify the key in one of them only).
  */
 export const AUTH_PLACES = [
-  { place: 'normal first', status: 'STARTED', before: [] },
-  { place: 'normal final', status: 'PAYMENT_COMPLETED', before: ['STARTED', 'PAYMENT_INITIATED'] },
-] as const satisfies readonly { place: EventPosition; status: string; before: readonly string[] }[];
+  { place: 'normal first', kind: 'normal', status: 'STARTED', before: [] },
+  { place: 'normal final', kind: 'normal', status: 'PAYMENT_COMPLETED', before: ['STARTED', 'PAYMENT_INITIATED'] },
+  { place: 'batch first', kind: 'batch', status: 'STARTED', before: [] },
+] as const satisfies readonly { place: EventPosition; kind: 'normal' | 'batch'; status: string; before: readonly string[] }[];
 export type AuthPlace = typeof AUTH_PLACES[number];
 
 /** Deliveries and state reads per probe (plan.ts counts them): the valid events before each forged one, and the forged ones. */

@@ -73,7 +73,7 @@ test('a receiver that verifies the api-key and drops a forged event with 200 pas
     assert.deepEqual(failed(r.checks, 'must').map(c => `${c.id}: ${c.message}`), []);
     assert.equal(auth(r).length, 7);
     for (const c of auth(r)) assert.match(`${c.status} ${c.message}`,
-      /^passed at the first event \(STARTED\): answered 200 .*no trace.*; at the final event \(PAYMENT_COMPLETED\): answered 200 .*still PAYMENT_INITIATED/, c.id);
+      /^passed at the normal first event \(STARTED\): answered 200 .*no trace.*; at the normal final event \(PAYMENT_COMPLETED\): answered 200 .*still PAYMENT_INITIATED.*; at the batch first event \(STARTED\): answered 200 .*no trace/, c.id);
     const should = r.checks.find(c => c.id === 'receiver.auth.refused-with-4xx');
     assert.equal(should?.status, 'failed');
     assert.match(should?.message ?? '', /a 2xx tells the service the event was delivered/);
@@ -144,6 +144,7 @@ describe('sample receiver faults', { concurrency: 5 }, () => {
           'instant-payment-err-400': ['receiver.accepts.abort-reasons', ['INSTANT_PAYMENT_ERR']],
           'batch-limit-exceeded-400': ['receiver.accepts.abort-reasons', ['LIMIT_EXCEEDED']],
           'nontrackable-400': ['receiver.accepts.batch-statuses', ['PAYMENT_NONTRACKABLE']],
+          'batch-stale-400': ['receiver.accepts.late-event', ['batch first', 'batch middle', 'batch final']],
         };
         if (onePlace[f.name]) {
           const [id, places] = onePlace[f.name];
@@ -151,10 +152,12 @@ describe('sample receiver faults', { concurrency: 5 }, () => {
           assert.deepEqual(c?.places?.failed, places);
           assert.equal(c?.places?.exercised.length, c?.places?.bound.length);
         }
-        // Each key probe is forged at the first and the final event: a receiver that trusts a known checkout's later events breaks at the final one only.
+        // Each key probe is forged at the first and the final event of a normal checkout and the first of a batch: a receiver that trusts
+        // a known checkout's later events breaks at the final one only, one that verifies the key in its normal flow only at the batch one only.
+        const brokeAt: Record<string, string[]> = { 'auth-on-started-only': ['normal final'], 'auth-normal-only': ['batch first'] };
         for (const c of r.checks.filter(x => x.id.startsWith('receiver.auth.') && x.level === 'must')) {
-          assert.deepEqual(c.places?.bound, ['normal first', 'normal final'], c.id);
-          if (f.name === 'auth-on-started-only') assert.deepEqual(c.places?.failed, ['normal final'], `${c.id}: ${c.message}`);
+          assert.deepEqual(c.places?.bound, ['normal first', 'normal final', 'batch first'], c.id);
+          if (brokeAt[f.name]) assert.deepEqual([c.places?.failed, c.places?.exercised.length], [brokeAt[f.name], 3], `${c.id}: ${c.message}`);
         }
         if (f.name === 'auth-resets') {
           // A reset is no answer (before: "refused: the receiver closed the connection without an answer" passed).

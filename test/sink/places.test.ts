@@ -16,6 +16,12 @@ import { KEY, RECORDS, S, conforming } from './records.ts';
 const judge = (attempts: DeliveryAttempt[], plan: SinkPlan) =>
   analyze(attempts, plan, { timeScale: 1, apiKey: KEY, observedUntilMs: 300 * S, toleranceFloorMs: 25 });
 const bound = WEBHOOK_CHECKS.filter(c => c.bindsAt);
+/** The result of check `id` on the conforming record changed by the named record of records.ts. */
+function withRecord(name: string, id: string) {
+  const { attempts, plan } = conforming();
+  RECORDS[name](attempts, plan);
+  return judge(attempts, plan).find(r => r.id === id)!;
+}
 const FAMILIES: Partial<Record<PlaceFamily, readonly string[]>> = {
   'event-position': EVENT_POSITIONS, 'answer-class': ANSWER_CLASSES, 'checkout-status': CHECKOUT_STATUSES, 'abort-reason': ABORT_REASONS,
 };
@@ -43,27 +49,31 @@ test('an answer class never provoked leaves its check not run, naming the class'
 });
 
 test('a class that was not retried fails its check and only that class is named broken', () => {
-  const { attempts, plan } = conforming();
-  RECORDS['no-retry-after-429-retry-after'](attempts, plan);
-  const c = judge(attempts, plan).find(r => r.id === 'webhook.retry.after-3xx-4xx')!;
+  const c = withRecord('no-retry-after-429-retry-after', 'webhook.retry.after-3xx-4xx');
   assert.equal(c.status, 'failed');
   assert.deepEqual(c.places?.failed, ['429 with Retry-After']);
   assert.equal(c.places?.exercised.length, 8);
 });
 
 test('a failure at one event position fails its check there only, and a position never provoked leaves it not run', () => {
-  const { attempts, plan } = conforming();
-  RECORDS['gave-up-after-3s-at-batch-middle'](attempts, plan);
-  const c = judge(attempts, plan).find(r => r.id === 'webhook.timeout.waits-5s')!;
+  const c = withRecord('gave-up-after-3s-at-batch-middle', 'webhook.timeout.waits-5s');
   assert.equal(c.status, 'failed');
   assert.deepEqual(c.places?.failed, ['batch middle']);
   const fresh = conforming();
   const kept = fresh.attempts.filter(a => a.checkoutId !== 'p-normal-final');
-  for (const id of ['webhook.retry.after-timeout', 'webhook.timeout.waits-5s', 'webhook.backoff.min-delay']) {
+  for (const id of ['webhook.retry.after-timeout', 'webhook.timeout.waits-5s', 'webhook.timeout.late-answer-not-taken', 'webhook.backoff.min-delay']) {
     const r = judge(kept, fresh.plan).find(x => x.id === id)!;
     assert.equal(r.status, 'skipped', id);
     assert.match(r.message!, /exercised 5 of 6 event-positions; not at normal final: not reached/, id);
   }
   // A final event has no later one to hold back: the acknowledgement gate does not bind it.
   assert.equal(judge(kept, fresh.plan).find(x => x.id === 'webhook.order.ack-gated')!.status, 'passed');
+});
+
+test('a late 200 taken at one event position fails late-answer-not-taken there only; the other five held', () => {
+  const c = withRecord('took-the-6s-answer-at-normal-final', 'webhook.timeout.late-answer-not-taken');
+  assert.equal(c.status, 'failed');
+  assert.deepEqual(c.places?.failed, ['normal final']);
+  assert.deepEqual(c.places?.exercised, [...EVENT_POSITIONS]);
+  assert.match(c.message!, /checkout p-normal-final: the sender was still waiting when the 200 came 6\.00 s after sending/);
 });

@@ -219,6 +219,11 @@ export const RECORDS: Record<string, Change> = {
       [`no-retry-after-giving-up-at-${name}`, a => { for (const x of failing(a).slice(1)) drop(a, y => y === x); }],
       [`gave-up-after-3s-at-${name}`, a => { const x = failing(a)[0]; x.closedMs = x.arrivedMs + 3 * S; }],
       [`retry-2s-after-giving-up-at-${name}`, a => { const [x, y] = failing(a); moveTo(y, (x.closedMs! + 2 * S) / S); }],
+      // Still waiting at 6 s, the late 200 taken for delivery: the event's retries never come.
+      [`took-the-6s-answer-at-${name}`, a => {
+        const [x, ...retries] = failing(a); x.answer = 200; delete x.closedMs; x.answeredMs = x.arrivedMs + 6 * S;
+        for (const y of retries) drop(a, z => z === y);
+      }],
     ];
     // The next event sent in the failing one's backoff (no event follows a final one).
     if (at < 2) changes.push([`sent-during-backoff-at-${name}`, a => {

@@ -26,8 +26,9 @@ export const WAITS_5S: CheckDef = {
 // fails webhook.retry.after-timeout instead (one fault, one check).
 export const LATE_NOT_TAKEN: CheckDef = {
   id: 'webhook.timeout.late-answer-not-taken', requirements: ['R6.6-no-answer-retried'],
-  title: 'An answer after 6 s is not taken for delivery: the event is attempted again', spec: '6.6',
+  title: 'An answer after 6 s is not taken for delivery: the event is attempted again, at every event position', spec: '6.6',
   quote: 'Without a response in that time the event counts as not delivered and is retried at the next backoff.',
+  bindsAt: { family: 'event-position' },
 };
 
 /**
@@ -187,20 +188,39 @@ function judgeWaits5s(view: RunView, { slow, hungUp, tol, head, floor, findings,
     [measured, ...leftOut, ...(findings.length ? [] : [deliveries(slow)])]);
 }
 
-/** A 200 the sender read after 6 s must not end the event: another attempt follows. */
+/**
+ * A 200 the sender read after 6 s must not end the event: another attempt
+ * follows. Judged at each event position (the `*-fails` plans answer after 6 s
+ * there): a hang-up, or a late 200 followed by another attempt, holds the rule
+ * at its place; a late 200 taken for delivery breaks it there.
+ */
 export function checkLateNotTaken(view: RunView): Outcome {
   const late = view.checkouts.flatMap(c => c.attempts.filter(a => a.d.probe === 'slow-6s').map(a => ({ c, a })));
   if (!late.length) return notRun('no attempt was answered after 6 s');
+  const places = new PlaceLedger('event-position', EVENT_POSITIONS);
   const taken = late.filter(x => x.a.delivered);
   const findings: Finding[] = [];
-  for (const { c, a } of taken) if (followUp(view, c, a) === 'missing') findings.push({
-    message: `event ${a.event} (${a.status ?? 'unreadable'}) of checkout ${c.id}: the sender was still waiting when the 200 came ` +
-      `${sec(a.answered! - a.arrived)} after sending, took it for delivery and never attempted the event again`,
-    attempts: [a],
-  });
+  let retried = 0;
+  for (const { c, a } of late) {
+    const place = positionOf(c, a) ?? a.d.probe;
+    if (!a.delivered) { places.pass(place); continue; }
+    const next = followUp(view, c, a);
+    if (next === 'retried') { retried++; places.pass(place); }
+    else if (next !== 'missing') places.skip(place, `the sender took a 200 read ${sec(a.answered! - a.arrived)} after sending and ` +
+      (next === 'unkeyed' ? 'only attempts without the registered api-key followed (see webhook.auth.api-key)' :
+        `the sink saw no other attempt of the event in ${sec(view.until - a.end)}: whether it counted the answer as not delivered is not known`));
+    else {
+      places.fail(place);
+      findings.push({
+        message: `event ${a.event} (${a.status ?? 'unreadable'}) of checkout ${c.id}: the sender was still waiting when the 200 came ` +
+          `${sec(a.answered! - a.arrived)} after sending, took it for delivery and never attempted the event again`,
+        attempts: [a],
+      });
+    }
+  }
   const hungUp = late.length - taken.length;
-  return verdict('the sender gives up by 5 s, or attempts the event again after a late 200', findings,
+  return placed(verdict('the sender gives up by 5 s, or attempts the event again after a late 200', findings,
     `${hungUp} of ${late.length} attempts answered after 6 s were given up by the sender first; ` +
-      `${taken.length - findings.length} read late answers were followed by another attempt`,
-    findings.length ? [] : [deliveries(late.map(x => x.a))]);
+      `${retried} of ${taken.length} read late answers were followed by another attempt`,
+    findings.length ? [] : [deliveries(late.map(x => x.a))]), places);
 }
