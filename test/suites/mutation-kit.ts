@@ -171,6 +171,23 @@ export function consentLostOnce(): ProxyMutation {
 }
 
 /**
+ * The consent status of a session at `bankId` never changes: every 2xx answer
+ * to GET /session of such a session repeats the first one (the status before
+ * consent). The bank of each session is learned from POST /session.
+ */
+export function statusFrozenAt(bankId: string): ProxyMutation {
+  const at = new Set<string>(), first = new Map<string, string>();
+  return {
+    answer: (x, a) => {
+      if (x.method === 'POST' && x.path === '/api/session' && ok(a) && body(x).bankId === bankId) json(a, b => { at.add(String(b.sessionId)); });
+      const id = /^\/api\/session\/([^/]+)$/.exec(x.path)?.[1];
+      if (x.method !== 'GET' || !id || !at.has(id) || !ok(a)) return;
+      if (first.has(id)) a.text = first.get(id)!; else first.set(id, a.text);
+    },
+  };
+}
+
+/**
  * A DELETE /session at `bankId` ends every session the bank had then: GET
  * /accounts in any of them answers the consent-link error. The bank of each
  * session is learned from POST /session.

@@ -50,6 +50,8 @@ export const RUNS = {
   'delete-countries': { suites: 'session', grep: 'session\\.lifecycle\\.delete-keeps-other-sessions ' },
   // Sessions started without an id in one country only: the check that starts one at one bank per country.
   'create-countries': { suites: 'session', grep: 'session\\.lifecycle\\.create ' },
+  // The consent status frozen at its first answer in one country only: the check that reads it through every state at one bank per country.
+  'status-countries': { suites: 'session', grep: 'session\\.lifecycle\\.status ' },
   // The consent URL left out in one country only: the check that asks for one at one bank per country.
   'consent-url-countries': { suites: 'session', grep: 'session\\.consent-link\\.consent-url ' },
   // A consent that outlives its session's delete in one country only: the check that deletes sessions at one bank per country

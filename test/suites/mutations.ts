@@ -11,7 +11,7 @@ import { editJson as json, jsonAnswer } from '../helpers/proxy.ts';
 import {
   accountsOfEveryBank, body, consentNoLinkAt, consentOutlivesSessionAt, consentRedirectIgnoredAt, consentRedirectRequiredAt,
   deleteEndsBankAt, consentLostOnce, consentNotKeptAt, consentSkipped, consentSkippedAt, created, each, error, goneAfterAuthorize, grant,
-  hasConsentLink, isApi, isCode, nameFilterLoose, NO_SUCH_BANK, ok, payment, refreshed, servedAt, TOKEN, without,
+  hasConsentLink, isApi, isCode, nameFilterLoose, NO_SUCH_BANK, ok, payment, refreshed, servedAt, statusFrozenAt, TOKEN, without,
 } from './mutation-kit.ts';
 import type { Mutation } from './mutation-runs.ts';
 
@@ -19,6 +19,7 @@ export const MUTATIONS: Record<string, Mutation> = {
   ...consentSkipped,
   'consent-skipped-accounts-in-one-country': { run: 'consent-countries', ...consentSkippedAt('deutsche-de') },
   'delete-ends-bank-in-one-country': { run: 'delete-countries', ...deleteEndsBankAt('deutsche-de') },
+  'status-frozen-in-one-country': { run: 'status-countries', ...statusFrozenAt('deutsche-de') },
   'consent-no-link-in-one-country': { run: 'consent-url-countries', ...consentNoLinkAt('deutsche-de') },
   'consent-outlives-session-in-one-country': { run: 'ended-countries', ...consentOutlivesSessionAt('deutsche-de') },
   'consent-redirect-ignored-in-one-country': { run: 'redirect-countries', ...consentRedirectIgnoredAt('deutsche-de') },
