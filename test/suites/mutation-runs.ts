@@ -46,6 +46,9 @@ export const RUNS = {
   'consent-countries': { suites: 'session', grep: 'session\\.consent-link\\.new-session-every-operation ' },
   'accounts-list': { suites: 'data', grep: 'data\\.accounts\\.list ' },
   'transactions-list': { suites: 'data', grep: 'data\\.transactions\\.list ' },
+  // The same lists broken at one bank only (deutsche-de): the checks judge every bank.
+  'accounts-bank': { suites: 'data', grep: 'data\\.accounts\\.list ' },
+  'transactions-bank': { suites: 'data', grep: 'data\\.transactions\\.list ' },
   // A delete at one bank ends every session there, in one country only: the check that deletes at one bank per country.
   'delete-countries': { suites: 'session', grep: 'session\\.lifecycle\\.delete-keeps-other-sessions ' },
   // Sessions started without an id in one country only: the check that starts one at one bank per country.

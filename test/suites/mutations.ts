@@ -9,7 +9,7 @@
 // its entries are made of in mutation-kit.ts.
 import { editJson as json, jsonAnswer } from '../helpers/proxy.ts';
 import {
-  accountsOfEveryBank, body, consentNoLinkAt, consentOutlivesSessionAt, consentRedirectIgnoredAt, consentRedirectRequiredAt,
+  accountsNotListedAt, accountsOfEveryBank, body, consentNoLinkAt, consentOutlivesSessionAt, consentRedirectIgnoredAt, consentRedirectRequiredAt,
   deleteEndsBankAt, consentLostOnce, consentNotKeptAt, consentSkipped, consentSkippedAt, created, each, error, goneAfterAuthorize, grant,
   hasConsentLink, isApi, isCode, nameFilterLoose, NO_SUCH_BANK, ok, payment, refreshed, servedAt, statusFrozenAt, TOKEN, without,
 } from './mutation-kit.ts';
@@ -172,6 +172,7 @@ export const MUTATIONS: Record<string, Mutation> = {
     run: 'accounts-list',
     answer: (x, a) => { if (x.path === '/api/accounts' && ok(a)) a.text = JSON.stringify({ accounts: JSON.parse(a.text) }); },
   },
+  'accounts-not-listed-at-one-bank': { run: 'accounts-bank', ...accountsNotListedAt('deutsche-de') },
   'account-type-number': {
     run: 'shared',
     answer: (x, a) => { if (x.path === '/api/accounts' && ok(a)) json(a, b => each(b, acc => { acc.accountType = 42; })); },
@@ -179,6 +180,12 @@ export const MUTATIONS: Record<string, Mutation> = {
   'transactions-not-listed': {
     run: 'transactions-list',
     answer: (x, a) => { if (/\/transactions$/.test(x.path) && ok(a)) a.text = JSON.stringify({ transactions: JSON.parse(a.text) }); },
+  },
+  'transactions-not-listed-at-one-bank': {
+    run: 'transactions-bank',
+    answer: (x, a) => {
+      if (/^\/api\/accounts\/deutsche-de-[^/]+\/transactions$/.test(x.path) && ok(a)) a.text = JSON.stringify({ transactions: JSON.parse(a.text) });
+    },
   },
   'counterparty-name-null': {
     run: 'shared',
