@@ -44,6 +44,23 @@ export function nameFilterLoose(): ProxyMutation {
   };
 }
 
+/**
+ * The answer to the exchange of a refresh token that itself came from a
+ * refresh (the second exchange of a chain, and every later one) is changed by
+ * `edit`, which is given the refresh token asked about; the first exchange of
+ * every chain is kept.
+ */
+export function laterRefresh(edit: (b: Record<string, unknown>, asked: string) => void): ProxyMutation {
+  const fromRefresh = new Set<string>();
+  return {
+    answer: (x, a) => {
+      if (!TOKEN.test(x.path) || a.status !== 200 || grant(x) !== 'refresh_token') return;
+      const asked = new URLSearchParams(x.body).get('refresh_token') ?? '';
+      json(a, b => { if (fromRefresh.has(asked)) edit(b, asked); fromRefresh.add(String(b.refresh_token)); });
+    },
+  };
+}
+
 const bearer = (x: Exchange) => (x.headers.authorization ?? '').replace(/^Bearer\s+/i, '');
 
 /**

@@ -33,6 +33,8 @@ export const RUNS = {
   'token-alone': { suites: 'token', grep: 'token\\.(use\\.(wrong-token-refused|wrong-token-401|no-token-refused)|issue\\.optional-fields) ' },
   // The same checks, with a token served at one operation of another family each (confirm-funds, a payment read by its id).
   'token-places': { suites: 'token', grep: 'token\\.use\\.(wrong-token-refused|wrong-token-401|no-token-refused) ' },
+  // Refresh answers broken from the second exchange of a chain on: the checks that judge every exchange (refresh-no-scope of the shared run masks it).
+  'refresh-exchanges': { suites: 'token', grep: 'token\\.refresh\\.(answers|renews)-tokens ' },
   'session-create': { suites: 'session', grep: 'session\\.lifecycle\\.create ' },
   'consent-url': { suites: 'session', grep: 'session\\.consent-link\\.consent-url ' },
   'consent-kept': { suites: 'session', grep: 'session\\.lifecycle\\.consent ' },

@@ -11,7 +11,7 @@ import { editJson as json, jsonAnswer } from '../helpers/proxy.ts';
 import {
   accountsNotListedAt, accountsOfEveryBank, body, consentNoLinkAt, consentOutlivesSessionAt, consentRedirectIgnoredAt, consentRedirectRequiredAt,
   deleteEndsBankAt, consentLostOnce, consentNotKeptAt, consentSkipped, consentSkippedAt, created, each, error, goneAfterAuthorize, grant,
-  hasConsentLink, isApi, isCode, nameFilterLoose, NO_SUCH_BANK, ok, payment, refreshed, servedAt, statusFrozenAt, TOKEN, without,
+  hasConsentLink, isApi, isCode, laterRefresh, nameFilterLoose, NO_SUCH_BANK, ok, payment, refreshed, servedAt, statusFrozenAt, TOKEN, without,
 } from './mutation-kit.ts';
 import type { Mutation } from './mutation-runs.ts';
 
@@ -35,6 +35,8 @@ export const MUTATIONS: Record<string, Mutation> = {
     run: 'shared',
     answer: (x, a) => { if (TOKEN.test(x.path) && a.status === 200 && grant(x) === 'refresh_token') json(a, b => { delete b.scope; }); },
   },
+  'refresh-second-no-scope': { run: 'refresh-exchanges', ...laterRefresh(b => { delete b.scope; }) },
+  'refresh-second-same-refresh-token': { run: 'refresh-exchanges', ...laterRefresh((b, asked) => { b.refresh_token = asked; }) },
   'token-scope-number': {
     run: 'shared',
     answer: (x, a) => { if (TOKEN.test(x.path) && a.status === 200 && grant(x) === 'client_credentials') json(a, b => { b.scope = 42; }); },
