@@ -44,6 +44,23 @@ export function nameFilterLoose(): ProxyMutation {
   };
 }
 
+/**
+ * The answer to the exchange of a refresh token that itself came from a
+ * refresh (the second exchange of a chain, and every later one) is changed by
+ * `edit`, which is given the refresh token asked about; the first exchange of
+ * every chain is kept.
+ */
+export function laterRefresh(edit: (b: Record<string, unknown>, asked: string) => void): ProxyMutation {
+  const fromRefresh = new Set<string>();
+  return {
+    answer: (x, a) => {
+      if (!TOKEN.test(x.path) || a.status !== 200 || grant(x) !== 'refresh_token') return;
+      const asked = new URLSearchParams(x.body).get('refresh_token') ?? '';
+      json(a, b => { if (fromRefresh.has(asked)) edit(b, asked); fromRefresh.add(String(b.refresh_token)); });
+    },
+  };
+}
+
 const bearer = (x: Exchange) => (x.headers.authorization ?? '').replace(/^Bearer\s+/i, '');
 
 /**
@@ -124,17 +141,31 @@ export function accountsOfEveryBank(): ProxyMutation {
   };
 }
 
-/** GET /accounts in a session at `bankId` answers the consent-link error whatever the consent: the bank of each session is learned from POST /session. */
-export function consentNotKeptAt(bankId: string): ProxyMutation {
-  const at = new Set<string>();
+/** The sessions started at `bankId`, learned from the answers to POST /session: what a mutation at one bank only keys on. */
+function sessionsAt(bankId: string): { learn(x: Exchange, a: Answer): void; has(x: Exchange): boolean; ids: Set<string> } {
+  const ids = new Set<string>();
   return {
-    answer: (x, a) => {
-      if (x.method === 'POST' && x.path === '/api/session' && ok(a) && body(x).bankId === bankId) json(a, b => { at.add(String(b.sessionId)); });
-      if (x.method === 'GET' && x.path === '/api/accounts' && ok(a) && at.has(x.headers['x-session-id'] ?? ''))
-        Object.assign(a, error(510, '1426', `consent at ${bankId} forgotten by the mutation`));
+    ids,
+    learn: (x, a) => {
+      if (x.method === 'POST' && x.path === '/api/session' && ok(a) && body(x).bankId === bankId) json(a, b => { ids.add(String(b.sessionId)); });
     },
+    has: x => ids.has(x.headers['x-session-id'] ?? ''),
   };
 }
+
+/** A 2xx answer to GET /accounts in a session at `bankId` is changed by `edit`; every other bank's is kept. */
+function accountsAt(bankId: string, edit: (a: Answer) => void): ProxyMutation {
+  const at = sessionsAt(bankId);
+  return { answer: (x, a) => { at.learn(x, a); if (x.method === 'GET' && x.path === '/api/accounts' && ok(a) && at.has(x)) edit(a); } };
+}
+
+/** GET /accounts in a session at `bankId` answers the consent-link error whatever the consent. */
+export const consentNotKeptAt = (bankId: string): ProxyMutation =>
+  accountsAt(bankId, a => { Object.assign(a, error(510, '1426', `consent at ${bankId} forgotten by the mutation`)); });
+
+/** GET /accounts in a session at `bankId` answers its list wrapped in an object ({"accounts": [...]}), every other bank a list. */
+export const accountsNotListedAt = (bankId: string): ProxyMutation =>
+  accountsAt(bankId, a => { a.text = JSON.stringify({ accounts: JSON.parse(a.text) }); });
 
 /**
  * A payment of `product` is unknown once POST /authorize was made for it:
@@ -166,6 +197,23 @@ export function consentLostOnce(): ProxyMutation {
       met.add(session);
       return jsonAnswer({ errorCode: '1426', message: 'consent lost by the mutation',
         links: [{ type: 'GET', rel: 'consent', href: `http://127.0.0.1/api/consent/${session}` }] }, 510);
+    },
+  };
+}
+
+/**
+ * The consent status of a session at `bankId` never changes: every 2xx answer
+ * to GET /session of such a session repeats the first one (the status before
+ * consent).
+ */
+export function statusFrozenAt(bankId: string): ProxyMutation {
+  const at = sessionsAt(bankId), first = new Map<string, string>();
+  return {
+    answer: (x, a) => {
+      at.learn(x, a);
+      const id = /^\/api\/session\/([^/]+)$/.exec(x.path)?.[1];
+      if (x.method !== 'GET' || !id || !at.ids.has(id) || !ok(a)) return;
+      if (first.has(id)) a.text = first.get(id)!; else first.set(id, a.text);
     },
   };
 }

@@ -33,6 +33,8 @@ export const RUNS = {
   'token-alone': { suites: 'token', grep: 'token\\.(use\\.(wrong-token-refused|wrong-token-401|no-token-refused)|issue\\.optional-fields) ' },
   // The same checks, with a token served at one operation of another family each (confirm-funds, a payment read by its id).
   'token-places': { suites: 'token', grep: 'token\\.use\\.(wrong-token-refused|wrong-token-401|no-token-refused) ' },
+  // Refresh answers broken from the second exchange of a chain on: the checks that judge every exchange (refresh-no-scope of the shared run masks it).
+  'refresh-exchanges': { suites: 'token', grep: 'token\\.refresh\\.(answers|renews)-tokens ' },
   'session-create': { suites: 'session', grep: 'session\\.lifecycle\\.create ' },
   'consent-url': { suites: 'session', grep: 'session\\.consent-link\\.consent-url ' },
   'consent-kept': { suites: 'session', grep: 'session\\.lifecycle\\.consent ' },
@@ -46,10 +48,15 @@ export const RUNS = {
   'consent-countries': { suites: 'session', grep: 'session\\.consent-link\\.new-session-every-operation ' },
   'accounts-list': { suites: 'data', grep: 'data\\.accounts\\.list ' },
   'transactions-list': { suites: 'data', grep: 'data\\.transactions\\.list ' },
+  // The same lists broken at one bank only (deutsche-de): the checks judge every bank.
+  'accounts-bank': { suites: 'data', grep: 'data\\.accounts\\.list ' },
+  'transactions-bank': { suites: 'data', grep: 'data\\.transactions\\.list ' },
   // A delete at one bank ends every session there, in one country only: the check that deletes at one bank per country.
   'delete-countries': { suites: 'session', grep: 'session\\.lifecycle\\.delete-keeps-other-sessions ' },
   // Sessions started without an id in one country only: the check that starts one at one bank per country.
   'create-countries': { suites: 'session', grep: 'session\\.lifecycle\\.create ' },
+  // The consent status frozen at its first answer in one country only: the check that reads it through every state at one bank per country.
+  'status-countries': { suites: 'session', grep: 'session\\.lifecycle\\.status ' },
   // The consent URL left out in one country only: the check that asks for one at one bank per country.
   'consent-url-countries': { suites: 'session', grep: 'session\\.consent-link\\.consent-url ' },
   // A consent that outlives its session's delete in one country only: the check that deletes sessions at one bank per country

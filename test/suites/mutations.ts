@@ -9,9 +9,9 @@
 // its entries are made of in mutation-kit.ts.
 import { editJson as json, jsonAnswer } from '../helpers/proxy.ts';
 import {
-  accountsOfEveryBank, body, consentNoLinkAt, consentOutlivesSessionAt, consentRedirectIgnoredAt, consentRedirectRequiredAt,
+  accountsNotListedAt, accountsOfEveryBank, body, consentNoLinkAt, consentOutlivesSessionAt, consentRedirectIgnoredAt, consentRedirectRequiredAt,
   deleteEndsBankAt, consentLostOnce, consentNotKeptAt, consentSkipped, consentSkippedAt, created, each, error, goneAfterAuthorize, grant,
-  hasConsentLink, isApi, isCode, nameFilterLoose, NO_SUCH_BANK, ok, payment, refreshed, servedAt, TOKEN, without,
+  hasConsentLink, isApi, isCode, laterRefresh, nameFilterLoose, NO_SUCH_BANK, ok, payment, refreshed, servedAt, statusFrozenAt, TOKEN, without,
 } from './mutation-kit.ts';
 import type { Mutation } from './mutation-runs.ts';
 
@@ -19,6 +19,7 @@ export const MUTATIONS: Record<string, Mutation> = {
   ...consentSkipped,
   'consent-skipped-accounts-in-one-country': { run: 'consent-countries', ...consentSkippedAt('deutsche-de') },
   'delete-ends-bank-in-one-country': { run: 'delete-countries', ...deleteEndsBankAt('deutsche-de') },
+  'status-frozen-in-one-country': { run: 'status-countries', ...statusFrozenAt('deutsche-de') },
   'consent-no-link-in-one-country': { run: 'consent-url-countries', ...consentNoLinkAt('deutsche-de') },
   'consent-outlives-session-in-one-country': { run: 'ended-countries', ...consentOutlivesSessionAt('deutsche-de') },
   'consent-redirect-ignored-in-one-country': { run: 'redirect-countries', ...consentRedirectIgnoredAt('deutsche-de') },
@@ -34,6 +35,8 @@ export const MUTATIONS: Record<string, Mutation> = {
     run: 'shared',
     answer: (x, a) => { if (TOKEN.test(x.path) && a.status === 200 && grant(x) === 'refresh_token') json(a, b => { delete b.scope; }); },
   },
+  'refresh-second-no-scope': { run: 'refresh-exchanges', ...laterRefresh(b => { delete b.scope; }) },
+  'refresh-second-same-refresh-token': { run: 'refresh-exchanges', ...laterRefresh((b, asked) => { b.refresh_token = asked; }) },
   'token-scope-number': {
     run: 'shared',
     answer: (x, a) => { if (TOKEN.test(x.path) && a.status === 200 && grant(x) === 'client_credentials') json(a, b => { b.scope = 42; }); },
@@ -171,6 +174,7 @@ export const MUTATIONS: Record<string, Mutation> = {
     run: 'accounts-list',
     answer: (x, a) => { if (x.path === '/api/accounts' && ok(a)) a.text = JSON.stringify({ accounts: JSON.parse(a.text) }); },
   },
+  'accounts-not-listed-at-one-bank': { run: 'accounts-bank', ...accountsNotListedAt('deutsche-de') },
   'account-type-number': {
     run: 'shared',
     answer: (x, a) => { if (x.path === '/api/accounts' && ok(a)) json(a, b => each(b, acc => { acc.accountType = 42; })); },
@@ -178,6 +182,12 @@ export const MUTATIONS: Record<string, Mutation> = {
   'transactions-not-listed': {
     run: 'transactions-list',
     answer: (x, a) => { if (/\/transactions$/.test(x.path) && ok(a)) a.text = JSON.stringify({ transactions: JSON.parse(a.text) }); },
+  },
+  'transactions-not-listed-at-one-bank': {
+    run: 'transactions-bank',
+    answer: (x, a) => {
+      if (/^\/api\/accounts\/deutsche-de-[^/]+\/transactions$/.test(x.path) && ok(a)) a.text = JSON.stringify({ transactions: JSON.parse(a.text) });
+    },
   },
   'counterparty-name-null': {
     run: 'shared',

@@ -7,21 +7,21 @@ import { NO_ACCOUNTS, NO_ACCOUNTS_REMEDY } from '../../support/banks.ts';
 import { accountsOf, allAccounts, byBank, expectValuesSeen, RETURNED_WHEN_GIVEN } from './records.ts';
 
 export const list: Check = {
-  id: 'data.accounts.list', requirements: ['R4.4-accounts-list'], spec: '4.4',
-  title: 'GET /accounts lists the accounts of a consented session',
+  id: 'data.accounts.list', requirements: ['R4.4-accounts-list'], spec: '4.4', bindsAt: { family: 'bank' },
+  title: 'GET /accounts lists the accounts of a consented session, at every bank under test',
   quote: 'GET /accounts | Lists accounts.',
   async run(c) {
     const counts: string[] = [];
     let total = 0;
-    for (const bank of await banksUnderTest()) {
-      const { res, accounts } = await accountsOf(c, bank.id);
-      c.expect(accounts, `the accounts at ${bank.id} were not answered`, 'a 2xx answer with a JSON array', `${describeAnswer(res)}`);
-      counts.push(`${bank.id} ${accounts!.length}`);
+    await c.everyPlace('bank', (await banksUnderTest()).map(b => ({ name: b.id, value: b.id })), async bankId => {
+      const { res, accounts } = await accountsOf(c, bankId);
+      c.expect(accounts, `the accounts at ${bankId} were not answered`, 'a 2xx answer with a JSON array', `${describeAnswer(res)}`, res);
+      counts.push(`${bankId} ${accounts!.length}`);
       total += accounts!.length;
-    }
+    });
     // Empty lists everywhere prove nothing about the account calls: the check could not run.
     if (!total) c.skip(`${NO_ACCOUNTS} (${counts.join(', ')})`, NO_ACCOUNTS_REMEDY);
-    c.summary = `accounts per bank: ${counts.join(', ')}`;
+    c.summary = `accounts per bank: ${counts.join(', ')}; ${c.summary}`;
   },
 };
 

@@ -8,20 +8,27 @@ import { isError, obj } from '../../support/api.ts';
 import { accountsOf, allAccounts, allTransactions, banksDeclaring, byBank, expectValuesSeen, RETURNED_WHEN_GIVEN, transactionsOf } from './records.ts';
 
 export const list: Check = {
-  id: 'data.transactions.list', requirements: ['R4.4-transactions-list'], spec: '4.4',
-  title: 'GET transactions lists the transactions of each account',
+  id: 'data.transactions.list', requirements: ['R4.4-transactions-list'], spec: '4.4', bindsAt: { family: 'bank' },
+  title: 'GET transactions lists the transactions of each account, at every bank under test',
   quote: 'GET /transactions | Lists transactions.',
   async run(c) {
     let total = 0, accounts = 0;
-    for (const { bankId, account } of await allAccounts(c)) {
-      if (typeof account.id !== 'string') continue;
-      const { res, list } = await transactionsOf(c, bankId, account.id);
-      c.expect(list, `the transactions of ${account.id} at ${bankId} were not answered`, 'a 2xx answer with a JSON array', `${describeAnswer(res)}`);
-      total += list!.length;
-      accounts++;
-    }
+    const all = (await allAccounts(c)).filter(a => typeof a.account.id === 'string');
+    // A bank that lists no account with an id has no transactions to ask for: it is no place of the rule (as byBank says).
+    const banks = (await banksUnderTest()).map(b => b.id);
+    const none = banks.filter(b => !all.some(a => a.bankId === b));
+    if (none.length) c.note(`no account with an id to read the transactions of at ${none.join(', ')}`);
+    await c.everyPlace('bank', banks.filter(b => !none.includes(b)).map(b => ({ name: b, value: b })), async bankId => {
+      for (const { account } of all.filter(a => a.bankId === bankId)) {
+        const id = String(account.id);
+        const { res, list } = await transactionsOf(c, bankId, id);
+        c.expect(list, `the transactions of ${id} at ${bankId} were not answered`, 'a 2xx answer with a JSON array', `${describeAnswer(res)}`, res);
+        total += list!.length;
+        accounts++;
+      }
+    });
     if (!total) c.skip(`${NO_TRANSACTIONS} (${accounts} account${accounts === 1 ? '' : 's'} read)`, NO_TRANSACTIONS_REMEDY);
-    c.summary = `${total} transactions on ${accounts} accounts`;
+    c.summary = `${total} transactions on ${accounts} accounts; ${c.summary}`;
   },
 };
 

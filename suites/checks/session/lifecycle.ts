@@ -29,45 +29,64 @@ export const create: Check = {
 const statusOf = (c: CheckContext, id: string, when: string) =>
   call(c, 'GET', 'session', { sessionId: id }, { session: id, label: `consent status, ${when}` });
 
+/**
+ * The consent status of one new session at `bankId` through its states, one
+ * step per state in order: new (before consent), consented, deleted. A step
+ * whose session could not be had is a Prerequisite naming why.
+ */
+function statusSteps(c: CheckContext, bankId: string): Record<string, () => Promise<void>> {
+  let id: string | undefined;
+  let before: Record<string, unknown> | undefined, given: Record<string, unknown> | undefined;
+  let openBefore = false;
+  const session = () => {
+    if (!id) throw new Prerequisite(`no session could be started at ${bankId} (see session.lifecycle.create)`);
+    return id;
+  };
+  return {
+    new: async () => {
+      id = await startAt(c, bankId);
+      const res = await statusOf(c, id, `at ${bankId}, before consent`);
+      before = obj(res);
+      c.expect(ok(res) && before, `the consent status of a new session at ${bankId} was not answered`, 'a 2xx answer with a JSON object',
+        `${describeAnswer(res)}`, res);
+      // A session served before its own consent took another session's: its status cannot change with consent.
+      openBefore = ok(await probeConsent(null, id, `accounts with the new session at ${bankId}, before its consent`));
+    },
+    consented: async () => {
+      const sid = session();
+      if (openBefore)
+        throw new Prerequisite(`the new session at ${bankId} was served accounts before its own consent, so no change of status can be seen ` +
+          '(session.consent-link.per-session judges consent per session)');
+      await giveConsent(c, sid, 'accounts');
+      const res = await statusOf(c, sid, `at ${bankId}, after consent`);
+      given = obj(res);
+      c.expect(ok(res) && given, `the consent status of a consented session at ${bankId} was not answered`, 'a 2xx answer with a JSON object',
+        `${describeAnswer(res)}`, res);
+      c.expect(!before || !isDeepStrictEqual(before, given), `the consent status at ${bankId} after consent is the same answer as before consent`,
+        'a status that differs from the one before consent', `${show(given)} both times`, res);
+    },
+    deleted: async () => {
+      const sid = session();
+      const del = await call(c, 'DELETE', 'session', { sessionId: sid }, { session: sid, label: `delete the session at ${bankId}` });
+      if (!ok(del)) throw new Prerequisite(`the session at ${bankId} could not be deleted (${del.status}; see session.lifecycle.delete)`);
+      const res = await statusOf(c, sid, `at ${bankId}, after the delete`);
+      c.expect(isError(res) || !given || !isDeepStrictEqual(obj(res), given),
+        `the consent status at ${bankId} after the delete is the same answer as while consent was given`,
+        'an error answer, or a status that differs from the consented one', `${describeAnswer(res)}`, res);
+    },
+  };
+}
+
 export const status: Check = {
   id: 'session.lifecycle.status', requirements: ['R4.4-session-status'], spec: '4.4',
-  title: 'GET /session answers the consent status of a session, and it changes with consent and with the delete',
+  title: 'GET /session answers the consent status of a session, and it changes with consent and with the delete, at one bank per country',
   quote: 'GET /session | Gets consent status.',
+  // Each state at one bank per country: the places of a run are "new (DE)", "consented (DE)", ...
   bindsAt: { family: 'session-state', only: ['new', 'consented', 'deleted'] },
   async run(c) {
-    const id = await newSession(c);
-    let before: Record<string, unknown> | undefined, given: Record<string, unknown> | undefined;
-    let openBefore = false;
-    const steps: Record<string, () => Promise<void>> = {
-      new: async () => {
-        const res = await statusOf(c, id, 'before consent');
-        before = obj(res);
-        c.expect(ok(res) && before, 'the consent status of a new session was not answered', 'a 2xx answer with a JSON object', `${describeAnswer(res)}`);
-        // A session served before its own consent took another session's: its status cannot change with consent.
-        openBefore = ok(await probeConsent(null, id, 'accounts with the new session, before its consent'));
-      },
-      consented: async () => {
-        if (openBefore)
-          throw new Prerequisite('the new session was served accounts before its own consent, so no change of status can be seen ' +
-            '(session.consent-link.per-session judges consent per session)');
-        await giveConsent(c, id, 'accounts');
-        const res = await statusOf(c, id, 'after consent');
-        given = obj(res);
-        c.expect(ok(res) && given, 'the consent status of a consented session was not answered', 'a 2xx answer with a JSON object',
-          `${describeAnswer(res)}`);
-        c.expect(!before || !isDeepStrictEqual(before, given), 'the consent status after consent is the same answer as before consent',
-          'a status that differs from the one before consent', `${show(given)} both times`, res);
-      },
-      deleted: async () => {
-        const del = await call(c, 'DELETE', 'session', { sessionId: id }, { session: id, label: 'delete the session' });
-        if (!ok(del)) throw new Prerequisite(`the session could not be deleted (${del.status}; see session.lifecycle.delete)`);
-        const res = await statusOf(c, id, 'after the delete');
-        c.expect(isError(res) || !given || !isDeepStrictEqual(obj(res), given),
-          'the consent status after the delete is the same answer as while consent was given',
-          'an error answer, or a status that differs from the consented one', `${describeAnswer(res)}`, res);
-      },
-    };
-    await c.everyPlace('session-state', Object.entries(steps).map(([name, value]) => ({ name, value })), step => step());
+    const places = (await countryBanks()).flatMap(({ name: country, value: bank }) =>
+      Object.entries(statusSteps(c, bank.id)).map(([state, value]) => ({ name: `${state} (${country})`, value })));
+    await c.everyPlace('session-state', places, step => step());
   },
 };
 

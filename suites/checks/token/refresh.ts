@@ -2,9 +2,10 @@
 import type { Check } from '../../support/register.ts';
 import { type CheckContext, describeAnswer, Prerequisite } from '../../support/check.ts';
 import { obj } from '../../support/api.ts';
+import type { ExchangeResponse } from '../../../harness/http/exchange.ts';
 import { refreshForm, tokenRequest } from '../../support/tokens.ts';
 import { target } from '../../support/target.ts';
-import { isInt, issuePair, tokenFields } from './common.ts';
+import { isInt, issuePair, tokenFields, type TokenBody } from './common.ts';
 import { adopt, realMs, specSeconds } from '../../support/waits.ts';
 import { accessWatch, apiServed, chainWatch, CHAIN_LENGTH, grantServed, judgeNearEnd, refreshWatch, skipTooLong, type ChainExchange } from './lifetimes.ts';
 
@@ -20,36 +21,73 @@ async function refreshOnce(c: CheckContext, waitSpecS = 0) {
   return { first, res, body: obj(res) ?? {}, elapsedSpecS };
 }
 
+/** One exchange of a quick refresh chain: its answer, and the pair it was asked to renew. */
+interface Exchanged { res: ExchangeResponse; body: TokenBody; before: { access: string; refresh: string; body: TokenBody } }
+
+/**
+ * A pair, then CHAIN_LENGTH exchanges without waiting, each of the refresh
+ * token the one before answered, as places of the family refresh-exchange. An
+ * exchange that could not be made (the one before answered no refresh token)
+ * is a Prerequisite naming why.
+ */
+async function quickChain(c: CheckContext): Promise<{ name: string; value: Exchanged | Prerequisite }[]> {
+  const first = await issuePair(c);
+  const made: Exchanged[] = [];
+  let before: Exchanged['before'] = { access: first.access, refresh: first.refresh, body: first.body };
+  for (let n = 1; n <= CHAIN_LENGTH; n++) {
+    const res = await tokenRequest(c, refreshForm(before.refresh), `exchange ${n} of a refresh chain`);
+    const body = obj(res) ?? {};
+    made.push({ res, body, before });
+    if (res.status !== 200 || typeof body.refresh_token !== 'string' || !body.refresh_token) break;
+    before = { access: String(body.access_token), refresh: body.refresh_token, body };
+  }
+  return Array.from({ length: CHAIN_LENGTH }, (_, i) => ({
+    name: `exchange ${i + 1}`,
+    value: made[i] ?? new Prerequisite(`not made: exchange ${i} answered ${made[i - 1]!.res.status} without a new refresh_token`),
+  }));
+}
+
+/** The exchange of a place, or why it was not made. */
+function exchangeOf(x: Exchanged | Prerequisite): Exchanged {
+  if (x instanceof Prerequisite) throw x;
+  return x;
+}
+
 export const answers: Check = {
   id: 'token.refresh.answers-tokens', requirements: ['R2.1-refresh-token', 'R2.1-scope', 'R4.2-refresh-grant'], spec: '4.2',
-  title: 'The refresh grant answers 200 with a token response',
+  bindsAt: { family: 'refresh-exchange' },
+  title: 'The refresh grant answers 200 with a token response, at every exchange of a refresh chain',
   quote: 'To keep the session alive, the client exchanges refresh_token for a new pair (4.2). Response: token response object (2.1), including scope.',
   async run(c) {
-    const { first, res, body } = await refreshOnce(c);
-    c.expect(res.status === 200, 'the refresh grant was not answered with success', '200', describeAnswer(res));
-    c.expect(tokenFields(body).includes('access_token') && tokenFields(body).includes('refresh_token'),
-      'the refresh answer lacks a token', 'access_token and refresh_token', tokenFields(body).join(', ') || 'neither');
-    // A wrong token_type in the first answer is token.issue.token-type's finding; only a refresh that breaks it on its own is this check's.
-    const bearer = (v: unknown) => typeof v === 'string' && v.toLowerCase() === 'bearer';
-    if (bearer(first.body.token_type))
-      c.expect(bearer(body.token_type), 'token_type of the refresh answer is not bearer', '"bearer" in any letter case',
-        JSON.stringify(body.token_type) ?? 'absent');
-    c.expect(typeof body.scope === 'string', 'the refresh answer has no scope', 'scope: a string (spec 4.2: "including scope")',
-      JSON.stringify(body.scope) ?? 'absent');
+    await c.everyPlace('refresh-exchange', await quickChain(c), async (exchanged, at) => {
+      const { res, body, before } = exchangeOf(exchanged);
+      c.expect(res.status === 200, `the refresh grant was not answered with success at ${at}`, '200', describeAnswer(res), res);
+      c.expect(tokenFields(body).includes('access_token') && tokenFields(body).includes('refresh_token'),
+        `the refresh answer of ${at} lacks a token`, 'access_token and refresh_token', tokenFields(body).join(', ') || 'neither', res);
+      // A wrong token_type in the answer before is another exchange's (or token.issue.token-type's) finding; only one that breaks it here is this place's.
+      const bearer = (v: unknown) => typeof v === 'string' && v.toLowerCase() === 'bearer';
+      if (bearer(before.body.token_type))
+        c.expect(bearer(body.token_type), `token_type of the refresh answer of ${at} is not bearer`, '"bearer" in any letter case',
+          JSON.stringify(body.token_type) ?? 'absent', res);
+      c.expect(typeof body.scope === 'string', `the refresh answer of ${at} has no scope`, 'scope: a string (spec 4.2: "including scope")',
+        JSON.stringify(body.scope) ?? 'absent', res);
+    });
   },
 };
 
 export const renews: Check = {
-  id: 'token.refresh.renews-tokens', requirements: ['R4.2-tokens-renewed'], spec: '4.2',
-  title: 'A refresh returns a new access token and a new refresh token',
+  id: 'token.refresh.renews-tokens', requirements: ['R4.2-tokens-renewed'], spec: '4.2', bindsAt: { family: 'refresh-exchange' },
+  title: 'A refresh returns a new access token and a new refresh token, at every exchange of a refresh chain',
   quote: 'Both expires_in and refresh_expires_in are reset and the tokens are renewed.',
   async run(c) {
-    const { first, res, body } = await refreshOnce(c);
-    if (res.status !== 200) throw new Prerequisite(`the refresh grant answered ${res.status} (see token.refresh.answers-tokens)`);
-    c.expect(typeof body.access_token === 'string' && body.access_token !== first.access, 'the access token was not renewed',
-      'a new access_token', body.access_token === first.access ? 'the same access_token as before' : 'no access_token');
-    c.expect(typeof body.refresh_token === 'string' && body.refresh_token !== first.refresh, 'the refresh token was not renewed',
-      'a new refresh_token', body.refresh_token === first.refresh ? 'the same refresh_token as before' : 'no refresh_token');
+    await c.everyPlace('refresh-exchange', await quickChain(c), async (exchanged, at) => {
+      const { res, body, before } = exchangeOf(exchanged);
+      if (res.status !== 200) throw new Prerequisite(`the refresh grant answered ${res.status} at ${at} (see token.refresh.answers-tokens)`);
+      c.expect(typeof body.access_token === 'string' && body.access_token !== before.access, `the access token was not renewed at ${at}`,
+        'a new access_token', body.access_token === before.access ? 'the same access_token as before' : 'no access_token', res);
+      c.expect(typeof body.refresh_token === 'string' && body.refresh_token !== before.refresh, `the refresh token was not renewed at ${at}`,
+        'a new refresh_token', body.refresh_token === before.refresh ? 'the same refresh_token as before' : 'no refresh_token', res);
+    });
   },
 };
 
