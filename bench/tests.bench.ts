@@ -11,13 +11,16 @@
 // less with the load than seconds do. Never part of `npm test`:
 // `npx tsx bench/tests.bench.ts [--write] [--proofs] [FILTER...]` (filters as
 // `npm test -- FILTER` takes them, for the proof files too: a part of the
-// command, to try the bench).
+// command, to try the bench). `--processes` splits the CPU of single proof
+// runs, made as test/run/runs.ts makes them, by process: `run` itself (tsx,
+// the harness, the bundled reference), the Playwright runner, each worker.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { writeResultsSection } from './results.ts';
 import { spawnTimed, type Spawned } from './spawn.ts';
+import { cpuByProcess, type TreeCpu } from './proc-tree.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const TARGET = { quietS: 300, loadedS: 600 };
@@ -76,6 +79,70 @@ async function proofFiles(filters: string[]): Promise<Row[]> {
   return rows;
 }
 
+/** What a proof run's processes are, by their command line. */
+const ROLES = [
+  { role: 'run', match: 'harness/cli.ts' },
+  { role: 'runner', match: '@playwright/test/cli.js' },
+  { role: 'worker', match: 'workerProcessEntry' },
+] as const;
+type Role = typeof ROLES[number]['role'] | 'other';
+const roleOf = (cmd: string): Role => ROLES.find(r => cmd.includes(r.match))?.role ?? 'other';
+
+/**
+ * Proof runs as test/run/runs.ts starts them (time scale 0.001, two workers):
+ * one check (what any run costs before its checks), one suite, one suite with
+ * a fault, all four suites.
+ */
+const PROCESS_RUNS: { what: string; args: string[] }[] = [
+  { what: '`--suites data --grep data.banks.list`', args: ['--suites', 'data', '--grep', 'data\\.banks\\.list '] },
+  { what: '`--suites data`', args: ['--suites', 'data'] },
+  { what: '`--suites data --fault data-owner-null`', args: ['--suites', 'data', '--fault', 'data-owner-null'] },
+  { what: '`--suites token,session,data,payments`', args: ['--suites', 'token,session,data,payments'] },
+];
+
+/** Each proof run of PROCESS_RUNS 3 times; the one of median total CPU, its CPU split by process role. */
+async function processRows(): Promise<string[]> {
+  const rows: string[] = [];
+  for (const { what, args } of PROCESS_RUNS) {
+    const tries: TreeCpu[] = [];
+    for (let i = 0; i < 3; i++) {
+      const dir = mkdtempSync(join(tmpdir(), 'pis-tests-bench-'));
+      try {
+        tries.push(await cpuByProcess(['--import', 'tsx', 'harness/cli.ts', 'run', ...args, '--time-scale', '0.001', '--workers', '2', '--report', dir],
+          ROOT, { PIS_TEST: '1' }));
+      } finally { rmSync(dir, { recursive: true, force: true }); }
+    }
+    const total = (t: TreeCpu) => t.processes.reduce((a, p) => a + p.cpuS, 0);
+    const t = [...tries].sort((a, b) => total(a) - total(b))[1]!;
+    const of = (role: Role) => t.processes.filter(p => roleOf(p.cmd) === role);
+    const sum = (role: Role) => of(role).reduce((a, p) => a + p.cpuS, 0).toFixed(2);
+    const workers = of('worker');
+    rows.push(`| ${what} | ${t.wallS.toFixed(1)} | ${total(t).toFixed(2)} | ${sum('run')} | ${sum('runner')} | ` +
+      `${workers.length}: ${workers.map(w => w.cpuS.toFixed(2)).join(' + ') || '-'} | ${sum('other')} | exit ${t.code} |`);
+  }
+  return rows;
+}
+
+function processMarkdown(baselineS: number, rows: string[], loadAtStart: number): string {
+  return [
+    '<!-- tests.bench.processes -->',
+    '## Where a proof run\'s CPU goes (`npx tsx bench/tests.bench.ts --write --processes`)',
+    '',
+    `Run ${new Date().toISOString().slice(0, 16)}Z, Node ${process.version}, on ${cpus().length} cores, ` +
+    `load average ${loadAtStart.toFixed(1)} at the start and ${loadavg()[0].toFixed(1)} at the end. ` +
+    'Each run as test/run/runs.ts makes it (`node --import tsx harness/cli.ts run ... --time-scale 0.001 --workers 2`), 3 times; ' +
+    'the one of median total CPU is shown, its CPU s (user + sys, read from /proc every 20 ms) split by process: ' +
+    '`run` (tsx, the harness, the bundled reference), the Playwright runner (loads the config, every selected spec file, the reporter), ' +
+    'each Playwright worker (imports the suites it runs). ' +
+    `Baseline in the same run: a minimal run (\`run --suites data --grep data.banks.list\`) takes ${baselineS.toFixed(2)} s (median of 3).`,
+    '',
+    '| run | wall s | CPU s | run | runner | workers | other | outcome |',
+    '|---|---|---|---|---|---|---|---|',
+    ...rows,
+    '<!-- /tests.bench.processes -->',
+  ].join('\n');
+}
+
 function markdown(proofs: boolean, baselineS: number, rows: Row[], loadAtStart: number): string {
   const loaded = loadAtStart >= cpus().length;
   const whole = rows.find(r => r.what === '`npm test`, all of it');
@@ -104,6 +171,12 @@ async function main(): Promise<void> {
   const proofs = process.argv.includes('--proofs');
   const loadAtStart = loadavg()[0];
   const baselineS = await minimalRunS();
+  if (process.argv.includes('--processes')) {
+    const text = processMarkdown(baselineS, await processRows(), loadAtStart);
+    process.stdout.write(text + '\n');
+    if (process.argv.includes('--write')) writeResultsSection('tests.bench.processes', text);
+    return;
+  }
   const filters = process.argv.slice(2).filter(a => !a.startsWith('--'));
   const rows = proofs ? await proofFiles(filters) : await wholeCommand(filters);
   const text = markdown(proofs, baselineS, rows, loadAtStart);
