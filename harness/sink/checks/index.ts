@@ -84,7 +84,7 @@ function withoutKeys(j: Outcome, keys: readonly string[]): Outcome {
     ...(j.seen !== undefined ? { seen: clean(j.seen) } : {}) };
 }
 
-/** The agreed entry point: one CheckResult per webhook check id. */
+/** The checks of a run as results only: one CheckResult per webhook check id, in report order. */
 export function analyze(attempts: readonly RecordedAttempt[], plan: SinkPlan, opts: AnalysisOptions): CheckResult[] {
   return analyzeRun(attempts, plan, opts).checks;
 }
