@@ -26,7 +26,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { numberFlag } from '../harness/flag-values.ts';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { RunResults } from '../harness/report/model.ts';
+import type { RunResults } from '../harness/results/model.ts';
 import { startReceiver } from '../test/fixtures/receivers/receiver.ts';
 import { writeResultsSection } from './results.ts';
 import { spawnTimed, type Spawned } from './spawn.ts';

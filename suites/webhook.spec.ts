@@ -7,7 +7,7 @@
 // harness/sink/checks/ (one file per concern), because the `sink` command
 // judges with the very same code.
 import { WEBHOOK_CHECKS } from '../harness/sink/checks/index.ts';
-import type { CheckResult } from '../harness/report/model.ts';
+import type { CheckResult } from '../harness/results/model.ts';
 import { DELIVERIES_ATTACHMENT } from '../harness/report/playwright-reporter.ts';
 import { checkTest } from './support/register.ts';
 import { failed, notRun, toResult } from '../harness/check/outcome.ts';

@@ -3,8 +3,8 @@
 // the baseline did not fail it; a baseline failure is fixed when the check
 // passed now, and stale when the check did not run now (not selected, not run,
 // not applicable, or no longer a check), so the entry proves nothing any more.
-import type { RunResults } from '../report/model.ts';
-import { isMustFailure } from '../report/model.ts';
+import type { RunResults } from '../results/model.ts';
+import { isMustFailure } from '../results/model.ts';
 import { skipKindOf } from '../report/verdict.ts';
 
 export interface BaselineDiff {

@@ -4,7 +4,7 @@
 // no failed check (unused) or whose day is past (expired) is reported itself,
 // as ajv reports the entries of its skip list that no longer skip anything.
 import { HarnessError } from '../errors.ts';
-import type { CheckResult, DeclaredDeviation, RunResults } from '../report/model.ts';
+import type { CheckResult, DeclaredDeviation, RunResults } from '../results/model.ts';
 import { writeReportFiles } from '../report/writer.ts';
 import { VERDICT_LABEL } from '../report/verdict.ts';
 import { requirementWindows } from '../requirements/versions.ts';

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { HarnessError } from '../errors.ts';
 import { validateContract } from '../contracts/index.ts';
-import type { RunResults } from '../report/model.ts';
+import type { RunResults } from '../results/model.ts';
 import { summarize } from '../report/verdict.ts';
 
 /** The results with their summary computed again; `where` names the file in the sentence. */

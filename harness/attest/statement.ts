@@ -16,7 +16,7 @@ import { basename, join } from 'node:path';
 import { TOOL } from '../version.ts';
 import { redactUrlUserinfo } from '../http/url.ts';
 import { ATTESTATION_FILE, REPORT_FILES } from '../report/folder.ts';
-import { isMustFailure, isWarning, type RunResults, type Verdict } from '../report/model.ts';
+import { isMustFailure, isWarning, type RunResults, type Verdict } from '../results/model.ts';
 import { skipKindOf } from '../report/verdict.ts';
 import { labelWithDeviations, type DeviationsFile, type DeviationStatus } from './deviations.ts';
 

@@ -6,7 +6,7 @@ import { ABORT_REASONS, CHECKOUT_STATUSES } from '../contracts/enums.ts';
 import { TRANSITION_PLACES } from '../places/transitions.ts';
 import { EVENT_POSITIONS } from '../places/event-positions.ts';
 import type { CheckDef } from '../check/def.ts';
-import { PlaceLedger, type PlaceTally } from '../report/places.ts';
+import { PlaceLedger, type PlaceTally } from '../results/places.ts';
 import { answerOf, every } from './check.ts';
 import { settledSlow, type Ctx } from './context.ts';
 import { ACCEPTS_PARALLEL } from './options.ts';

@@ -19,7 +19,7 @@
 // normal flow only is seen too.
 import { randomBytes } from 'node:crypto';
 import type { CheckDef } from '../check/def.ts';
-import { PlaceLedger } from '../report/places.ts';
+import { PlaceLedger } from '../results/places.ts';
 import { answerOf, notSentOutcome, timed } from './check.ts';
 import { failed, notApplicable, notRun, passed, type Outcome } from '../check/outcome.ts';
 import { silence, type Ctx } from './context.ts';

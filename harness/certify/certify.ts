@@ -3,7 +3,7 @@
 // valid delivery gets), robustness last (a receiver that dies on garbage would
 // fail everything after it).
 import { HarnessError } from '../errors.ts';
-import type { CheckResult } from '../report/model.ts';
+import type { CheckResult } from '../results/model.ts';
 import type { Redactor } from '../report/redact.ts';
 import { runAccepts } from './accepts.ts';
 import { runAuth } from './auth.ts';

@@ -1,7 +1,7 @@
 // A delivery as certify-receiver made it: what the checks judge, and the
 // evidence the report shows of it, built only when a check asks for it.
 import { curlLine } from '../http/exchange.ts';
-import type { HttpEvidence } from '../report/model.ts';
+import type { HttpEvidence } from '../results/model.ts';
 import type { Redactor } from '../report/redact.ts';
 import { evidenceBody, type ReadBody } from '../http/body.ts';
 import { headerRecord } from './http1.ts';

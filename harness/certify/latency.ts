@@ -4,7 +4,7 @@
 // The samples travel in the check's evidence (one samples item per kind, with
 // the limit and the advice as marks) so that the report's latency picture can be
 // redrawn from results.json alone.
-import type { MeasurementEvidence, SamplesEvidence } from '../report/model.ts';
+import type { MeasurementEvidence, SamplesEvidence } from '../results/model.ts';
 import type { CheckDef } from '../check/def.ts';
 import { every, timed, withinLimit } from './check.ts';
 import { failed, notRun, passed } from '../check/outcome.ts';

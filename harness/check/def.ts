@@ -6,8 +6,8 @@
 // should, profile below), never in the definition and nowhere else: the caller
 // decides severity, as the OpenID suite's callAndContinueOnFailure(Check,
 // FAILURE, ...) does. What a check concludes is an Outcome (outcome.ts).
-import type { CheckResult, Level, Suite } from '../report/model.ts';
-import type { PlaceDecl } from '../report/places.ts';
+import type { CheckResult, Level, Suite } from '../results/model.ts';
+import type { PlaceDecl } from '../results/places.ts';
 
 export interface CheckDef {
   /** Stable dotted id, suite.area.name; the first two segments are the fixed prefixes of docs/checks.md. */
@@ -33,7 +33,7 @@ export interface CheckDef {
   needs?: string[];
   /**
    * The family of places the check binds and iterates (every operation, every
-   * bank, every event position, ...; harness/report/places.ts), with `only`
+   * bank, every event position, ...; harness/results/places.ts), with `only`
    * when it exercises part of the family by design. No declaration: the rule
    * binds one place.
    */

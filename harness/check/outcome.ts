@@ -4,8 +4,8 @@
 // An Outcome is made by one of the constructors below and becomes a
 // CheckResult in one place, toResult(), which adds the registration (id,
 // level, suite, ...) and the time the check took.
-import type { CheckResult, CheckStatus, Evidence, SkipKind } from '../report/model.ts';
-import { describeTally, type PlaceLedger, type PlaceTally } from '../report/places.ts';
+import type { CheckResult, CheckStatus, Evidence, SkipKind } from '../results/model.ts';
+import { describeTally, type PlaceLedger, type PlaceTally } from '../results/places.ts';
 import { metaOf, type CheckMeta } from './def.ts';
 
 export interface Outcome {

@@ -4,7 +4,7 @@ import { palette } from '../report/colour.ts';
 import { humanStream, Terminal } from '../report/terminal.ts';
 import { HarnessError } from '../errors.ts';
 import { metaOf } from '../check/def.ts';
-import { isWarning, type CheckResult } from '../report/model.ts';
+import { isWarning, type CheckResult } from '../results/model.ts';
 import { formatSummary } from '../report/progress.ts';
 import { verdictExit } from '../report/verdict.ts';
 import { RECEIVER_CHECKS } from '../certify/checks.ts';

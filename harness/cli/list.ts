@@ -7,7 +7,7 @@ import { palette } from '../report/colour.ts';
 import type { StdoutReporter } from '../report/terminal.ts';
 import type { ApiVersion } from '../contracts/api-versions.ts';
 import { membersOf } from '../places/index.ts';
-import { pluralFamily } from '../report/places.ts';
+import { pluralFamily } from '../results/places.ts';
 
 /** The places a check covers at a version, in words: "every operation (21)", "2 of 4 products", "every bank of the target", "one place". */
 function placesText(c: Registered, v: ApiVersion): string {

@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { HarnessError } from '../errors.ts';
 import { assembleResults, PLAN_FILE, type PlanFile } from '../report/assemble.ts';
-import type { CheckResult, RunResults } from '../report/model.ts';
+import type { CheckResult, RunResults } from '../results/model.ts';
 import { verdictLines } from '../report/verdict.ts';
 import { writeReportFiles } from '../report/writer.ts';
 import type { Command } from './command.ts';

@@ -10,7 +10,7 @@ import { attestFolder } from '../attest/attest.ts';
 import { deviationLines, judgeDeviations, labelWithDeviations, loadDeviations, recordDeviations, type DeviationsFile } from '../attest/deviations.ts';
 import { baselineExit, baselineLines, compareBaseline } from '../attest/baseline.ts';
 import { readResults, readResultsFile } from '../attest/results-file.ts';
-import type { RunResults } from '../report/model.ts';
+import type { RunResults } from '../results/model.ts';
 import { humanStream, type StdoutReporter } from '../report/terminal.ts';
 import { CATALOG } from '../../suites/catalog/index.ts';
 import { configDigest } from './attest.ts';

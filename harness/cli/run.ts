@@ -19,7 +19,7 @@ import { redactTargetSecrets, reportTarget, SECRET_VARIABLES, splitTarget } from
 import { preflight } from '../config/preflight.ts';
 import { defaultReportDir } from '../report/writer.ts';
 import { Redactor, shortSecretWarning } from '../report/redact.ts';
-import type { RunResults } from '../report/model.ts';
+import type { RunResults } from '../results/model.ts';
 import { verdictExit } from '../report/verdict.ts';
 import { formatSummary } from '../report/progress.ts';
 import { chooseSuites, grepFlags, select, selectionOf, type RunChoice } from './selection.ts';

@@ -9,7 +9,7 @@ import { nearest } from '../flag-values.ts';
 import type { NotSelected } from '../report/assemble.ts';
 import { grepTitle } from '../report/check.ts';
 import { metaOf, type Registered } from '../check/def.ts';
-import type { Selection } from '../report/model.ts';
+import type { Selection } from '../results/model.ts';
 import type { ApiVersion } from '../contracts/api-versions.ts';
 import { requirementsAt, whyNotAt } from '../requirements/versions.ts';
 import { availableSuites, specFile } from '../runner/playwright.ts';

@@ -9,19 +9,11 @@ import { LATEST_API_VERSION, type ApiVersion } from '../contracts/api-versions.t
 import type { BankChoice } from './banks.ts';
 import type { TargetDescription } from './description.ts';
 import type { Given } from './kinds.ts';
+import type { ConsentStep } from './consent-script.ts';
 import { CONFIG_KEYS, TARGET_OPTIONS, type ConsentDriverName, type TargetOption } from './options.ts';
 
 export const SUITES = ['token', 'session', 'data', 'payments', 'webhook'] as const;
 type SuiteName = typeof SUITES[number];
-
-/** One step of the `browser` consent driver's YAML script. */
-export type ConsentStep =
-  | { goto: string }
-  | { click: string }
-  | { fill: string; value: string }
-  | { press: string; key: string }
-  | { waitFor: string }
-  | { waitForUrl: string };
 
 export interface TargetConfig {
   authUrl: string;

@@ -2,8 +2,16 @@
 // the config file): a YAML list of {goto}, {click}, {fill, value}, {press,
 // key}, {waitFor}, {waitForUrl}. A first {goto} replaces the driver's own
 // visit of the link ({href} in it is the link).
-import type { ConsentStep } from './config.ts';
 import { badConfig, readYaml } from './yaml.ts';
+
+/** One step of the `browser` consent driver's YAML script. */
+export type ConsentStep =
+  | { goto: string }
+  | { click: string }
+  | { fill: string; value: string }
+  | { press: string; key: string }
+  | { waitFor: string }
+  | { waitForUrl: string };
 
 export function loadConsentScript(file: string): ConsentStep[] {
   return checkSteps(readYaml(file, 'consent script'), file);

@@ -10,7 +10,7 @@ import { API_VERSIONS, parseApiVersion, type ApiVersion } from '../contracts/api
 import { redactUrlUserinfo } from '../http/url.ts';
 import { parseBanks, type BankChoice } from './banks.ts';
 import { checkSteps, loadConsentScript } from './consent-script.ts';
-import type { ConsentStep } from './config.ts';
+import type { ConsentStep } from './consent-script.ts';
 import { DESCRIPTION_SCHEMA, describeTarget, readDescription, type TargetDescription } from './description.ts';
 
 /** Where a value was given, for the sentence of its error. */

@@ -1,7 +1,7 @@
 // The code rules of rules.ts applied to one item of a contract, as violations
 // beside the schema's. Only what a schema cannot say lives here.
 import type { ContractName } from './load.ts';
-import type { CheckResult } from '../report/model.ts';
+import type { CheckResult } from '../results/model.ts';
 import { summarize } from '../report/verdict.ts';
 import type { Violation } from './violations.ts';
 import { describeValue } from './violations.ts';

@@ -6,7 +6,7 @@
 import {
   ABORT_REASON_STATUSES, CHECKOUT_STATUSES, FINAL_CHECKOUT_STATUSES, NORDIC_COUNTRIES, NORDIC_PAYMENT_CODES, POLLER_STATUSES,
 } from './enums.ts';
-import type { Level } from '../report/model.ts';
+import type { Level } from '../results/model.ts';
 
 export interface RuleInfo {
   id: string;

@@ -2,7 +2,7 @@
 // what was expected and what was found in words, the spec section and the
 // level, read from the contracts' x-spec / x-level / x-expected annotations.
 import type { ErrorObject } from 'ajv';
-import type { Level } from '../report/model.ts';
+import type { Level } from '../results/model.ts';
 import type { SchemaNode } from './load.ts';
 
 export interface Violation {

@@ -6,7 +6,7 @@
 // byte at a time never ends), and a body kept in bounded memory (body.ts),
 // whatever the target sends.
 import { request, type Dispatcher } from 'undici';
-import type { HttpEvidence } from '../report/model.ts';
+import type { HttpEvidence } from '../results/model.ts';
 import { Redactor } from '../report/redact.ts';
 import { BodyCollector, READ_LIMIT_BYTES, WHOLE_BODY_BYTES, describeBody, evidenceBody, type ReadBody } from './body.ts';
 import { curlLine } from './curl.ts';

@@ -1,11 +1,11 @@
-// The members of each family of places (harness/report/places.ts) at an API
+// The members of each family of places (harness/results/places.ts) at an API
 // version: the lists the checks iterate and `coverage` counts. A family whose
 // members only a run can know (the banks a target lists, their countries, the
 // exchanges of a refresh chain, the fields of a request) has none here.
 import type { ApiVersion } from '../contracts/api-versions.ts';
 import { atLeast } from '../contracts/api-versions.ts';
 import { ABORT_REASONS, CHECKOUT_STATUSES } from '../contracts/enums.ts';
-import type { PlaceFamily } from '../report/places.ts';
+import type { PlaceFamily } from '../results/places.ts';
 import { ANSWER_CLASSES } from './answer-classes.ts';
 import { EVENT_POSITIONS } from './event-positions.ts';
 import { operationsAt, PAYMENT_PRODUCTS } from './operations.ts';

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { HarnessError } from '../errors.ts';
-import type { Level } from '../report/model.ts';
+import type { Level } from '../results/model.ts';
 import { atLeast, isApiVersion, type ApiVersion } from '../contracts/api-versions.ts';
 
 export interface Fault {

@@ -5,7 +5,7 @@
 import { TOOL } from '../version.ts';
 import type { CheckMeta } from '../check/def.ts';
 import { notRun, notSelected as leftOut, toResult } from '../check/outcome.ts';
-import type { CheckResult, DeliveryAttempt, RunResults, Selection } from './model.ts';
+import type { CheckResult, DeliveryAttempt, RunResults, Selection } from '../results/model.ts';
 import { summarize } from './verdict.ts';
 
 export interface ReportHeader {

@@ -9,7 +9,7 @@
 // is expected and seen first, then the exchange and the curl line that repeats
 // it. An Incomplete or Interrupted run adds a "verdict" testsuite whose one
 // testcase is an error, so a CI view is red whenever the exit status is not 0.
-import { isMustFailure, isWarning, type CheckResult, type RunResults } from './model.ts';
+import { isMustFailure, isWarning, type CheckResult, type RunResults } from '../results/model.ts';
 import { primaryExchange, reproduceLine } from './progress.ts';
 import { skipKindOf, VERDICT_LABEL, verdictLines } from './verdict.ts';
 

@@ -9,7 +9,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { FullResult, Reporter, Suite as PwSuite, TestCase, TestError, TestResult } from '@playwright/test/reporter';
-import type { CheckResult, DeliveryAttempt, Level, Suite } from './model.ts';
+import type { CheckResult, DeliveryAttempt, Level, Suite } from '../results/model.ts';
 import { CHECK_ANNOTATION, CHECK_ATTACHMENT } from './check.ts';
 import type { CheckMeta } from '../check/def.ts';
 import { failed, notRun, passed, toResult, type Outcome } from '../check/outcome.ts';

@@ -1,7 +1,7 @@
 // One line per finished check on the terminal, the recap of what failed at
 // the end (the lines of a failure are otherwise buried among a hundred), and
 // the closing summary.
-import { isMustFailure, isWarning, type CheckResult, type Evidence, type HttpEvidence, type RunResults } from './model.ts';
+import { isMustFailure, isWarning, type CheckResult, type Evidence, type HttpEvidence, type RunResults } from '../results/model.ts';
 import { palette, type Palette } from './colour.ts';
 import { skipKindOf, verdictLines } from './verdict.ts';
 import { printable } from '../printable.ts';

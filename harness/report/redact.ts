@@ -11,7 +11,7 @@
 // therefore cannot change how its results read or are judged; the verdict is
 // computed from fields redaction never touches. Messages that quote target
 // data redact that data before it is put in (show() in the suites).
-import type { CheckResult, DeliveryAttempt, Evidence, RunResults } from './model.ts';
+import type { CheckResult, DeliveryAttempt, Evidence, RunResults } from '../results/model.ts';
 
 export const REDACTED = '[redacted]';
 

@@ -7,8 +7,8 @@
 //           job summary in $GITHUB_STEP_SUMMARY
 import { appendFileSync } from 'node:fs';
 import { HarnessError } from '../errors.ts';
-import type { CheckResult } from './model.ts';
-import { isWarning } from './model.ts';
+import type { CheckResult } from '../results/model.ts';
+import { isWarning } from '../results/model.ts';
 import { counted, judge, skipKindOf, summarize, VERDICT_LABEL, verdictExit, verdictLines } from './verdict.ts';
 import { palette, type Palette } from './colour.ts';
 import { formatCheckLine, formatRecap, printableCheck, reproduceLine } from './progress.ts';

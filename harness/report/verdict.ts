@@ -8,9 +8,9 @@
 //
 // A skipped check without a skipKind counts as not-run: a skip must say that it
 // does not matter (not-applicable, not-selected) to keep a run complete.
-import { isMustFailure, isWarning, type CheckResult, type RunSummary, type SkipKind, type Verdict } from './model.ts';
+import { isMustFailure, isWarning, type CheckResult, type RunSummary, type SkipKind, type Verdict } from '../results/model.ts';
 
-export type { Verdict } from './model.ts';
+export type { Verdict } from '../results/model.ts';
 
 /** "1 check", "2 checks": a count with its noun in the right number. */
 export function counted(n: number, one: string, many = `${one}s`): string {

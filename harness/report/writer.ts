@@ -9,7 +9,7 @@ import { appendFileSync, mkdirSync, writeFileSync, symlinkSync, rmSync, lstatSyn
 import { dirname, join, relative, resolve } from 'node:path';
 import { TOOL } from '../version.ts';
 import { Redactor } from './redact.ts';
-import type { CheckResult, DeliveryAttempt, RunResults } from './model.ts';
+import type { CheckResult, DeliveryAttempt, RunResults } from '../results/model.ts';
 import { assembleResults, PLAN_FILE, type PlanFile, type ReportHeader, type ReportPlan } from './assemble.ts';
 import { REPORT_FILES } from './folder.ts';
 import { renderJunit } from './junit.ts';

@@ -2,7 +2,7 @@
 // the checks that name it in their definitions (view.ts), the proofs that
 // those checks can fail, and its status; and the figures the README quotes.
 // Pure: data in, data out.
-import type { Level } from '../report/model.ts';
+import type { Level } from '../results/model.ts';
 import { PROOF_KINDS, proofsOf, type Proofs, type Requirement } from './load.ts';
 import type { CheckMeta } from './rules.ts';
 import { placeCoverage, type PlaceCoverage } from './places.ts';

@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import { HarnessError } from '../errors.ts';
 import { contracts, CONTRACTS_DIR, ID_BASE } from '../contracts/load.ts';
-import type { Level } from '../report/model.ts';
-import type { PlaceFamily } from '../report/places.ts';
+import type { Level } from '../results/model.ts';
+import type { PlaceFamily } from '../results/places.ts';
 
 type Binds = 'service' | 'sender' | 'receiver';
 

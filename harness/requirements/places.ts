@@ -7,7 +7,7 @@
 // checks iterate when each of them iterates all of it, and one place otherwise.
 import type { ApiVersion } from '../contracts/api-versions.ts';
 import { membersOf } from '../places/index.ts';
-import { pluralFamily, type PlaceDecl, type PlaceFamily } from '../report/places.ts';
+import { pluralFamily, type PlaceDecl, type PlaceFamily } from '../results/places.ts';
 
 export interface PlaceCoverage {
   /** The family the requirement binds; absent: the rule binds one place. */

@@ -4,9 +4,9 @@
 // that it can fail or a reason it cannot. Each
 // function returns the problems as sentences that name the fix; the tests
 // under test/requirements/ and test/proofs/ assert there are none.
-import type { Level } from '../report/model.ts';
+import type { Level } from '../results/model.ts';
 import { PROOF_KINDS, type Proofs, type Requirement } from './load.ts';
-import type { PlaceDecl } from '../report/places.ts';
+import type { PlaceDecl } from '../results/places.ts';
 import { checksByRequirement } from './view.ts';
 
 /** A check as the registry of every check knows it. */

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { setTimeout as pause } from 'node:timers/promises';
 import { exchange } from '../http/exchange.ts';
 import { HarnessError, unreachableError } from '../errors.ts';
-import type { HttpEvidence } from '../report/model.ts';
+import type { HttpEvidence } from '../results/model.ts';
 import { Redactor } from '../report/redact.ts';
 import { backoffUnjudged } from './checks/backoff.ts';
 import { LONG_CHAIN_WAIT_MS } from './checks/long-chain.ts';

@@ -3,7 +3,7 @@
 // status, what the sink answered and why, and whether the api-key was the
 // registered one. Everything shown comes from a stranger's request as much as
 // from the sender's, so it is cut short and its control characters are shown as escapes.
-import type { DeliveryAttempt } from '../report/model.ts';
+import type { DeliveryAttempt } from '../results/model.ts';
 import { factsOf, type Fact } from './checks/facts.ts';
 import { printable } from '../printable.ts';
 

@@ -4,7 +4,7 @@
 // prefix stays. Turning raw attempts into DeliveryAttempt (strings,
 // milliseconds, checkout ids) happens when the run asks for them.
 import { createHash } from 'node:crypto';
-import type { ApiKeyCheck } from '../report/model.ts';
+import type { ApiKeyCheck } from '../results/model.ts';
 import { REDACTED } from '../report/redact.ts';
 import type { BodyFacts, RecordedAttempt } from './checks/facts.ts';
 import type { BodyReader } from './body.ts';

@@ -12,7 +12,7 @@ import type { Socket } from 'node:net';
 import { contracts } from '../contracts/load.ts';
 import { buildWebhookBody } from '../webhook/bodies.ts';
 import { HarnessError, listenError } from '../errors.ts';
-import type { DeliveryAttempt } from '../report/model.ts';
+import type { DeliveryAttempt } from '../results/model.ts';
 import { readBody, unreadableBody, type BodyFacts, type RecordedAttempt } from './checks/facts.ts';
 import { NO_CHECKOUT_ID as NO_ID } from './checks/view.ts';
 import { BodyReader, MAX_BODY_BYTES } from './body.ts';

@@ -5,7 +5,7 @@
 // process as soon as the target is checked (harness/runner/webhook.ts), so the
 // suite's longest wait runs beside Playwright's start instead of after it.
 import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import type { CheckResult, DeliveryAttempt, HttpEvidence } from '../report/model.ts';
+import type { CheckResult, DeliveryAttempt, HttpEvidence } from '../results/model.ts';
 import type { Redactor } from '../report/redact.ts';
 import { analyzeRun } from './checks/index.ts';
 import type { ControlExtension } from '../contracts/types.ts';

@@ -5,7 +5,7 @@
 // nothing and needs no target, so `run --list`, the requirement and proof
 // tests, coverage and the not-selected listing all read the same list.
 import type { Registered } from '../../harness/check/def.ts';
-import type { Suite } from '../../harness/report/model.ts';
+import type { Suite } from '../../harness/results/model.ts';
 import { WEBHOOK_CHECKS } from '../../harness/sink/checks/index.ts';
 import { RECEIVER_CHECKS } from '../../harness/certify/checks.ts';
 import { DATA_CHECKS } from './data.ts';

@@ -4,7 +4,7 @@
 // settle() maps onto the one Outcome of harness/check/outcome.ts. Free of
 // Playwright, so the catalog of checks (suites/catalog/) loads without it;
 // register.ts turns a registered check into a Playwright test.
-import type { Evidence, HttpEvidence, Level, SkipKind } from '../../harness/report/model.ts';
+import type { Evidence, HttpEvidence, Level, SkipKind } from '../../harness/results/model.ts';
 import type { CheckDef } from '../../harness/check/def.ts';
 import { failed, notApplicable, notRun, passed, type Outcome } from '../../harness/check/outcome.ts';
 import { exchange, type Exchange, type ExchangeRequest, type ExchangeResponse } from '../../harness/http/exchange.ts';
@@ -13,7 +13,7 @@ import { jsonTextFindings } from '../../harness/contracts/input.ts';
 import { countStall, stalledReason, stallLimit } from './stalls.ts';
 import { redactor, seedRedactor } from './target.ts';
 import { encodeWait, type WaitNote } from '../../harness/report/wait.ts';
-import { describeTally, PlaceLedger, pluralFamily, type PlaceFamily, type PlaceTally } from '../../harness/report/places.ts';
+import { describeTally, PlaceLedger, pluralFamily, type PlaceFamily, type PlaceTally } from '../../harness/results/places.ts';
 
 /** A check of the API suites: its definition and its body. Its level is given where it is registered (suites/catalog/). */
 export interface Check extends CheckDef {

@@ -2,7 +2,7 @@
 // several checks read: the exchanges it made are kept, and every check that
 // reads the answer gets them as its own evidence (with their answers, so a
 // failure can point at the exchange it is about), whichever check asked first.
-import type { Evidence, HttpEvidence } from '../../harness/report/model.ts';
+import type { Evidence, HttpEvidence } from '../../harness/results/model.ts';
 import type { ExchangeRequest, ExchangeResponse } from '../../harness/http/exchange.ts';
 import { CheckContext } from './check.ts';
 

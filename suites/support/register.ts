@@ -5,7 +5,7 @@
 import { test, type TestInfo } from './test.ts';
 import { CHECK_ANNOTATION, CHECK_ATTACHMENT, requirementTags } from '../../harness/report/check.ts';
 import { metaOf, type CheckMeta, type Registered } from '../../harness/check/def.ts';
-import type { CheckResult } from '../../harness/report/model.ts';
+import type { CheckResult } from '../../harness/results/model.ts';
 import { CheckContext, settle, type Check } from './check.ts';
 import { toResult } from '../../harness/check/outcome.ts';
 import { redactor, target } from './target.ts';

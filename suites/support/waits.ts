@@ -4,9 +4,9 @@
 // checks (start-first.ts), and the check, registered last, judges what the
 // watch saw. A run then lasts about as long as its longest single wait instead
 // of the sum of them. Free of Playwright, like the checks that use it.
-import type { Evidence } from '../../harness/report/model.ts';
+import type { Evidence } from '../../harness/results/model.ts';
 import type { ExchangeResponse } from '../../harness/http/exchange.ts';
-import type { HttpEvidence } from '../../harness/report/model.ts';
+import type { HttpEvidence } from '../../harness/results/model.ts';
 import type { CheckDef } from '../../harness/check/def.ts';
 import { announceWait, type CheckContext } from './check.ts';
 import { Recorder } from './memo.ts';

@@ -15,7 +15,7 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const VOCABULARY = 'harness/check/';
 const OUTCOME_FILE = 'harness/check/outcome.ts';
 /** Where the results model declares CheckResult itself. */
-const MODEL_FILE = 'harness/report/model.ts';
+const MODEL_FILE = 'harness/results/model.ts';
 /** Where levels are given: the registrations themselves. */
 const REGISTRATION_FILE = 'harness/check/def.ts';
 /** The code that defines, judges or registers checks: a level written here is a second place severity is set. */

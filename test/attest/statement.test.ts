@@ -14,7 +14,7 @@ import { createPrivateKey } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { CheckResult, RunResults } from '../../harness/report/model.ts';
+import type { CheckResult, RunResults } from '../../harness/results/model.ts';
 import { summarize } from '../../harness/report/verdict.ts';
 import { flipped, opensslAccepts } from './independent.ts';
 

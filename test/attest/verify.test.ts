@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeReportFiles } from '../../harness/report/writer.ts';
 import { summarize } from '../../harness/report/verdict.ts';
-import type { CheckResult, RunResults } from '../../harness/report/model.ts';
+import type { CheckResult, RunResults } from '../../harness/results/model.ts';
 import { buildStatement } from '../../harness/attest/statement.ts';
 import { recomputedFindings, subjectFindings } from '../../harness/attest/verify.ts';
 import { policyFindings } from '../../harness/attest/policy.ts';

@@ -6,7 +6,7 @@ import { DEFAULTS, timing, type SenderOptions } from '../../harness/certify/opti
 import { specClock } from '../../harness/clock.ts';
 import { StallMeter } from '../../harness/certify/stall.ts';
 import { Redactor } from '../../harness/report/redact.ts';
-import type { CheckResult } from '../../harness/report/model.ts';
+import type { CheckResult } from '../../harness/results/model.ts';
 import { loadProofs } from '../../harness/requirements/load.ts';
 import { startReceiver, type ReceiverOptions } from '../fixtures/receivers/receiver.ts';
 import type { ReceiverFault } from '../fixtures/receivers/faults.ts';

@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { runCli } from '../helpers/cli.ts';
 import { closedPort } from '../helpers/closed-port.ts';
 import { startBin } from '../helpers/process.ts';
-import type { RunResults } from '../../harness/report/model.ts';
+import type { RunResults } from '../../harness/results/model.ts';
 import { startReceiver } from '../fixtures/receivers/receiver.ts';
 import { API_KEY } from './certify-helper.ts';
 

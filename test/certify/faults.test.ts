@@ -3,7 +3,7 @@
 // level must; the correct receiver is certified, strict or not.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { CheckResult } from '../../harness/report/model.ts';
+import type { CheckResult } from '../../harness/results/model.ts';
 import { RECEIVER_FAULTS } from '../fixtures/receivers/faults.ts';
 import { assertCaught, certifyFixture, certifyJudged, failed, ids, PLAIN_HTTP } from './certify-helper.ts';
 

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startBin } from '../helpers/process.ts';
 import { startReceiver } from '../fixtures/receivers/receiver.ts';
-import type { RunResults } from '../../harness/report/model.ts';
+import type { RunResults } from '../../harness/results/model.ts';
 import { ANSWER_READ_LIMIT_BYTES } from '../../harness/certify/wire.ts';
 import { API_KEY } from './certify-helper.ts';
 

@@ -7,7 +7,7 @@ import { latencyFigure } from '../../harness/report/html/latency.ts';
 import { renderPage } from '../../harness/report/html/page.ts';
 import { timing } from '../../harness/certify/options.ts';
 import { specClock } from '../../harness/clock.ts';
-import type { RunResults } from '../../harness/report/model.ts';
+import type { RunResults } from '../../harness/results/model.ts';
 import { summarize } from '../../harness/report/verdict.ts';
 import type { Delivery } from '../../harness/certify/transport.ts';
 

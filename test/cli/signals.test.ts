@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startBin } from '../helpers/process.ts';
-import type { RunResults } from '../../harness/report/model.ts';
+import type { RunResults } from '../../harness/results/model.ts';
 
 const ctrlC = (pid: number) => process.kill(-pid, 'SIGINT');
 

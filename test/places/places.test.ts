@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { membersOf } from '../../harness/places/index.ts';
 import { operationsAt } from '../../harness/places/operations.ts';
-import { describeTally, PlaceLedger } from '../../harness/report/places.ts';
+import { describeTally, PlaceLedger } from '../../harness/results/places.ts';
 import { placeCoverage } from '../../harness/requirements/places.ts';
 import { CheckContext, settle } from '../../suites/support/check.ts';
 

@@ -21,7 +21,7 @@ import { LATEST_API_VERSION } from '../../harness/contracts/api-versions.ts';
 import { startReference, type Reference } from '../../harness/reference/index.ts';
 import { DEFAULT_PATHS } from '../../harness/config/profile.ts';
 import { bundledLifetimes } from '../../harness/runner/bundled.ts';
-import type { RunResults } from '../../harness/report/model.ts';
+import type { RunResults } from '../../harness/results/model.ts';
 import { runCli } from '../helpers/cli.ts';
 import { editJson, errorAnswer, jsonAnswer, startProxy, type Exchange, type Proxy, type ProxyMutation } from '../helpers/proxy.ts';
 

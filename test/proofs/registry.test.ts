@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { CATALOG } from '../../suites/catalog/index.ts';
 import { FAULTS } from '../../harness/reference/catalog.ts';
 import { loadProofs, type Proofs } from '../../harness/requirements/load.ts';
-import type { Level } from '../../harness/report/model.ts';
+import type { Level } from '../../harness/results/model.ts';
 import { proofProblems, type ProofSources } from '../../harness/requirements/rules.ts';
 import { RECEIVER_FAULTS } from '../fixtures/receivers/faults.ts';
 import { MUTATIONS } from '../suites/mutations.ts';

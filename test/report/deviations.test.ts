@@ -7,7 +7,7 @@
 // writing them; test/report/hostile-report.test.ts opens hostile ones in Chromium.)
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { CheckResult, DeclaredDeviation, RunResults } from '../../harness/report/model.ts';
+import type { CheckResult, DeclaredDeviation, RunResults } from '../../harness/results/model.ts';
 import { renderPage } from '../../harness/report/html/page.ts';
 import { summarize } from '../../harness/report/verdict.ts';
 import { validateContract } from '../../harness/contracts/index.ts';

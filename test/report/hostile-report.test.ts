@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser } from '@playwright/test';
-import type { CheckResult, RunResults } from '../../harness/report/model.ts';
+import type { CheckResult, RunResults } from '../../harness/results/model.ts';
 import { renderPage } from '../../harness/report/html/page.ts';
 import { renderJunit } from '../../harness/report/junit.ts';
 import { summarize } from '../../harness/report/verdict.ts';

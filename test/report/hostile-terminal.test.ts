@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { CheckResult, DeliveryAttempt, HttpEvidence } from '../../harness/report/model.ts';
+import type { CheckResult, DeliveryAttempt, HttpEvidence } from '../../harness/results/model.ts';
 import { Terminal } from '../../harness/report/terminal.ts';
 import { formatSummary } from '../../harness/report/progress.ts';
 import { summarize } from '../../harness/report/verdict.ts';

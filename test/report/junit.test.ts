@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { renderJunit } from '../../harness/report/junit.ts';
 import { summarize } from '../../harness/report/verdict.ts';
-import type { CheckResult, HttpEvidence, RunResults } from '../../harness/report/model.ts';
+import type { CheckResult, HttpEvidence, RunResults } from '../../harness/results/model.ts';
 
 const http: HttpEvidence = {
   kind: 'http', primary: true, request: { method: 'GET', url: 'http://t/api/banks', headers: {} },

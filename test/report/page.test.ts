@@ -9,7 +9,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser } from '@playwright/test';
-import type { CheckResult, HttpEvidence, RunResults } from '../../harness/report/model.ts';
+import type { CheckResult, HttpEvidence, RunResults } from '../../harness/results/model.ts';
 import { writeReportFiles } from '../../harness/report/writer.ts';
 import { summarize } from '../../harness/report/verdict.ts';
 import { ROOT } from '../helpers/cli.ts';

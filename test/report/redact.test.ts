@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Redactor, REDACTED, shortSecretWarning } from '../../harness/report/redact.ts';
-import type { CheckResult, DeliveryEvidence, HttpEvidence, MeasurementEvidence, NoteEvidence } from '../../harness/report/model.ts';
+import type { CheckResult, DeliveryEvidence, HttpEvidence, MeasurementEvidence, NoteEvidence } from '../../harness/results/model.ts';
 import { curlLine } from '../../harness/http/exchange.ts';
 
 test('known secret values are replaced anywhere, also URL-encoded', () => {

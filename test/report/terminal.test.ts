@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { CheckResult, HttpEvidence } from '../../harness/report/model.ts';
+import type { CheckResult, HttpEvidence } from '../../harness/results/model.ts';
 import { LiveStatus, encodeWait, splitWaits } from '../../harness/report/wait.ts';
 import { Terminal } from '../../harness/report/terminal.ts';
 import { formatRecap } from '../../harness/report/progress.ts';

@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from '@playwright/test';
-import type { CheckResult, DeliveryAttempt, RunResults } from '../../harness/report/model.ts';
+import type { CheckResult, DeliveryAttempt, RunResults } from '../../harness/results/model.ts';
 import { writeReportFiles } from '../../harness/report/writer.ts';
 import { summarize } from '../../harness/report/verdict.ts';
 import { timelineFigure } from '../../harness/report/html/timeline.ts';

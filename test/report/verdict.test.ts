@@ -2,7 +2,7 @@
 // incomplete and interrupted, and how each kind of skip counts.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { CheckResult } from '../../harness/report/model.ts';
+import type { CheckResult } from '../../harness/results/model.ts';
 import { judge, summarize, verdictExit, verdictLines } from '../../harness/report/verdict.ts';
 
 const c = (id: string, over: Partial<CheckResult>): CheckResult => ({

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RENDERERS, ReportWriter, writeReportFiles, type Renderer } from '../../harness/report/writer.ts';
 import { Redactor } from '../../harness/report/redact.ts';
-import type { CheckResult, RunResults } from '../../harness/report/model.ts';
+import type { CheckResult, RunResults } from '../../harness/results/model.ts';
 import { runCli } from '../helpers/cli.ts';
 
 const check = (over: Partial<CheckResult>): CheckResult => ({

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { RunResults } from '../../harness/report/model.ts';
+import type { RunResults } from '../../harness/results/model.ts';
 import { runCli } from '../helpers/cli.ts';
 
 test('the browser driver runs the consent script in Chromium', async () => {

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { RunResults } from '../../harness/report/model.ts';
+import type { RunResults } from '../../harness/results/model.ts';
 import { availableSuites } from '../../harness/runner/playwright.ts';
 import { SUITES } from '../../harness/config/config.ts';
 import { runCli } from '../helpers/cli.ts';

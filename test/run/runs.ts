@@ -3,7 +3,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { RunResults } from '../../harness/report/model.ts';
+import type { RunResults } from '../../harness/results/model.ts';
 import { startReference, type Reference } from '../../harness/reference/index.ts';
 import { bundledLifetimes } from '../../harness/runner/bundled.ts';
 import { runCli, type CliResult } from '../helpers/cli.ts';

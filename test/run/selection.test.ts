@@ -13,7 +13,7 @@ import { ROOT, runCli } from '../helpers/cli.ts';
 import { selectChecks } from '../../harness/cli/selection.ts';
 import { LATEST_API_VERSION } from '../../harness/contracts/api-versions.ts';
 import { CATALOG } from '../../suites/catalog/index.ts';
-import type { RunResults } from '../../harness/report/model.ts';
+import type { RunResults } from '../../harness/results/model.ts';
 import { resolveTarget } from '../../harness/config/config.ts';
 import { splitTarget } from '../../harness/config/env.ts';
 import { testContextEnv } from '../helpers/context.ts';

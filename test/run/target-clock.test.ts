@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startReference } from '../../harness/reference/index.ts';
-import type { RunResults } from '../../harness/report/model.ts';
+import type { RunResults } from '../../harness/results/model.ts';
 import { runCli } from '../helpers/cli.ts';
 
 test('a target on a compressed clock, with credentials in its URLs', async () => {

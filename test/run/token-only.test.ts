@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startReference } from '../../harness/reference/index.ts';
 import { requireBaseUrl, resolveTarget } from '../../harness/config/config.ts';
-import type { RunResults } from '../../harness/report/model.ts';
+import type { RunResults } from '../../harness/results/model.ts';
 import { runCli } from '../helpers/cli.ts';
 
 test('run --suites token with only the auth URL runs the token suite and skips the API checks', async () => {

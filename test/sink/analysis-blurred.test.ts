@@ -5,7 +5,7 @@
 // to know which probe to send again (backoffUnjudged, waits5sUnjudged).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { DeliveryAttempt } from '../../harness/report/model.ts';
+import type { DeliveryAttempt } from '../../harness/results/model.ts';
 import { analyze } from '../../harness/sink/checks/index.ts';
 import { backoffUnjudged } from '../../harness/sink/checks/backoff.ts';
 import { waits5sUnjudged } from '../../harness/sink/checks/timeout.ts';

@@ -3,7 +3,7 @@
 // and each record of contracts/proofs.yaml fails exactly the checks it names.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { DeliveryAttempt } from '../../harness/report/model.ts';
+import type { DeliveryAttempt } from '../../harness/results/model.ts';
 import { analyze, WEBHOOK_CHECKS } from '../../harness/sink/checks/index.ts';
 import type { SinkPlan } from '../../harness/sink/plan.ts';
 import { loadProofs } from '../../harness/requirements/load.ts';

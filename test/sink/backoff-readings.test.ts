@@ -5,7 +5,7 @@
 // sink's own lateness blurs near the minimum is not run, never passed.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { DeliveryAttempt } from '../../harness/report/model.ts';
+import type { DeliveryAttempt } from '../../harness/results/model.ts';
 import { analyze } from '../../harness/sink/checks/index.ts';
 import type { SinkPlan } from '../../harness/sink/plan.ts';
 import { KEY, S, backoffOf, conforming, moveTo } from './records.ts';

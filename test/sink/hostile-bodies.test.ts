@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent, request } from 'undici';
-import type { RunResults } from '../../harness/report/model.ts';
+import type { RunResults } from '../../harness/results/model.ts';
 import { buildWebhookBody } from '../../harness/webhook/bodies.ts';
 import { ROOT } from '../helpers/cli.ts';
 import { STRANGER_SAMPLE } from '../../harness/sink/server.ts';

@@ -4,13 +4,13 @@
 // named in the failure's tally.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { DeliveryAttempt } from '../../harness/report/model.ts';
+import type { DeliveryAttempt } from '../../harness/results/model.ts';
 import { analyze, WEBHOOK_CHECKS } from '../../harness/sink/checks/index.ts';
 import type { SinkPlan } from '../../harness/sink/plan.ts';
 import { ANSWER_CLASSES } from '../../harness/places/answer-classes.ts';
 import { EVENT_POSITIONS } from '../../harness/places/event-positions.ts';
 import { ABORT_REASONS, CHECKOUT_STATUSES } from '../../harness/contracts/enums.ts';
-import type { PlaceFamily } from '../../harness/report/places.ts';
+import type { PlaceFamily } from '../../harness/results/places.ts';
 import { KEY, RECORDS, S, conforming } from './records.ts';
 
 const judge = (attempts: DeliveryAttempt[], plan: SinkPlan) =>

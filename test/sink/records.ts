@@ -3,7 +3,7 @@
 // are the `records` proofs of contracts/proofs.yaml (which names the exact
 // checks each must fail); ALLOWED changes are behaviour the spec allows, which
 // must fail nothing.
-import type { DeliveryAttempt } from '../../harness/report/model.ts';
+import type { DeliveryAttempt } from '../../harness/results/model.ts';
 import { CONTROL_EXTENSIONS, LONG_CHAIN_PLAN, type CheckoutPlan, type SinkPlan } from '../../harness/sink/plan.ts';
 import { buildWebhookBody } from '../../harness/webhook/bodies.ts';
 import { EVENT_POSITIONS } from '../../harness/places/event-positions.ts';

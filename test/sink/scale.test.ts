@@ -8,7 +8,7 @@
 // is measured is the analysis, not JSON parsing.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { DeliveryAttempt } from '../../harness/report/model.ts';
+import type { DeliveryAttempt } from '../../harness/results/model.ts';
 import { analyzeRun } from '../../harness/sink/checks/index.ts';
 import { readBody, type BodyFacts, type RecordedAttempt } from '../../harness/sink/checks/facts.ts';
 import { buildWebhookBody } from '../../harness/webhook/bodies.ts';

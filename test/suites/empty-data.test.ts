@@ -4,7 +4,7 @@
 // pay. The same runs show --banks: all, and a sample of 3 of the 8 banks.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { RunResults } from '../../harness/report/model.ts';
+import type { RunResults } from '../../harness/results/model.ts';
 import { jsonAnswer, runThroughProxy, type ProxyMutation } from '../helpers/proxy.ts';
 
 const byId = (r: RunResults, id: string) => r.checks.find(c => c.id === id)!;

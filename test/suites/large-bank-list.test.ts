@@ -4,7 +4,7 @@
 // surrogate, which no URL can carry, is said and left out of by-id, never a failure.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { RunResults } from '../../harness/report/model.ts';
+import type { RunResults } from '../../harness/results/model.ts';
 import { jsonAnswer, runThroughProxy, type ProxyMutation } from '../helpers/proxy.ts';
 
 type Bank = Record<string, unknown> & { id: string };

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { RunResults } from '../../harness/report/model.ts';
+import type { RunResults } from '../../harness/results/model.ts';
 import { runCli } from '../helpers/cli.ts';
 
 test('payments.domestic.requires-e2e at a bank with strong customer authentication explains 1428 first in seen', async () => {

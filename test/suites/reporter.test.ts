@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FullResult, Suite, TestCase, TestResult } from '@playwright/test/reporter';
 import PisReporter from '../../harness/report/playwright-reporter.ts';
-import type { CheckResult, RunResults } from '../../harness/report/model.ts';
+import type { CheckResult, RunResults } from '../../harness/results/model.ts';
 
 const meta = { id: 'token.issue.token-type', suite: 'token', title: 'token_type is bearer', spec: '2.1', level: 'must' };
 

@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, watch } from 
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { startReference } from '../../harness/reference/index.ts';
-import type { RunResults } from '../../harness/report/model.ts';
+import type { RunResults } from '../../harness/results/model.ts';
 import { WEBHOOK_CHECKS } from '../../harness/sink/checks/index.ts';
 import { runCli } from '../helpers/cli.ts';
 import { judgeable } from '../sink/stall.ts';

@@ -3,7 +3,7 @@
 // more. They qualify the verdict and never change it; an expired deviation or
 // one that covers no failed check is marked as such. Every value is the
 // deviations file's, escaped; a link is clickable only when it is http(s).
-import type { DeclaredDeviation, RunResults } from '../model.ts';
+import type { DeclaredDeviation, RunResults } from '../../results/model.ts';
 import { counted } from '../verdict.ts';
 import { esc } from './escape.ts';
 

@@ -4,7 +4,7 @@
 // recorded is folded below, so a failure with fifteen exchanges is one screen,
 // not eleven thousand pixels. Every value is escaped, numbers included: a
 // results.json may come from anywhere (`report DIR`).
-import type { CheckResult, DeliveryEvidence, Evidence, HttpEvidence, SamplesEvidence } from '../model.ts';
+import type { CheckResult, DeliveryEvidence, Evidence, HttpEvidence, SamplesEvidence } from '../../results/model.ts';
 import { esc } from './escape.ts';
 
 /** A number as text with `digits` decimals; anything else escaped as it is. */

@@ -5,7 +5,7 @@
 // escaped escaping still could not run. The script reads data-* attributes
 // and text only, and writes only `hidden` and a count: no HTML is built.
 import { createHash } from 'node:crypto';
-import { isWarning, type CheckResult } from '../model.ts';
+import { isWarning, type CheckResult } from '../../results/model.ts';
 import { skipKindOf } from '../verdict.ts';
 import { esc } from './escape.ts';
 

@@ -2,7 +2,7 @@
 // per kind of delivery on a log axis, with p50/p95/p99/max marked and the 5 s
 // limit and 1 s advice drawn as lines. Inline SVG, drawn from results.json
 // alone (the samples travel in receiver.latency's samples evidence).
-import type { RunResults, SamplesEvidence } from '../model.ts';
+import type { RunResults, SamplesEvidence } from '../../results/model.ts';
 import { percentile } from '../stats.ts';
 import { esc } from './escape.ts';
 

@@ -2,7 +2,7 @@
 // the declared deviations when the run had any, then every check grouped by
 // suite with its evidence, the problems first and open, the passed checks
 // folded; then the counts per suite and the figures.
-import { isMustFailure, isWarning, type CheckResult, type RunResults, type Selection } from '../model.ts';
+import { isMustFailure, isWarning, type CheckResult, type RunResults, type Selection } from '../../results/model.ts';
 import { counted, countsLine, notRunLines, skipKindOf, VERDICT_LABEL } from '../verdict.ts';
 import { esc } from './escape.ts';
 import { renderCheckEvidence } from './evidence.ts';

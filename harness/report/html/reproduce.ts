@@ -2,7 +2,7 @@
 // they carry secrets as $PIS_... placeholders, so it shows, once, how to set
 // them: the token request (with $PIS_CLIENT_SECRET) that yields
 // $PIS_ACCESS_TOKEN and $PIS_REFRESH_TOKEN, and the webhook api-key.
-import type { HttpEvidence, RunResults } from '../model.ts';
+import type { HttpEvidence, RunResults } from '../../results/model.ts';
 import { esc } from './escape.ts';
 
 /** Reads a JSON field from standard input with Node (which a user of this tool has). */

@@ -5,7 +5,7 @@
 // measured delay written on each retry gap, and a red mark where a failed check
 // points at an attempt. Inline SVG, drawn from results.json alone (attempt times
 // are real ms; the axis is in spec seconds: real / timeScale).
-import type { DeliveryAttempt, RunResults } from '../model.ts';
+import type { DeliveryAttempt, RunResults } from '../../results/model.ts';
 import { esc } from './escape.ts';
 import { isTimeScale, specClock } from '../../clock.ts';
 

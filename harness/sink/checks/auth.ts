@@ -1,7 +1,7 @@
 // webhook.auth: the api-key on every attempt, retries included.
 import { fromFindings, verdict, type Finding } from './result.ts';
 import { notRun, type Outcome } from '../../check/outcome.ts';
-import type { Evidence } from '../../report/model.ts';
+import type { Evidence } from '../../results/model.ts';
 import type { CheckDef } from '../../check/def.ts';
 import { strangersNaming as namingAfter, type RunView } from './view.ts';
 

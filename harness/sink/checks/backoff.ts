@@ -1,9 +1,9 @@
 // webhook.backoff: the delay before each retry, and its growth over
 // consecutive failures of one event.
-import type { Evidence } from '../../report/model.ts';
+import type { Evidence } from '../../results/model.ts';
 import { deliveries, listed, verdict, type Finding } from './result.ts';
 import { notRun, placed, type Outcome } from '../../check/outcome.ts';
-import { PlaceLedger } from '../../report/places.ts';
+import { PlaceLedger } from '../../results/places.ts';
 import { EVENT_POSITIONS } from '../../places/event-positions.ts';
 import type { CheckDef } from '../../check/def.ts';
 import { MIN_RETRY_DELAY_MS, judgeAtLeast, minOf, positionOf, sec, tooLate, type AttemptView, type RunView, type Timing } from './view.ts';

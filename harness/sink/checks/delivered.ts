@@ -4,7 +4,7 @@
 // PAYMENT_CREATED (spec 3.1, 6.2).
 import type { CheckDef } from '../../check/def.ts';
 import { CHECKOUT_STATUSES } from '../../contracts/enums.ts';
-import { PlaceLedger } from '../../report/places.ts';
+import { PlaceLedger } from '../../results/places.ts';
 import { listed, verdict, type Finding, withoutRequests } from './result.ts';
 import { notRun, placed, type Outcome } from '../../check/outcome.ts';
 import { honoured, notHonoured } from './fields.ts';

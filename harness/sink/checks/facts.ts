@@ -5,7 +5,7 @@
 // the same few hundred bytes as a correct one.
 import { checkWebhookBody, type Violation } from '../../contracts/index.ts';
 import { describeValue } from '../../contracts/violations.ts';
-import type { DeliveryAttempt } from '../../report/model.ts';
+import type { DeliveryAttempt } from '../../results/model.ts';
 
 /** A field's value as the checks compare it: a scalar (strings cut at MAX_TEXT), or a description of an object or array. */
 export type Fact = string | number | boolean | null | { described: string };

@@ -6,7 +6,7 @@
 import { must, profile, should, type Registered } from '../../check/def.ts';
 import { RULES } from '../../contracts/rules.ts';
 import { toResult, type Outcome } from '../../check/outcome.ts';
-import type { CheckResult, DeliveryAttempt } from '../../report/model.ts';
+import type { CheckResult, DeliveryAttempt } from '../../results/model.ts';
 import { REDACTED } from '../../report/redact.ts';
 import type { SinkPlan } from '../plan.ts';
 import { API_KEY, checkApiKey } from './auth.ts';

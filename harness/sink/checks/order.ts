@@ -1,10 +1,10 @@
 // webhook.order: within a checkout, no event goes out before the previous one
 // was acknowledged.
 import { CHECKOUT_STATUSES } from '../../contracts/enums.ts';
-import type { Evidence } from '../../report/model.ts';
+import type { Evidence } from '../../results/model.ts';
 import { verdict, type Finding } from './result.ts';
 import { notRun, placed, type Outcome } from '../../check/outcome.ts';
-import { PlaceLedger } from '../../report/places.ts';
+import { PlaceLedger } from '../../results/places.ts';
 import type { CheckDef } from '../../check/def.ts';
 import { RESPONSE_WAIT_MS, positionOf, type AttemptView, type CheckoutView, type RunView } from './view.ts';
 

@@ -2,7 +2,7 @@
 // harness/check/outcome.ts: findings (expected versus seen, then the attempts
 // that show each violation) become a failure. The check's definition and level
 // come from its registration in index.ts.
-import type { DeliveryAttempt, DeliveryEvidence, Evidence } from '../../report/model.ts';
+import type { DeliveryAttempt, DeliveryEvidence, Evidence } from '../../results/model.ts';
 import { failed, notRun, notSelected, passed, type Outcome } from '../../check/outcome.ts';
 import { annotate, type AttemptView, type RunView } from './view.ts';
 

@@ -2,7 +2,7 @@
 import { deliveries, verdict, type Finding } from './result.ts';
 import { notRun, placed, type Outcome } from '../../check/outcome.ts';
 import type { CheckDef } from '../../check/def.ts';
-import { PlaceLedger } from '../../report/places.ts';
+import { PlaceLedger } from '../../results/places.ts';
 import type { AnswerClass } from '../../places/answer-classes.ts';
 import { EVENT_POSITIONS } from '../../places/event-positions.ts';
 import { nextOfEvent, positionOf, sec, strangersNaming, type AttemptView, type CheckoutView, type RunView } from './view.ts';

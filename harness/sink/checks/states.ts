@@ -1,8 +1,8 @@
 // webhook.states: the statuses a checkout's webhooks carry, against spec 3.1 and 2.4.
 import { ABORT_REASON_STATUSES, ABORT_REASONS, CHECKOUT_STATUSES, FINAL_CHECKOUT_STATUSES, POLLER_STATUSES } from '../../contracts/enums.ts';
-import { PlaceLedger } from '../../report/places.ts';
+import { PlaceLedger } from '../../results/places.ts';
 import { abortReasonAllowed, sequenceFinding } from '../../contracts/rules.ts';
-import type { Evidence } from '../../report/model.ts';
+import type { Evidence } from '../../results/model.ts';
 import { fromFindings, verdict, type Finding, withoutRequests } from './result.ts';
 import { notRun, passed, placed, type Outcome } from '../../check/outcome.ts';
 import type { CheckDef } from '../../check/def.ts';

@@ -1,12 +1,12 @@
 // webhook.timeout: the 5 s response window of spec 6.6, probed with an answer
 // after 4 s (inside it), after 6 s (outside it) and one trickled a byte at a
 // time until 7.5 s (outside it, however lively).
-import type { Evidence } from '../../report/model.ts';
+import type { Evidence } from '../../results/model.ts';
 import { deliveries, listed, verdict, type Finding } from './result.ts';
 import { notRun, placed, type Outcome } from '../../check/outcome.ts';
 import type { CheckDef } from '../../check/def.ts';
 import { followUp } from './retry.ts';
-import { PlaceLedger } from '../../report/places.ts';
+import { PlaceLedger } from '../../results/places.ts';
 import { EVENT_POSITIONS, type EventPosition } from '../../places/event-positions.ts';
 import { RESPONSE_WAIT_MS, positionOf, sec, type AttemptView, type RunView } from './view.ts';
 

@@ -7,7 +7,7 @@
 // attempts for a planned checkout can be told to be the sender's.
 // Every step is linear or n log n in the number of attempts.
 import { statusesWithSca } from '../../contracts/rules.ts';
-import type { DeliveryAttempt } from '../../report/model.ts';
+import type { DeliveryAttempt } from '../../results/model.ts';
 import type { PlannedCheckout, SinkPlan } from '../plan.ts';
 import { eventPosition, type EventPosition } from '../../places/event-positions.ts';
 import { factsOf, recordOf, type BodyFacts, type RecordedAttempt } from './facts.ts';

@@ -5,7 +5,7 @@
 // says so.
 import { existsSync } from 'node:fs';
 import type { Browser, Page } from '@playwright/test';
-import type { ConsentStep } from '../../../harness/config/config.ts';
+import type { ConsentStep } from '../../../harness/config/consent-script.ts';
 import { Prerequisite } from '../check.ts';
 import { target } from '../target.ts';
 import { isRedirectBack, originRefused, originRemedy, type ConsentOutcome, type ConsentTask } from './task.ts';

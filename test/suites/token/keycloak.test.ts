@@ -6,7 +6,7 @@
 // content type, refresh tokens reusable or not), and the real faults still fail.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { RunResults } from '../../../harness/report/model.ts';
+import type { RunResults } from '../../../harness/results/model.ts';
 import type { KeycloakOptions } from './keycloak-server.ts';
 import { byId, failedIds, runAgainst as run } from './run-token.ts';
 

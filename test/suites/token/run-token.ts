@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { CheckResult, RunResults } from '../../../harness/report/model.ts';
+import type { CheckResult, RunResults } from '../../../harness/results/model.ts';
 import { runCli, type CliResult } from '../../helpers/cli.ts';
 import { CLIENT_ID, CLIENT_SECRET, REALM, startKeycloak, TOKEN_PATH, type KeycloakOptions } from './keycloak-server.ts';
 

@@ -126,7 +126,7 @@ export interface CheckResult {
   seen?: string;
   evidence: Evidence[];
   durationMs: number;
-  /** The places the check bound in this run, those it exercised and those where the rule broke (harness/report/places.ts). */
+  /** The places the check bound in this run, those it exercised and those where the rule broke (harness/results/places.ts). */
   places?: PlaceTally;
 }
 
