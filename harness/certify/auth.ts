@@ -211,7 +211,7 @@ async function forge(ctx: Ctx, c: Checkout, at: AuthPlace, key: string, label: s
     { kind: 'auth', label: `${label} (${at.kind} ${at.status})`, apiKey: key, ...(curl ? { curlKey: curl } : {}) });
 }
 
-/** The probes go out side by side (independent checkouts); results are emitted in a fixed order. */
+/** The probes go out side by side at each place (independent checkouts); results are emitted in a fixed order. */
 export async function runAuth(ctx: Ctx): Promise<void> {
   const quiet = silence(ctx);
   if (quiet) {
@@ -220,12 +220,21 @@ export async function runAuth(ctx: Ctx): Promise<void> {
   }
   const real = ctx.opts.apiKey;
   const work = PROBES.flatMap(p => AUTH_PLACES.map(at => ({ p, at, c: ctx.ids.checkout('auth') })));
-  const sent = await Promise.all(work.map(({ p, at, c }) => {
+  const send = ({ p, at, c }: (typeof work)[number]) => {
     const key = p.key(real);
     const label = p.title.replace(/ is refused$/, '');
     return key === real ? ctx.t.skip('auth', label, 'the registered api-key has no letter whose case could change')
       : forge(ctx, c, at, key as string, label, p.curl);
-  }));
+  };
+  // Place after place, each place's probes side by side: a burst of one probe per key, as before the places were three.
+  // All at once, a receiver that answers one request at a time answers the last of them late, which is
+  // receiver.concurrency's finding, not receiver.latency's or a refusal's.
+  const sent: Awaited<ReturnType<typeof send>>[] = [];
+  for (const at of AUTH_PLACES) {
+    const here = work.flatMap((w, k) => (w.at === at ? [k] : []));
+    const answers = await Promise.all(here.map(k => send(work[k]!)));
+    here.forEach((k, j) => { sent[k] = answers[j]!; });
+  }
   // A probe not sent because it cannot be made (a key without letters) is no refusal to judge.
   const forged = sent.flatMap((d, k) => (typeof d === 'string' || (d.notSent && work[k].p.key(real) === real) ? [] : [d]));
   const trace = await traces(ctx, work.map(w => w.c.id));
