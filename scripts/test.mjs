@@ -58,12 +58,16 @@ if (lints.length) ended('type-check and lint', started);
 // run of five Playwright workers: beside three other test files on two cores
 // they are judged on a machine busier than any user's, so they run afterwards,
 // one file at a time. Their own retries (test/sink/stall.ts) cover the rest.
+// So do the sink's right-and-wrong-sender cases (test/sink/sender-a and -b):
+// their correct senders give up at the edge of the 5 s window, which the sink
+// cannot judge once its own lateness passes a few hundred ms (2 of 3 clean-clone
+// runs beside the other files, at load 10-13).
 // The certificate tests sign whole runs of `npm start` (the webhook suite
 // included) that must end Conformant: they run alone too, and so does the
 // test of signal copies, whose child handles three signals sent at once within
 // one second of its own clock (a starved child sees them further apart).
-const ALONE = ['test/run/default.test.ts', 'test/suites/webhook.test.ts', 'test/attest/attest.test.ts', 'test/attest/examples.test.ts',
-  'test/cli/stop.test.ts'];
+const ALONE = ['test/run/default.test.ts', 'test/suites/webhook.test.ts', 'test/sink/sender-a.test.ts', 'test/sink/sender-b.test.ts',
+  'test/attest/attest.test.ts', 'test/attest/examples.test.ts', 'test/cli/stop.test.ts'];
 // Node's test runner starts files in the order it is given them (`node --test`
 // sorts them by path instead): the longest files start first, so that none of
 // them begins when the rest is nearly done and runs on alone. The rest keep
