@@ -4,7 +4,8 @@
 // through tsx. Extra arguments are file filters: `npm test -- reference` runs
 // the tests whose path contains "reference".
 import { spawn, spawnSync } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -96,7 +97,9 @@ const LONGEST = [
 ];
 const rank = f => { const i = LONGEST.indexOf(f); return i < 0 ? LONGEST.length : i; };
 const concurrency = process.env.PIS_TEST_CONCURRENCY ?? '4';
-const env = { ...process.env, PIS_TEST: '1' };
+const failuresDir = mkdtempSync(join(tmpdir(), 'pis-test-'));
+const FAILURES = join(failuresDir, 'failures.jsonl');
+const env = { ...process.env, PIS_TEST: '1', PIS_TEST_FAILURES: FAILURES };
 const phases = [
   { files: files.filter(f => !ALONE.includes(f)).sort((a, b) => rank(a) - rank(b)), concurrency },
   { files: files.filter(f => ALONE.includes(f)), concurrency: '1' },
@@ -110,4 +113,15 @@ for (const p of phases) {
   ended(`${p.files.length} test files, ${p.concurrency} at once`, t0);
 }
 ended('npm test', started);
+// The failed tests once more, last: each phase's report is long, and a log's tail is what a reader (or CI) shows first.
+const failures = existsSync(FAILURES) ? readFileSync(FAILURES, 'utf8').split('\n').filter(Boolean).map(l => JSON.parse(l)) : [];
+rmSync(failuresDir, { recursive: true, force: true });
+if (failures.length) {
+  console.log(`\nnot ok: ${failures.length} test${failures.length === 1 ? '' : 's'} failed`);
+  for (const f of failures) {
+    const lines = f.message.split('\n');
+    console.log(`# ${relative(root, f.file ?? '')}: ${f.name}\n${lines.slice(0, 16).map(l => `#   ${l.slice(0, 400)}`).join('\n')}` +
+      `${lines.length > 16 ? `\n#   (${lines.length - 16} more lines above, in the file's report)` : ''}`);
+  }
+}
 process.exit(status);
