@@ -5,6 +5,7 @@ import { certify, makePlan } from '../../harness/certify/certify.ts';
 import { DEFAULTS, timing, type SenderOptions } from '../../harness/certify/options.ts';
 import { specClock } from '../../harness/clock.ts';
 import { StallMeter } from '../../harness/certify/stall.ts';
+import { judgesMilliseconds } from '../helpers/priority.ts';
 import { Redactor } from '../../harness/report/redact.ts';
 import type { CheckResult } from '../../harness/results/model.ts';
 import { loadProofs } from '../../harness/requirements/load.ts';
@@ -43,6 +44,7 @@ export async function certifyFixture(fault: string | undefined, o: FixtureRun): 
     const checks: CheckResult[] = [];
     let sent = 0;
     const plan = makePlan(opts);
+    judgesMilliseconds();
     const meter = new StallMeter();
     const t0 = performance.now();
     try {

@@ -164,6 +164,7 @@ export async function judgeAll(t: TestContext, cases: Case[]): Promise<void> {
   for (const [i, c] of cases.entries()) {
     await t.test(c.title, tc => {
       const [one, two] = [first[i]!, again[i]];
+      tc.diagnostic(`longest stall of this process while judged: ${one.stall.toFixed(0)} ms${two ? `, then ${two.stall.toFixed(0)} ms alone` : ''}`);
       if (two)
         tc.diagnostic(`judged again alone: the first run stalled ${one.stall.toFixed(0)} ms (tolerance ${c.floorMs} ms) and found: ${one.problems.join('; ')}`);
       const last = two ?? one;

@@ -6,11 +6,13 @@
 // on its last run, and the failure says the machine was too busy to judge.
 // It never turns a missed fault into a skip.
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { judgesMilliseconds } from '../helpers/priority.ts';
 
 export interface StallWatch { stop(): number }
 
 /** Starts watching this process's event loop; stop() returns the longest stall in ms. */
 export function watchStalls(): StallWatch {
+  judgesMilliseconds();
   const h = monitorEventLoopDelay({ resolution: 10 });
   h.enable();
   return { stop: () => { h.disable(); return h.max / 1e6; } };
