@@ -7,7 +7,7 @@ import type { DeliveryAttempt } from '../../harness/results/model.ts';
 import { analyze, WEBHOOK_CHECKS } from '../../harness/sink/checks/index.ts';
 import type { SinkPlan } from '../../harness/sink/plan.ts';
 import { loadProofs } from '../../harness/requirements/load.ts';
-import { ALLOWED, KEY, RECORDS, S, att, conforming, withLongChain } from './records.ts';
+import { ALLOWED, KEY, RECORDS, S, att, conforming, moveTo, withLongChain } from './records.ts';
 
 const judge = (attempts: DeliveryAttempt[], plan: SinkPlan) =>
   analyze(attempts, plan, { timeScale: 1, apiKey: KEY, observedUntilMs: 300 * S, toleranceFloorMs: 25 });
@@ -166,4 +166,16 @@ test('not-held-by-backoff judges retries per pair: one that waited for another c
   const c = judge(attempts, plan).find(x => x.id === 'webhook.parallel.not-held-by-backoff')!;
   assert.equal(c.status, 'failed');
   assert.match(c.message!, /checkout e500: its attempt failed while held waited in backoff, and its retry came only 0\.04 s after held's event was acknowledged/);
+});
+
+test('not-held-by-backoff: a retry that follows another checkout\'s acknowledgement by its own rule is not a hold (delays drawn anew)', () => {
+  const { attempts, plan } = conforming();
+  RECORDS['retry-held-by-other-checkout'](attempts, plan);
+  // e500's 70 s delay is no longer than twice what the sender chose for the same attempt elsewhere: e201 waited 40 s, at no acknowledgement.
+  moveTo(attempts.find(y => y.checkoutId === 'e201' && y.answer === 200)!, 40.1);
+  const c = judge(attempts, plan).find(x => x.id === 'webhook.parallel.not-held-by-backoff')!;
+  assert.equal(c.status, 'passed', c.message);
+  // Twice as long as anything else the sender chose stays a hold.
+  moveTo(attempts.find(y => y.checkoutId === 'e201' && y.answer === 200)!, 30.1);
+  assert.equal(judge(attempts, plan).find(x => x.id === 'webhook.parallel.not-held-by-backoff')!.status, 'failed');
 });

@@ -99,6 +99,24 @@ const FOLLOW_MS = 1_000;
  */
 const HELD_FACTOR = 2;
 
+/**
+ * Per attempt number, the longest delay of a retry that came at no other
+ * checkout's acknowledgement (not within FOLLOW_MS after one): what the
+ * sender's own rule gave when nothing could have held it.
+ */
+function ownLongest(view: RunView, gaps: readonly Gap[]): Map<number, number> {
+  const acks = view.checkouts.flatMap(c => c.events.flatMap(e => e.ackAt === undefined ? [] : [{ c, at: e.ackAt }])).sort((x, y) => x.at - y.at);
+  const followsAck = (g: Gap) => {
+    let lo = 0, hi = acks.length;
+    while (lo < hi) { const m = (lo + hi) >> 1; if (acks[m].at < g.to - FOLLOW_MS) lo = m + 1; else hi = m; }
+    for (let i = lo; i < acks.length && acks[i].at <= g.to; i++) if (acks[i].c !== g.c) return true;
+    return false;
+  };
+  const out = new Map<number, number>();
+  for (const g of gaps) if (!followsAck(g)) out.set(g.failed.attempt, Math.max(out.get(g.failed.attempt) ?? 0, g.to - g.from));
+  return out;
+}
+
 function gapsOf(view: RunView): Gap[] {
   const out: Gap[] = [];
   for (const c of view.checkouts) for (const e of c.events) for (let i = 0; i + 1 < e.attempts.length && out.length < MAX_GAPS; i++) {
@@ -114,13 +132,21 @@ function gapsOf(view: RunView): Gap[] {
  * event was acknowledged, at once after it (FOLLOW_MS), after a delay more than
  * HELD_FACTOR times A's own before the same attempt number. A sender that
  * retries B by B's own backoff does so whatever A does.
+ *
+ * A sender that draws each delay anew (decorrelated jitter, allowed by 6.5)
+ * sometimes retries B just after A's acknowledgement by its own rule, with a
+ * delay far from A's (1 run in 6 of the `webhook-decorrelated-jitter` quirk:
+ * 28.4 s against A's 13.1 s). So a suspect is a finding only when its delay is
+ * also more than HELD_FACTOR times the longest the sender chose for that
+ * attempt number where nothing could have held it (ownLongest): longer than
+ * its own rule ever gave.
  */
 function heldRetries(view: RunView): { findings: Finding[]; pairs: number } {
   const gaps = gapsOf(view);
   const byAttempt = new Map<string, Gap>();
   const key = (c: CheckoutView, event: number, attempt: number) => `${c.id}\n${event}\n${attempt}`;
   for (const g of gaps) byAttempt.set(key(g.c, g.failed.event, g.failed.attempt), g);
-  const findings: Finding[] = [];
+  const suspects: { a: Gap; b: Gap; ack: number; own: number; theirs: number }[] = [];
   const pairs = new Set<string>();
   for (const b of gaps) for (const a of gaps) {
     if (a.c === b.c || !(a.from <= b.from && b.from < a.to)) continue;
@@ -131,13 +157,14 @@ function heldRetries(view: RunView): { findings: Finding[]; pairs: number } {
     const same = byAttempt.get(key(a.c, a.failed.event, b.failed.attempt));
     const own = b.to - b.from, theirs = same ? same.to - same.from : undefined;
     if (theirs === undefined || own <= HELD_FACTOR * theirs) continue;
-    if (findings.some(f => f.attempts.includes(b.retry))) continue;
-    findings.push({
-      message: `checkout ${b.c.id}: its attempt failed while ${a.c.id} waited in backoff, and its retry came only ${sec(b.to - ack)} ` +
-        `after ${a.c.id}'s event was acknowledged, ${sec(own)} after the failure (${a.c.id} waited ${sec(theirs)} before the same attempt)`,
-      attempts: [a.failed, a.retry, b.failed, b.retry], at: b.retry,
-    });
+    if (!suspects.some(x => x.b === b)) suspects.push({ a, b, ack, own, theirs });
   }
+  const longest = ownLongest(view, gaps);
+  const findings = suspects.filter(x => x.own > HELD_FACTOR * (longest.get(x.b.failed.attempt) ?? 0)).map(({ a, b, ack, own, theirs }) => ({
+    message: `checkout ${b.c.id}: its attempt failed while ${a.c.id} waited in backoff, and its retry came only ${sec(b.to - ack)} ` +
+      `after ${a.c.id}'s event was acknowledged, ${sec(own)} after the failure (${a.c.id} waited ${sec(theirs)} before the same attempt)`,
+    attempts: [a.failed, a.retry, b.failed, b.retry], at: b.retry,
+  }));
   return { findings, pairs: pairs.size };
 }
 
