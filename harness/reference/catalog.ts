@@ -7,6 +7,7 @@ import { parse } from 'yaml';
 import { HarnessError } from '../errors.ts';
 import type { Level } from '../results/model.ts';
 import { atLeast, isApiVersion, type ApiVersion } from '../contracts/api-versions.ts';
+import type { CatalogName } from './catalog-names.ts';
 
 export interface Fault {
   kind: 'fault';
@@ -99,8 +100,8 @@ export function findEntry(name: string): CatalogEntry | undefined {
  * clean reference when a fault was asked for would make a suite look stronger
  * than it is.
  */
-export function resolveFaults(names: Iterable<string> = [], version?: ApiVersion): Set<string> {
-  const set = new Set<string>();
+export function resolveFaults(names: Iterable<string> = [], version?: ApiVersion): Set<CatalogName> {
+  const set = new Set<CatalogName>();
   for (const raw of names) {
     const name = raw.trim();
     if (!name) continue;
@@ -112,7 +113,7 @@ export function resolveFaults(names: Iterable<string> = [], version?: ApiVersion
     if (version && entry.kind === 'fault' && entry.since && !atLeast(version, entry.since))
       throw new HarnessError('PIS_BAD_FLAG', `The fault ${name} applies from API version ${entry.since}, and the reference serves ${version}: `
         + `give --api-version ${entry.since} or later, or leave the fault out.`);
-    set.add(name);
+    set.add(entry.name as CatalogName);
   }
   return set;
 }
@@ -123,10 +124,10 @@ export function resolveFaults(names: Iterable<string> = [], version?: ApiVersion
  * name cannot behave differently when it is switched on: the proof tests use
  * this to show which suites a fault or quirk can reach.
  */
-export function recordingReads(faults: ReadonlySet<string>, log: Set<string>): Set<string> {
+export function recordingReads(faults: ReadonlySet<CatalogName>, log: Set<string>): Set<CatalogName> {
   const view = new Set(faults);
   const has = view.has.bind(view);
-  view.has = (name: string) => { log.add(name); return has(name); };
+  view.has = (name: CatalogName) => { log.add(name); return has(name); };
   return view;
 }
 

@@ -9,13 +9,14 @@ import type { Clock } from './clock.ts';
 import { parseCheckoutRequest, type CheckoutRequest } from './dispatcher/checkout-request.ts';
 import { startCheckout, type RunningCheckout } from './dispatcher/checkout.ts';
 import { Dispatcher, type EventRecord, type ReferenceAttempt, type WebhookTarget } from './dispatcher/index.ts';
+import type { CatalogName } from './catalog-names.ts';
 
 export type { EventRecord, ReferenceAttempt, WebhookTarget } from './dispatcher/index.ts';
 
 export interface ControlOptions {
   clock: Clock;
   /** Fault and quirk names of catalog.yaml; only the webhook ones and `extra-fields` matter here. */
-  faults: Set<string>;
+  faults: Set<CatalogName>;
   /** The organisation's registered webhook (spec 5.4), used when a request names none. */
   defaultWebhook?: WebhookTarget;
 }

@@ -5,6 +5,7 @@ import { BANKS, findBank, type BankRecord } from '../data/banks.ts';
 import { ok, withExtras, type Answer, type Call } from './context.ts';
 import { invalidId } from './errors.ts';
 import { has, servicesAt } from './versions.ts';
+import type { CatalogName } from '../catalog-names.ts';
 
 function present(call: Call, bank: BankRecord): Record<string, unknown> {
   const faults = call.ctx.faults;
@@ -18,7 +19,7 @@ function present(call: Call, bank: BankRecord): Record<string, unknown> {
 }
 
 /** How a name query matches: the bank's display or official name contains it. Fault data-banks-name-filter-ignored: every bank matches. */
-function nameMatches(faults: ReadonlySet<string>, bank: BankRecord, query: string): boolean {
+function nameMatches(faults: ReadonlySet<CatalogName>, bank: BankRecord, query: string): boolean {
   if (faults.has('data-banks-name-filter-ignored')) return true;
   return [bank.bankDisplayName, bank.bankOfficialName].some(n => n.toLowerCase().includes(query.toLowerCase()));
 }

@@ -8,12 +8,13 @@ import type { PaymentStore } from './payment-store.ts';
 import type { SessionStore } from './session-store.ts';
 import type { TicketStore } from './tickets.ts';
 import type { ApiVersion } from '../../contracts/api-versions.ts';
+import type { CatalogName } from '../catalog-names.ts';
 
 export interface ApiContext {
   /** The API version the reference serves (spec 9; versions.ts says what each one has). */
   version: ApiVersion;
   clock: Clock;
-  faults: ReadonlySet<string>;
+  faults: ReadonlySet<CatalogName>;
   tokens: TokenStore;
   sessions: SessionStore;
   payments: PaymentStore;
@@ -45,6 +46,6 @@ export interface Answer {
 export const ok = (body: unknown, status = 200): Answer => ({ status, body });
 
 /** Quirk extra-fields: records carry fields the profile does not list; a suite must ignore them. */
-export function withExtras<T extends object>(faults: ReadonlySet<string>, record: T, extras: Record<string, unknown>): T {
+export function withExtras<T extends object>(faults: ReadonlySet<CatalogName>, record: T, extras: Record<string, unknown>): T {
   return faults.has('extra-fields') ? { ...record, ...extras } : record;
 }

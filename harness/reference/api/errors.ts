@@ -5,6 +5,7 @@
 // quirk for 400/401/403/404: the consent-link error as 401 and the strong-
 // customer-authentication error as 403. 401 (bad access token) and 501
 // (confirm-funds unsupported) are fixed by docs/profile.md and spec 7 under all.
+import type { CatalogName } from '../catalog-names.ts';
 
 export type ErrorType = 'FATAL' | 'NETWORK' | 'BAD_REQUEST' | 'AUTH' | 'CONSENT';
 
@@ -36,7 +37,7 @@ export class ApiError extends Error {
     super(message);
   }
 
-  status(faults: ReadonlySet<string>): number {
+  status(faults: ReadonlySet<CatalogName>): number {
     if (this.fixedStatus) return this.fixedStatus;
     if (faults.has('api-errors-401-403')) return STATUS_401_403[this.errorCode] ?? (this.status4xx === 409 ? 400 : this.status4xx);
     return faults.has('api-errors-4xx') ? this.status4xx : PRODUCTION_CLIENT_ERROR;

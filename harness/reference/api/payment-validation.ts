@@ -5,6 +5,7 @@
 // adds rules a real bank has and the spec does not state (bankRules).
 import type { Product } from './payment-store.ts';
 import { limitExceeded, missingParameter } from './errors.ts';
+import type { CatalogName } from '../catalog-names.ts';
 
 /** The payment amount limit of every seed account (spec 8 names one, not its size): arbitrary, far above any test payment. */
 const PAYMENT_LIMIT = 1_000_000;
@@ -37,7 +38,7 @@ function checkAccount(name: string, v: unknown, product: Product): void {
 }
 
 /** `endToEndId`: the version requires endToEndIdentification on domestic and SEPA payments (spec 9 3.0.0). */
-export function validatePayment(product: Product, body: Record<string, unknown>, faults: ReadonlySet<string>, endToEndId = true): void {
+export function validatePayment(product: Product, body: Record<string, unknown>, faults: ReadonlySet<CatalogName>, endToEndId = true): void {
   checkAccount('creditorAccount', body.creditorAccount, product);
   if (body.debtorAccount !== undefined) checkAccount('debtorAccount', body.debtorAccount, product);
   if (body.instrumentedAmount === undefined) throw missingParameter('instrumentedAmount');

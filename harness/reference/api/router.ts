@@ -16,15 +16,16 @@ import { authorizePayment, createPayment, getPayment } from './payments.ts';
 import { consentUrl, createSession, deleteSession, sessionStatus, startConsent } from './sessions.ts';
 import { has, type Feature } from './versions.ts';
 import { renameAnswer, renameRequest } from './renamed.ts';
+import type { CatalogName } from '../catalog-names.ts';
 
 type Handler = (call: Call) => Answer;
 interface Route {
   method: string; pattern: RegExp; names: string[]; handler: Handler;
   /** A route of an operation 3.0.0 renamed: there only while `fault` is off (`onFault` false) or on (true). */
-  fault?: string; onFault?: boolean;
+  fault?: CatalogName; onFault?: boolean;
 }
 
-function route(method: string, path: string, handler: Handler, fault?: { name: string; on: boolean }): Route {
+function route(method: string, path: string, handler: Handler, fault?: { name: CatalogName; on: boolean }): Route {
   const names: string[] = [];
   const source = path.replace(/:(\w+)/g, (_, n: string) => { names.push(n); return '([^/]+)'; });
   return { method, pattern: new RegExp(`^${source}/?$`), names, handler, ...(fault ? { fault: fault.name, onFault: fault.on } : {}) };
@@ -39,7 +40,7 @@ type Names = [method: string, path: string][];
  * early, the other names); such a name never shadows one of the version's own.
  * The consent URL before 3.0.0 is POST /consent with a consent id (sessions.ts).
  */
-const RENAMED: { fault: string; feature?: Feature; handler: Handler; sessions: Names; before: Names }[] = [
+const RENAMED: { fault: CatalogName; feature?: Feature; handler: Handler; sessions: Names; before: Names }[] = [
   { fault: 'renamed-confirm-funds', feature: 'confirm-funds', handler: confirmFunds,
     sessions: [['POST', '/confirm-funds']], before: [['POST', '/fundsconfirmations']] },
   { fault: 'renamed-consent-status', feature: 'consent-status', handler: sessionStatus,

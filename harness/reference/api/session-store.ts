@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { Clock } from '../clock.ts';
 import { SHOWN_LIFETIMES } from '../lifetimes.ts';
 import { findBank } from '../data/banks.ts';
+import type { CatalogName } from '../catalog-names.ts';
 
 export type ConsentStatus = 'PENDING' | 'VALID' | 'EXPIRED';
 
@@ -22,7 +23,7 @@ export interface Session {
 export class SessionStore {
   private readonly sessions = new Map<string, Session>();
 
-  constructor(private readonly clock: Clock, private readonly faults: ReadonlySet<string>,
+  constructor(private readonly clock: Clock, private readonly faults: ReadonlySet<CatalogName>,
     private readonly consentS: number = SHOWN_LIFETIMES.consentS) {}
 
   create(bankId: string): Session {

@@ -6,12 +6,13 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { header, readBody, sendJson } from '../api/http.ts';
 import type { IssuedTokens, TokenStore } from './token-store.ts';
+import type { CatalogName } from '../catalog-names.ts';
 
 export interface TokenEndpointOptions {
   clientId: string;
   clientSecret: string;
   tokens: TokenStore;
-  faults: ReadonlySet<string>;
+  faults: ReadonlySet<CatalogName>;
 }
 
 interface TokenError { status: number; error: string; description: string; headers?: Record<string, string> }

@@ -5,6 +5,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Clock } from '../clock.ts';
 import { SHOWN_LIFETIMES, type Lifetimes } from '../lifetimes.ts';
+import type { CatalogName } from '../catalog-names.ts';
 
 export interface IssuedTokens {
   accessToken: string;
@@ -58,7 +59,7 @@ export class TokenStore {
   private readonly byJti = new Map<string, string>();
   private issuedSincePrune = 0;
 
-  constructor(private readonly clock: Clock, private readonly faults: ReadonlySet<string>,
+  constructor(private readonly clock: Clock, private readonly faults: ReadonlySet<CatalogName>,
     private readonly lifetimes: Pick<Lifetimes, 'accessS' | 'refreshS'> = SHOWN_LIFETIMES) {}
 
   /** A new token: opaque, or a JWT under quirk token-jwt (and fault token-jwt-signature-unchecked, which builds on it). */

@@ -4,6 +4,7 @@
 // or agent. Dates are relative to the reference clock, so they stay recent.
 import type { SeedAccount } from './accounts.ts';
 import { iban } from './iban.ts';
+import type { CatalogName } from '../catalog-names.ts';
 
 export interface TransactionRecord {
   id: string;
@@ -50,7 +51,7 @@ function isoDate(d: Date): string {
   return d.toISOString().slice(0, 10);
 }
 
-export function transactionsOf(account: SeedAccount, today: Date, faults: ReadonlySet<string>): TransactionRecord[] {
+export function transactionsOf(account: SeedAccount, today: Date, faults: ReadonlySet<CatalogName>): TransactionRecord[] {
   const country = account.record.iban.slice(0, 2);
   const currency = account.record.balances[0].currency;
   return TEMPLATES.map((t, i) => {

@@ -10,6 +10,7 @@ import { buildWebhookBody } from '../../webhook/bodies.ts';
 import type { Clock, Timer } from '../clock.ts';
 import type { CheckoutRequest } from './checkout-request.ts';
 import type { Dispatcher } from './index.ts';
+import type { CatalogName } from '../catalog-names.ts';
 
 /** Arbitrary but realistic: a status change is detected one spec second after the previous one. */
 const STATUS_STEP_MS = 1_000;
@@ -51,7 +52,7 @@ function paymentsOf(body: Record<string, unknown>): Array<Record<string, unknown
  * `webhook-card-payment-id`: a normal payment carries a cardPaymentId though it
  * is no card payment (spec 2.2: only for card payments).
  */
-function bentAmounts(body: Record<string, unknown>, faults: ReadonlySet<string>): Record<string, unknown> {
+function bentAmounts(body: Record<string, unknown>, faults: ReadonlySet<CatalogName>): Record<string, unknown> {
   for (const p of paymentsOf(body)) {
     if (faults.has('webhook-amount-not-original') && typeof p.originalAmount === 'number') p.amount = Math.round((p.originalAmount - 1) * 100) / 100;
     if (faults.has('webhook-card-payment-id') && body.payment === p) p.cardPaymentId = `card-${String(body.id).slice(0, 8)}`;
@@ -70,14 +71,14 @@ function omitUnknownDebtor(body: Record<string, unknown>, status: string): Recor
 }
 
 /** The body as the faults and quirks in force serialise it. */
-function serialised(body: Record<string, unknown>, status: string, faults: ReadonlySet<string>): Record<string, unknown> {
+function serialised(body: Record<string, unknown>, status: string, faults: ReadonlySet<CatalogName>): Record<string, unknown> {
   if (faults.has('webhook-amount-string')) asDecimalStrings(body, 'originalAmount');
   if (faults.has('webhook-decimal-amount')) asDecimalStrings(body, 'amount');
   if (faults.has('webhook-omits-nulls')) omitUnknownDebtor(body, status);
   return body;
 }
 
-export function startCheckout(asked: CheckoutRequest, deps: { clock: Clock; dispatcher: Dispatcher; faults: ReadonlySet<string> }): RunningCheckout {
+export function startCheckout(asked: CheckoutRequest, deps: { clock: Clock; dispatcher: Dispatcher; faults: ReadonlySet<CatalogName> }): RunningCheckout {
   const { clock, dispatcher, faults } = deps;
   // Spec 3.1, 6.2: a payment that needs strong customer authentication passes through
   // PAYMENT_CREATED (`webhook-no-sca-event`: the reference ignores the need; `webhook-batch-no-sca-event`: for batch checkouts only).

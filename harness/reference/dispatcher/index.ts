@@ -24,6 +24,7 @@ import { Lane } from './lane.ts';
 import { deliveryPolicy, type DeliveryPolicy } from './policy.ts';
 import { createConnections } from './send.ts';
 import type { EventRecord, OutgoingEvent, ReferenceAttempt } from './types.ts';
+import type { CatalogName } from '../catalog-names.ts';
 
 export type { EventRecord, OutgoingEvent, ReferenceAttempt, WebhookTarget } from './types.ts';
 export { deliveryPolicy, type DeliveryPolicy } from './policy.ts';
@@ -44,7 +45,7 @@ export class Dispatcher {
   private readonly ctx: LoopContext;
   readonly policy: DeliveryPolicy;
 
-  constructor(private readonly clock: Clock, faults: ReadonlySet<string> | DeliveryPolicy = new Set()) {
+  constructor(private readonly clock: Clock, faults: ReadonlySet<CatalogName> | DeliveryPolicy = new Set()) {
     this.policy = faults instanceof Set ? deliveryPolicy(faults) : faults as DeliveryPolicy;
     // Every request in flight and every backoff listens for close: thousands at once are expected.
     setMaxListeners(0, this.closer.signal);

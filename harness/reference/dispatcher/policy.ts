@@ -1,6 +1,7 @@
 // The delivery rules of spec section 6 as numbers and switches, and how each
 // webhook fault or quirk of catalog.yaml bends exactly one of them. The attempt
 // loop reads only this object, so a fault cannot leak into another rule.
+import type { CatalogName } from '../catalog-names.ts';
 
 /** Spec 6.6 and 8: "The service waits 5 seconds in total for a response." */
 export const RESPONSE_WAIT_MS = 5_000;
@@ -76,7 +77,7 @@ function exponential(first: number, factor = 2): (n: number, previous?: number) 
 }
 
 /** The delivery policy for a set of fault and quirk names; names that are not webhook ones are ignored here. */
-export function deliveryPolicy(faults: ReadonlySet<string>, random: () => number = Math.random): DeliveryPolicy {
+export function deliveryPolicy(faults: ReadonlySet<CatalogName>, random: () => number = Math.random): DeliveryPolicy {
   let retryDelay = exponential(MIN_RETRY_DELAY_MS);
   if (faults.has('webhook-retry-early')) retryDelay = exponential(EARLY_FIRST_DELAY_MS);
   if (faults.has('webhook-no-growth')) retryDelay = () => MIN_RETRY_DELAY_MS;

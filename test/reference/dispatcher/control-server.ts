@@ -4,6 +4,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { realClock } from '../../../harness/reference/clock.ts';
 import { createControl, type Control, type WebhookTarget } from '../../../harness/reference/control.ts';
+import { resolveFaults } from '../../../harness/reference/catalog.ts';
 
 export interface ControlServer {
   controlUrl: string;
@@ -19,7 +20,7 @@ export interface ControlServer {
 export async function startControl(opts: { scale?: number; faults?: string[]; defaultWebhook?: WebhookTarget } = {}): Promise<ControlServer> {
   const scale = opts.scale ?? 0.1;
   const t0 = performance.now();
-  const control = createControl({ clock: realClock(scale), faults: new Set(opts.faults ?? []), defaultWebhook: opts.defaultWebhook });
+  const control = createControl({ clock: realClock(scale), faults: resolveFaults(opts.faults), defaultWebhook: opts.defaultWebhook });
   const server = createServer((req, res) => {
     const url = req.url ?? '/';
     if (url.startsWith('/control')) void control.handle(req, res, url.slice('/control'.length));

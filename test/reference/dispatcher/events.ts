@@ -3,6 +3,7 @@
 import type { TestContext } from 'node:test';
 import { deliveryPolicy, type DeliveryPolicy, type OutgoingEvent } from '../../../harness/reference/dispatcher/index.ts';
 import { watchStalls } from '../../sink/stall.ts';
+import { resolveFaults } from '../../../harness/reference/catalog.ts';
 
 export const API_KEY = 'test-webhook-key';
 
@@ -17,7 +18,7 @@ export function outgoing(url: string, checkoutId: string, event: number, status 
  * change the attempt list the test is about. timeout.test.ts tests the limit.
  */
 export function patientPolicy(faults: string[] = []): DeliveryPolicy {
-  return { ...deliveryPolicy(new Set(faults)), responseWaitMs: 60_000 };
+  return { ...deliveryPolicy(resolveFaults(faults)), responseWaitMs: 60_000 };
 }
 
 /** Arrivals with consecutive repeats of one body dropped: spec 6.3 allows duplicates, a timeout under load makes them. */

@@ -6,6 +6,7 @@ import { realClock } from '../../../harness/reference/clock.ts';
 import { Dispatcher } from '../../../harness/reference/dispatcher/index.ts';
 import { startReceiver, type Plan } from './receiver.ts';
 import { API_KEY, assertDelay, outgoing, patientPolicy, stallGuard } from './events.ts';
+import { resolveFaults } from '../../../harness/reference/catalog.ts';
 
 const SCALE = 0.05; // 2 s = 100 ms, 10 s = 500 ms, 5 s limit = 250 ms: the values each test tells apart differ by more than the tolerance
 
@@ -14,7 +15,7 @@ async function run(faults: string[], plan: Plan, events = 1, scale = SCALE) {
   const rx = await startReceiver(plan);
   // The timeout faults keep their limits; the others wait patiently (see patientPolicy).
   const timeoutFault = faults.some(f => f === 'webhook-no-timeout' || f === 'webhook-short-timeout');
-  const d = new Dispatcher(realClock(scale), timeoutFault ? new Set(faults) : patientPolicy(faults));
+  const d = new Dispatcher(realClock(scale), timeoutFault ? resolveFaults(faults) : patientPolicy(faults));
   try {
     for (let i = 0; i < events; i++) d.enqueue(outgoing(rx.url, 'c', i));
     await d.settled();

@@ -3,6 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { deliveryPolicy, MAX_EVENT_AGE_MS, RESPONSE_WAIT_MS } from '../../../harness/reference/dispatcher/policy.ts';
+import { resolveFaults } from '../../../harness/reference/catalog.ts';
 
 test('without faults: 5 s wait, backoff 10, 20, 40, 80 s, only 200 delivers, gating, 7 days', () => {
   const p = deliveryPolicy(new Set());
@@ -26,7 +27,7 @@ test('webhook-jitter adds up to 25 % and never goes below the exponential delay'
 test('each fault switches its own rule only', () => {
   const base = deliveryPolicy(new Set());
   const diff = (fault: string) => {
-    const p = deliveryPolicy(new Set([fault]));
+    const p = deliveryPolicy(resolveFaults([fault]));
     const changed: string[] = [];
     if (p.responseWaitMs !== base.responseWaitMs || p.waitResetsOnData !== base.waitResetsOnData || p.waitPollMs !== base.waitPollMs)
       changed.push('responseWaitMs');
@@ -74,7 +75,7 @@ test('each fault switches its own rule only', () => {
 });
 
 test('the backoff faults and quirks: linear, capped, long, gentle; giving up after 3 attempts', () => {
-  const delays = (name: string) => [1, 2, 3, 4].map(n => Math.round(deliveryPolicy(new Set([name])).retryDelayMs(n)));
+  const delays = (name: string) => [1, 2, 3, 4].map(n => Math.round(deliveryPolicy(resolveFaults([name])).retryDelayMs(n)));
   assert.deepEqual(delays('webhook-linear-backoff'), [10_000, 20_000, 30_000, 40_000]);
   assert.deepEqual(delays('webhook-capped-backoff'), [10_000, 20_000, 20_000, 20_000]);
   assert.deepEqual(delays('webhook-long-backoff'), [60_000, 300_000, 1_800_000, 3_600_000]);
