@@ -9,12 +9,9 @@ import { API_VERSIONS, LATEST_API_VERSION } from '../contracts/api-versions.ts';
 import { PORT } from '../flag-values.ts';
 import * as kind from './kinds.ts';
 import type { Kind } from './kinds.ts';
-import type { PartialConfig } from './config.ts';
+import { CONSENT_DRIVERS, type PartialConfig } from './target-config.ts';
 import { DEFAULT_HEADERS, DEFAULT_PATHS, type PathName } from './profile.ts';
 import { PROFILE_DESCRIPTION } from './description.ts';
-
-const CONSENT_DRIVERS = ['follow', 'browser', 'manual'] as const;
-export type ConsentDriverName = typeof CONSENT_DRIVERS[number];
 
 type Field = keyof PartialConfig;
 
