@@ -38,6 +38,9 @@ export const MUTATIONS: Record<string, Mutation> = {
   },
   'refresh-second-no-scope': { run: 'refresh-exchanges', ...laterRefresh(b => { delete b.scope; }) },
   'refresh-second-same-refresh-token': { run: 'refresh-exchanges', ...laterRefresh((b, asked) => { b.refresh_token = asked; }) },
+  // The same chain broken at its second exchange in runs where token.refresh.answers-tokens fails for nothing else: one finding per run.
+  'refresh-second-no-refresh-token': { run: 'token-alone', ...laterRefresh(b => { delete b.refresh_token; }) },
+  'refresh-second-lifetime-string': { run: 'token-places', ...laterRefresh(b => { b.refresh_expires_in = String(b.refresh_expires_in); }) },
   'token-scope-number': {
     run: 'shared',
     answer: (x, a) => { if (TOKEN.test(x.path) && a.status === 200 && grant(x) === 'client_credentials') json(a, b => { b.scope = 42; }); },
