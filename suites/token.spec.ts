@@ -15,6 +15,6 @@ startFirst([
   // Without a base URL the checks that read the access token's watch skip at once: nothing to wait for.
   { readers: [use.untilExpiresIn, expiry.oldTokenRefused], start: () => target().baseUrl && accessWatch() },
   { readers: [refresh.untilRefreshExpiresIn, expiry.oldRefreshRefused], start: refreshWatch },
-  { readers: [refresh.resetsLifetimes], start: chainWatch },
+  { readers: [refresh.resetsLifetimes, expiry.oldRefreshRefused], start: chainWatch },
 ]);
 registerChecks(TOKEN_CHECKS);

@@ -38,6 +38,7 @@ export const PAYMENTS_CHECKS: readonly Registered<Check>[] = [
   must(initiate.scheduledRequiresScheme),
   profile(fields.scheduledFields),
   must(initiate.scheduledInitiate),
+  must(authorize.scheduledAuthorize),
   must(dates.executionDateKept),
   profile(products.unsupportedProduct),
 

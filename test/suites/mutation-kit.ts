@@ -187,6 +187,12 @@ export function goneAfterAuthorize(product: string): ProxyMutation {
   };
 }
 
+/** POST /authorize of a `product` payment answers 2xx without the bank's authentication link. */
+export function authorizeNoLinkAt(product: string): ProxyMutation {
+  const at = new RegExp(`^/api/payments/${product}/[^/]+/authorize$`);
+  return { answer: (x, a) => { if (x.method === 'POST' && at.test(x.path) && ok(a)) json(a, b => { delete b.links; }); } };
+}
+
 /** The first call for transactions in each session answers the consent-link error, as if the consent had been lost. */
 export function consentLostOnce(): ProxyMutation {
   const met = new Set<string>();

@@ -30,9 +30,12 @@ export const RUNS = {
   'access-token': { suites: 'token', grep: 'token\\.issue\\.access-token ' },
   'token-use': { suites: 'token', grep: 'token\\.use\\.accepted ' },
   // Token checks whose proofs the shared run's mutations would mask: each alone.
-  'token-alone': { suites: 'token', grep: 'token\\.(use\\.(wrong-token-refused|wrong-token-401|no-token-refused)|issue\\.optional-fields) ' },
-  // The same checks, with a token served at one operation of another family each (confirm-funds, a payment read by its id).
-  'token-places': { suites: 'token', grep: 'token\\.use\\.(wrong-token-refused|wrong-token-401|no-token-refused) ' },
+  'token-alone': {
+    suites: 'token', grep: 'token\\.(use\\.(wrong-token-refused|wrong-token-401|no-token-refused)|issue\\.optional-fields|refresh\\.answers-tokens) ',
+  },
+  // The same checks, with a token served at one operation of another family each (confirm-funds, a payment read by its id),
+  // and the refresh answers broken at another field of the second exchange.
+  'token-places': { suites: 'token', grep: 'token\\.(use\\.(wrong-token-refused|wrong-token-401|no-token-refused)|refresh\\.answers-tokens) ' },
   // Refresh answers broken from the second exchange of a chain on: the checks that judge every exchange (refresh-no-scope of the shared run masks it).
   'refresh-exchanges': { suites: 'token', grep: 'token\\.refresh\\.(answers|renews)-tokens ' },
   'session-create': { suites: 'session', grep: 'session\\.lifecycle\\.create ' },

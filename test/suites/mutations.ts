@@ -9,9 +9,10 @@
 // its entries are made of in mutation-kit.ts.
 import { editJson as json, jsonAnswer } from '../helpers/proxy.ts';
 import {
-  accountsNotListedAt, accountsOfEveryBank, body, consentNoLinkAt, consentOutlivesSessionAt, consentRedirectIgnoredAt, consentRedirectRequiredAt,
-  deleteEndsBankAt, consentLostOnce, consentNotKeptAt, consentSkipped, consentSkippedAt, created, each, error, goneAfterAuthorize, grant,
-  hasConsentLink, isApi, isCode, laterRefresh, nameFilterLoose, NO_SUCH_BANK, ok, payment, refreshed, servedAt, statusFrozenAt, TOKEN, without,
+  accountsNotListedAt, accountsOfEveryBank, authorizeNoLinkAt, body, consentNoLinkAt, consentOutlivesSessionAt, consentRedirectIgnoredAt,
+  consentRedirectRequiredAt, deleteEndsBankAt, consentLostOnce, consentNotKeptAt, consentSkipped, consentSkippedAt, created, each, error,
+  goneAfterAuthorize, grant, hasConsentLink, isApi, isCode, laterRefresh, nameFilterLoose, NO_SUCH_BANK, ok, payment, refreshed, servedAt,
+  statusFrozenAt, TOKEN, without,
 } from './mutation-kit.ts';
 import type { Mutation } from './mutation-runs.ts';
 
@@ -37,6 +38,9 @@ export const MUTATIONS: Record<string, Mutation> = {
   },
   'refresh-second-no-scope': { run: 'refresh-exchanges', ...laterRefresh(b => { delete b.scope; }) },
   'refresh-second-same-refresh-token': { run: 'refresh-exchanges', ...laterRefresh((b, asked) => { b.refresh_token = asked; }) },
+  // The same chain broken at its second exchange in runs where token.refresh.answers-tokens fails for nothing else: one finding per run.
+  'refresh-second-no-refresh-token': { run: 'token-alone', ...laterRefresh(b => { delete b.refresh_token; }) },
+  'refresh-second-lifetime-string': { run: 'token-places', ...laterRefresh(b => { b.refresh_expires_in = String(b.refresh_expires_in); }) },
   'token-scope-number': {
     run: 'shared',
     answer: (x, a) => { if (TOKEN.test(x.path) && a.status === 200 && grant(x) === 'client_credentials') json(a, b => { b.scope = 42; }); },
@@ -200,10 +204,9 @@ export const MUTATIONS: Record<string, Mutation> = {
 
   // ---- payments ----
   'domestic-no-payment-id': { run: 'shared', answer: (x, a) => { if (payment(x, /domestic-transfer/) && ok(a)) json(a, b => { delete b.paymentId; }); } },
-  'authorize-no-link': {
-    run: 'shared',
-    answer: (x, a) => { if (x.method === 'POST' && /\/authorize$/.test(x.path) && ok(a)) json(a, b => { delete b.links; }); },
-  },
+  // Authorisation broken for one product each: the authorize check of that product fails at that place only.
+  'domestic-authorize-no-link': { run: 'shared', ...authorizeNoLinkAt('domestic-transfer') },
+  'domestic-scheduled-authorize-no-link': { run: 'shared', ...authorizeNoLinkAt('domestic-scheduled-transfer') },
   'scheduled-refused': {
     run: 'shared',
     answer: (x, a) => {

@@ -83,8 +83,10 @@ export function authorizePayment(call: Call): Answer {
   // Spec 9 3.0.0: x-redirect-url optional on POST /authorize; else (and before 3.0.0) the one given at initiation.
   const redirect = (has(call.ctx, 'authorize-redirect-url') ? redirectUrl(call) : undefined) ?? (p.request.redirectUrl as string | undefined);
   const ticket = call.ctx.tickets.issue({ kind: 'authorize', paymentId: p.id, redirectUrl: redirect });
+  // The fault leaves the bank's link out for one product only: authorisation binds every product.
+  const noLink = prod === 'sepa-scheduled-credit' && call.ctx.faults.has('payments-sepa-scheduled-authorize-no-link');
   return ok(withExtras(call.ctx.faults,
-    { links: [{ type: 'GET', rel: 'authorize', href: call.ctx.tickets.href(call.origin, 'authorize', ticket, call.ctx.interactiveConsent) }] },
+    noLink ? {} : { links: [{ type: 'GET', rel: 'authorize', href: call.ctx.tickets.href(call.origin, 'authorize', ticket, call.ctx.interactiveConsent) }] },
     { paymentId: p.id }));
 }
 

@@ -82,11 +82,13 @@ export class TokenStore {
     const rec = this.refresh.get(refreshToken);
     if (!rec) return { ok: false, why: 'refresh token is not known' };
     if (rec.clientId !== clientId) return { ok: false, why: 'refresh token was issued to another client' };
+    // Fault token-refresh-chain-no-expiry: a refresh token from a refresh answer never expires, and stays reusable (which the spec allows).
+    const chainKept = rec.fromExchange && this.faults.has('token-refresh-chain-no-expiry');
     // Fault token-refresh-no-expiry: an expired refresh token is still exchanged.
-    if (now >= rec.expiresAtMs && !this.faults.has('token-refresh-no-expiry')) return { ok: false, why: 'refresh token has expired' };
+    if (now >= rec.expiresAtMs && !chainKept && !this.faults.has('token-refresh-no-expiry')) return { ok: false, why: 'refresh token has expired' };
     if (this.faults.has('token-refresh-early-expiry') && now >= early(rec)) return { ok: false, why: 'refresh token has expired' };
     // docs/profile.md: reuse after an exchange may be allowed or refused; refused unless the quirk says otherwise.
-    if (rec.used && !this.faults.has('token-refresh-reusable')) return { ok: false, why: 'refresh token was already used' };
+    if (rec.used && !chainKept && !this.faults.has('token-refresh-reusable')) return { ok: false, why: 'refresh token was already used' };
     rec.used = true;
     // Fault token-refresh-no-reset: the new pair inherits the first pair's expiry times.
     const noReset = this.faults.has('token-refresh-no-reset');
@@ -140,7 +142,8 @@ export class TokenStore {
     this.issuedSincePrune = 0;
     const now = this.clock.now();
     const forget = (map: Map<string, unknown>, t: string) => { map.delete(t); this.byJti.delete(jtiOf(t) ?? ''); };
-    if (!this.faults.has('token-refresh-no-expiry')) for (const [t, r] of this.refresh) if (now >= r.expiresAtMs) forget(this.refresh, t);
+    const kept = (r: { fromExchange?: boolean }) => !!r.fromExchange && this.faults.has('token-refresh-chain-no-expiry');
+    if (!this.faults.has('token-refresh-no-expiry')) for (const [t, r] of this.refresh) if (now >= r.expiresAtMs && !kept(r)) forget(this.refresh, t);
     if (this.faults.has('token-no-expiry')) return;
     for (const [t, r] of this.access) if (now >= r.expiresAtMs) forget(this.access, t);
   }

@@ -6,42 +6,59 @@
 import type { Check } from '../../support/register.ts';
 import { obj, ok } from '../../support/api.ts';
 import { authorizeLinks, paymentIdOf, where } from '../../support/describe.ts';
-import { describeAnswer, show } from '../../support/check.ts';
+import { type CheckContext, describeAnswer, show } from '../../support/check.ts';
 import { target } from '../../support/target.ts';
-import { accepted, authorize, getPayment, paymentBody, postPayment, settledPayment, type Product } from '../../support/payments.ts';
+import { accepted, authorize, getPayment, paymentBody, postPayment, SCHEDULED, settledPayment, type Product, type Settled } from '../../support/payments.ts';
 import { cases, flowBanks } from './common.ts';
 
+/**
+ * Authorisation binds every product a payment can be made in: each product of
+ * `products` is a place of the family product, judged at every payment bank
+ * where its payment asked for strong customer authentication. A product no
+ * bank asked to authenticate has no authorisation to judge and is not bound.
+ */
 function authorizeCheck(area: string, products: Product[], needs?: string[]): Check {
   return {
     id: `payments.${area}.authorize`, requirements: ['R4.4-authorize', 'R9-sca-redirect'], ...(needs ? { needs } : {}), spec: '4.4',
+    bindsAt: { family: 'product', only: products },
     title: `A ${products.join(' / ')} payment that needs authentication is authorised through POST /authorize with x-redirect-url, and read after it`,
     quote: 'POST /authorize | Optional header x-redirect-url.',
     async run(c) {
-      let tried = 0;
+      const asked = new Map<Product, { bankId: string; settled: Settled }[]>();
       for (const { bankId, product } of await cases(c, products)) {
-        const { answer, auth } = await settledPayment(c, bankId, product);
-        if (answer.kind !== 'sca' || !auth) continue;
-        tried++;
-        c.expect(ok(auth.res), `authorize of the ${product} payment at ${bankId} was refused`, 'a 2xx answer', `${describeAnswer(auth.res)}`, auth.res);
-        c.expect(authorizeLinks(auth.res.json).length > 0, `authorize of the ${product} payment at ${bankId} gives no link`,
-          `the bank's authentication URL at ${where('payment.authorize-link')}`, show(auth.res.json ?? auth.res.text), auth.res);
-        // The link was followed to its end (support/payments.ts); the payment is still there to read.
-        if (!auth.outcome || !answer.paymentId) continue;
-        const after = await getPayment(c, bankId, product, answer.paymentId);
-        c.expect(ok(after), `the ${product} payment at ${bankId} could not be read after its authorisation`,
-          `a 2xx answer with payment ${answer.paymentId}`, `${describeAnswer(after)}`, after);
-        // Which payment the read answers is payments.status.by-id's rule: one fault, one failed check.
-        const readId = paymentIdOf(obj(after));
-        if (readId !== undefined && readId !== answer.paymentId)
-          c.note(`the read after the authorisation answered payment ${String(readId)}, not ${answer.paymentId} (payments.status.by-id judges that)`);
+        const settled = await settledPayment(c, bankId, product);
+        if (settled.answer.kind === 'sca' && settled.auth) asked.set(product, [...asked.get(product) ?? [], { bankId, settled }]);
       }
-      if (!tried) c.notApplicable(`no ${products.join(' / ')} payment asked for strong customer authentication`);
+      if (!asked.size) c.notApplicable(`no ${products.join(' / ')} payment asked for strong customer authentication`);
+      const unasked = products.filter(p => !asked.has(p));
+      if (unasked.length) c.note(`not bound: no ${unasked.join(' / ')} payment asked for strong customer authentication at the payment banks`);
+      await c.everyPlace('product', [...asked].map(([name, value]) => ({ name, value })), async (list, product) => {
+        for (const { bankId, settled } of list) await judgeAuthorize(c, bankId, product as Product, settled);
+      });
     },
   };
 }
 
+/** One authorisation: a 2xx with the bank's link, and the payment still there to read once the link was followed. */
+async function judgeAuthorize(c: CheckContext, bankId: string, product: Product, { answer, auth }: Settled): Promise<void> {
+  if (!auth || answer.kind !== 'sca') return;
+  c.expect(ok(auth.res), `authorize of the ${product} payment at ${bankId} was refused`, 'a 2xx answer', `${describeAnswer(auth.res)}`, auth.res);
+  c.expect(authorizeLinks(auth.res.json).length > 0, `authorize of the ${product} payment at ${bankId} gives no link`,
+    `the bank's authentication URL at ${where('payment.authorize-link')}`, show(auth.res.json ?? auth.res.text), auth.res);
+  // The link was followed to its end (support/payments.ts); the payment is still there to read.
+  if (!auth.outcome || !answer.paymentId) return;
+  const after = await getPayment(c, bankId, product, answer.paymentId);
+  c.expect(ok(after), `the ${product} payment at ${bankId} could not be read after its authorisation`,
+    `a 2xx answer with payment ${answer.paymentId}`, `${describeAnswer(after)}`, after);
+  // Which payment the read answers is payments.status.by-id's rule: one fault, one failed check.
+  const readId = paymentIdOf(obj(after));
+  if (readId !== undefined && readId !== answer.paymentId)
+    c.note(`the read after the authorisation answered payment ${String(readId)}, not ${answer.paymentId} (payments.status.by-id judges that)`);
+}
+
 export const domesticAuthorize = authorizeCheck('domestic', ['domestic-transfer'], ['R4.4-domestic-payment']);
 export const sepaAuthorize = authorizeCheck('sepa', ['sepa-credit']);
+export const scheduledAuthorize = authorizeCheck('scheduled', SCHEDULED, ['R4.4-domestic-scheduled-payment']);
 
 export const scaRedirect: Check = {
   id: 'payments.domestic.sca-redirect', requirements: ['R4.4-redirect-url', 'R9-sca-redirect'], spec: '4.4',

@@ -8,7 +8,7 @@ import type { Check } from '../../support/register.ts';
 import { target } from '../../support/target.ts';
 import { adopt } from '../../support/waits.ts';
 import { requireApi} from './common.ts';
-import { accessWatch, apiRefused, grantRefused, LEEWAY_RULE, refreshWatch, requireLifetime, skipTooLong } from './lifetimes.ts';
+import { accessWatch, apiRefused, chainWatch, grantRefused, LEEWAY_RULE, refreshWatch, requireLifetime, skipTooLong } from './lifetimes.ts';
 import { describeAnswer } from '../../support/check.ts';
 
 /**
@@ -63,6 +63,10 @@ export const oldTokenRefused: Check = {
  * skew applies: once refresh_expires_in (plus a spec second of rounding) has
  * passed, the refresh grant must be refused. refresh_expires_in 0 is
  * Keycloak's "no fixed expiry" (see token.issue.refresh-token): nothing expires.
+ * Judged for the client credentials grant's refresh token, and for the first
+ * refresh token of the refresh chain (lifetimes.ts), past its end once the
+ * chain is done; the chain's last refresh token is not waited for past its end
+ * (requirements.yaml, R2.1-refresh-expires-in, says why).
  */
 export const oldRefreshRefused: Check = {
   id: 'token.expiry.old-refresh-token-refused', requirements: ['R5.3-refresh-before-expiry', 'R2.1-refresh-expires-in'], spec: '5',
@@ -79,5 +83,14 @@ export const oldRefreshRefused: Check = {
       ((seen.after.sentAt - seen.grant.seen.doneAt) / 1000).toFixed(2), 's (real)');
     c.expect(grantRefused(res), `the token endpoint still exchanges the refresh token after its refresh_expires_in of ${seen.lifeS} s`,
       'a refusal (400 invalid_grant)', describeAnswer(res));
+    // The refresh chain's first refresh token, past its end when the chain's last one was used near its own (lifetimes.ts, firstExpired).
+    const chain = await chainWatch();
+    const expired = chain.kind === 'seen' ? chain.expired : undefined;
+    if (!expired) return c.note('not judged at a refresh chain: its first refresh token could not be sent after its end (see token.refresh.resets-lifetimes)');
+    const late = adopt(c, expired.after);
+    c.expect(grantRefused(late), `the token endpoint still exchanges the refresh token of exchange 1 of a refresh chain after its refresh_expires_in of ${
+      expired.lifeS} s`, 'a refusal (400 invalid_grant): the lifetime of a refresh token from a refresh answer ends too', describeAnswer(late), late);
+    c.summary = 'refused after refresh_expires_in: the client credentials grant\'s refresh token, and exchange 1\'s of a refresh chain ' +
+      '(sent again after exchange 2 used it, so a target that refuses reuse refuses it either way)';
   },
 };

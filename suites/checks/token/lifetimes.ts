@@ -194,6 +194,9 @@ export interface ChainExchange { n: number; seen: Seen; body: TokenBody; uses: C
 /** Exchanges in a chain: each later exchange's lifetimes must count from its own answer. */
 export const CHAIN_LENGTH = 2;
 
+/** The refresh token of exchange 1, sent once more after the end its answer stated (it was exchanged by exchange 2 before). */
+export interface ChainExpired { lifeS: number; after: Seen }
+
 /**
  * A refresh chain: a pair, then CHAIN_LENGTH exchanges, each of the refresh
  * token the one before answered, a little apart (more than the margin a use
@@ -202,7 +205,7 @@ export const CHAIN_LENGTH = 2;
  * token of every exchange, and the refresh token of the last (the others are
  * used up by the chain), are used just before the end their answer stated.
  */
-async function refreshChain(): Promise<Waited<{ exchanges: ChainExchange[] }>> {
+async function refreshChain(): Promise<Waited<{ exchanges: ChainExchange[]; expired?: ChainExpired }>> {
   const g = await grant(true);
   if (g.seen.error !== undefined || !g.refresh) return { kind: 'no-lifetime', grant: g };
   const gapMs = beforeEndMs() + realMs(2) + 500;
@@ -243,7 +246,24 @@ async function refreshChain(): Promise<Waited<{ exchanges: ChainExchange[] }>> {
   if (tooLongMs !== undefined) return { kind: 'too-long', grant: g, waitMs: tooLongMs };
   await Promise.all(uses);
   for (const x of exchanges) x.uses.sort((a, b) => (a.token === b.token ? 0 : a.token === 'access token' ? -1 : 1));
-  return { kind: 'seen', grant: g, exchanges };
+  return { kind: 'seen', grant: g, exchanges, expired: await firstExpired(exchanges) };
+}
+
+/**
+ * By the time the last refresh token was used near its end, the refresh token
+ * of exchange 1 is past its own stated end by more than afterEndMs (the gap
+ * between exchanges is longer than the margin a use keeps before an end): it
+ * is sent once more, without any wait of its own. Not when the chain stopped
+ * early or the last use was not made.
+ */
+async function firstExpired(exchanges: ChainExchange[]): Promise<ChainExpired | undefined> {
+  const [first] = exchanges;
+  const lifeS = first?.body.refresh_expires_in;
+  if (exchanges.length < 2 || !first?.seen.res || !grantServed(first.seen.res) || !isInt(lifeS) || lifeS <= 0) return undefined;
+  if (performance.now() < first.seen.doneAt + realMs(lifeS) + afterEndMs()) return undefined;
+  const after = await observe(c => tokenRequest(c, refreshForm(String(first.body.refresh_token)),
+    'the refresh token of exchange 1 of a refresh chain after its refresh_expires_in has passed'));
+  return { lifeS, after };
 }
 
 /** A use refused so close to its stated end (or so late, on a loaded machine) that the refusal proves nothing. */
@@ -251,7 +271,8 @@ const unjudgeableRefusal = (u: ChainUse) =>
   !u.judgeable && !(u.use.res && (u.token === 'access token' ? apiServed(u.use.res) : grantServed(u.use.res)));
 
 /**
- * The refresh chain's watch: read by token.refresh.resets-lifetimes. A chain
+ * The refresh chain's watch: read by token.refresh.resets-lifetimes and
+ * token.expiry.old-refresh-token-refused. A chain
  * with a refusal that proves nothing is made once more, as the single-token
  * watches try twice.
  */

@@ -54,9 +54,9 @@ function exchangeOf(x: Exchanged | Prerequisite): Exchanged {
 }
 
 export const answers: Check = {
-  id: 'token.refresh.answers-tokens', requirements: ['R2.1-refresh-token', 'R2.1-scope', 'R4.2-refresh-grant'], spec: '4.2',
+  id: 'token.refresh.answers-tokens', requirements: ['R2.1-refresh-token', 'R2.1-refresh-expires-in', 'R2.1-scope', 'R4.2-refresh-grant'], spec: '4.2',
   bindsAt: { family: 'refresh-exchange' },
-  title: 'The refresh grant answers 200 with a token response, at every exchange of a refresh chain',
+  title: 'The refresh grant answers 200 with a token response (tokens, lifetimes, scope), at every exchange of a refresh chain',
   quote: 'To keep the session alive, the client exchanges refresh_token for a new pair (4.2). Response: token response object (2.1), including scope.',
   async run(c) {
     await c.everyPlace('refresh-exchange', await quickChain(c), async (exchanged, at) => {
@@ -71,6 +71,12 @@ export const answers: Check = {
           JSON.stringify(body.token_type) ?? 'absent', res);
       c.expect(typeof body.scope === 'string', `the refresh answer of ${at} has no scope`, 'scope: a string (spec 4.2: "including scope")',
         JSON.stringify(body.scope) ?? 'absent', res);
+      // The lifetimes as token.issue judges them in the first answer (refresh_expires_in 0: no fixed expiry); whether they reset is resets-lifetimes'.
+      c.expect(isInt(body.expires_in) && body.expires_in > 0, `expires_in of the refresh answer of ${at} is not a positive integer`,
+        'a positive integer (spec 2.1)', JSON.stringify(body.expires_in) ?? 'absent', res);
+      c.expect(isInt(body.refresh_expires_in) && body.refresh_expires_in >= 0,
+        `refresh_expires_in of the refresh answer of ${at} is not a lifetime in whole seconds`, 'an integer, 0 or more (spec 2.1)',
+        JSON.stringify(body.refresh_expires_in) ?? 'absent', res);
     });
   },
 };
