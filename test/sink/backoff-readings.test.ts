@@ -48,9 +48,22 @@ test('the 10 s counted from the start of an attempt the sender gave up on passes
   moveTo(attempts.find(x => x.checkoutId === 'slow6' && x.probe === 'ok')!, 11.1);
   const c = check(attempts, plan, 'webhook.backoff.min-delay');
   assert.equal(c.status, 'passed', c.message);
-  assert.match(c.message!, /1 after an attempt the sender gave up on came ≥ 10\.00 s after that attempt was sent.*start of the attempt/);
+  assert.match(c.message!, /1 came ≥ 10\.00 s after the failed attempt was sent.*start of the attempt/);
   // 2 s after the give-up is 7 s after the start: short either way.
   moveTo(attempts.find(x => x.checkoutId === 'slow6' && x.probe === 'ok')!, 8);
+  assert.equal(check(attempts, plan, 'webhook.backoff.min-delay').status, 'failed');
+});
+
+test('the 10 s counted from the start of an answered attempt that took long passes min-delay too', () => {
+  const { attempts, plan } = conforming();
+  // e500's 500 came 3 s after the attempt (a slow sink): the retry at 10.1 s is 7.1 s after the answer, 10.1 s after the sending.
+  const failed = attempts.find(x => x.checkoutId === 'e500' && x.answer === 500)!;
+  failed.answeredMs = failed.arrivedMs + 3 * S;
+  const c = check(attempts, plan, 'webhook.backoff.min-delay');
+  assert.equal(c.status, 'passed', c.message);
+  assert.match(c.message!, /1 came ≥ 10\.00 s after the failed attempt was sent/);
+  // 8 s after the sending is short under both readings.
+  moveTo(attempts.find(x => x.checkoutId === 'e500' && x.answer === 200)!, 8);
   assert.equal(check(attempts, plan, 'webhook.backoff.min-delay').status, 'failed');
 });
 
