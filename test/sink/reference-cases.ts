@@ -12,6 +12,7 @@ import { loadProofs } from '../../harness/requirements/load.ts';
 import { webhookKeys } from '../../harness/sink/keys.ts';
 import { LONG_CHAIN_PLAN, SUITE_PLANS, type CheckoutPlan } from '../../harness/sink/plan.ts';
 import { watchStalls } from './stall.ts';
+import { judgesMilliseconds } from '../helpers/priority.ts';
 
 /**
  * 0.2 leaves 400 real ms between the short-timeout fault's 3 s and the 5 s
@@ -164,7 +165,8 @@ export async function judgeAll(t: TestContext, cases: Case[]): Promise<void> {
   for (const [i, c] of cases.entries()) {
     await t.test(c.title, tc => {
       const [one, two] = [first[i]!, again[i]];
-      tc.diagnostic(`longest stall of this process while judged: ${one.stall.toFixed(0)} ms${two ? `, then ${two.stall.toFixed(0)} ms alone` : ''}`);
+      tc.diagnostic(`longest stall of this process while judged: ${one.stall.toFixed(0)} ms${two ? `, then ${two.stall.toFixed(0)} ms alone` : ''}` +
+        ` (its scheduling priority ${judgesMilliseconds() ? 'raised' : 'unchanged: raising it is not permitted here'})`);
       if (two)
         tc.diagnostic(`judged again alone: the first run stalled ${one.stall.toFixed(0)} ms (tolerance ${c.floorMs} ms) and found: ${one.problems.join('; ')}`);
       const last = two ?? one;
