@@ -89,7 +89,7 @@ type Role = typeof ROLES[number]['role'] | 'other';
 const roleOf = (cmd: string): Role => ROLES.find(r => cmd.includes(r.match))?.role ?? 'other';
 
 /**
- * Proof runs as test/run/runs.ts starts them (time scale 0.001, two workers):
+ * Proof runs as test/run/runs.ts starts them (time scale 0.001, one worker):
  * one check (what any run costs before its checks), one suite, one suite with
  * a fault, all four suites.
  */
@@ -108,7 +108,7 @@ async function processRows(): Promise<string[]> {
     for (let i = 0; i < 3; i++) {
       const dir = mkdtempSync(join(tmpdir(), 'pis-tests-bench-'));
       try {
-        tries.push(await cpuByProcess(['--import', 'tsx', 'harness/cli.ts', 'run', ...args, '--time-scale', '0.001', '--workers', '2', '--report', dir],
+        tries.push(await cpuByProcess(['--import', 'tsx', 'harness/cli.ts', 'run', ...args, '--time-scale', '0.001', '--workers', '1', '--report', dir],
           ROOT, { PIS_TEST: '1' }));
       } finally { rmSync(dir, { recursive: true, force: true }); }
     }
@@ -130,7 +130,7 @@ function processMarkdown(baselineS: number, rows: string[], loadAtStart: number)
     '',
     `Run ${new Date().toISOString().slice(0, 16)}Z, Node ${process.version}, on ${cpus().length} cores, ` +
     `load average ${loadAtStart.toFixed(1)} at the start and ${loadavg()[0].toFixed(1)} at the end. ` +
-    'Each run as test/run/runs.ts makes it (`node --import tsx harness/cli.ts run ... --time-scale 0.001 --workers 2`), 3 times; ' +
+    'Each run as test/run/runs.ts makes it (`node --import tsx harness/cli.ts run ... --time-scale 0.001 --workers 1`), 3 times; ' +
     'the one of median total CPU is shown, its CPU s (user + sys, read from /proc every 20 ms) split by process: ' +
     '`run` (tsx, the harness, the bundled reference), the Playwright runner (loads the config, every selected spec file, the reporter), ' +
     'each Playwright worker (imports the suites it runs). ' +

@@ -22,8 +22,9 @@ export interface Run { cli: CliResult; results?: RunResults; dir: string }
 async function runInto(args: string[], env?: Record<string, string>, suites = SUITES): Promise<Run> {
   const dir = mkdtempSync(join(tmpdir(), 'pis-run-'));
   // Minutes: on a machine shared with other test runs (load above 40) a run of the four suites was seen taking over 2 minutes.
-  // One worker: a Playwright worker costs about 3 CPU s to start (the four suites with a fault: 11.0 CPU s with two workers,
-  // 7.3 with one, at load 20), and npm test runs these beside other files on two cores, where CPU, not waiting, sets the pace.
+  // One worker: the four suites take 5.7 CPU s with one worker, 6.6 with two (12.9 s wall against 8.8 on a quiet machine),
+  // and npm test runs these beside other files on two cores, where CPU, not waiting, sets the pace. A run of one suite
+  // starts one worker either way.
   const cli = await runCli(['run', '--suites', suites, '--time-scale', TIME_SCALE, '--workers', '1', '--report', dir, ...args], { env, timeoutMs: 600_000 });
   let results: RunResults | undefined;
   try { results = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as RunResults; } catch { /* asserted by the caller */ }
