@@ -1,8 +1,9 @@
 // The webhook sink: an HTTP(S) server of the harness that records every
 // delivery attempt and answers it by the probe plan. It answers first and
-// reads the body's facts after (analysis/facts.ts); the checks read the record
+// reads the body's facts after (checks/facts.ts); the checks read the record
 // later. Whoever connects, it stays bounded: connections are capped and cut
 // when their body stalls (connections.ts), and each body is kept in part (body.ts).
+// An attempt finds its checkout by routes.ts; a body sent again is read once (read-bodies.ts).
 // An attempt without the registered api-key is a stranger's, whatever checkout
 // it names: it gets a plain 200, never a probe of the plan, is not counted as the
 // sender's, and only the first STRANGER_SAMPLE of them are kept (the rest are counted).
@@ -13,15 +14,16 @@ import { contracts } from '../contracts/load.ts';
 import { buildWebhookBody } from '../webhook/bodies.ts';
 import { HarnessError, listenError } from '../errors.ts';
 import type { DeliveryAttempt } from '../results/model.ts';
-import { readBody, unreadableBody, type BodyFacts, type RecordedAttempt } from './checks/facts.ts';
+import { readBody, unreadableBody, type RecordedAttempt } from './checks/facts.ts';
 import { NO_CHECKOUT_ID as NO_ID } from './checks/view.ts';
 import { BodyReader, MAX_BODY_BYTES } from './body.ts';
 import { ConnectionGuard } from './connections.ts';
 import { startLagMonitor } from './lag.ts';
 import { PASSIVE_CYCLE, probeFor, type CheckoutPlan, type ControlOutcome, type SinkPlan } from './plan.ts';
 import type { Forward, ForwardAnswer } from './forward.ts';
-import { RETRY_AFTER_SPEC_S, SLOW_ANSWER_SPEC_MS, TRICKLE_BODY, TRICKLE_STEP_SPEC_MS, probeAnswer, probeOfStatus, type Probe } from './probes.ts';
-import { whereOf } from '../places/event-positions.ts';
+import { RETRY_AFTER_SPEC_S, SLOW_ANSWER_SPEC_MS, TRICKLE_BODY, TRICKLE_STEP_SPEC_MS, probeAnswer, probeOfStatus } from './probes.ts';
+import { ReadBodies } from './read-bodies.ts';
+import { BODY_ID, BODY_REF, HOOK_PATH, probeAtPlace, type Route } from './routes.ts';
 import { Recorder, judgeKey, type RawAttempt } from './recorder.ts';
 import { selfSignedCertificate } from './tls.ts';
 import { specClock, type SpecClock } from '../clock.ts';
@@ -63,23 +65,6 @@ interface SinkStats {
   connections: number; connectionsClosed: number;
 }
 
-interface Route {
-  key: string; plan: CheckoutPlan; checkoutId: string; apiKey?: string; control?: ControlOutcome; count: number; lastFailed: boolean;
-  /** Attempts so far at the plan's `failAt` place. */
-  atPlace?: number;
-}
-
-/** A body's top-level status, read the way the checkout id is (the first match); a body without one is at no place. */
-const BODY_STATUS = /"status"\s*:\s*"([A-Z_]{1,40})"/;
-
-/** The probe for an attempt of a plan with `failAt`: the next of its answers when the body's status sits there, else 'ok'. */
-function probeAtPlace(route: Route, head: string): Probe {
-  const status = BODY_STATUS.exec(head)?.[1];
-  if (status === undefined || whereOf(status) !== route.plan.failAt) return 'ok';
-  route.atPlace = (route.atPlace ?? 0) + 1;
-  return probeFor(route.plan, route.atPlace - 1);
-}
-
 export interface Sink {
   /** Base URL the target calls (the public URL when one was given). */
   readonly url: string;
@@ -110,67 +95,14 @@ export interface Sink {
   close(): Promise<void>;
 }
 
-// Not anchored: a tunnel (--public-sink-url) may keep a path prefix of its own.
-const HOOK_PATH = /\/hooks\/([A-Za-z0-9._-]{1,100})(?:[/?]|$)/;
-// Routing by body is a cheap text search, not a parse: the first "id" (spec 2.2),
-// else "referenceId" for the older variant of 2.5, which has no id.
-const BODY_ID = /"id"\s*:\s*"([^"\\]{1,200})"/;
-const BODY_REF = /"referenceId"\s*:\s*"([^"\\]{1,200})"/;
 /** Spec ms a body may take: twice the 5 s a sender waits for an answer (spec 6.6), by when a conforming one has hung up. */
 const BODY_DEADLINE_SPEC_MS = 10_000;
-/**
- * Distinct bodies whose reading is remembered, and distinct lists of violations
- * (arbitrary: 256 each, of bodies of at most 4 KiB, the ones the record keeps
- * whole, and of lists of at most 8 KiB as JSON: 3 MiB at most).
- */
-const READ_BODIES = 256;
-const SHARED_VIOLATIONS_CHARS = 8192;
 /**
  * Strangers' attempts kept in the record; later ones are only counted
  * (arbitrary: enough to show who posted what; each keeps at most a 4 KiB body
  * and 4 KiB of headers, so the sample stays under 2 MiB however many come).
  */
 export const STRANGER_SAMPLE = 200;
-
-/**
- * The bodies read lately, by their text. A sender's retries carry the same body,
- * and so may every request of a busy sender: such a body is parsed and judged
- * once, and every attempt keeps the same text and facts (nothing changes facts
- * once read), so the sink spends neither time nor memory on the repeats.
- */
-class ReadBodies {
-  private readonly byText = new Map<string, { text: string; facts: BodyFacts }>();
-  private readonly violations = new Map<string, BodyFacts['violations']>();
-
-  read(text: string): { text: string; facts: BodyFacts } {
-    let r = this.byText.get(text);
-    if (r) return r;
-    r = { text, facts: this.facts(text) };
-    remember(this.byText, text, r);
-    return r;
-  }
-
-  /**
-   * The facts of a body, its violations shared with earlier bodies that broke the
-   * contract alike (a flood of one wrong kind of body differs only in its ids).
-   */
-  facts(text: string): BodyFacts {
-    const f = readBody(text);
-    if (!f.violations.length) return f;
-    const key = JSON.stringify(f.violations);
-    if (key.length > SHARED_VIOLATIONS_CHARS) return f;
-    const seen = this.violations.get(key);
-    if (seen) f.violations = seen;
-    else remember(this.violations, key, f.violations);
-    return f;
-  }
-}
-
-/** Adds to a map of at most READ_BODIES entries, forgetting the oldest. */
-function remember<V>(map: Map<string, V>, key: string, value: V): void {
-  if (map.size >= READ_BODIES) map.delete(map.keys().next().value!);
-  map.set(key, value);
-}
 
 export async function startSink(opts: SinkOptions = {}): Promise<Sink> {
   const host = opts.host ?? '127.0.0.1';

@@ -1,0 +1,31 @@
+// How the sink finds the checkout an attempt belongs to (its route: the plan,
+// the registered key, the attempts so far) and which probe of the plan answers
+// it: by the path slot `/hooks/{key}` when the sender posts there, else by the
+// body's id. A cheap text search of the body's head, never a parse.
+import { whereOf } from '../places/event-positions.ts';
+import { probeFor, type CheckoutPlan, type ControlOutcome } from './plan.ts';
+import type { Probe } from './probes.ts';
+
+export interface Route {
+  key: string; plan: CheckoutPlan; checkoutId: string; apiKey?: string; control?: ControlOutcome; count: number; lastFailed: boolean;
+  /** Attempts so far at the plan's `failAt` place. */
+  atPlace?: number;
+}
+
+// Not anchored: a tunnel (--public-sink-url) may keep a path prefix of its own.
+export const HOOK_PATH = /\/hooks\/([A-Za-z0-9._-]{1,100})(?:[/?]|$)/;
+// Routing by body is a cheap text search, not a parse: the first "id" (spec 2.2),
+// else "referenceId" for the older variant of 2.5, which has no id.
+export const BODY_ID = /"id"\s*:\s*"([^"\\]{1,200})"/;
+export const BODY_REF = /"referenceId"\s*:\s*"([^"\\]{1,200})"/;
+
+/** A body's top-level status, read the way the checkout id is (the first match); a body without one is at no place. */
+const BODY_STATUS = /"status"\s*:\s*"([A-Z_]{1,40})"/;
+
+/** The probe for an attempt of a plan with `failAt`: the next of its answers when the body's status sits there, else 'ok'. */
+export function probeAtPlace(route: Route, head: string): Probe {
+  const status = BODY_STATUS.exec(head)?.[1];
+  if (status === undefined || whereOf(status) !== route.plan.failAt) return 'ok';
+  route.atPlace = (route.atPlace ?? 0) + 1;
+  return probeFor(route.plan, route.atPlace - 1);
+}
