@@ -20,7 +20,7 @@ const CREATED = '2026-11-22T10:00:00.000Z';
 const e2e = (id: string) => `E2E-${id}`;
 const ref = (id: string) => `ref-${id}`;
 /** lastModifiedDate: seconds after creation by the status's step (so it never goes back within a checkout, whenever the body is built). */
-const STEP: Record<string, number> = { STARTED: 0, PAYMENT_CREATED: 1, PAYMENT_INITIATED: 2 };
+const STEP: Record<string, number> = { STARTED: 0, PAYMENT_CREATED: 1, PAYMENT_INITIATED: 2, later: 4 };
 const modified = (status: string) => new Date(Date.parse(CREATED) + (STEP[status] ?? 3) * 1000).toISOString();
 function body(id: string, status: string, more: Partial<Parameters<typeof buildWebhookBody>[0]> = {}): string {
   return JSON.stringify(buildWebhookBody({ kind: 'normal', id, status, createdDate: CREATED, lastModifiedDate: modified(status),
@@ -58,6 +58,9 @@ const kebab = (v: string) => v.toLowerCase().replace(/_/g, '-');
 
 /** The poller's final statuses no other conforming checkout ends with; the second one's checkout is a batch. */
 const POLLER_ENDS = ['PAYMENT_FAILED', 'PAYMENT_CANCELLED', 'PAYMENT_NONTRACKABLE'];
+/** A conforming checkout that ends with each final status of spec 3.1 (a faulty sender sends another status after it). */
+const ENDED_BY: Record<string, string> = { CANCELLED: 'late', FAILED: 'steps', TIMED_OUT: 'held', PAYMENT_COMPLETED: 'clean',
+  ...Object.fromEntries(POLLER_ENDS.map(e => [e, `poll-${e}`])) };
 /** The status the i-th abortReason's checkout ends with (the three of spec 2.4 in turn). */
 const abortedWith = (i: number) => ABORT_REASON_STATUSES[i % ABORT_REASON_STATUSES.length];
 
@@ -211,6 +214,17 @@ export const RECORDS: Record<string, Change> = {
   ...Object.fromEntries(ABORT_REASONS.map((r, i) => [`abort-reason-not-the-one-asked-${kebab(r)}`,
     (a: DeliveryAttempt[]) => editBody(a.find(x => x.checkoutId === `abort-${r}` && status(x) === abortedWith(i))!,
       b => { b.abortReason = ABORT_REASONS[(i + 1) % ABORT_REASONS.length]; })])),
+  // One abortReason each sent in lower case, outside the values of spec 2.4.
+  ...Object.fromEntries(ABORT_REASONS.map((r, i) => [`abort-reason-not-a-value-${kebab(r)}`,
+    (a: DeliveryAttempt[]) => editBody(a.find(x => x.checkoutId === `abort-${r}` && status(x) === abortedWith(i))!,
+      b => { b.abortReason = r.toLowerCase(); })])),
+  // One final status each followed by another status: the sequence broken at that status only.
+  ...Object.fromEntries(Object.entries(ENDED_BY).map(([st, id]) => [`status-after-${kebab(st)}`, (a: DeliveryAttempt[]) => {
+    const mine = a.filter(x => x.checkoutId === id), last = mine.reduce((m, x) => x.arrivedMs > m.arrivedMs ? x : m);
+    const after = mine.some(x => status(x) === 'PAYMENT_INITIATED') ? 'CANCELLED' : 'PAYMENT_INITIATED';
+    const kind = JSON.parse(last.body).payments ? 'batch' as const : 'normal' as const;
+    a.push(att({ id, status: after, at: last.arrivedMs / S + 0.1, body: body(id, after, { kind, lastModifiedDate: modified('later') }) }));
+  }])),
   // At one event position each: the rule kept everywhere else.
   ...Object.fromEntries(POSITIONS.flatMap(({ id, at }) => {
     const failing = (a: DeliveryAttempt[]) => a.filter(x => x.checkoutId === id && status(x) === SHORT[at]);
