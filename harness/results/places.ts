@@ -27,6 +27,8 @@ export type PlaceFamily =
   | 'token-kind'
   /** A position of an event in a checkout (first, middle, final; normal and batch). */
   | 'event-position'
+  /** A position of an event that has a previous event in its checkout (middle, final): where the gate of spec 6.8 binds. */
+  | 'gated-event-position'
   /** A CheckoutStatus of spec 2.2. */
   | 'checkout-status'
   /** A transition between two checkout statuses that spec 3.1 allows, in a normal or a batch checkout. */

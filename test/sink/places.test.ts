@@ -8,7 +8,7 @@ import type { DeliveryAttempt } from '../../harness/results/model.ts';
 import { analyze, WEBHOOK_CHECKS } from '../../harness/sink/checks/index.ts';
 import type { SinkPlan } from '../../harness/sink/plan.ts';
 import { ANSWER_CLASSES } from '../../harness/places/answer-classes.ts';
-import { EVENT_POSITIONS } from '../../harness/places/event-positions.ts';
+import { EVENT_POSITIONS, GATED_EVENT_POSITIONS } from '../../harness/places/event-positions.ts';
 import { ABORT_REASONS, CHECKOUT_STATUSES } from '../../harness/contracts/enums.ts';
 import type { PlaceFamily } from '../../harness/results/places.ts';
 import { KEY, RECORDS, S, conforming } from './records.ts';
@@ -23,7 +23,8 @@ function withRecord(name: string, id: string) {
   return judge(attempts, plan).find(r => r.id === id)!;
 }
 const FAMILIES: Partial<Record<PlaceFamily, readonly string[]>> = {
-  'event-position': EVENT_POSITIONS, 'answer-class': ANSWER_CLASSES, 'checkout-status': CHECKOUT_STATUSES, 'abort-reason': ABORT_REASONS,
+  'event-position': EVENT_POSITIONS, 'gated-event-position': GATED_EVENT_POSITIONS,
+  'answer-class': ANSWER_CLASSES, 'checkout-status': CHECKOUT_STATUSES, 'abort-reason': ABORT_REASONS,
 };
 
 test('on the conforming record every check that binds places exercised each of them', () => {
@@ -66,8 +67,18 @@ test('a failure at one event position fails its check there only, and a position
     assert.equal(r.status, 'skipped', id);
     assert.match(r.message!, /exercised 5 of 6 event-positions; not at normal final: not reached/, id);
   }
-  // A final event has no later one to hold back: the acknowledgement gate does not bind it.
+  // The gate binds the waiting event: the final event that waited on p-normal-middle's failing one still exercises normal final.
   assert.equal(judge(kept, fresh.plan).find(x => x.id === 'webhook.order.ack-gated')!.status, 'passed');
+});
+
+test('an event sent before the previous one was acknowledged breaks the gate at its own position only; the first event is never gated', () => {
+  assert.deepEqual(GATED_EVENT_POSITIONS, ['normal middle', 'normal final', 'batch middle', 'batch final']);
+  for (const p of GATED_EVENT_POSITIONS) {
+    const c = withRecord(`sent-before-ack-at-${p.replace(' ', '-')}`, 'webhook.order.ack-gated');
+    assert.equal(c.status, 'failed', p);
+    assert.deepEqual(c.places?.failed, [p]);
+    assert.deepEqual(c.places?.exercised, [...GATED_EVENT_POSITIONS]);
+  }
 });
 
 test('a late 200 taken at one event position fails late-answer-not-taken there only; the other five held', () => {

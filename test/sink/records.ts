@@ -239,8 +239,8 @@ export const RECORDS: Record<string, Change> = {
         for (const y of retries) drop(a, z => z === y);
       }],
     ];
-    // The next event sent in the failing one's backoff (no event follows a final one).
-    if (at < 2) changes.push([`sent-during-backoff-at-${name}`, a => {
+    // The next event (a middle or final one, named by its position) sent in the failing one's backoff, before its acknowledgement.
+    if (at < 2) changes.push([`sent-before-ack-at-${name.replace(/first|middle/, w => w === 'first' ? 'middle' : 'final')}`, a => {
       const next = a.find(x => x.checkoutId === id && status(x) === SHORT[at + 1])!;
       moveTo(next, (failing(a)[0].closedMs! + 1 * S) / S);
     }]);
