@@ -69,9 +69,9 @@ const POSITIONS = EVENT_POSITIONS.map(p =>
   ({ p, id: `p-${p.replace(' ', '-')}`, batch: p.startsWith('batch'), at: ['first', 'middle', 'final'].indexOf(p.split(' ')[1]) }));
 
 /**
- * A checkout whose event at one position fails as the suite's `*-fails` plans
- * make it: the sender gives up on a 6 s answer at 5 s, retries 10.1 s later into
- * a 500, and 20.1 s after that is answered 200; the other events go at once.
+ * A checkout whose event at one position fails as the suite's `*-fails` and `*-chain` plans make it, in one
+ * checkout (as the passive sink's `*-fails`): the sender gives up on a 6 s answer at 5 s, retries 10.1 s later
+ * into a 500, 20.1 s after that into another, and 40.1 s after that is answered 200; the other events go at once.
  */
 function failingAt(x: typeof POSITIONS[number]): Spec[] {
   const out: Spec[] = [];
@@ -79,8 +79,9 @@ function failingAt(x: typeof POSITIONS[number]): Spec[] {
   SHORT.forEach((status, i) => {
     const one = { id: x.id, status, batch: x.batch };
     if (i !== x.at) { out.push({ ...one, at: t }); t += 0.1; return; }
-    out.push({ ...one, at: t, probe: 'slow-6s', answer: 'none', took: 5 }, { ...one, at: t + 15.1, answer: 500 }, { ...one, at: t + 35.2 });
-    t += 35.3;
+    out.push({ ...one, at: t, probe: 'slow-6s', answer: 'none', took: 5 }, { ...one, at: t + 15.1, answer: 500 }, { ...one, at: t + 35.2, answer: 500 },
+      { ...one, at: t + 75.3 });
+    t += 75.4;
   });
   return out;
 }
@@ -237,6 +238,10 @@ export const RECORDS: Record<string, Change> = {
       [`took-the-6s-answer-at-${name}`, a => {
         const [x, ...retries] = failing(a); x.answer = 200; delete x.closedMs; x.answeredMs = x.arrivedMs + 6 * S;
         for (const y of retries) drop(a, z => z === y);
+      }],
+      // Every retry 10.1 s after its failure at this position only: the backoff grows for the other positions' events.
+      [`delays-never-grow-at-${name}`, a => {
+        failing(a).slice(1).reduce((p, x) => { moveTo(x, ((p.closedMs ?? p.answeredMs!) + 10.1 * S) / S); return x; });
       }],
     ];
     // The next event (a middle or final one, named by its position) sent in the failing one's backoff, before its acknowledgement.

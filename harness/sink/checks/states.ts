@@ -4,7 +4,7 @@ import { PlaceLedger } from '../../results/places.ts';
 import { abortReasonAllowed, sequenceFinding } from '../../contracts/rules.ts';
 import type { Evidence } from '../../results/model.ts';
 import { fromFindings, verdict, type Finding, withoutRequests } from './result.ts';
-import { notRun, passed, placed, type Outcome } from '../../check/outcome.ts';
+import { notApplicable, notRun, passed, placed, type Outcome } from '../../check/outcome.ts';
 import type { CheckDef } from '../../check/def.ts';
 import { counted } from '../../report/verdict.ts';
 import { disorderedCheckouts } from './order.ts';
@@ -117,7 +117,7 @@ const drove = (view: RunView) => [...view.plan.values()].some(p => p.plan.reques
  * value the checkout was asked for. A body without one is allowed ("may").
  */
 function judgeAbortReasons(view: RunView, wrong: (sent: Fact, a: AttemptView, asked?: string) => string | null | { skip: string },
-  expected: string, held: string): Outcome {
+  expected: string, held: string, none: (why: string) => Outcome = notRun): Outcome {
   const places = new PlaceLedger('abort-reason', ABORT_REASONS);
   const withReason = view.all.filter(a => a.facts.abortReason !== undefined && a.facts.abortReason !== null);
   const findings: Finding[] = [];
@@ -144,7 +144,7 @@ function judgeAbortReasons(view: RunView, wrong: (sent: Fact, a: AttemptView, as
     if (typeof why === 'string') findings.push({ message: `checkout ${a.d.checkoutId} ${why}`, attempts: [a] });
   }
   if (!withReason.length && !findings.length)
-    return { ...notRun('no webhook carried an abortReason'), ...(drove(view) ? { places: places.tally() } : {}) };
+    return { ...none('no webhook carried an abortReason'), ...(drove(view) ? { places: places.tally() } : {}) };
   const judged = verdict(expected, findings, `${counted(withReason.length, 'webhook')} carried an abortReason, ${held}`);
   return drove(view) ? placed(judged, places) : judged;
 }
@@ -163,7 +163,9 @@ export function checkAbortReason(view: RunView): Outcome {
 export function checkAbortReasonValue(view: RunView): Outcome {
   return judgeAbortReasons(view, (sent, a) => typeof sent === 'string' && ABORT_REASONS.includes(sent) ? null
     : `sent abortReason ${showFact(sent)} with ${a.status ?? '(no status)'}, not one of the values of spec 2.4`,
-  `abortReason one of ${ABORT_REASONS.join(', ')}`, 'each one of the eight values of spec 2.4');
+  `abortReason one of ${ABORT_REASONS.join(', ')}`, 'each one of the eight values of spec 2.4',
+  // A sender that populates no abortReason at all keeps the rule (spec 2.4: "may be populated"): there is no value to judge.
+  why => notApplicable(`${why}: spec 2.4 says it "may be populated", so a sender that never populates it has no value to judge`));
 }
 
 export function checkForbiddenRefused(view: RunView): Outcome {
