@@ -35,6 +35,8 @@ export type PlaceFamily =
   | 'transition'
   /** A class of answer to a webhook delivery (a status code, a timeout, a reset). */
   | 'answer-class'
+  /** An answer class that is a status code (not a timeout or a reset): where spec 6.4 binds. */
+  | 'status-answer-class'
   /** An abortReason value of spec 2.2. */
   | 'abort-reason'
   /** A field of a request body, left out or given empty (a payment's required fields). */
@@ -75,6 +77,7 @@ export function describeTally(t: PlaceTally): string {
 export function pluralFamily(f: PlaceFamily): string {
   if (f === 'country') return 'countries';
   if (f === 'answer-class') return 'answer classes';
+  if (f === 'status-answer-class') return 'status answer classes';
   if (f.endsWith('status')) return `${f}es`;
   return `${f}s`;
 }

@@ -128,6 +128,8 @@ export const SUITE_PLANS: readonly CheckoutPlan[] = [
   { name: 'answer-403', answers: ['status-403'], request: { kind: 'batch', statuses: CANCELLED } },
   { name: 'answer-404', answers: ['status-404'], request: { kind: 'normal', statuses: CANCELLED } },
   { name: 'answer-410', answers: ['status-410'], request: { kind: 'normal', statuses: CANCELLED } },
+  // 413 planned on an ordinary body too: a sender may take "too large" for a final answer.
+  { name: 'answer-413', answers: ['status-413'], request: { kind: 'batch', statuses: CANCELLED } },
   { name: 'answer-429', answers: ['status-429'], request: { kind: 'normal', statuses: CANCELLED } },
   { name: 'answer-429-retry-after', answers: ['status-429-retry-after'], request: { kind: 'normal', statuses: CANCELLED } },
   { name: 'answer-503', answers: ['status-503'], request: { kind: 'batch', statuses: CANCELLED } },
@@ -214,6 +216,7 @@ export const PASSIVE_CYCLE: readonly CheckoutPlan[] = [
   { name: 'answer-403', answers: ['status-403'] },
   { name: 'answer-404', answers: ['status-404'] },
   { name: 'answer-410', answers: ['status-410'] },
+  { name: 'answer-413', answers: ['status-413'] },
   { name: 'answer-204', answers: ['status-204'] },
   { name: 'answer-trickled', answers: ['slow-trickle'] },
   // Named for the checkout a person should create for them: a failure at each other event position,

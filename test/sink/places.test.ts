@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import type { DeliveryAttempt } from '../../harness/results/model.ts';
 import { analyze, WEBHOOK_CHECKS } from '../../harness/sink/checks/index.ts';
 import type { SinkPlan } from '../../harness/sink/plan.ts';
-import { ANSWER_CLASSES } from '../../harness/places/answer-classes.ts';
+import { ANSWER_CLASSES, STATUS_ANSWER_CLASSES } from '../../harness/places/answer-classes.ts';
 import { EVENT_POSITIONS, GATED_EVENT_POSITIONS } from '../../harness/places/event-positions.ts';
 import { ABORT_REASONS, CHECKOUT_STATUSES } from '../../harness/contracts/enums.ts';
 import type { PlaceFamily } from '../../harness/results/places.ts';
@@ -23,7 +23,7 @@ function withRecord(name: string, id: string) {
   return judge(attempts, plan).find(r => r.id === id)!;
 }
 const FAMILIES: Partial<Record<PlaceFamily, readonly string[]>> = {
-  'event-position': EVENT_POSITIONS, 'gated-event-position': GATED_EVENT_POSITIONS,
+  'event-position': EVENT_POSITIONS, 'gated-event-position': GATED_EVENT_POSITIONS, 'status-answer-class': STATUS_ANSWER_CLASSES,
   'answer-class': ANSWER_CLASSES, 'checkout-status': CHECKOUT_STATUSES, 'abort-reason': ABORT_REASONS,
 };
 
@@ -45,7 +45,7 @@ test('an answer class never provoked leaves its check not run, naming the class'
   const kept = attempts.filter(a => a.checkoutId !== 'estatus-410');
   const c = judge(kept, plan).find(r => r.id === 'webhook.retry.after-3xx-4xx')!;
   assert.equal(c.status, 'skipped');
-  assert.match(c.message!, /exercised 7 of 8 answer classes; not at 410: not reached/);
+  assert.match(c.message!, /exercised 8 of 9 status answer classes; not at 410: not reached/);
   assert.deepEqual(c.places?.exercised.includes('410'), false);
 });
 
@@ -53,7 +53,7 @@ test('a class that was not retried fails its check and only that class is named 
   const c = withRecord('no-retry-after-429-retry-after', 'webhook.retry.after-3xx-4xx');
   assert.equal(c.status, 'failed');
   assert.deepEqual(c.places?.failed, ['429 with Retry-After']);
-  assert.equal(c.places?.exercised.length, 8);
+  assert.equal(c.places?.exercised.length, 9);
 });
 
 test('a failure at one event position fails its check there only, and a position never provoked leaves it not run', () => {

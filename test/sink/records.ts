@@ -88,7 +88,7 @@ function failingAt(x: typeof POSITIONS[number]): Spec[] {
 
 /** The answer classes past 500, 201, 302 and a reset, each failing a checkout's first attempt once: [status, probe]. */
 const CLASSES: ReadonlyArray<[number, string]> = [
-  [204, 'status-204'], [400, 'status-400'], [401, 'status-401'], [403, 'status-403'], [404, 'status-404'], [410, 'status-410'],
+  [204, 'status-204'], [400, 'status-400'], [401, 'status-401'], [403, 'status-403'], [404, 'status-404'], [410, 'status-410'], [413, 'status-413'],
   [429, 'status-429'], [429, 'status-429-retry-after'], [503, 'status-503'],
 ];
 
