@@ -305,7 +305,10 @@ function judgeGrowth(view: RunView): Growths {
     const before = unsure, found = findings.length, place = placeOf(view, ch[0]);
     const ms = ch.map(d => d.ms);
     const attempts = ch.flatMap(d => [d.failed, d.retry]);
-    if (spread !== undefined) {
+    // The shape (linear, capped) is the sender's backoff function: judged once, at the first event of a normal
+    // checkout (held's chain). Each more chain judged for it would be one more chance to read jitter the sink's
+    // lateness hid from steadySpread as a linear step; elsewhere growth beyond jitter is judged.
+    if (spread !== undefined && place === 'normal first') {
       const t = view.timing(ms[ms.length - 1], attempts);
       const shape = t.judgeable ? shapeFinding(ms, t.tol + spread) : undefined;
       if (shape) { places.fail(place); findings.push({ message: `the retry delays of ${label(ch[0])} ${shape}`, attempts }); continue; }
