@@ -11,3 +11,10 @@ export const ANSWER_CLASSES = [
 ] as const;
 
 export type AnswerClass = typeof ANSWER_CLASSES[number];
+
+/**
+ * The answer classes that are a status code: the places spec 6.4 binds ("Any
+ * other status code triggers another attempt"). A timeout and a reset carry no
+ * status code; spec 6.6 and 7 bind those (webhook.retry.after-timeout, after-reset).
+ */
+export const STATUS_ANSWER_CLASSES: readonly AnswerClass[] = ANSWER_CLASSES.filter(c => c !== 'timeout' && c !== 'reset');

@@ -14,6 +14,14 @@ export const EVENT_POSITIONS = [
 
 export type EventPosition = typeof EVENT_POSITIONS[number];
 
+/**
+ * The positions an event with a previous event of its checkout can hold: where
+ * the acknowledgement gate of spec 6.8 binds ("an event is not delivered until
+ * the previous one is acknowledged"). The first event has no previous one, so
+ * nothing gates it; the final one is gated by the event before it.
+ */
+export const GATED_EVENT_POSITIONS: readonly EventPosition[] = EVENT_POSITIONS.filter(p => !p.endsWith(' first'));
+
 /** Where an event sits in its checkout, whatever the kind. */
 export type Where = 'first' | 'middle' | 'final';
 

@@ -6,8 +6,8 @@ import type { ApiVersion } from '../contracts/api-versions.ts';
 import { atLeast } from '../contracts/api-versions.ts';
 import { ABORT_REASONS, CHECKOUT_STATUSES } from '../contracts/enums.ts';
 import type { PlaceFamily } from '../results/places.ts';
-import { ANSWER_CLASSES } from './answer-classes.ts';
-import { EVENT_POSITIONS } from './event-positions.ts';
+import { ANSWER_CLASSES, STATUS_ANSWER_CLASSES } from './answer-classes.ts';
+import { EVENT_POSITIONS, GATED_EVENT_POSITIONS } from './event-positions.ts';
 import { operationsAt, PAYMENT_PRODUCTS } from './operations.ts';
 import { TRANSITION_PLACES } from './transitions.ts';
 
@@ -24,9 +24,11 @@ const STATIC: Partial<Record<PlaceFamily, (v: ApiVersion) => readonly string[]>>
   'token-kind': () => TOKEN_KINDS,
   'session-state': () => SESSION_STATES,
   'event-position': () => EVENT_POSITIONS,
+  'gated-event-position': () => GATED_EVENT_POSITIONS,
   'checkout-status': () => CHECKOUT_STATUSES,
   'abort-reason': () => ABORT_REASONS,
   'answer-class': () => ANSWER_CLASSES,
+  'status-answer-class': () => STATUS_ANSWER_CLASSES,
   transition: () => TRANSITION_PLACES,
 };
 

@@ -27,12 +27,16 @@ export type PlaceFamily =
   | 'token-kind'
   /** A position of an event in a checkout (first, middle, final; normal and batch). */
   | 'event-position'
+  /** A position of an event that has a previous event in its checkout (middle, final): where the gate of spec 6.8 binds. */
+  | 'gated-event-position'
   /** A CheckoutStatus of spec 2.2. */
   | 'checkout-status'
   /** A transition between two checkout statuses that spec 3.1 allows, in a normal or a batch checkout. */
   | 'transition'
   /** A class of answer to a webhook delivery (a status code, a timeout, a reset). */
   | 'answer-class'
+  /** An answer class that is a status code (not a timeout or a reset): where spec 6.4 binds. */
+  | 'status-answer-class'
   /** An abortReason value of spec 2.2. */
   | 'abort-reason'
   /** A field of a request body, left out or given empty (a payment's required fields). */
@@ -73,6 +77,7 @@ export function describeTally(t: PlaceTally): string {
 export function pluralFamily(f: PlaceFamily): string {
   if (f === 'country') return 'countries';
   if (f === 'answer-class') return 'answer classes';
+  if (f === 'status-answer-class') return 'status answer classes';
   if (f.endsWith('status')) return `${f}es`;
   return `${f}s`;
 }

@@ -13,7 +13,7 @@ import { backoffUnjudged } from './checks/backoff.ts';
 import { LONG_CHAIN_WAIT_MS } from './checks/long-chain.ts';
 import { MAX_EXTRA_MS, waits5sUnjudged } from './checks/timeout.ts';
 import { buildView, RETRY_WAIT_BOUND_MS, type RunView } from './checks/view.ts';
-import { CONTROL_EXTENSIONS, type ControlExtension, LATE_PLAN, SUITE_PLANS, againAt, againPlan, type CheckoutPlan, type SinkPlan } from './plan.ts';
+import { CONTROL_EXTENSIONS, type ControlExtension, LATE_PLAN, SUITE_PLANS, againAt, type CheckoutPlan, type SinkPlan } from './plan.ts';
 import { whereOf } from '../places/event-positions.ts';
 import type { Sink } from './server.ts';
 import { LATE_PROBES } from './probes.ts';
@@ -143,7 +143,9 @@ class Again {
     const out: CheckoutPlan[] = [];
     // Slow answers are sent again at each event position whose hang-ups were all blurred.
     const positions = waits5sUnjudged(view);
-    const need: Record<AgainKind, number> = { 'hang-up': positions.length, 'backoff': backoffUnjudged(view) };
+    // Runs of failures are sent again at each event position whose backoff was all blurred.
+    const backoff = backoffUnjudged(view);
+    const need: Record<AgainKind, number> = { 'hang-up': positions.length, 'backoff': backoff.failures };
     const now = sink.nowMs();
     for (const kind of ['hang-up', 'backoff'] as const) {
       const s = this.state.get(kind) ?? { sent: 0 };
@@ -162,7 +164,7 @@ class Again {
       s.wantedSince ??= now;
       if (!isCalm(sink) && now - s.wantedSince < sink.clock.toReal(CALM_WAIT_MS)) continue;
       const n = ++s.sent;
-      s.inFlight = kind === 'hang-up' ? positions.map(p => againAt(p, n)) : [againPlan(kind, n, need[kind])];
+      s.inFlight = kind === 'hang-up' ? positions.map(p => againAt(p, n)) : backoff.at.map(p => againAt(p, n, kind, need[kind]));
       delete s.wantedSince;
       out.push(...s.inFlight);
     }

@@ -80,6 +80,15 @@ const SHORT = ['STARTED', 'PAYMENT_INITIATED', 'PAYMENT_COMPLETED'];
 const CANCELLED = ['STARTED', 'CANCELLED'];
 /** The answers at an event position under test: a give-up at 5 s, a 500, then 200. */
 const AT_PLACE: Probe[] = ['slow-6s', 'status-500'];
+/**
+ * A chain of failures at an event position, as `held`'s at the first: three
+ * 500s, so three delays (10, 20, 40 s), the shortest chain whose growth can be
+ * told from jitter (analysis/backoff.ts). Apart from AT_PLACE, so that each
+ * ends with `held`'s (a 5 s give-up before it would outlast it).
+ */
+const CHAIN: Probe[] = ['status-500', 'status-500', 'status-500'];
+/** The event positions besides the first of a normal checkout (`held` and the answer probes fail that one). */
+const OTHER_POSITIONS = [['normal', 'middle'], ['normal', 'final'], ['batch', 'first'], ['batch', 'middle'], ['batch', 'final']] as const;
 
 /**
  * One checkout per probe, all created at once so they run concurrently; the
@@ -119,6 +128,8 @@ export const SUITE_PLANS: readonly CheckoutPlan[] = [
   { name: 'answer-403', answers: ['status-403'], request: { kind: 'batch', statuses: CANCELLED } },
   { name: 'answer-404', answers: ['status-404'], request: { kind: 'normal', statuses: CANCELLED } },
   { name: 'answer-410', answers: ['status-410'], request: { kind: 'normal', statuses: CANCELLED } },
+  // 413 planned on an ordinary body too: a sender may take "too large" for a final answer.
+  { name: 'answer-413', answers: ['status-413'], request: { kind: 'batch', statuses: CANCELLED } },
   { name: 'answer-429', answers: ['status-429'], request: { kind: 'normal', statuses: CANCELLED } },
   { name: 'answer-429-retry-after', answers: ['status-429-retry-after'], request: { kind: 'normal', statuses: CANCELLED } },
   { name: 'answer-503', answers: ['status-503'], request: { kind: 'batch', statuses: CANCELLED } },
@@ -133,7 +144,10 @@ export const SUITE_PLANS: readonly CheckoutPlan[] = [
     ({ name: `normal-${where}-fails`, wave: 2, failAt: where, answers: AT_PLACE, request: { kind: 'normal', statuses: SHORT } })),
   ...(['first', 'middle', 'final'] as const).map((where): CheckoutPlan =>
     ({ name: `batch-${where}-fails`, wave: 2, failAt: where, answers: AT_PLACE, request: { kind: 'batch', payments: 2, statuses: SHORT } })),
-  { name: 'held', role: 'held', answers: ['status-500', 'status-500', 'status-500'], request: { kind: 'normal', statuses: ['STARTED', 'TIMED_OUT'] } },
+  { name: 'held', role: 'held', answers: CHAIN, request: { kind: 'normal', statuses: ['STARTED', 'TIMED_OUT'] } },
+  // held's chain of three failures at every other event position, so backoff growth is judged at each.
+  ...OTHER_POSITIONS.map(([kind, where]): CheckoutPlan =>
+    ({ name: `${kind}-${where}-chain`, failAt: where, answers: CHAIN, request: { kind, ...(kind === 'batch' ? { payments: 2 } : {}), statuses: SHORT } })),
   { name: 'forbidden', forbidden: true, answers: [], request: { kind: 'normal', statuses: ['STARTED', 'PAYMENT_COMPLETED'] } },
   // The other places spec 3.1 forbids a step: a status after a final one, a poller status after
   // PAYMENT_CREATED without PAYMENT_INITIATED, a sequence that does not start with STARTED.
@@ -166,17 +180,18 @@ export const LATE_PLAN: CheckoutPlan = { name: 'late', role: 'late', answers: []
  * 5 s window), or another run of `failures` failures on a checkout's first
  * event (one more backoff chain).
  */
-export function againPlan(kind: 'hang-up' | 'backoff', n: number, failures = 1): CheckoutPlan {
+function againPlan(kind: 'hang-up' | 'backoff', n: number, failures = 1): CheckoutPlan {
   return kind === 'hang-up'
     ? { name: `answer-after-6s-again-${n}`, answers: ['slow-6s'], request: { kind: 'normal', statuses: SHORT } }
     : { name: `backoff-again-${n}`, answers: Array<Probe>(failures).fill('status-500'), request: { kind: 'normal', statuses: SHORT } };
 }
 
-/** Another answer after 6 s at one event position (normal first is againPlan's own). */
-export function againAt(position: EventPosition, n: number): CheckoutPlan {
-  if (position === 'normal first') return againPlan('hang-up', n);
+/** Another answer after 6 s, or another run of `failures` failures, at one event position (normal first is againPlan's own). */
+export function againAt(position: EventPosition, n: number, probe: 'hang-up' | 'backoff' = 'hang-up', failures = 1): CheckoutPlan {
+  if (position === 'normal first') return againPlan(probe, n, failures);
   const [kind, where] = position.split(' ') as ['normal' | 'batch', Where];
-  return { name: `answer-after-6s-again-${n}-${kind}-${where}`, failAt: where, answers: ['slow-6s'],
+  const answers: Probe[] = probe === 'hang-up' ? ['slow-6s'] : Array<Probe>(failures).fill('status-500');
+  return { name: `${probe === 'hang-up' ? 'answer-after-6s' : 'backoff'}-again-${n}-${kind}-${where}`, failAt: where, answers,
     request: { kind, ...(kind === 'batch' ? { payments: 2 } : {}), statuses: SHORT } };
 }
 
@@ -201,14 +216,12 @@ export const PASSIVE_CYCLE: readonly CheckoutPlan[] = [
   { name: 'answer-403', answers: ['status-403'] },
   { name: 'answer-404', answers: ['status-404'] },
   { name: 'answer-410', answers: ['status-410'] },
+  { name: 'answer-413', answers: ['status-413'] },
   { name: 'answer-204', answers: ['status-204'] },
   { name: 'answer-trickled', answers: ['slow-trickle'] },
-  // Named for the checkout a person should create for them: a failure at each other event position.
-  { name: 'normal-middle-fails', failAt: 'middle', answers: AT_PLACE },
-  { name: 'normal-final-fails', failAt: 'final', answers: AT_PLACE },
-  { name: 'batch-first-fails', failAt: 'first', answers: AT_PLACE },
-  { name: 'batch-middle-fails', failAt: 'middle', answers: AT_PLACE },
-  { name: 'batch-final-fails', failAt: 'final', answers: AT_PLACE },
+  // Named for the checkout a person should create for them: a failure at each other event position,
+  // with a third failure, so that one checkout per position serves growth too (a person waits the 40 s more).
+  ...OTHER_POSITIONS.map(([kind, where]): CheckoutPlan => ({ name: `${kind}-${where}-fails`, failAt: where, answers: [...AT_PLACE, 'status-500'] })),
 ];
 
 /** The probe for attempt `n` (0-based) of a checkout under a plan, or of the attempts at its `failAt` place. */

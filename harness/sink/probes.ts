@@ -6,7 +6,7 @@
 export type Probe =
   | 'ok'
   | 'status-500' | 'status-201' | 'status-204' | 'status-302' | 'status-400'
-  | 'status-401' | 'status-403' | 'status-404' | 'status-410' | 'status-429' | 'status-503'
+  | 'status-401' | 'status-403' | 'status-404' | 'status-410' | 'status-413' | 'status-429' | 'status-503'
   /** 429 with a Retry-After header (RETRY_AFTER_SPEC_S): still a failed delivery (spec 6.4). */
   | 'status-429-retry-after'
   | 'slow-4s' | 'slow-6s'
@@ -47,7 +47,7 @@ export function probeOfStatus(status: number): Probe {
 }
 
 const STATUS_PROBES = ['ok', 'status-500', 'status-201', 'status-204', 'status-302', 'status-400',
-  'status-401', 'status-403', 'status-404', 'status-410', 'status-429', 'status-503'];
+  'status-401', 'status-403', 'status-404', 'status-410', 'status-413', 'status-429', 'status-503'];
 
 /**
  * Spec seconds a 429-retry-after answer asks the sender to wait: the spec's

@@ -81,7 +81,7 @@ test('min-delay judges each place in a run of failures on the delays stamped in 
   const c = check(one.attempts, one.plan, 'webhook.backoff.min-delay');
   assert.equal(c.status, 'passed', c.message);
   assert.ok(c.evidence.some(e => e.kind === 'note' && /1 of \d+ retry delays could not be judged.*left out/.test(e.text)));
-  assert.equal(backoffUnjudged(view(one.attempts, one.plan)), 0);
+  assert.deepEqual(backoffUnjudged(view(one.attempts, one.plan)), { failures: 0, at: [] });
 
   // Held's second delay (10.09 s: near the minimum, where lateness matters) is the only second retry:
   // blurred, that place is not judged, and a run of two failures is asked for.
@@ -96,7 +96,7 @@ test('min-delay judges each place in a run of failures on the delays stamped in 
   const m = check(second.attempts, second.plan, 'webhook.backoff.min-delay');
   assert.equal(m.status, 'skipped');
   assert.match(m.message!, /retry delays could not be judged: the sink itself ran up to 0\.50 s late/);
-  assert.equal(backoffUnjudged(view(second.attempts, second.plan)), 2);
+  assert.deepEqual(backoffUnjudged(view(second.attempts, second.plan)), { failures: 2, at: ['normal first'] });
 
   // Every first retry blurred: not run.
   const first = conforming();
@@ -108,18 +108,22 @@ test('min-delay judges each place in a run of failures on the delays stamped in 
   for (const x of early.attempts) if (x.checkoutId !== 'e500') x.lagMs = 500;
   early.attempts.find(x => x.checkoutId === 'e500' && x.answer === 200 && status(x) === 'STARTED')!.arrivedMs = 2 * S;
   assert.equal(check(early.attempts, early.plan, 'webhook.backoff.min-delay').status, 'failed');
-  assert.equal(backoffUnjudged(view(early.attempts, early.plan)), 0, 'a finding needs no other probe');
+  assert.deepEqual(backoffUnjudged(view(early.attempts, early.plan)), { failures: 0, at: [] }, 'a finding needs no other probe');
 });
 
-test('growth judges on the chains stamped in time; with every chain blurred it is not run', () => {
+test('growth judges each event position on the chains stamped in time; with every chain at a position blurred it is not run', () => {
   const { attempts, plan } = conforming();
+  // Without p-normal-first, whose chain would stand for held's at the first event of a normal checkout.
+  attempts.splice(0, attempts.length, ...attempts.filter(x => x.checkoutId !== 'p-normal-first'));
+  plan.delete('p-normal-first');
   // Held's delays 10.09, 20.09 then 16.1 s: a step down that jitter allows, which a blurred stamp could turn either way.
   const held = attempts.filter(x => x.checkoutId === 'held');
   [0, 10.1, 30.2, 46.31, 46.4].forEach((t, i) => moveTo(held[i], t));
   for (const x of held) x.lagMs = BLUR;
   const blurred = check(attempts, plan, 'webhook.backoff.growth');
   assert.equal(blurred.status, 'skipped');
-  assert.equal(backoffUnjudged(view(attempts, plan)), 3);
+  assert.match(blurred.message!, /exercised 5 of 6 event-positions; not at normal first: 1 of 1 chains of retry delays could not be judged/);
+  assert.deepEqual(backoffUnjudged(view(attempts, plan)), { failures: 3, at: ['normal first'] });
   // A second chain of three failures, stamped in time: judged on it.
   [0, 10.1, 30.2].forEach(t => attempts.push(att({ id: 'again', status: 'STARTED', at: 100 + t, answer: 500 })));
   attempts.push(att({ id: 'again', status: 'STARTED', at: 170.3 }));
@@ -127,8 +131,8 @@ test('growth judges on the chains stamped in time; with every chain blurred it i
     control: { status: 201, id: 'again' } });
   const c = check(attempts, plan, 'webhook.backoff.growth');
   assert.equal(c.status, 'passed', c.message);
-  assert.ok(c.evidence.some(e => e.kind === 'note' && /left out; judged on the 1 chains/.test(e.text)));
-  assert.equal(backoffUnjudged(view(attempts, plan)), 0);
+  assert.ok(c.evidence.some(e => e.kind === 'note' && /left out; judged on the 6 chains/.test(e.text)));
+  assert.deepEqual(backoffUnjudged(view(attempts, plan)), { failures: 0, at: [] });
   // The same second chain growing linearly (10, 20, 30 s) fails, blurred first chain or not.
   const flat = attempts.filter(x => x.checkoutId === 'again');
   [0, 10.1, 30.2, 60.3].forEach((t, i) => { flat[i].arrivedMs = (100 + t) * S; flat[i].answeredMs = (100 + t + 0.01) * S; });

@@ -29,8 +29,9 @@ test('a backoff of 60 s, 5 min, 30 min: the retries past the wait are not run wi
 });
 
 test('a retry not seen is missing when the sender retried the same step of other events far sooner, or moved on to a later event', () => {
-  // held's third retry (after attempt 3) never comes; no other event failed three times: not run.
+  // held's third retry (after attempt 3) never comes; no other event failed three times (the event-position checkouts left out): not run.
   const alone = conforming();
+  alone.attempts.splice(0, alone.attempts.length, ...alone.attempts.filter(x => !x.checkoutId.startsWith('p-')));
   const held = alone.attempts.filter(x => x.checkoutId === 'held');
   for (const x of held.slice(3)) alone.attempts.splice(alone.attempts.indexOf(x), 1);
   const c = check(alone.attempts, alone.plan, 'webhook.retry.after-500');
@@ -80,7 +81,7 @@ test('growth: x1.2 per retry passes and is named; a constant delay fails; growth
   backoffOf([10.1, 11, 12])(blurry.attempts, blurry.plan);
   const b = check(blurry.attempts, blurry.plan, 'webhook.backoff.growth');
   assert.equal(b.status, 'skipped');
-  assert.match(b.message!, /went by x1\.19 from first to last delay: .*constant delay with up to 25 % jitter/);
+  assert.match(b.message!, /went by x1\.19(, x1\.19)* from first to last delay: .*constant delay with up to 25 % jitter/);
 });
 
 test('min-delay never widens by the sink\'s own lateness: 9.41 s measured by a sink 0.4 s late is not run, on time it fails', () => {

@@ -20,7 +20,7 @@ const CREATED = '2026-11-22T10:00:00.000Z';
 const e2e = (id: string) => `E2E-${id}`;
 const ref = (id: string) => `ref-${id}`;
 /** lastModifiedDate: seconds after creation by the status's step (so it never goes back within a checkout, whenever the body is built). */
-const STEP: Record<string, number> = { STARTED: 0, PAYMENT_CREATED: 1, PAYMENT_INITIATED: 2 };
+const STEP: Record<string, number> = { STARTED: 0, PAYMENT_CREATED: 1, PAYMENT_INITIATED: 2, later: 4 };
 const modified = (status: string) => new Date(Date.parse(CREATED) + (STEP[status] ?? 3) * 1000).toISOString();
 function body(id: string, status: string, more: Partial<Parameters<typeof buildWebhookBody>[0]> = {}): string {
   return JSON.stringify(buildWebhookBody({ kind: 'normal', id, status, createdDate: CREATED, lastModifiedDate: modified(status),
@@ -58,6 +58,9 @@ const kebab = (v: string) => v.toLowerCase().replace(/_/g, '-');
 
 /** The poller's final statuses no other conforming checkout ends with; the second one's checkout is a batch. */
 const POLLER_ENDS = ['PAYMENT_FAILED', 'PAYMENT_CANCELLED', 'PAYMENT_NONTRACKABLE'];
+/** A conforming checkout that ends with each final status of spec 3.1 (a faulty sender sends another status after it). */
+const ENDED_BY: Record<string, string> = { CANCELLED: 'late', FAILED: 'steps', TIMED_OUT: 'held', PAYMENT_COMPLETED: 'clean',
+  ...Object.fromEntries(POLLER_ENDS.map(e => [e, `poll-${e}`])) };
 /** The status the i-th abortReason's checkout ends with (the three of spec 2.4 in turn). */
 const abortedWith = (i: number) => ABORT_REASON_STATUSES[i % ABORT_REASON_STATUSES.length];
 
@@ -66,9 +69,9 @@ const POSITIONS = EVENT_POSITIONS.map(p =>
   ({ p, id: `p-${p.replace(' ', '-')}`, batch: p.startsWith('batch'), at: ['first', 'middle', 'final'].indexOf(p.split(' ')[1]) }));
 
 /**
- * A checkout whose event at one position fails as the suite's `*-fails` plans
- * make it: the sender gives up on a 6 s answer at 5 s, retries 10.1 s later into
- * a 500, and 20.1 s after that is answered 200; the other events go at once.
+ * A checkout whose event at one position fails as the suite's `*-fails` and `*-chain` plans make it, in one
+ * checkout (as the passive sink's `*-fails`): the sender gives up on a 6 s answer at 5 s, retries 10.1 s later
+ * into a 500, 20.1 s after that into another, and 40.1 s after that is answered 200; the other events go at once.
  */
 function failingAt(x: typeof POSITIONS[number]): Spec[] {
   const out: Spec[] = [];
@@ -76,15 +79,16 @@ function failingAt(x: typeof POSITIONS[number]): Spec[] {
   SHORT.forEach((status, i) => {
     const one = { id: x.id, status, batch: x.batch };
     if (i !== x.at) { out.push({ ...one, at: t }); t += 0.1; return; }
-    out.push({ ...one, at: t, probe: 'slow-6s', answer: 'none', took: 5 }, { ...one, at: t + 15.1, answer: 500 }, { ...one, at: t + 35.2 });
-    t += 35.3;
+    out.push({ ...one, at: t, probe: 'slow-6s', answer: 'none', took: 5 }, { ...one, at: t + 15.1, answer: 500 }, { ...one, at: t + 35.2, answer: 500 },
+      { ...one, at: t + 75.3 });
+    t += 75.4;
   });
   return out;
 }
 
 /** The answer classes past 500, 201, 302 and a reset, each failing a checkout's first attempt once: [status, probe]. */
 const CLASSES: ReadonlyArray<[number, string]> = [
-  [204, 'status-204'], [400, 'status-400'], [401, 'status-401'], [403, 'status-403'], [404, 'status-404'], [410, 'status-410'],
+  [204, 'status-204'], [400, 'status-400'], [401, 'status-401'], [403, 'status-403'], [404, 'status-404'], [410, 'status-410'], [413, 'status-413'],
   [429, 'status-429'], [429, 'status-429-retry-after'], [503, 'status-503'],
 ];
 
@@ -211,6 +215,17 @@ export const RECORDS: Record<string, Change> = {
   ...Object.fromEntries(ABORT_REASONS.map((r, i) => [`abort-reason-not-the-one-asked-${kebab(r)}`,
     (a: DeliveryAttempt[]) => editBody(a.find(x => x.checkoutId === `abort-${r}` && status(x) === abortedWith(i))!,
       b => { b.abortReason = ABORT_REASONS[(i + 1) % ABORT_REASONS.length]; })])),
+  // One abortReason each sent in lower case, outside the values of spec 2.4.
+  ...Object.fromEntries(ABORT_REASONS.map((r, i) => [`abort-reason-not-a-value-${kebab(r)}`,
+    (a: DeliveryAttempt[]) => editBody(a.find(x => x.checkoutId === `abort-${r}` && status(x) === abortedWith(i))!,
+      b => { b.abortReason = r.toLowerCase(); })])),
+  // One final status each followed by another status: the sequence broken at that status only.
+  ...Object.fromEntries(Object.entries(ENDED_BY).map(([st, id]) => [`status-after-${kebab(st)}`, (a: DeliveryAttempt[]) => {
+    const mine = a.filter(x => x.checkoutId === id), last = mine.reduce((m, x) => x.arrivedMs > m.arrivedMs ? x : m);
+    const after = mine.some(x => status(x) === 'PAYMENT_INITIATED') ? 'CANCELLED' : 'PAYMENT_INITIATED';
+    const kind = JSON.parse(last.body).payments ? 'batch' as const : 'normal' as const;
+    a.push(att({ id, status: after, at: last.arrivedMs / S + 0.1, body: body(id, after, { kind, lastModifiedDate: modified('later') }) }));
+  }])),
   // At one event position each: the rule kept everywhere else.
   ...Object.fromEntries(POSITIONS.flatMap(({ id, at }) => {
     const failing = (a: DeliveryAttempt[]) => a.filter(x => x.checkoutId === id && status(x) === SHORT[at]);
@@ -224,9 +239,13 @@ export const RECORDS: Record<string, Change> = {
         const [x, ...retries] = failing(a); x.answer = 200; delete x.closedMs; x.answeredMs = x.arrivedMs + 6 * S;
         for (const y of retries) drop(a, z => z === y);
       }],
+      // Every retry 10.1 s after its failure at this position only: the backoff grows for the other positions' events.
+      [`delays-never-grow-at-${name}`, a => {
+        failing(a).slice(1).reduce((p, x) => { moveTo(x, ((p.closedMs ?? p.answeredMs!) + 10.1 * S) / S); return x; });
+      }],
     ];
-    // The next event sent in the failing one's backoff (no event follows a final one).
-    if (at < 2) changes.push([`sent-during-backoff-at-${name}`, a => {
+    // The next event (a middle or final one, named by its position) sent in the failing one's backoff, before its acknowledgement.
+    if (at < 2) changes.push([`sent-before-ack-at-${name.replace(/first|middle/, w => w === 'first' ? 'middle' : 'final')}`, a => {
       const next = a.find(x => x.checkoutId === id && status(x) === SHORT[at + 1])!;
       moveTo(next, (failing(a)[0].closedMs! + 1 * S) / S);
     }]);

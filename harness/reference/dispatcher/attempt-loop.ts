@@ -101,7 +101,7 @@ async function attempts(ctx: LoopContext, ev: OutgoingEvent, record: EventRecord
     // at 7 days, not at the next backoff after it. Counted from the logged times, which
     // this loop reaches a little later.
     const from = policy.backoffFrom === 'start' ? sentAtMs : endedAtMs;
-    previous = policy.retryDelayMs(n, previous);
+    previous = policy.retryDelayMs(n, previous, ev.event);
     const wait = Math.min(from + previous, deadline) - clock.now();
     if (!(await pause(ctx, Math.max(0, wait)))) return;
   }

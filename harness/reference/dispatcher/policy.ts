@@ -44,8 +44,11 @@ export interface DeliveryPolicy {
   waitResetsOnData: boolean;
   /** When above 0: the end of the response wait is noticed only at the clock's next multiple of this many spec ms. */
   waitPollMs: number;
-  /** Spec ms to wait after failed attempt n (1-based) ended before the next one; `previous`: the delay before attempt n, if any. */
-  retryDelayMs(failedAttempt: number, previous?: number): number;
+  /**
+   * Spec ms to wait after failed attempt n (1-based) ended before the next one; `previous`: the delay before attempt n, if any;
+   * `event`: the event's index in its checkout (0: the first).
+   */
+  retryDelayMs(failedAttempt: number, previous?: number, event?: number): number;
   /**
    * Where the delay counts from: the failed attempt's end, or when it was sent
    * (`webhook-backoff-from-start`; spec 6.5 does not say, so both are readings).
@@ -72,7 +75,7 @@ export interface DeliveryPolicy {
 }
 
 /** Exponential backoff: first ms, then multiplied by `factor` each time (10, 20, 40 ... s for the spec's minimum and 2). */
-function exponential(first: number, factor = 2): (n: number, previous?: number) => number {
+function exponential(first: number, factor = 2): (n: number, previous?: number, event?: number) => number {
   return n => first * factor ** Math.max(0, n - 1);
 }
 
@@ -83,6 +86,7 @@ export function deliveryPolicy(faults: ReadonlySet<CatalogName>, random: () => n
   if (faults.has('webhook-no-growth')) retryDelay = () => MIN_RETRY_DELAY_MS;
   if (faults.has('webhook-linear-backoff')) retryDelay = n => MIN_RETRY_DELAY_MS * n;
   if (faults.has('webhook-capped-backoff')) { const exp = retryDelay; retryDelay = n => Math.min(exp(n), CAPPED_DELAY_MS); }
+  if (faults.has('webhook-growth-first-event-only')) { const exp = retryDelay; retryDelay = (n, _p, event = 0) => event ? MIN_RETRY_DELAY_MS : exp(n); }
   if (faults.has('webhook-long-backoff'))
     retryDelay = n => LONG_DELAYS_MS[n - 1] ?? LONG_DELAYS_MS[LONG_DELAYS_MS.length - 1] * 2 ** (n - LONG_DELAYS_MS.length);
   if (faults.has('webhook-backoff-gentle')) retryDelay = exponential(MIN_RETRY_DELAY_MS, GENTLE_FACTOR);
@@ -91,7 +95,7 @@ export function deliveryPolicy(faults: ReadonlySet<CatalogName>, random: () => n
       MIN_RETRY_DELAY_MS + random() * (Math.min(3 * previous, DECORRELATED_CAP_MS) - MIN_RETRY_DELAY_MS);
   if (faults.has('webhook-jitter')) {
     const base = retryDelay;
-    retryDelay = n => base(n) * (1 + JITTER_FRACTION * random());
+    retryDelay = (n, previous, event) => base(n, previous, event) * (1 + JITTER_FRACTION * random());
   }
   const responseWaitMs = faults.has('webhook-no-timeout') ? Infinity
     : faults.has('webhook-short-timeout') ? SHORT_RESPONSE_WAIT_MS

@@ -4,7 +4,7 @@ import type { Evidence } from '../../results/model.ts';
 import { deliveries, listed, verdict, type Finding } from './result.ts';
 import { notRun, placed, type Outcome } from '../../check/outcome.ts';
 import { PlaceLedger } from '../../results/places.ts';
-import { EVENT_POSITIONS } from '../../places/event-positions.ts';
+import { EVENT_POSITIONS, type EventPosition } from '../../places/event-positions.ts';
 import type { CheckDef } from '../../check/def.ts';
 import { MIN_RETRY_DELAY_MS, judgeAtLeast, minOf, positionOf, sec, tooLate, type AttemptView, type RunView, type Timing } from './view.ts';
 
@@ -19,8 +19,10 @@ export const MIN_DELAY: CheckDef = {
 };
 export const GROWTH: CheckDef = {
   id: 'webhook.backoff.growth', requirements: ['R6.5-exponential'],
-  title: 'Over consecutive failures of one event the retry delays grow exponentially', spec: '6.5',
+  title: 'Over consecutive failures of one event the retry delays grow exponentially, at every event position', spec: '6.5',
   quote: 'Retries use exponential backoff with a minimum delay of 10 seconds.',
+  // Each chain is judged at the position of its event: the suite's `held` and `*-fails` plans fail one event 3 times at each.
+  bindsAt: { family: 'event-position' },
 };
 
 /**
@@ -87,6 +89,8 @@ function chains(view: RunView): { runs: Delay[][]; overlapping: number } {
   return { runs, overlapping };
 }
 
+/** The event position of a delay's event (its probe when the checkout's kind is unknown). */
+const placeOf = (view: RunView, d: Delay) => positionOf(view.byId.get(d.failed.d.checkoutId)!, d.failed) ?? d.failed.d.probe;
 const label = (d: Delay) => `event ${d.retry.event} (${d.retry.status ?? 'unreadable'}) of checkout ${d.retry.d.checkoutId}`;
 const overlapNote = (n: number): Evidence[] => n ? [{ kind: 'note', text: `${n} attempts came while the previous attempt of their event was still open: ` +
   `copies sent alongside, not retries after a failure, so not measured` }] : [];
@@ -155,7 +159,7 @@ function judgeMinDelays(view: RunView): MinDelays {
     const t = view.timing(MIN_RETRY_DELAY_MS, [d.failed, d.retry]);
     const { j, from } = judgeDelay(d, t);
     if (from === 'start') fromStart++;
-    const place = positionOf(view.byId.get(d.failed.d.checkoutId)!, d.failed) ?? d.failed.d.probe;
+    const place = placeOf(view, d);
     if (j === 'short') {
       places.fail(place);
       findings.push({ message: `retry ${d.retry.attempt - 1} of ${label(d)} came ${sec(d.ms)} after the failed attempt ended` +
@@ -178,13 +182,16 @@ function judgeMinDelays(view: RunView): MinDelays {
  * The failures a new checkout must get so that min-delay and growth can be
  * judged where the sink's lateness blurred every measurement of a kind: 0 when
  * nothing is missing, else the length of the run of failures to provoke (the
- * drive sends one, drive.ts). A run of three failures serves growth and every
- * place of min-delay at once.
+ * drive sends one at each event position `at`, drive.ts). A run of three failures
+ * serves growth and every place of min-delay at once.
  */
-export function backoffUnjudged(view: RunView): number {
+export function backoffUnjudged(view: RunView): { failures: number; at: EventPosition[] } {
   const m = judgeMinDelays(view);
   const g = judgeGrowth(view);
-  return Math.max(m.findings.length ? 0 : m.uncovered, !g.findings.length && g.unsure && !g.judged ? MIN_CHAIN : 0);
+  // Growth is judged per event position: a chain is sent again at each position whose chains were all blurred.
+  const growthAt = g.findings.length ? [] : g.blurredAt;
+  const delays = m.findings.length ? 0 : m.uncovered;
+  return { failures: Math.max(delays, growthAt.length ? MIN_CHAIN : 0), at: growthAt.length ? growthAt : delays ? ['normal first'] : [] };
 }
 
 export function checkMinDelay(view: RunView): Outcome {
@@ -225,13 +232,18 @@ interface Growths {
   judged: number;
   /** The spread of the sender's first retry delays when it shows no jitter (the shape of its chains is then judged). */
   steady?: number;
+  /** Each event position: a chain judged there, one that broke the rule, or only blurred or ambiguous ones. */
+  places: PlaceLedger;
+  /** The event positions whose every chain the sink's lateness blurred. */
+  blurredAt: EventPosition[];
 }
 
 /**
  * Whether the sender's delays carry no jitter: its retry delays after an
  * answered failure, at each place in a run of failures (first retry, second,
- * ...) seen at least MIN_SAMPLES times, lie within STEADY_SPREAD timing
- * tolerances of one another. Only then is the shape of a chain judged
+ * ...) and each event position, seen at least MIN_SAMPLES times there, lie
+ * within STEADY_SPREAD timing tolerances of one another (a sender may back off
+ * apart per position: that is no jitter). Only then is the shape of a chain judged
  * (shapeFinding): with jitter, a doubling chain may come out as 10, 25, 40 s.
  * Undefined when the sender jitters or there are too few samples; else the spread.
  */
@@ -245,13 +257,21 @@ const STEADY_SPREAD = 1.5;
 function steadySpread(runs: readonly Delay[][], view: RunView): number | undefined {
   let worst: number | undefined;
   for (let k = 0; ; k++) {
-    const at = runs.filter(r => r.length > k && r[k].failed.d.answer !== 'none').map(r => r[k]);
-    if (at.length < MIN_SAMPLES) return worst;
-    const ms = at.map(d => d.ms);
-    const spread = Math.max(...ms) - minOf(ms);
-    const t = view.timing(Math.max(...ms), at.flatMap(d => [d.failed, d.retry]));
-    if (spread > STEADY_SPREAD * t.tol) return undefined;
-    worst = Math.max(worst ?? 0, spread);
+    const byPlace = new Map<string, Delay[]>();
+    for (const r of runs) {
+      if (r.length <= k || r[k].failed.d.answer === 'none') continue;
+      const place = placeOf(view, r[k]);
+      byPlace.set(place, [...byPlace.get(place) ?? [], r[k]]);
+    }
+    const groups = [...byPlace.values()].filter(g => g.length >= MIN_SAMPLES);
+    if (!groups.length) return worst;
+    for (const at of groups) {
+      const ms = at.map(d => d.ms);
+      const spread = Math.max(...ms) - minOf(ms);
+      const t = view.timing(Math.max(...ms), at.flatMap(d => [d.failed, d.retry]));
+      if (spread > STEADY_SPREAD * t.tol) return undefined;
+      worst = Math.max(worst ?? 0, spread);
+    }
   }
 }
 
@@ -283,14 +303,19 @@ function judgeGrowth(view: RunView): Growths {
   const ambiguous: number[] = [], grown: number[] = [];
   let unsure = 0, worst: Timing | undefined, judged = 0;
   const spread = steadySpread(runs, view);
+  const places = new PlaceLedger('event-position', EVENT_POSITIONS);
+  const blurred = new Set<string>();
   for (const ch of long) {
-    const before = unsure;
+    const before = unsure, found = findings.length, place = placeOf(view, ch[0]);
     const ms = ch.map(d => d.ms);
     const attempts = ch.flatMap(d => [d.failed, d.retry]);
-    if (spread !== undefined) {
+    // The shape (linear, capped) is the sender's backoff function: judged once, at the first event of a normal
+    // checkout (held's chain). Each more chain judged for it would be one more chance to read jitter the sink's
+    // lateness hid from steadySpread as a linear step; elsewhere growth beyond jitter is judged.
+    if (spread !== undefined && place === 'normal first') {
       const t = view.timing(ms[ms.length - 1], attempts);
       const shape = t.judgeable ? shapeFinding(ms, t.tol + spread) : undefined;
-      if (shape) { findings.push({ message: `the retry delays of ${label(ch[0])} ${shape}`, attempts }); continue; }
+      if (shape) { places.fail(place); findings.push({ message: `the retry delays of ${label(ch[0])} ${shape}`, attempts }); continue; }
     }
     // One finding per chain at most: the first step that shrank beyond what jitter explains. Only for a
     // sender without jitter: decorrelated jitter draws each delay anew (10 s up to 3 times the last), so
@@ -316,11 +341,20 @@ function judgeGrowth(view: RunView): Growths {
       if (unsure === before) grown.push(growth ** (1 / (ms.length - 1)));
     } else if (!a.judgeable || !z.judgeable) {
       unsure++; const t = a.lag > z.lag ? a : z; if (!worst || t.lag > worst.lag) worst = t;
-    } else { ambiguous.push(growth); continue; }
-    if (unsure === before) judged++;
+    } else {
+      ambiguous.push(growth);
+      places.skip(place, `the delays of ${label(ch[0])} went x${growth.toFixed(2)} from first to last: ${UNCLEAR}`);
+      continue;
+    }
+    if (findings.length > found) places.fail(place);
+    else if (unsure === before) { judged++; places.pass(place); } else {
+      places.skip(place, tooLate(1, 1, worst!, 'chains of retry delays', false));
+      blurred.add(place);
+    }
   }
+  const exercised = places.tally().exercised;
   return { long, findings, ambiguous, grown, unsure, ...(worst ? { worst } : {}), judged,
-    ...(spread !== undefined ? { steady: spread } : {}) };
+    ...(spread !== undefined ? { steady: spread } : {}), places, blurredAt: EVENT_POSITIONS.filter(p => blurred.has(p) && !exercised.includes(p)) };
 }
 
 /**
@@ -329,11 +363,18 @@ function judgeGrowth(view: RunView): Growths {
  * when none was, the check is not run, with the figures.
  */
 export function checkGrowth(view: RunView): Outcome {
-  const { long, findings, ambiguous, grown, unsure, worst, judged, steady } = judgeGrowth(view);
+  const g = judgeGrowth(view);
+  return placed(judgeGrowthOutcome(g), g.places);
+}
+
+/** Why a chain that grew by no more than jitter explains is not judged. */
+const UNCLEAR = `a gentle factor per step, a constant delay with up to ${Math.round((MAX_JITTER - 1) * 100)} % jitter or delays drawn anew ` +
+  '(decorrelated jitter), which one chain cannot tell apart';
+
+function judgeGrowthOutcome({ long, findings, ambiguous, grown, unsure, worst, judged, steady }: Growths): Outcome {
   if (!long.length) return notRun(`no event failed ${MIN_CHAIN} times in a row with retries, so growth cannot be told from jitter`);
   const unclear = ambiguous.length ? `${ambiguous.length} chains went by ${listed(ambiguous.map(g => `x${g.toFixed(2)}`))} from first to last delay: ` +
-    `a gentle factor per step, a constant delay with up to ${Math.round((MAX_JITTER - 1) * 100)} % jitter or delays drawn anew (decorrelated jitter), ` +
-    'which one chain cannot tell apart' : '';
+    UNCLEAR : '';
   if (!findings.length && !judged) {
     if (unsure) return notRun(`${tooLate(unsure, long.length, worst!, 'steps between retry delays')}${unclear ? `; ${unclear}` : ''}`);
     return notRun(`${unclear}; a longer run of failures would`);
@@ -346,10 +387,10 @@ export function checkGrowth(view: RunView): Outcome {
   ];
   const evidence: Evidence[] = long.slice(0, 10).map(ch => ({ kind: 'measurement', name: `retry delays of ${label(ch[0])}`,
     expected: `growing: last/first beyond x${MAX_JITTER} (what jitter alone gives), no step shrinking below 1/${MAX_JITTER}`, seen: shown(ch) }));
-  const factors = grown;
+  const [lo, hi] = [minOf(grown, 1).toFixed(2), Math.max(1, ...grown).toFixed(2)];
   return verdict(`delays growing beyond x${MAX_JITTER} from first to last over ${MIN_CHAIN}+ consecutive failures`, findings,
     `${long.length} chains of consecutive failures, delays ${listed(long.map(ch => ch.map(d => sec(d.ms)).slice(0, 10).join(' → ')), 5)}: ` +
-      `exponential, about x${minOf(factors, 1).toFixed(2)}${factors.length > 1 ? ` to x${Math.max(...factors).toFixed(2)}` : ''} per step` +
+      `exponential, about x${lo}${hi !== lo ? ` to x${hi}` : ''} per step` +
       `${steady !== undefined ? ` (first retry delays within ${sec(steady)} of one another: no jitter, so linear and capped growth were looked for)`
         : ' (the sender\'s delays vary, or too few were seen: growth judged, not its shape)'}`,
     findings.length ? evidence : [...evidence, ...leftOut, deliveries(long.flat().flatMap(d => [d.failed, d.retry]))]);

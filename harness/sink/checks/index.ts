@@ -21,7 +21,8 @@ import { ACK_GATED, COPIES_IN_ORDER, checkCopiesInOrder, checkOrder } from './or
 import { CONCURRENT, NOT_HELD, checkConcurrent, checkNotHeld } from './parallel.ts';
 import { RETRY_CHECKS } from './retry.ts';
 import { LONG_CHAIN, checkLongChain } from './long-chain.ts';
-import { ABORT_REASON, FORBIDDEN, SEQUENCE, checkAbortReason, checkForbiddenRefused, checkSequence } from './states.ts';
+import { ABORT_REASON, ABORT_REASON_VALUE, FORBIDDEN, SEQUENCE, checkAbortReason, checkAbortReasonValue, checkForbiddenRefused,
+  checkSequence } from './states.ts';
 import { LATE_NOT_TAKEN, WAITS_5S, checkLateNotTaken, checkWaits5s } from './timeout.ts';
 import type { RecordedAttempt } from './facts.ts';
 import { annotated, buildView, type AnalysisOptions, type RunView } from './view.ts';
@@ -44,7 +45,8 @@ export const WEBHOOK_CHECKS: readonly WebhookCheck[] = [
   must(AMOUNT_UNEDITED, checkAmountUnedited), must(CARD_PAYMENT_ID, checkCardPaymentId),
   must(TRANSACTION_STATUS, checkTransactionStatus), should(TRANSACTION_AGREES, checkTransactionAgrees),
   must(API_KEY, checkApiKey),
-  must(SEQUENCE, checkSequence), should(ABORT_REASON, checkAbortReason), must(FORBIDDEN, checkForbiddenRefused),
+  must(SEQUENCE, checkSequence), should(ABORT_REASON, checkAbortReason),
+  must(ABORT_REASON_VALUE, checkAbortReasonValue), must(FORBIDDEN, checkForbiddenRefused),
   must(EVERY_STATUS, checkEveryStatus), must(SCA, checkSca),
   ...RETRY_CHECKS.map(k => must(k.def, k.judge)), must(LONG_CHAIN, checkLongChain),
   must(WAITS_5S, checkWaits5s), must(LATE_NOT_TAKEN, checkLateNotTaken),

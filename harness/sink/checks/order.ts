@@ -6,6 +6,7 @@ import { verdict, type Finding } from './result.ts';
 import { notRun, placed, type Outcome } from '../../check/outcome.ts';
 import { PlaceLedger } from '../../results/places.ts';
 import type { CheckDef } from '../../check/def.ts';
+import { GATED_EVENT_POSITIONS } from '../../places/event-positions.ts';
 import { RESPONSE_WAIT_MS, positionOf, type AttemptView, type CheckoutView, type RunView } from './view.ts';
 
 // Spec 6.8: "Events of a single payment are delivered in order: an event is not
@@ -14,8 +15,8 @@ export const ACK_GATED: CheckDef = {
   id: 'webhook.order.ack-gated', requirements: ['R6.8-ack-gated'],
   title: 'No event of a checkout is sent before the previous one was answered 200', spec: '6.8',
   quote: 'Events of a single payment are delivered in order: an event is not delivered until the previous one is acknowledged.',
-  // The gate is tested where an event failed and a later one waits: a final event has none after it.
-  bindsAt: { family: 'event-position', only: ['normal first', 'normal middle', 'batch first', 'batch middle'] },
+  // The gate binds the event that waits (a middle or final one), and is tested where the event before it failed.
+  bindsAt: { family: 'gated-event-position' },
 };
 
 // Spec 6.8 with 6.3: copies are allowed (at least once), but an earlier event sent
@@ -94,13 +95,14 @@ export function checkOrder(view: RunView): Outcome {
   const findings: Finding[] = [];
   const notes: Evidence[] = [];
   let skips = 0;
-  const places = new PlaceLedger('event-position', ACK_GATED.bindsAt!.only!);
+  const places = new PlaceLedger('gated-event-position', GATED_EVENT_POSITIONS);
   const placeOf = (c: CheckoutView, e: CheckoutView['events'][number]) => positionOf(c, e.attempts[0]) ?? e.status;
-  // The gate was put to the test at an event that failed while a later event of its checkout waited.
-  for (const c of multi) for (const e of c.events.slice(0, -1)) if (e.attempts.some(a => !a.delivered)) places.pass(placeOf(c, e));
+  // The gate was put to the test at an event whose previous event failed: it had to wait.
+  for (const c of multi) c.events.forEach((e, i) => { if (i && c.events[i - 1].attempts.some(a => !a.delivered)) places.pass(placeOf(c, e)); });
   for (const c of multi) for (const b of orderBreaks(view, c)) {
     const m = `${b.x.status ?? 'unreadable'} (event ${b.x.event})`, n = `${c.events[b.n].status} (event ${b.n})`;
-    if (b.kind !== 'skip') places.fail(placeOf(c, c.events[b.n]));
+    // Broken at the event that went out too early.
+    if (b.kind !== 'skip') places.fail(placeOf(c, c.events[b.x.event]));
     if (b.kind === 'overtake')
       findings.push({ message: `checkout ${c.id}: ${m} arrived while ${n} was still waiting for its answer`, attempts: [...b.with, b.x] });
     else if (b.kind === 'reordered') findings.push({

@@ -2,7 +2,7 @@
 import { deliveries, fromFindings, type Finding } from './result.ts';
 import { notRun, passed, type Outcome } from '../../check/outcome.ts';
 import type { CheckDef } from '../../check/def.ts';
-import { sec, type AttemptView, type CheckoutView, type RunView } from './view.ts';
+import { positionOf, sec, type AttemptView, type CheckoutView, type RunView } from './view.ts';
 
 // Spec 6.9: "Events of different payments are delivered in parallel; the
 // receiver must expect concurrent requests."
@@ -153,7 +153,9 @@ function heldRetries(view: RunView): { findings: Finding[]; pairs: number } {
     pairs.add(`${a.c.id}\n${b.c.id}`);
     const ack = a.c.events[a.failed.event].ackAt;
     if (ack === undefined || b.to < ack || b.to - ack > FOLLOW_MS) continue;
-    // A's delay before the same attempt number as B's retry: what the sender's own rule gave there.
+    // A's delay before the same attempt number as B's retry: what the sender's own rule gave there. A sender
+    // may back off apart per event position (webhook.backoff.growth judges each), so only one position is compared.
+    if (positionOf(a.c, a.failed) !== positionOf(b.c, b.failed)) continue;
     const same = byAttempt.get(key(a.c, a.failed.event, b.failed.attempt));
     const own = b.to - b.from, theirs = same ? same.to - same.from : undefined;
     if (theirs === undefined || own <= HELD_FACTOR * theirs) continue;

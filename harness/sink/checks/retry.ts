@@ -19,19 +19,20 @@ const CASES: Case[] = [
   { info: { id: 'webhook.retry.after-500', requirements: ['R6.4-non-200-retried'],
     title: 'A 500 or 503 answer is followed by another attempt of the same event', spec: '6.4',
     quote: 'The receiver must answer each request with status code 200. Any other status code triggers another attempt to deliver the same event.',
-    bindsAt: { family: 'answer-class', only: ['500', '503'] } },
+    bindsAt: { family: 'status-answer-class', only: ['500', '503'] } },
     probes: ['status-500', 'status-503'] },
   { info: { id: 'webhook.retry.after-other-2xx', requirements: ['R6.4-non-200-retried'],
     title: 'A 201 or 204 answer is not taken for delivery: another attempt follows', spec: '6.4',
     quote: 'The receiver must answer each request with status code 200. Any other status code triggers another attempt to deliver the same event.',
-    bindsAt: { family: 'answer-class', only: ['201', '204'] } },
+    bindsAt: { family: 'status-answer-class', only: ['201', '204'] } },
     probes: ['status-201', 'status-204'] },
   { info: { id: 'webhook.retry.after-3xx-4xx', requirements: ['R6.4-non-200-retried'],
     title: 'A 3xx or 4xx answer (302, 400, 401, 403, 404, 410, 413, 429 with and without Retry-After) is followed by another attempt', spec: '6.4',
     quote: 'The receiver must answer each request with status code 200. Any other status code triggers another attempt to deliver the same event.',
-    // 413 is the sink's own answer to an oversized body, never planned: judged when it happens, not bound.
-    bindsAt: { family: 'answer-class', only: ['302', '400', '401', '403', '404', '410', '429', '429 with Retry-After'] } },
-    probes: ['status-302', 'status-400', 'status-401', 'status-403', 'status-404', 'status-410', 'status-429', 'status-429-retry-after', 'too-large'] },
+    // 413 is planned (answer-413), and also the sink's own answer to an oversized body.
+    bindsAt: { family: 'status-answer-class', only: ['302', '400', '401', '403', '404', '410', '413', '429', '429 with Retry-After'] } },
+    probes: ['status-302', 'status-400', 'status-401', 'status-403', 'status-404', 'status-410', 'status-413', 'status-429', 'status-429-retry-after',
+      'too-large'] },
   // Spec 6.6: "Without a response in that time the event counts as not delivered
   // and is retried at the next backoff." Only attempts the sender itself gave up
   // on; one that waited and took a late answer fails webhook.timeout instead.

@@ -31,7 +31,7 @@ test('each fault switches its own rule only', () => {
     const changed: string[] = [];
     if (p.responseWaitMs !== base.responseWaitMs || p.waitResetsOnData !== base.waitResetsOnData || p.waitPollMs !== base.waitPollMs)
       changed.push('responseWaitMs');
-    if ([1, 2, 3].some(n => p.retryDelayMs(n) !== base.retryDelayMs(n))) changed.push('retryDelayMs');
+    if ([1, 2, 3].some(n => [0, 1].some(e => p.retryDelayMs(n, undefined, e) !== base.retryDelayMs(n, undefined, e)))) changed.push('retryDelayMs');
     if (p.retries !== base.retries) changed.push('retries');
     if ([200, 201, 204].some(s => p.delivers(s) !== base.delivers(s))) changed.push('delivers');
     if (p.ackGating !== base.ackGating) changed.push('ackGating');
@@ -62,6 +62,10 @@ test('each fault switches its own rule only', () => {
   assert.deepEqual(diff('webhook-duplicates'), ['copies']);
   assert.deepEqual(diff('webhook-linear-backoff'), ['retryDelayMs']);
   assert.deepEqual(diff('webhook-capped-backoff'), ['retryDelayMs']);
+  assert.deepEqual(diff('webhook-growth-first-event-only'), ['retryDelayMs']);
+  const firstOnly = deliveryPolicy(new Set(['webhook-growth-first-event-only']));
+  assert.deepEqual([0, 1, 2].map(e => [1, 2, 3].map(n => firstOnly.retryDelayMs(n, undefined, e))),
+    [[10_000, 20_000, 40_000], [10_000, 10_000, 10_000], [10_000, 10_000, 10_000]]);
   assert.deepEqual(diff('webhook-gives-up-after-3'), ['maxAttempts']);
   assert.deepEqual(diff('webhook-gives-up-after-6'), ['maxAttempts']);
   assert.deepEqual(diff('webhook-long-backoff'), ['retryDelayMs']);
