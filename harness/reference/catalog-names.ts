@@ -63,6 +63,7 @@ export type FaultName =
   | 'webhook-no-retry'
   | 'webhook-linear-backoff'
   | 'webhook-capped-backoff'
+  | 'webhook-growth-first-event-only'
   | 'webhook-gives-up-after-3'
   | 'webhook-gives-up-after-6'
   | 'webhook-2xx-success'
