@@ -201,6 +201,19 @@ const CASES: FaultCase[] = [
     clean: 'https://merchant.example/paid', faulty: '/bank/done?what=authorize',
   },
   {
+    // The bank's authorisation link left out for one product only.
+    name: 'payments-sepa-scheduled-authorize-no-link',
+    probe: async c => {
+      await c.ready('nordea-fi');
+      const links = async (product: string) => {
+        const p = await c.call('POST', `/payments/${product}`, { body: paymentBody(product, { currency: 'EUR' }) });
+        return (await c.call('POST', `/payments/${product}/${p.json.paymentId}/authorize`)).json.links?.length ?? 0;
+      };
+      return [await links('sepa-scheduled-credit'), await links('sepa-credit')];
+    },
+    clean: [1, 1], faulty: [0, 1],
+  },
+  {
     name: 'bank-without-sepa',
     probe: async c => {
       await c.ready('sparebank1-no');

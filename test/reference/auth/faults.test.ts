@@ -100,6 +100,17 @@ const CASES: FaultCase[] = [
     clean: [200, 200], faulty: [200, 400],
   },
   {
+    // Kept for ever, so reusable too: a refresh answer's token exchanged twice; the grant's own refresh token is not.
+    name: 'token-refresh-chain-no-expiry',
+    probe: async (c, r) => {
+      const a = await issue(c, r);
+      const b = await refresh(c, r, a.json.refresh_token);
+      return [(await refresh(c, r, b.json.refresh_token)).status, (await refresh(c, r, b.json.refresh_token)).status,
+        (await refresh(c, r, a.json.refresh_token)).status];
+    },
+    clean: [200, 400, 400], faulty: [200, 200, 400],
+  },
+  {
     name: 'token-refresh-no-client-auth',
     probe: async (c, r) => {
       const a = await issue(c, r);
