@@ -72,7 +72,8 @@ export const OWN_SETUP: Record<string, CaseSetup> = {
  * Faults that serialise every checkout's chain (one queue for all, or for all retries): their proofs need the
  * parallel probes, not the growth chains at each event position (`*-chain`), which would add 5 x 70 spec s in a row.
  */
-const WITHOUT_CHAINS: CaseSetup = { ...USUAL, plans: SUITE_PLANS.filter(p => !p.name.endsWith('-chain')) };
+export const PLANS_WITHOUT_CHAINS = SUITE_PLANS.filter(p => !p.name.endsWith('-chain'));
+const WITHOUT_CHAINS: CaseSetup = { ...USUAL, plans: PLANS_WITHOUT_CHAINS };
 const LIGHTER: Record<string, CaseSetup> = { 'webhook-global-queue': WITHOUT_CHAINS, 'webhook-global-retry-queue': WITHOUT_CHAINS };
 
 export const WEBHOOK_FAULTS = FAULTS.filter(f => f.prefix.startsWith('webhook.') && !OWN_SETUP[f.name]);
