@@ -4,13 +4,14 @@
 import type { TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { startReference } from '../../harness/reference/index.ts';
+import type { ReferenceAttempt } from '../../harness/reference/control.ts';
 import { FAULTS } from '../../harness/reference/catalog.ts';
 import { startSink } from '../../harness/sink/server.ts';
 import { driveCheckouts } from '../../harness/sink/drive.ts';
 import { analyzeRun } from '../../harness/sink/checks/index.ts';
 import { loadProofs } from '../../harness/requirements/load.ts';
 import { webhookKeys } from '../../harness/sink/keys.ts';
-import { LONG_CHAIN_PLAN, SUITE_PLANS, type CheckoutPlan } from '../../harness/sink/plan.ts';
+import { LONG_CHAIN_PLAN, SUITE_PLANS, type CheckoutPlan, type SinkPlan } from '../../harness/sink/plan.ts';
 import { watchStalls } from './stall.ts';
 import { judgesMilliseconds } from '../helpers/priority.ts';
 
@@ -111,6 +112,39 @@ const NOT_RUN_UNDER: Record<string, { ids: RegExp; why: RegExp }> = {
     why: /--retry-wait|no event failed 3 times|not reached/ },
 };
 
+/**
+ * Every attempt the reference logged reached the sink, and nothing else did. An attempt whose request never
+ * reached the sink's HTTP server is the network's, not the sink's: one that never got a connection, or that
+ * ended in a connection error (a socket closed under the request). It may be missing from the sink's record;
+ * the sink cannot have answered it, so a sink that drops what it answered is still caught.
+ */
+export function sameAttempts(recorded: readonly { checkoutId?: string; body: string }[],
+  logged: readonly Pick<ReferenceAttempt, 'checkoutId' | 'status' | 'sentAtMs' | 'outcome' | 'written' | 'error' | 'attempt'>[],
+  plan: SinkPlan): string[] {
+  const problems: string[] = [];
+  const ids = new Set([...plan.values()].map(p => p.control?.id).filter((id): id is string => !!id));
+  const strangers = recorded.filter(a => !a.checkoutId || !ids.has(a.checkoutId)).length;
+  if (strangers) problems.push(`the sink recorded ${strangers} attempts for no checkout the drive made`);
+  const lostOnTheWay = (a: (typeof logged)[number]) => !a.written || a.outcome === 'error';
+  for (const id of ids) {
+    const sent = logged.filter(a => a.checkoutId === id).sort((a, b) => a.sentAtMs - b.sentAtMs);
+    const got = recorded.filter(a => a.checkoutId === id).map(a => (JSON.parse(a.body) as { status: string }).status);
+    const wrong = () => `checkout ${id}: the sink got ${got.join(', ') || 'nothing'}, the reference sent ${
+      sent.map(a => `${a.status}${a.outcome === 'delivered' ? '' : ` (${a.written ? '' : 'never written, '}${a.error ?? a.outcome})`}`).join(', ')}`;
+    // Both in order, the sink's a subsequence of the reference's that leaves out only attempts lost on the way.
+    const failed = new Set<string>();
+    const matches = (i: number, g: number): boolean => {
+      if (i === sent.length) return g === got.length;
+      if (failed.has(`${i},${g}`)) return false;
+      const ok = (got[g] === sent[i]!.status && matches(i + 1, g + 1)) || (lostOnTheWay(sent[i]!) && matches(i + 1, g));
+      if (!ok) failed.add(`${i},${g}`);
+      return ok;
+    };
+    if (!matches(0, 0)) problems.push(wrong());
+  }
+  return problems;
+}
+
 export function cleanCase(quirk: string, setup = USUAL): Case {
   // The long chain is driven on request only (run --long-chains): without it its check is not selected.
   const optIn = (c: { id: string; status: string; skipKind?: string }) =>
@@ -126,16 +160,7 @@ export function cleanCase(quirk: string, setup = USUAL): Case {
     judge: () => watched(async () => {
       const { checks, drive, recorded, logged, plan } = await judge(quirk ? [quirk] : [], setup);
       const problems = checks.filter(due).map(c => `${c.id} ${c.status}: ${c.message} (drive stopped: ${drive.stoppedBecause})`);
-      // Every attempt the reference logged reached the sink, and nothing else did.
-      const ids = new Set([...plan.values()].map(p => p.control?.id).filter(Boolean));
-      const ours = logged.filter(a => ids.has(a.checkoutId));
-      if (recorded.length !== ours.length) problems.push(`the sink recorded ${recorded.length} attempts, the reference logged ${ours.length}`);
-      for (const id of ids) {
-        const sent = ours.filter(a => a.checkoutId === id).sort((a, b) => a.sentAtMs - b.sentAtMs).map(a => a.status);
-        const got = recorded.filter(a => a.checkoutId === id).map(a => (JSON.parse(a.body) as { status: string }).status);
-        if (JSON.stringify(got) !== JSON.stringify(sent))
-          problems.push(`checkout ${id}: the sink got ${got.join(', ')}, the reference sent ${sent.join(', ')}`);
-      }
+      problems.push(...sameAttempts(recorded, logged, plan));
       return problems;
     }),
   };

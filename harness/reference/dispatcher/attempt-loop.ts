@@ -82,7 +82,7 @@ async function attempts(ctx: LoopContext, ev: OutgoingEvent, record: EventRecord
     record.attempts = n;
     ctx.log({
       checkoutId: ev.checkoutId, event: ev.event, status: ev.status, attempt: n, copy: record.copy,
-      sentAtMs, endedAtMs, outcome, headers: redactKey(headers),
+      sentAtMs, endedAtMs, outcome, written: result.sentAtMs !== undefined, headers: redactKey(headers),
       ...(result.error ? { error: result.error } : {}),
     });
     if (delivered) {

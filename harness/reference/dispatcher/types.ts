@@ -11,7 +11,12 @@ export interface WebhookTarget {
 /** How one attempt ended: delivered (200 within 5 s), another status, no complete answer in time, or a connection error. */
 export type AttemptOutcome = 'delivered' | `http-${number}` | 'timeout' | 'error';
 
-/** One delivery attempt exactly as the reference made it; one per request a receiver saw. */
+/**
+ * One delivery attempt exactly as the reference made it; one per request a
+ * receiver saw, except an attempt whose request never reached the receiver's
+ * HTTP server (`written: false`, or outcome 'error': a connection refused or
+ * closed under the request), as happens on any network.
+ */
 export interface ReferenceAttempt {
   checkoutId: string;
   /** Index of the event within its checkout, 0-based (the status's index in the control request). */
@@ -29,6 +34,8 @@ export interface ReferenceAttempt {
   /** When undici had read the answer's last byte, the request failed, or the wait for the answer ran out. */
   endedAtMs: number;
   outcome: AttemptOutcome;
+  /** False when the request never got a connection, so none of its bytes left. */
+  written: boolean;
   /** Request headers as sent, with the api-key value shown as [redacted]. */
   headers: Record<string, string>;
   /** The error's message for outcome 'error'. */
