@@ -69,6 +69,13 @@ export class Redactor {
   readonly shortSecrets = new Set<string>();
   /** The base64 and base64url spellings of the registered secrets at each of the three alignments (a target that echoes a secret encoded). */
   private readonly encoded = new Set<string>();
+  /** The URL-encoded spelling of each secret that has one. */
+  private readonly uriEncoded = new Map<string, string>();
+  /**
+   * Finds any spelling of any secret: text without one (most of it) skips the replacing loop.
+   * Built on first use after a change: a suite registers every token it is issued.
+   */
+  private anySpelling: RegExp | undefined;
 
   constructor(values: Iterable<string | undefined> = []) {
     for (const v of values) this.add(v);
@@ -80,7 +87,12 @@ export class Redactor {
    */
   add(value: string | undefined, placeholder = 'PIS_SECRET'): this {
     if (value) this.exact.set(value, placeholder);
-    if (value && value.length >= 4) this.secrets.set(value, placeholder);
+    if (value && value.length >= 4) {
+      this.secrets.set(value, placeholder);
+      const enc = encodeURIComponent(value);
+      if (enc !== value) this.uriEncoded.set(value, enc);
+      this.anySpelling = undefined;
+    }
     if (value && value.length < SHORT_SECRET) this.shortSecrets.add(placeholder);
     if (value && value.length >= SHORT_SECRET) for (const e of base64Spellings(value)) this.encoded.add(e);
     return this;
@@ -107,16 +119,24 @@ export class Redactor {
   /** Replaces every known secret inside a string, including its URL-encoded form. */
   text(s: string): string {
     let out = s;
-    for (const secret of this.secrets.keys()) {
-      if (out.includes(secret)) out = out.split(secret).join(REDACTED);
-      const enc = encodeURIComponent(secret);
-      if (enc !== secret && out.includes(enc)) out = out.split(enc).join(REDACTED);
+    if (this.secrets.size && this.spellings().test(out)) {
+      // One secret after another, as registered: a secret inside a longer one goes with it, never half of it.
+      for (const secret of this.secrets.keys()) {
+        if (out.includes(secret)) out = out.split(secret).join(REDACTED);
+        const enc = this.uriEncoded.get(secret);
+        if (enc !== undefined && out.includes(enc)) out = out.split(enc).join(REDACTED);
+      }
+      for (const e of this.encoded) if (out.includes(e)) out = out.split(e).join(REDACTED);
     }
-    for (const e of this.encoded) if (out.includes(e)) out = out.split(e).join(REDACTED);
     // Bearer credentials and form fields carrying secrets by name, whatever their value.
     out = out.replace(/\b(Bearer|Basic)\s+(?!\[redacted\])[A-Za-z0-9._~+/=-]+/gi, `$1 ${REDACTED}`);
     out = out.replace(/\b(client_secret|refresh_token|access_token)=(?!%5Bredacted|\[redacted|\$)[^&\s"']*/g, `$1=${REDACTED}`);
     return out;
+  }
+
+  private spellings(): RegExp {
+    const all = [...this.secrets.keys(), ...this.uriEncoded.values(), ...this.encoded];
+    return this.anySpelling ??= new RegExp(all.map(x => x.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'));
   }
 
   /** The text of a JSON body: known secrets by value, and the string values of secret-named fields whatever they are. */

@@ -72,3 +72,20 @@ test('secrets shorter than 8 characters are flagged for a warning, still hidden 
   assert.match(shortSecretWarning('PIS_CLIENT_SECRET'), /^warning: the client secret is shorter than 8 characters/);
   assert.equal(r.text('fail'), REDACTED);
 });
+
+test('among hundreds of issued tokens, each is found in any spelling, also one registered after the first use', () => {
+  const r = new Redactor();
+  const tokens = Array.from({ length: 300 }, (_, i) => `tok/${i}+${'x'.repeat(i % 7)}-${i * 7919}`);
+  for (const t of tokens) r.add(t, 'PIS_ACCESS_TOKEN');
+  const t = tokens[150]!;
+  assert.equal(r.text('nothing secret here'), 'nothing secret here');
+  assert.equal(r.text(`a ${t} b`), `a ${REDACTED} b`);
+  assert.equal(r.text(`q=${encodeURIComponent(t)}`), `q=${REDACTED}`);
+  assert.ok(!r.text(Buffer.from(`id:${t}`).toString('base64')).includes(Buffer.from(t).toString('base64').slice(4, 12)));
+  // A secret that holds another: the longer one registered first goes whole, the shorter one nowhere half-shown.
+  const nested = new Redactor().add('outer-secret-inner-part', 'PIS_CLIENT_SECRET');
+  assert.equal(nested.text('see outer-secret-inner-part'), `see ${REDACTED}`);
+  nested.add('inner-part', 'PIS_ACCESS_TOKEN');
+  assert.equal(nested.text('x inner-part y'), `x ${REDACTED} y`);
+  assert.equal(nested.text('x inner-part y outer-secret-inner-part'), `x ${REDACTED} y ${REDACTED}`);
+});
