@@ -90,7 +90,8 @@ test('a late 200 taken at one event position fails late-answer-not-taken there o
 });
 
 test('a status after each final one, an abortReason outside spec 2.4, a backoff that never grows: each breaks its check at that place only', () => {
-  for (const [prefix, id, members] of [['status-after-', 'webhook.states.sequence', CHECKOUT_STATUSES],
+  const sequencePlaces = CHECKOUT_STATUSES.filter(st => st !== 'PAYMENT_INITIATED');
+  for (const [prefix, id, members] of [['status-after-', 'webhook.states.sequence', sequencePlaces],
     ['abort-reason-not-a-value-', 'webhook.states.abort-reason-value', ABORT_REASONS],
     ['delays-never-grow-at-', 'webhook.backoff.growth', EVENT_POSITIONS]] as const) {
     const names = Object.keys(RECORDS).filter(n => n.startsWith(prefix));
@@ -101,5 +102,15 @@ test('a status after each final one, an abortReason outside spec 2.4, a backoff 
       assert.deepEqual(c.places?.failed, members.filter(m => name === prefix + m.toLowerCase().replace(/[_ ]/g, '-')), name);
       assert.equal(c.places?.exercised.length, members.length, name);
     }
+  }
+});
+
+test('the sequence broken at each status it binds, the final ones above and STARTED and PAYMENT_CREATED here; PAYMENT_INITIATED is no place', () => {
+  const places = WEBHOOK_CHECKS.find(c => c.id === 'webhook.states.sequence')!.bindsAt!;
+  assert.deepEqual(places.only, CHECKOUT_STATUSES.filter(st => st !== 'PAYMENT_INITIATED'));
+  for (const [name, at] of [['forbidden-not-started-first-delivered', 'STARTED'], ['forbidden-poller-after-created-delivered', 'PAYMENT_CREATED']]) {
+    const c = withRecord(name, 'webhook.states.sequence');
+    assert.equal(c.status, 'failed', name);
+    assert.deepEqual(c.places?.failed, [at], name);
   }
 });

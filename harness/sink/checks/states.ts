@@ -17,11 +17,15 @@ import type { AttemptView, CheckoutView, RunView } from './view.ts';
 // PAYMENT_INITIATED." CANCELLED, FAILED, TIMED_OUT and the PAYMENT_* poller statuses are "Final".
 // Each status a driven checkout sent is a place: what follows it must be allowed
 // (nothing after a final one); a broken sequence is broken at the status it left wrongly.
+// PAYMENT_INITIATED is no place of this rule: spec 3.1 forbids nothing after it (the
+// poller statuses it opens are allowed, and the control API delivers any other status
+// after it as asked, docs/control-api.md), so no sender could break the rule there.
+const SEQUENCE_PLACES = CHECKOUT_STATUSES.filter(s => s !== 'PAYMENT_INITIATED');
 export const SEQUENCE: CheckDef = {
   id: 'webhook.states.sequence', requirements: ['R3.1-started-always-sent', 'R3.1-final-statuses', 'R3.1-poller-after-initiated'],
-  title: 'STARTED first, poller statuses only after PAYMENT_INITIATED, nothing after a final status, after each of the ten statuses', spec: '3.1',
+  title: 'STARTED first, poller statuses only after PAYMENT_INITIATED, nothing after a final status, after each status the rule binds', spec: '3.1',
   quote: 'PAYMENT_COMPLETED, PAYMENT_FAILED, PAYMENT_CANCELLED and PAYMENT_NONTRACKABLE can only be reached after PAYMENT_INITIATED.',
-  bindsAt: { family: 'checkout-status' },
+  bindsAt: { family: 'checkout-status', only: SEQUENCE_PLACES },
 };
 // Spec 2.4: abortReason "may be populated when status is TIMED_OUT, FAILED or CANCELLED".
 // Each value the control API was asked for (docs/control-api.md) is a place: when a
@@ -85,8 +89,8 @@ export function checkSequence(view: RunView): Outcome {
   // sequence cannot be judged, and webhook.body.valid already fails it.
   const unreadable = new Set(judged.filter(c => c.attempts.some(a => a.status === undefined && a.d.probe !== 'too-large')));
   // The places: each status a checkout driven through the control API sent (a passive sink asked for none).
-  const places = new PlaceLedger('checkout-status', CHECKOUT_STATUSES);
-  for (const s of CHECKOUT_STATUSES) places.skip(s, 'no checkout driven through the control API sent it (webhook.states.every-status-sent judges a lost one)');
+  const places = new PlaceLedger('checkout-status', SEQUENCE_PLACES);
+  for (const s of SEQUENCE_PLACES) places.skip(s, 'no checkout driven through the control API sent it (webhook.states.every-status-sent judges a lost one)');
   for (const c of judged) {
     if (unreadable.has(c)) continue;
     const seq = sequence(c);
