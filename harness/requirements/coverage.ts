@@ -96,7 +96,7 @@ export function coverage(reqs: readonly Requirement[], proofs: Proofs, checks: r
       quote: r.quote, status,
       ...(status === 'covered' ? {} : { reason: r.missing ?? r.untestable ?? r.uncovered ?? UNNAMED }),
       checks: ids.map(id => checkInfo.get(id)!),
-      places: placeCoverage(r.places, ids.map(id => metaById.get(id)!), version),
+      places: placeCoverage(r.places, ids.map(id => metaById.get(id)!), version, r.placesOnly),
     };
   });
   const all = [...checkInfo.values()];

@@ -35,6 +35,8 @@ export interface Requirement {
   note?: string;
   /** The family of places the statement binds (every operation, every bank, every event...); absent: one place. */
   places?: PlaceFamily;
+  /** The members of `places` the statement binds, when it binds some only; absent: every member. */
+  placesOnly?: string[];
 }
 
 /** `versions`: older API versions a fault's proof runs at too (test/run/versions.test.ts). */

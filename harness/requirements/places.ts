@@ -24,12 +24,14 @@ export interface PlaceCoverage {
 
 interface CheckPlaces { bindsAt?: PlaceDecl }
 
-export function placeCoverage(family: PlaceFamily | undefined, checks: readonly CheckPlaces[], v: ApiVersion): PlaceCoverage {
+export function placeCoverage(family: PlaceFamily | undefined, checks: readonly CheckPlaces[], v: ApiVersion,
+  only?: readonly string[]): PlaceCoverage {
   // Without a family of its own, a requirement binds the family its checks iterate only when every one of them iterates it whole.
   const whole = checks.map(c => c.bindsAt).filter((d): d is PlaceDecl => d !== undefined && !d.only);
   const fam = family ?? (whole.length && whole.length === checks.length && whole.every(d => d.family === whole[0].family) ? whole[0].family : undefined);
   if (!fam) return { exercised: 1, text: '1 place' };
-  const members = membersOf(fam, v);
+  // A statement that binds some members only (placesOnly) is held to those.
+  const members = only && family ? membersOf(fam, v)?.filter(m => only.includes(m)) : membersOf(fam, v);
   const named = new Set<string>();
   let every = false;
   let unnamed = 0;

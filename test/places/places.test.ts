@@ -7,6 +7,8 @@ import { membersOf } from '../../harness/places/index.ts';
 import { operationsAt } from '../../harness/places/operations.ts';
 import { describeTally, PlaceLedger } from '../../harness/results/places.ts';
 import { placeCoverage } from '../../harness/requirements/places.ts';
+import { loadRequirements } from '../../harness/requirements/load.ts';
+import { LATEST_API_VERSION } from '../../harness/contracts/api-versions.ts';
 import { CheckContext, settle } from '../../suites/support/check.ts';
 
 test('the operations of a version: 21 at 3.2.0, fewer before, each with a path key and session-bound flag', () => {
@@ -82,4 +84,18 @@ test('coverage counts places exercised out of places bound', () => {
   assert.deepEqual([some.exercised, some.missing], [1, ['domestic-transfer', 'domestic-scheduled-transfer', 'sepa-scheduled-credit']]);
   assert.equal(placeCoverage('bank', [{ bindsAt: { family: 'bank' } }], '3.2.0').text, 'every bank of the target');
   assert.equal(placeCoverage('bank', [{}], '3.2.0').text, '1 bank, of every bank of the target');
+});
+
+test('a statement that binds some members of a family is held to those only, and names members of its family', () => {
+  const finals = ['CANCELLED', 'FAILED', 'TIMED_OUT'];
+  const c = placeCoverage('checkout-status', [{ bindsAt: { family: 'checkout-status', only: ['STARTED', 'CANCELLED', 'FAILED'] } }], '3.2.0', finals);
+  assert.deepEqual([c.bound, c.exercised, c.missing, c.text], [3, 2, ['TIMED_OUT'], '2 of 3 checkout-statuses']);
+  const whole = placeCoverage('checkout-status', [{ bindsAt: { family: 'checkout-status' } }], '3.2.0', finals);
+  assert.deepEqual([whole.bound, whole.exercised], [3, 3]);
+  const some = loadRequirements().filter(r => r.placesOnly);
+  assert.ok(some.some(r => r.id === 'R3.1-final-statuses'));
+  for (const r of some) {
+    const members = membersOf(r.places!, LATEST_API_VERSION) ?? [];
+    assert.deepEqual(r.placesOnly!.filter(m => !members.includes(m)), [], `${r.id}: placesOnly names members outside ${r.places}`);
+  }
 });
