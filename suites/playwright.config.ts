@@ -1,11 +1,16 @@
 // Playwright's config for the conformance suites. `pis-conformance run` starts
 // Playwright with this file and tells it everything in the run context
 // (support/context.ts): the workers, the waits, the reporter's options; the
-// suites never import the reference.
+// suites never import the reference. A context of several parts (a batch of
+// proof runs, one target each) becomes one project per part, each with its
+// own selection and its own reporter; the one part of `run` needs none, its
+// selection comes on Playwright's command line.
 import { defineConfig } from '@playwright/test';
-import { runContext } from './support/context.ts';
+import { runContext, selectionGrep } from './support/context.ts';
 
 const ctx = runContext();
+const REPORTER = '../harness/report/playwright-reporter.ts';
+const batch = ctx.runs.length > 1;
 
 export default defineConfig({
   testDir: '.',
@@ -19,7 +24,10 @@ export default defineConfig({
   // default leaves room for a slow target (arbitrary: 30 s beyond the wait budget).
   timeout: (ctx.playwright.maxWaitS + 30) * 1000,
   globalTimeout: ctx.playwright.globalTimeoutS * 1000,
-  reporter: [['../harness/report/playwright-reporter.ts', ctx.report]],
+  reporter: ctx.runs.map(r => [REPORTER, batch ? { ...r.report, project: r.name } : r.report] as [string, unknown]),
+  ...(batch ? {
+    projects: ctx.runs.map(r => ({ name: r.name, testMatch: r.files.map(f => new RegExp(f)), grep: new RegExp(selectionGrep(r.selected)) })),
+  } : {}),
   outputDir: ctx.playwright.outputDir,
   preserveOutput: 'never',
   use: { trace: 'off', screenshot: 'off', video: 'off' },

@@ -17,7 +17,7 @@ import { DEFAULT_BANKS, describeBanks } from '../config/banks.ts';
 import { loadConfigFile } from '../config/file.ts';
 import { redactTargetSecrets, reportTarget, SECRET_VARIABLES, splitTarget } from '../config/env.ts';
 import { preflight } from '../config/preflight.ts';
-import { defaultReportDir } from '../report/writer.ts';
+import { defaultReportDir, type ReportHeader } from '../report/writer.ts';
 import { Redactor, shortSecretWarning } from '../report/redact.ts';
 import type { RunResults } from '../results/model.ts';
 import { verdictExit } from '../report/verdict.ts';
@@ -120,15 +120,7 @@ export const command: Command = {
         human.write(`API version ${detection.version} detected: ${detection.why}\n`);
       } else if (askedVersion && !bundled) human.write(`API version ${cfg.apiVersion}: the checks of that version run, on its paths.\n`);
       const allowIncomplete = v['allow-incomplete'];
-      const choice: RunChoice = { suites, ...greps, profile: cfg.profile, apiVersion: cfg.apiVersion };
-      // The one selection: --list prints it, the webhook drive and the start-first watches go by it, Playwright runs it.
-      const selected = await select(choice);
-      const selection = selectionOf(choice, { timeScale: cfg.timeScale, maxWaitS: cfg.maxWaitS, allowIncomplete });
-      if (detection) selection.apiVersionDetected = detection.findings;
-      // The banks asked for; the data.banks.list and payments.domestic.initiate evidence names the ones visited.
-      if (suites.includes('data') || suites.includes('payments')) selection.banks = describeBanks(cfg.banks ?? DEFAULT_BANKS);
-      const header = { command: 'run', target: { ...reportTarget(cfg), ...(clock.source ? { timeScaleSource: clock.source } : {}) }, timeScale: cfg.timeScale,
-        selection };
+      const { selected, header } = await planSelection(cfg, { suites, ...greps }, { allowIncomplete, clockSource: clock.source, detection });
       const scratch = makeScratch();
       const notes = new PassThrough();
       // The longest wait first: the webhook drive needs the control API and the sink, not Playwright.
@@ -138,12 +130,12 @@ export const command: Command = {
         human.write(`Starting the suites (${suites.join(', ')}) in up to ${workers} Playwright workers...\n`);
         const target = splitTarget(cfg);
         const out = await runPlaywright({
-          checks: selected.checks, notSelected: selected.notSelected, scratch: scratch.dir, ...(drive ? { notes } : {}), secrets: target.env,
-          context: {
-            target: target.open, requirementWindows: [...requirementWindows()], ...(drive ? { webhookRunFile: drive.file } : {}),
+          runs: [{
+            name: '', checks: selected.checks, notSelected: selected.notSelected, target: target.open, ...(drive ? { webhookRunFile: drive.file } : {}),
             report: { reportDir: dir, header, stdout: reporter, secretVariables: [...SECRET_VARIABLES] },
-            playwright: { workers, maxWaitS: cfg.maxWaitS, globalTimeoutS: globalTimeoutS(process.env.PIS_GLOBAL_TIMEOUT_S) },
-          },
+          }],
+          scratch: scratch.dir, ...(drive ? { notes } : {}), secrets: target.env, requirementWindows: [...requirementWindows()],
+          playwright: { workers, maxWaitS: cfg.maxWaitS, globalTimeoutS: globalTimeoutS(process.env.PIS_GLOBAL_TIMEOUT_S) },
         });
         return applyGates(dir, finish(dir, out, reporter, allowIncomplete), gates, allowIncomplete, reporter);
       } finally {
@@ -171,8 +163,28 @@ function shownPath(file: string): string {
   return shown.startsWith('..') ? file : shown;
 }
 
+type Selected = Awaited<ReturnType<typeof select>>;
+
+/**
+ * The one selection of a run at a resolved target: --list prints it, the
+ * webhook drive and the start-first watches go by it, Playwright runs it; and
+ * the header of its report. (A batch of proof runs plans each part with it.)
+ */
+export async function planSelection(cfg: TargetConfig, ask: Omit<RunChoice, 'profile' | 'apiVersion'>,
+  o: { allowIncomplete: boolean; clockSource?: string; detection?: Detection }): Promise<{ selected: Selected; header: ReportHeader }> {
+  const choice: RunChoice = { ...ask, profile: cfg.profile, apiVersion: cfg.apiVersion };
+  const selected = await select(choice);
+  const selection = selectionOf(choice, { timeScale: cfg.timeScale, maxWaitS: cfg.maxWaitS, allowIncomplete: o.allowIncomplete });
+  if (o.detection) selection.apiVersionDetected = o.detection.findings;
+  // The banks asked for; the data.banks.list and payments.domestic.initiate evidence names the ones visited.
+  if (ask.suites.includes('data') || ask.suites.includes('payments')) selection.banks = describeBanks(cfg.banks ?? DEFAULT_BANKS);
+  const header: ReportHeader = { command: 'run', target: { ...reportTarget(cfg), ...(o.clockSource ? { timeScaleSource: o.clockSource } : {}) },
+    timeScale: cfg.timeScale, selection };
+  return { selected, header };
+}
+
 function finish(dir: string, out: Awaited<ReturnType<typeof runPlaywright>>, reporter: StdoutReporter, allowIncomplete: boolean): number {
-  const status = out.status;
+  const status = out.statuses[0];
   if (status?.interrupted || stopSignal()) return interrupted(dir, reporter);
   if (out.signal)
     throw new HarnessError('PIS_INTERNAL', `The Playwright runner was killed by ${out.signal}; what the run found so far is in ${join(dir, 'results.jsonl')}.`);

@@ -38,6 +38,8 @@ export interface ReporterOptions {
   stdout: StdoutReporter;
   /** The variables that carry a secret of the target: their values are hidden in everything the reporter prints or writes. */
   secretVariables: string[];
+  /** In a batch of runs (one Playwright project per target), the project whose tests this reporter reports; absent: every test. */
+  project?: string;
 }
 
 /** What the reporter tells `run` beyond the report folder (written to its statusFile, outside the folder). */
@@ -113,7 +115,7 @@ export default class PisReporter implements Reporter {
     const dir = this.options.reportDir;
     const header: ReportHeader = this.options.header ?? { command: 'run', target: {}, timeScale: 1 };
     this.terminal.allowIncomplete = header.selection?.allowIncomplete === true;
-    const tests = suite.allTests();
+    const tests = suite.allTests().filter(t => this.mine(t));
     if (dir && tests.length) {
       const selected = tests.map(t => this.meta(t));
       const ids = new Set(selected.map(m => m.id));
@@ -127,10 +129,16 @@ export default class PisReporter implements Reporter {
   }
 
   onTestBegin(test: TestCase): void {
-    this.terminal.begin(this.meta(test).id);
+    if (this.mine(test)) this.terminal.begin(this.meta(test).id);
   }
 
-  onStdOut(chunk: string | Buffer): void {
+  /** Whether this reporter reports `test`: every test, or in a batch those of its project. */
+  private mine(test: TestCase | undefined): boolean {
+    return this.options.project === undefined || test?.parent.project()?.name === this.options.project;
+  }
+
+  onStdOut(chunk: string | Buffer, test?: TestCase): void {
+    if (this.options.project !== undefined && !this.mine(test)) return;
     // Tests print only what a user must see (the manual consent driver's link) and
     // marked notes of what they wait for (harness/report/wait.ts).
     const { notes, text } = splitWaits(chunk.toString());
@@ -138,11 +146,13 @@ export default class PisReporter implements Reporter {
     if (text) this.terminal.output(this.redactor.text(text));
   }
 
-  onStdErr(chunk: string | Buffer): void {
+  onStdErr(chunk: string | Buffer, test?: TestCase): void {
+    if (this.options.project !== undefined && !this.mine(test)) return;
     process.stderr.write(printableLines(this.redactor.text(chunk.toString())));
   }
 
   onTestEnd(test: TestCase, result: TestResult): void {
+    if (!this.mine(test)) return;
     let check: CheckResult;
     try {
       check = this.toCheck(test, result);

@@ -2,7 +2,9 @@
 // its workers, as one typed document in one environment variable, encoded and
 // decoded here only (the config hands the reporter its part as the reporter's
 // options; guard.mjs, plain JavaScript loaded before any TypeScript, reads its
-// three fields itself). The secrets are not in it: they travel in the
+// three fields itself). A part per target (`runs`): `run` makes one; a batch
+// of the tests' proof runs several, each a Playwright project of the config.
+// The secrets are not in it: they travel in the
 // variables a user sets them in (harness/config/env.ts), so the document holds
 // nothing that must be hidden, and no file ever holds a secret.
 import { HarnessError } from '../../harness/errors.ts';
@@ -13,6 +15,27 @@ import type { TargetConfig } from '../../harness/config/config.ts';
 
 export const RUN_CONTEXT_ENV = 'PIS_RUN_CONTEXT';
 
+/**
+ * One target's part of a run. `run` makes one; a batch of proof runs (the
+ * tests' catalog runs) makes several in one Playwright invocation, each a
+ * Playwright project of its own name with its own workers, reporter and
+ * report folder, so that the runner starts once for all of them.
+ */
+export interface TargetRun {
+  /** Its Playwright project's name in a batch ('' for the one run of `run`). */
+  name: string;
+  /** The target without its secrets (harness/config/env.ts splitTarget); the time scale is its `timeScale`. */
+  target: Record<string, unknown>;
+  /** The ids of the checks the run selected (harness/cli/selection.ts): the start-first watches start by them. */
+  selected: string[];
+  /** The spec files of its suites, as Playwright's file patterns (harness/runner/playwright.ts). */
+  files: string[];
+  /** Where the webhook drive `run` makes keeps its outcome, when it makes one. */
+  webhookRunFile?: string;
+  /** The reporter's options, as they are. */
+  report: ReporterOptions;
+}
+
 export interface RunContext {
   /** `run`'s pid: the Playwright runner is its child, the workers are not; only the runner holds the fds named here. */
   runPid: number;
@@ -20,16 +43,10 @@ export interface RunContext {
   scratchDir: string;
   /** The runner's end of a pipe `run` never writes to: end-of-file means `run` is gone (guard.mjs). */
   guardFd: number;
-  /** The target without its secrets (harness/config/env.ts splitTarget); the time scale is its `timeScale`. */
-  target: Record<string, unknown>;
-  /** The ids of the checks the run selected (harness/cli/selection.ts): the start-first watches start by them. */
-  selected: string[];
   /** The API version windows of the requirements, by id, as `run` read them. */
   requirementWindows: [string, Window][];
-  /** Where the webhook drive `run` makes keeps its outcome, when it makes one. */
-  webhookRunFile?: string;
-  /** The reporter's options, as they are. */
-  report: ReporterOptions;
+  /** One part per target: one for `run`. */
+  runs: TargetRun[];
   playwright: { workers: number; maxWaitS: number; globalTimeoutS: number; outputDir: string };
 }
 
@@ -65,35 +82,77 @@ export function runContext(env: NodeJS.ProcessEnv = process.env): RunContext {
   return ctx;
 }
 
-/** The target of this worker: the context's open part with the secrets from their variables. */
-export function contextTarget(env: NodeJS.ProcessEnv = process.env): TargetConfig {
-  return joinTarget(runContext(env).target, env);
+/**
+ * This worker's part of the run: the one part, or in a batch the part of the
+ * worker's Playwright project (`project`: test.info().project.name, asked for
+ * only then; a worker runs the tests of one project only).
+ */
+export function thisRun(project: () => string, env: NodeJS.ProcessEnv = process.env): TargetRun {
+  const { runs } = runContext(env);
+  if (runs.length === 1) return runs[0]!;
+  const name = project();
+  const run = runs.find(r => r.name === name);
+  if (!run) {
+    throw new HarnessError('PIS_INTERNAL',
+      `The run context has no part for the Playwright project '${name}': this is a bug of the harness, please report it.`);
+  }
+  return run;
+}
+
+/** The target of this worker: its part's open target with the secrets from their variables. */
+export function contextTarget(project: () => string, env: NodeJS.ProcessEnv = process.env): TargetConfig {
+  return joinTarget(thisRun(project, env).target, env);
+}
+
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * A selection as Playwright's --grep: a test's title path reads
+ * "<file> <id> <title> <tags>", and the file followed by one of the selected
+ * ids (then a space) is that test and no other. (--test-list cannot say it:
+ * it matches the file where test() is called, and every check's test() is
+ * called in support/register.ts.)
+ */
+export function selectionGrep(ids: readonly string[]): string {
+  return `\\.spec\\.ts (?:${ids.map(escape).join('|')}) `;
 }
 
 type Kind = 'number' | 'string' | 'object' | 'array' | 'boolean';
 const SHAPE: Record<string, [Kind, boolean?]> = {
-  'runPid': ['number'], 'scratchDir': ['string'], 'guardFd': ['number'], 'target': ['object'], 'selected': ['array'],
-  'requirementWindows': ['array'], 'webhookRunFile': ['string', true], 'report': ['object'], 'report.reportDir': ['string'],
-  'report.header': ['object'], 'report.candidatesFile': ['string', true], 'report.statusFile': ['string'], 'report.notesFd': ['number', true],
-  'report.stdout': ['string'], 'report.secretVariables': ['array'], 'playwright': ['object'], 'playwright.workers': ['number'],
-  'playwright.maxWaitS': ['number'], 'playwright.globalTimeoutS': ['number'], 'playwright.outputDir': ['string'],
+  'runPid': ['number'], 'scratchDir': ['string'], 'guardFd': ['number'], 'requirementWindows': ['array'], 'runs': ['array'],
+  'playwright': ['object'], 'playwright.workers': ['number'], 'playwright.maxWaitS': ['number'], 'playwright.globalTimeoutS': ['number'],
+  'playwright.outputDir': ['string'],
+};
+/** The shape of each part of `runs`. */
+const RUN_SHAPE: Record<string, [Kind, boolean?]> = {
+  'name': ['string'], 'target': ['object'], 'selected': ['array'], 'files': ['array'], 'webhookRunFile': ['string', true],
+  'report': ['object'], 'report.reportDir': ['string'], 'report.header': ['object'], 'report.candidatesFile': ['string', true],
+  'report.statusFile': ['string'], 'report.notesFd': ['number', true], 'report.stdout': ['string'], 'report.secretVariables': ['array'],
+  'report.project': ['string', true],
 };
 
 const kindOf = (v: unknown): Kind | 'other' => Array.isArray(v) ? 'array'
   : typeof v === 'number' || typeof v === 'string' || typeof v === 'boolean' ? typeof v as Kind : v !== null && typeof v === 'object' ? 'object' : 'other';
 
-/** Parses and checks a context: every field of RunContext there with its kind of value. */
+function checkShape(doc: unknown, shape: Record<string, [Kind, boolean?]>, prefix: string): void {
+  for (const [path, [kind, optional]] of Object.entries(shape)) {
+    const value = path.split('.').reduce<unknown>((o, k) => (kindOf(o) === 'object' ? (o as Record<string, unknown>)[k] : undefined), doc);
+    if (value === undefined && optional) continue;
+    if (kindOf(value) !== kind)
+      throw new HarnessError('PIS_INTERNAL', `${RUN_CONTEXT_ENV} has ${value === undefined ? 'no' : `a ${kindOf(value)} as`} ${prefix}${path} ` +
+        `(a ${kind} expected): this is a bug of the harness, please report it.`);
+  }
+}
+
+/** Parses and checks a context: every field of RunContext there with its kind of value, in each of its parts. */
 export function decodeRunContext(text: string): RunContext {
   let doc: unknown;
   try { doc = JSON.parse(text); } catch (e) {
     throw new HarnessError('PIS_INTERNAL', `${RUN_CONTEXT_ENV} is not JSON (${(e as Error).message}): this is a bug of the harness, please report it.`);
   }
-  for (const [path, [kind, optional]] of Object.entries(SHAPE)) {
-    const value = path.split('.').reduce<unknown>((o, k) => (kindOf(o) === 'object' ? (o as Record<string, unknown>)[k] : undefined), doc);
-    if (value === undefined && optional) continue;
-    if (kindOf(value) !== kind)
-      throw new HarnessError('PIS_INTERNAL', `${RUN_CONTEXT_ENV} has ${value === undefined ? 'no' : `a ${kindOf(value)} as`} ${path} ` +
-        `(a ${kind} expected): this is a bug of the harness, please report it.`);
-  }
+  checkShape(doc, SHAPE, '');
+  const runs = (doc as { runs: unknown[] }).runs;
+  if (!runs.length) throw new HarnessError('PIS_INTERNAL', `${RUN_CONTEXT_ENV} has no part in runs: this is a bug of the harness, please report it.`);
+  runs.forEach((r, i) => checkShape(r, RUN_SHAPE, `runs[${i}].`));
   return doc as RunContext;
 }

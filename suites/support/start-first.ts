@@ -2,7 +2,7 @@
 // their waits run beside the suite's other checks.
 import { test } from './test.ts';
 import type { Check } from './check.ts';
-import { runContext } from './context.ts';
+import { thisRun } from './context.ts';
 
 /**
  * Starts watches as the worker starts (before the suite's first check), each
@@ -13,7 +13,7 @@ import { runContext } from './context.ts';
  */
 export function startFirst(watches: { readers: Check[]; start: () => unknown }[]): void {
   test.beforeAll(() => {
-    const selected = new Set(runContext().selected);
+    const selected = new Set(thisRun(() => test.info().project.name).selected);
     for (const w of watches) if (w.readers.some(k => selected.has(k.id))) w.start();
   });
 }

@@ -3,12 +3,30 @@
 // registered here before any evidence is recorded, so no report shows it.
 import type { TargetConfig } from '../../harness/config/config.ts';
 import { Redactor, shortSecretWarning } from '../../harness/report/redact.ts';
-import { contextTarget } from './context.ts';
+import { test } from './test.ts';
+import { contextTarget, runContext } from './context.ts';
 
 let cached: TargetConfig | undefined;
 
+/** The Playwright project of the test running now; undefined while Playwright collects the tests. */
+function projectNow(): string | undefined {
+  try { return test.info().project.name; } catch { return undefined; }
+}
+
+/**
+ * The target of this worker. In a batch (several parts, one Playwright
+ * project each) a worker runs one project's tests: its part, once a test or
+ * hook runs. While Playwright collects the tests (the runner, and each worker
+ * as it loads the suites) there is no project yet: the first part serves, not
+ * kept, for what collection reads, the API version and the profile switch,
+ * which runPlaywright holds equal across a batch's parts.
+ */
 export function target(): TargetConfig {
-  cached ??= contextTarget();
+  if (cached) return cached;
+  const { runs } = runContext();
+  const name = runs.length === 1 ? runs[0]!.name : projectNow();
+  if (name === undefined) return contextTarget(() => runs[0]!.name);
+  cached = contextTarget(() => name);
   return cached;
 }
 

@@ -7,9 +7,12 @@ import { encodeRunContext, type RunContext } from '../../suites/support/context.
 
 export function testContext(target: Record<string, unknown>, selected: string[] = []): RunContext {
   return {
-    runPid: 0, scratchDir: join(tmpdir(), 'pis-test-context'), guardFd: 3, target, selected, requirementWindows: [...requirementWindows()],
-    report: { reportDir: join(tmpdir(), 'pis-test-context'), header: { command: 'run', target: {}, timeScale: 1 },
-      statusFile: join(tmpdir(), 'pis-test-context', 'status.json'), stdout: 'line', secretVariables: [] },
+    runPid: 0, scratchDir: join(tmpdir(), 'pis-test-context'), guardFd: 3, requirementWindows: [...requirementWindows()],
+    runs: [{
+      name: '', target, selected, files: [],
+      report: { reportDir: join(tmpdir(), 'pis-test-context'), header: { command: 'run', target: {}, timeScale: 1 },
+        statusFile: join(tmpdir(), 'pis-test-context', 'status.json'), stdout: 'line', secretVariables: [] },
+    }],
     playwright: { workers: 1, maxWaitS: 60, globalTimeoutS: 0, outputDir: join(tmpdir(), 'pis-test-context', 'output') },
   };
 }

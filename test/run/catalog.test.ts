@@ -24,11 +24,19 @@
 // session-delete-ends-bank on beside a payments fault, the session suite's
 // DELETE ended the payments suite's session at dnb-no, and a payments check
 // failed for it).
+// So each entry runs on a reference of its own, as `run --fault NAME` would
+// start it, but several entries share one Playwright invocation (test/run/
+// batch.ts: a project per entry), which saves the runner's start for all but
+// one of them (about 2 CPU s per entry). A batch's part is held equal to
+// `run`'s own runs: the clean reference's four suites in a batch pass and skip
+// exactly the checks the four clean `run`s above did. An entry with a
+// description of its own (`config`) runs through `run --config` as before.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { FAULTS, QUIRKS } from '../../harness/reference/catalog.ts';
 import { loadProofs } from '../../harness/requirements/load.ts';
-import { cleanup, failed, runReference, runTarget, startLikeBundled, SUITES, type Run } from './runs.ts';
+import { cleanup, failed, runReference, runTarget, startLikeBundled, SUITES, TIME_SCALE, type Run } from './runs.ts';
+import { runBatch, type BatchEntry } from './batch.ts';
 
 const PROOFS = loadProofs().faults;
 const API_SUITES = SUITES.split(',');
@@ -53,6 +61,54 @@ async function suitesMeeting(name: string): Promise<string[]> {
   return out;
 }
 
+/** Parts per Playwright invocation: each part's share of the run context is up to about 8 KB, and one variable holds 120 KB. */
+const PARTS_PER_BATCH = 12;
+/** Invocations at once, each with one worker: three catalog entries run side by side, as three `run`s did before. */
+const BATCHES_AT_ONCE = 3;
+
+/** Every entry that runs in a batch: the clean reference's four suites, each quirk and fault with the suites that ask about it. */
+const batched: Promise<Map<string, Promise<Run>>> = (async () => {
+  const entries: BatchEntry[] = [{ name: 'clean', faults: [], suites: API_SUITES }];
+  for (const e of [...QUIRKS.filter(q => !q.config), ...API_FAULTS]) {
+    const suites = await suitesMeeting(e.name);
+    if (suites.length) entries.push({ name: e.name, faults: [e.name], suites });
+  }
+  // The longest (most suites) first, dealt out in turn, so that the batches end close together.
+  entries.sort((a, b) => b.suites.length - a.suites.length);
+  const count = Math.max(BATCHES_AT_ONCE, Math.ceil(entries.length / PARTS_PER_BATCH));
+  const batches = Array.from({ length: count }, (_, i) => entries.filter((_, j) => j % count === i));
+  const out = new Map<string, Promise<Run>>();
+  const resolvers = new Map<string, (r: Run) => void>();
+  for (const e of entries) out.set(e.name, new Promise<Run>(resolve => resolvers.set(e.name, resolve)));
+  let next = 0;
+  for (let lane = 0; lane < BATCHES_AT_ONCE; lane++) {
+    void (async () => {
+      for (let b = next++; b < batches.length; b = next++) {
+        const batch = batches[b]!;
+        try {
+          const runs = await runBatch(batch, Number(TIME_SCALE), 1);
+          batch.forEach((e, i) => resolvers.get(e.name)!(runs[i]!));
+        } catch (e) {
+          // A batch that could not be made fails each of its entries, with the reason.
+          const why = `its batch could not be made: ${(e as Error)?.message ?? e}`;
+          for (const x of batch) resolvers.get(x.name)!({ cli: { code: 2, stdout: '', stderr: why }, dir: '' });
+        }
+      }
+    })();
+  }
+  return out;
+})();
+
+// Awaited by the tests below; marked handled here so that a failure before the first of them waits for it.
+batched.catch(() => {});
+
+/** The entry's run in its batch. */
+async function partRun(name: string): Promise<Run> {
+  const run = (await batched).get(name);
+  assert.ok(run, `${name} is in no batch`);
+  return run;
+}
+
 describe('run against the reference catalog', { concurrency: 3 }, () => {
   for (const suite of API_SUITES) {
     it(`the clean reference passes the ${suite} suite`, async () => {
@@ -67,6 +123,17 @@ describe('run against the reference catalog', { concurrency: 3 }, () => {
     });
   }
 
+  it('a part of a batch runs as run does: the clean reference passes and skips the checks the four clean runs did', async () => {
+    const run = await partRun('clean');
+    try {
+      const out = `${run.cli.stdout}\n${run.cli.stderr}`;
+      assert.equal(run.cli.code, 0, out);
+      const ofRuns = (await Promise.all(API_SUITES.map(s => clean[s]!))).flatMap(c => c.run.results?.checks ?? []);
+      const statuses = (checks: { id: string; status: string }[]) => checks.map(c => `${c.id} ${c.status}`).sort();
+      assert.deepEqual(statuses(run.results?.checks ?? []), statuses(ofRuns));
+    } finally { cleanup(run); }
+  });
+
   it('no API suite meets a webhook fault', async () => {
     for (const f of FAULTS.filter(x => !API_FAULTS.includes(x)))
       assert.deepEqual(await suitesMeeting(f.name), [], `${f.name} changes what these suites see: give it the prefix of the check that catches it there`);
@@ -80,7 +147,7 @@ describe('run against the reference catalog', { concurrency: 3 }, () => {
         t.diagnostic(`no suite of ${SUITES} asks about ${q.name}: their clean runs stand for it (test/sink judges it)`);
         return;
       }
-      const run = await runReference([q.name], q.config ? ['--config', q.config] : [], suites.join(','));
+      const run = q.config ? await runReference([q.name], ['--config', q.config], suites.join(',')) : await partRun(q.name);
       try {
         const out = `${run.cli.stdout}\n${run.cli.stderr}`;
         assert.equal(run.cli.code, 0, out);
@@ -98,7 +165,7 @@ describe('run against the reference catalog', { concurrency: 3 }, () => {
       const own = fault.prefix.split('.')[0]!;
       assert.ok(suites.includes(own), `the ${own} suite never asks about ${fault.name}, so no run can show it caught`);
       t.diagnostic(`suites that ask about it: ${suites.join(', ')}; the clean runs stand for the others`);
-      const run = await runReference([fault.name], [], suites.join(','));
+      const run = await partRun(fault.name);
       try {
         const out = `${run.cli.stdout}\n${run.cli.stderr}`;
         assert.ok(run.results, `no results.json:\n${out}`);

@@ -15,7 +15,7 @@ import type { ApiVersion } from '../../harness/contracts/api-versions.ts';
  * out. A consent then lasts 3.6 s too; the suites renew it when asked.
  */
 export const SUITES = 'token,session,data,payments';
-const TIME_SCALE = '0.001';
+export const TIME_SCALE = '0.001';
 
 export interface Run { cli: CliResult; results?: RunResults; dir: string }
 

@@ -7,7 +7,8 @@ import { watch, rmSync, type FSWatcher } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { HarnessError } from '../../../harness/errors.ts';
 import { readWebhookRun, type KeptWebhookRun, type WebhookRun } from '../../../harness/sink/suite-run.ts';
-import { runContext } from '../../support/context.ts';
+import { test } from '../../support/test.ts';
+import { thisRun } from '../../support/context.ts';
 
 /**
  * Arbitrary: how often the file is looked for besides the folder's change
@@ -22,7 +23,7 @@ let once: Promise<WebhookRun> | undefined;
 export class DriveStopped extends Error {}
 
 function runFile(): string {
-  const file = runContext().webhookRunFile;
+  const file = thisRun(() => test.info().project.name).webhookRunFile;
   if (!file)
     throw new HarnessError('PIS_INTERNAL', 'The run context names no webhook drive although a webhook check runs: ' +
       "start the suites with 'pis-conformance run', which drives the checkouts for them.");
@@ -64,6 +65,6 @@ function waitForRun(file: string): Promise<KeptWebhookRun> {
 
 /** Removes the kept result (after the suite's last check). */
 export function forgetWebhookRun(): void {
-  const file = runContext().webhookRunFile;
+  const file = thisRun(() => test.info().project.name).webhookRunFile;
   if (file) rmSync(file, { force: true });
 }
