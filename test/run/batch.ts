@@ -1,17 +1,23 @@
-// Several proof runs in one Playwright invocation: each catalog entry on a
-// bundled reference of its own (as `run --fault NAME` starts one), each a
-// Playwright project with its own selection, workers and report folder, so
-// that the runner starts once for all of them instead of once per entry. Each
-// part is planned by the code `run` plans with (preflight, planSelection) and
-// judged by the same verdict; test/run/catalog.test.ts holds a batch's part
-// equal to `run`'s own run of the clean reference, check by check.
+// Several proof runs in one Playwright invocation: each part a Playwright
+// project with its own target, selection, worker and report folder, so that
+// the runner starts once for all of them instead of once per run (about 2 CPU
+// s each). A part's target is a bundled reference of its own with catalog
+// names switched on (as `run --fault NAME` starts one), or a target the test
+// started (a pass-through with mutations in front of a reference), given as
+// `run`'s flags would give it. Each part is planned by the code `run` plans
+// with (preflight, planSelection) and judged by the same verdict;
+// test/run/catalog.test.ts holds a batch's part equal to `run`'s own run of
+// the clean reference, check by check.
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RunResults } from '../../harness/results/model.ts';
 import { startBundled, type Bundled } from '../../harness/runner/bundled.ts';
 import { makeScratch, runPlaywright, type TargetRunRequest } from '../../harness/runner/playwright.ts';
-import { resolveTarget } from '../../harness/config/config.ts';
+import { fromFlags, resolveTarget, type PartialConfig } from '../../harness/config/config.ts';
+import { parseOptions } from '../../harness/cli/option-table.ts';
+import { RUN_HELP, RUN_OPTIONS } from '../../harness/cli/run-options.ts';
+import { chooseSuites } from '../../harness/cli/selection.ts';
 import { redactTargetSecrets, SECRET_VARIABLES, splitTarget } from '../../harness/config/env.ts';
 import { Redactor } from '../../harness/report/redact.ts';
 import { preflight } from '../../harness/config/preflight.ts';
@@ -19,31 +25,87 @@ import { planSelection } from '../../harness/cli/run.ts';
 import { requirementWindows } from '../../harness/requirements/versions.ts';
 import { verdictExit } from '../../harness/report/verdict.ts';
 import { LATEST_API_VERSION } from '../../harness/contracts/api-versions.ts';
+import { runTimeScale } from '../../harness/cli/time-scale.ts';
 import type { Run } from './runs.ts';
 
-/** One part: the catalog names switched on in its reference, the suites it runs. */
-export interface BatchEntry { name: string; faults: string[]; suites: string[] }
-
-/** The webhook api-key every part's reference is given: a batch's parts share the secrets Playwright's environment carries. */
-const BATCH_KEY = 'batch-webhook-key-0123456789';
+/** One part: a bundled reference with the catalog names `faults` on, or the target `config` names; the suites it runs, and `run --grep`. */
+export type BatchEntry = { name: string; suites: readonly string[]; grep?: string } & ({ faults: string[] } | { config: PartialConfig });
 
 /**
- * Runs the entries at `timeScale` in one Playwright invocation with up to
- * `workers` workers in all, and returns each part's run as runs.ts's Run:
- * its exit status the verdict's (as `run` exits), its output the batch's.
+ * A part given as `run`'s own arguments (its target flags, --suites, --grep)
+ * and its client secret, read by run's own table of options.
  */
-export async function runBatch(entries: readonly BatchEntry[], timeScale: number, workers: number): Promise<Run[]> {
+export function entryFromArgs(name: string, args: string[], clientSecret: string): BatchEntry {
+  const v = parseOptions('run', RUN_HELP, args, RUN_OPTIONS, {});
+  if (!v) throw new Error(`run ${args.join(' ')}: no run`);
+  return { name, suites: chooseSuites(v.suites), ...(v.grep ? { grep: v.grep } : {}), config: { ...fromFlags(v), clientSecret } };
+}
+
+/** The webhook api-key every bundled part's reference is given: a batch's parts share the secrets Playwright's environment carries. */
+const BATCH_KEY = 'batch-webhook-key-0123456789';
+
+export interface BatchOptions {
+  /** The time scale of the bundled parts (a `config` part names its own). */
+  timeScale?: number;
+  /** Playwright workers of one invocation, in all. */
+  workers: number;
+  /** Parts per invocation: a part's share of the run context is up to about 8 KB, and one variable holds 120 KB. */
+  perBatch: number;
+  /** Invocations at once. */
+  atOnce: number;
+}
+
+/**
+ * Runs the entries in invocations of `perBatch` parts, `atOnce` of them at a
+ * time, the longest (most suites) first and dealt out in turn so that the
+ * invocations end close together. Each entry's run comes as runs.ts's Run:
+ * its exit status the verdict's (as `run` exits), its output its own not
+ * passed checks. An invocation that could not be made fails each of its
+ * entries with the reason.
+ */
+export function runBatches(entries: readonly BatchEntry[], o: BatchOptions): Map<string, Promise<Run>> {
+  const sorted = [...entries].sort((a, b) => b.suites.length - a.suites.length);
+  const count = Math.max(Math.min(o.atOnce, sorted.length), Math.ceil(sorted.length / o.perBatch));
+  const batches = Array.from({ length: count }, (_, i) => sorted.filter((_, j) => j % count === i));
+  const out = new Map<string, Promise<Run>>();
+  const resolvers = new Map<string, (r: Run) => void>();
+  for (const e of sorted) out.set(e.name, new Promise<Run>(resolve => resolvers.set(e.name, resolve)));
+  let next = 0;
+  for (let lane = 0; lane < o.atOnce; lane++) {
+    void (async () => {
+      for (let b = next++; b < batches.length; b = next++) {
+        const batch = batches[b]!;
+        try {
+          const runs = await runBatch(batch, o);
+          batch.forEach((e, i) => resolvers.get(e.name)!(runs[i]!));
+        } catch (e) {
+          const why = `its batch could not be made: ${(e as Error)?.message ?? e}`;
+          for (const x of batch) resolvers.get(x.name)!({ cli: { code: 2, stdout: '', stderr: why }, dir: '' });
+        }
+      }
+    })();
+  }
+  return out;
+}
+
+/** The entries in one Playwright invocation. */
+export async function runBatch(entries: readonly BatchEntry[], o: Pick<BatchOptions, 'timeScale' | 'workers'>): Promise<Run[]> {
   const refs: Bundled[] = [];
   const scratch = makeScratch();
   try {
     const runs: TargetRunRequest[] = [];
     let secrets: Record<string, string> | undefined;
     for (const e of entries) {
-      const ref = await startBundled({ timeScale, faults: e.faults, webhookApiKey: BATCH_KEY, apiVersion: LATEST_API_VERSION });
-      refs.push(ref);
-      const cfg = resolveTarget({ ...ref.config, apiVersion: LATEST_API_VERSION });
-      await preflight(cfg, redactTargetSecrets(new Redactor(), cfg));
-      const { selected, header } = await planSelection(cfg, { suites: e.suites }, { allowIncomplete: false });
+      let source: PartialConfig;
+      if ('faults' in e) {
+        const ref = await startBundled({ timeScale: o.timeScale ?? 1, faults: e.faults, webhookApiKey: BATCH_KEY, apiVersion: LATEST_API_VERSION });
+        refs.push(ref);
+        source = { ...ref.config, apiVersion: LATEST_API_VERSION };
+      } else source = e.config;
+      let cfg = resolveTarget(source);
+      const found = await preflight(cfg, redactTargetSecrets(new Redactor(), cfg));
+      cfg = { ...cfg, ...runTimeScale(cfg, found.controlTimeScale, undefined).settings };
+      const { selected, header } = await planSelection(cfg, { suites: e.suites, ...(e.grep ? { grep: e.grep } : {}) }, { allowIncomplete: false });
       const target = splitTarget(cfg);
       if (secrets && JSON.stringify(secrets) !== JSON.stringify(target.env)) throw new Error(`${e.name}: the parts of a batch must share their secrets`);
       secrets = target.env;
@@ -51,7 +113,7 @@ export async function runBatch(entries: readonly BatchEntry[], timeScale: number
         report: { reportDir: mkdtempSync(join(tmpdir(), 'pis-run-')), header, stdout: 'line', secretVariables: [...SECRET_VARIABLES] } });
     }
     const out = await runPlaywright({ runs, scratch: scratch.dir, secrets: secrets ?? {}, requirementWindows: [...requirementWindows()],
-      playwright: { workers, maxWaitS: 60, globalTimeoutS: 0 }, capture: true });
+      playwright: { workers: o.workers, maxWaitS: 60, globalTimeoutS: 0 }, capture: true });
     return runs.map((r, i): Run => {
       let results: RunResults | undefined;
       try { results = JSON.parse(readFileSync(join(r.report.reportDir, 'results.json'), 'utf8')) as RunResults; } catch { /* asserted by the caller */ }

@@ -36,7 +36,7 @@ import assert from 'node:assert/strict';
 import { FAULTS, QUIRKS } from '../../harness/reference/catalog.ts';
 import { loadProofs } from '../../harness/requirements/load.ts';
 import { cleanup, failed, runReference, runTarget, startLikeBundled, SUITES, TIME_SCALE, type Run } from './runs.ts';
-import { runBatch, type BatchEntry } from './batch.ts';
+import { runBatches, type BatchEntry } from './batch.ts';
 
 const PROOFS = loadProofs().faults;
 const API_SUITES = SUITES.split(',');
@@ -61,11 +61,6 @@ async function suitesMeeting(name: string): Promise<string[]> {
   return out;
 }
 
-/** Parts per Playwright invocation: each part's share of the run context is up to about 8 KB, and one variable holds 120 KB. */
-const PARTS_PER_BATCH = 12;
-/** Invocations at once, each with one worker: three catalog entries run side by side, as three `run`s did before. */
-const BATCHES_AT_ONCE = 3;
-
 /** Every entry that runs in a batch: the clean reference's four suites, each quirk and fault with the suites that ask about it. */
 const batched: Promise<Map<string, Promise<Run>>> = (async () => {
   const entries: BatchEntry[] = [{ name: 'clean', faults: [], suites: API_SUITES }];
@@ -73,30 +68,8 @@ const batched: Promise<Map<string, Promise<Run>>> = (async () => {
     const suites = await suitesMeeting(e.name);
     if (suites.length) entries.push({ name: e.name, faults: [e.name], suites });
   }
-  // The longest (most suites) first, dealt out in turn, so that the batches end close together.
-  entries.sort((a, b) => b.suites.length - a.suites.length);
-  const count = Math.max(BATCHES_AT_ONCE, Math.ceil(entries.length / PARTS_PER_BATCH));
-  const batches = Array.from({ length: count }, (_, i) => entries.filter((_, j) => j % count === i));
-  const out = new Map<string, Promise<Run>>();
-  const resolvers = new Map<string, (r: Run) => void>();
-  for (const e of entries) out.set(e.name, new Promise<Run>(resolve => resolvers.set(e.name, resolve)));
-  let next = 0;
-  for (let lane = 0; lane < BATCHES_AT_ONCE; lane++) {
-    void (async () => {
-      for (let b = next++; b < batches.length; b = next++) {
-        const batch = batches[b]!;
-        try {
-          const runs = await runBatch(batch, Number(TIME_SCALE), 1);
-          batch.forEach((e, i) => resolvers.get(e.name)!(runs[i]!));
-        } catch (e) {
-          // A batch that could not be made fails each of its entries, with the reason.
-          const why = `its batch could not be made: ${(e as Error)?.message ?? e}`;
-          for (const x of batch) resolvers.get(x.name)!({ cli: { code: 2, stdout: '', stderr: why }, dir: '' });
-        }
-      }
-    })();
-  }
-  return out;
+  // Three invocations at once, each with one worker: three catalog entries run side by side, as three `run`s did.
+  return runBatches(entries, { timeScale: Number(TIME_SCALE), workers: 1, perBatch: 12, atOnce: 3 });
 })();
 
 // Awaited by the tests below; marked handled here so that a failure before the first of them waits for it.

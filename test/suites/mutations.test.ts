@@ -1,10 +1,14 @@
-// The mutations of contracts/proofs.yaml (test/suites/mutations.ts, their runs in mutation-runs.ts), run by
-// `run` through a pass-through in front of the clean reference: the checks
-// that fail in each run are exactly the ones its mutations name.
-import { describe, it } from 'node:test';
+// The mutations of contracts/proofs.yaml (test/suites/mutations.ts, their runs in mutation-runs.ts), each run
+// through a pass-through in front of a clean reference of its own, planned and judged as `run` does but several
+// in one Playwright invocation (test/run/batch.ts): the checks that fail in each run are exactly the ones its
+// mutations name.
+import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadProofs } from '../../harness/requirements/load.ts';
-import { runThroughProxy } from '../helpers/proxy.ts';
+import { startProxy } from '../helpers/proxy.ts';
+import { startReference } from '../../harness/reference/index.ts';
+import { entryFromArgs, runBatches, type BatchEntry } from '../run/batch.ts';
+import type { Run } from '../run/runs.ts';
 import { MUTATIONS } from './mutations.ts';
 import { BANKS, RUNS, type MutationRun, type RunName } from './mutation-runs.ts';
 
@@ -15,15 +19,33 @@ it('every mutation of proofs.yaml is defined, and every defined mutation is in p
   assert.deepEqual(Object.keys(MUTATIONS).filter(n => !PROOFS[n]), [], 'in test/suites/mutations.ts, not named in contracts/proofs.yaml');
 });
 
+/** A reference of its own per run, the run's mutations in a pass-through in front of it, as runThroughProxy makes them. */
+const TIME_SCALE = 0.05;
+const targets: { close(): Promise<void> }[] = [];
+const batched: Promise<Map<string, Promise<Run>>> = (async () => {
+  const entries: BatchEntry[] = [];
+  for (const run of Object.keys(RUNS) as RunName[]) {
+    const names = Object.keys(MUTATIONS).filter(n => MUTATIONS[n]!.run === run && PROOFS[n]);
+    if (!names.length) continue;
+    const ref = await startReference({ timeScale: TIME_SCALE });
+    const proxy = await startProxy(ref.authUrl, names.map(n => MUTATIONS[n]!));
+    targets.push(proxy, ref);
+    const { suites, grep, args } = RUNS[run] as MutationRun;
+    entries.push(entryFromArgs(run, ['--auth-url', proxy.url, '--base-url', `${proxy.url}/api`, '--client-id', ref.clientId, '--realm', ref.realm,
+      '--time-scale', String(TIME_SCALE), '--suites', suites, '--banks', BANKS, ...(grep ? ['--grep', grep] : []), ...(args ?? [])], ref.clientSecret));
+  }
+  // Three runs side by side, one worker each (test/run/runs.ts says why), in invocations of up to 12 (test/run/batch.ts).
+  return runBatches(entries, { workers: 1, perBatch: 12, atOnce: 3 });
+})();
+batched.catch(() => {});
+after(async () => { for (const t of targets) await t.close(); });
+
 describe('mutations: each run fails exactly the checks its mutations name', { concurrency: 3 }, () => {
   for (const run of Object.keys(RUNS) as RunName[]) {
     const names = Object.keys(MUTATIONS).filter(n => MUTATIONS[n]!.run === run && PROOFS[n]);
     if (!names.length) continue;
     it(`${run}: ${names.join(', ')}`, async () => {
-      const { suites, grep, args } = RUNS[run] as MutationRun;
-      const { cli, results } = await runThroughProxy(names.map(n => MUTATIONS[n]!),
-        // One worker, as test/run/runs.ts says why.
-        ['--suites', suites, '--banks', BANKS, '--workers', '1', ...(grep ? ['--grep', grep] : []), ...(args ?? [])]);
+      const { cli, results } = await (await batched).get(run)!;
       const out = `${cli.stdout}\n${cli.stderr}`;
       assert.ok(results, `no results.json:\n${out}`);
       const expected = [...new Set(names.flatMap(n => PROOFS[n]!.fails))].sort();
