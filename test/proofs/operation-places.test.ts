@@ -13,16 +13,13 @@
 // token.use.refreshed-token-accepted must fail there only.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { operationsAt, type Operation } from '../../harness/places/operations.ts';
 import { LATEST_API_VERSION } from '../../harness/contracts/api-versions.ts';
 import { startReference, type Reference } from '../../harness/reference/index.ts';
 import { DEFAULT_PATHS } from '../../harness/config/profile.ts';
 import { bundledLifetimes } from '../../harness/runner/bundled.ts';
 import type { RunResults } from '../../harness/results/model.ts';
-import { runCli } from '../helpers/cli.ts';
+import { entryFromArgs, runBatches, type BatchEntry } from '../run/batch.ts';
 import { editJson, errorAnswer, jsonAnswer, startProxy, type Exchange, type Proxy, type ProxyMutation } from '../helpers/proxy.ts';
 
 // At 0.01 an access token lives 2 real seconds (bundledLifetimes), a consent 4: the expiry waits stay short.
@@ -119,32 +116,52 @@ after(async () => { await ref?.close(); });
 const escape = (id: string) => id.replace(/\./g, '\\.');
 const GREP = [...TOKEN_CHECKS, EXPIRY_CHECK, ...SESSION_CHECKS].map(escape).join('|');
 
-/** One run through a pass-through of its own in front of the shared reference, with the plan's faults. */
-async function runWith(plan: Plan, grep = GREP, suites = 'token,session'): Promise<{ out: string; results?: RunResults }> {
-  const dir = mkdtempSync(join(tmpdir(), 'pis-places-'));
-  const proxy: Proxy = await startProxy(ref.authUrl, [switchable(plan)]);
-  try {
-    const cli = await runCli(['run', '--auth-url', proxy.url, '--base-url', `${proxy.url}/api`, '--client-id', ref.clientId, '--realm', ref.realm,
-      '--time-scale', String(TIME_SCALE), '--session-lifetime', String(ref.lifetimes.consentS), '--suites', suites, '--banks', BANKS,
-      '--workers', '2', '--grep', `(${grep}) `, '--report', dir],
-    { env: { PIS_CLIENT_SECRET: ref.clientSecret }, timeoutMs: 600_000 });
-    let results: RunResults | undefined;
-    try { results = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as RunResults; } catch { /* asserted below */ }
-    return { out: `${cli.stdout}\n${cli.stderr}`, results };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-    await proxy.close();
-  }
+const proxies: Proxy[] = [];
+after(async () => { for (const p of proxies) await p.close(); });
+
+/** A run of the plan's faults through a pass-through of its own in front of the shared reference, as `run`'s arguments give it. */
+async function entry(name: string, plan: Plan, grep = GREP, suites = 'token,session'): Promise<BatchEntry> {
+  const proxy = await startProxy(ref.authUrl, [switchable(plan)]);
+  proxies.push(proxy);
+  return entryFromArgs(name, ['--auth-url', proxy.url, '--base-url', `${proxy.url}/api`, '--client-id', ref.clientId, '--realm', ref.realm,
+    '--time-scale', String(TIME_SCALE), '--session-lifetime', String(ref.lifetimes.consentS), '--suites', suites, '--banks', BANKS,
+    '--grep', `(${grep}) `], ref.clientSecret);
 }
 
-// One run at a time beside the one reference: each run is two workers, and this file runs beside the webhook files, whose timing checks
-// a busier machine blurs into not-run (two at a time made them re-judge under load in a clean-clone npm test).
+const faultName = (plan: Plan) => [plan.bad && `bad tokens and the consent-link error served at ${plan.bad.id}`,
+  plan.expired && `an expired token served at ${plan.expired.id}`].filter(Boolean).join('; ');
+// A live token refused at one operation (401, as a wrong one): the checks that the API takes live tokens fail there only.
+const TAKEN = ['token.use.accepted', 'token.use.refreshed-token-accepted'];
+const CONSENT_OP = OPS.find(o => o.path === 'accounts')!;
+
+/**
+ * Every run of this file, planned once the reference is up, in invocations of
+ * up to 15 parts (test/run/batch.ts), one at a time with two workers: this file
+ * runs beside the webhook files, whose timing checks a busier machine blurs into
+ * not-run (two runs at a time made them re-judge under load in a clean-clone npm test).
+ */
+let batched: Map<string, Promise<{ out: string; results?: RunResults }>> | undefined;
+async function runOf(name: string): Promise<{ out: string; results?: RunResults }> {
+  batched ??= await (async () => {
+    const entries = [
+      ...await Promise.all(plans().map(p => entry(faultName(p), p))),
+      ...await Promise.all(OPS.map(op => entry(`a live token refused at ${op.id}`, { refused: op }, TAKEN.map(escape).join('|'), 'token'))),
+      await entry(`the consent-link error served at ${CONSENT_OP.id} at deutsche-de`, { consentAt: { op: CONSENT_OP, bankId: 'deutsche-de' } },
+        SESSION_CHECKS.map(escape).join('|'), 'session'),
+    ];
+    const runs = runBatches(entries, { workers: 2, perBatch: 15, atOnce: 1 });
+    return new Map([...runs].map(([n, r]) => [n, r.then(({ cli, results }) => ({ out: `${cli.stdout}\n${cli.stderr}`, ...(results ? { results } : {}) }))]));
+  })();
+  const run = batched.get(name);
+  assert.ok(run, `${name} is in no batch`);
+  return run;
+}
+
 describe('every operation: a fault there only fails the operation checks there only', { concurrency: 1 }, () => {
   for (const plan of plans()) {
-    const name = [plan.bad && `bad tokens and the consent-link error served at ${plan.bad.id}`, plan.expired && `an expired token served at ${plan.expired.id}`]
-      .filter(Boolean).join('; ');
+    const name = faultName(plan);
     it(name, async () => {
-      const { out, results } = await runWith(plan);
+      const { out, results } = await runOf(name);
       assert.ok(results, `no results.json:\n${out}`);
       const broken = (id: string): string[] | undefined => {
         const c = results.checks.find(x => x.id === id);
@@ -167,12 +184,10 @@ describe('every operation: a fault there only fails the operation checks there o
   }
 });
 
-// A live token refused at one operation (401, as a wrong one): the checks that the API takes live tokens fail there only.
-const TAKEN = ['token.use.accepted', 'token.use.refreshed-token-accepted'];
 describe('every operation: a live token refused there only fails the live-token checks there only', { concurrency: 1 }, () => {
   for (const op of OPS) {
     it(`a live token refused at ${op.id}`, async () => {
-      const { out, results } = await runWith({ refused: op }, TAKEN.map(escape).join('|'), 'token');
+      const { out, results } = await runOf(`a live token refused at ${op.id}`);
       for (const id of TAKEN) {
         const c = results?.checks.find(x => x.id === id);
         assert.equal(c?.status, 'failed', `${id}\n${out}`);
@@ -185,9 +200,9 @@ describe('every operation: a live token refused there only fails the live-token 
 // The consent-link error served away at one bank only (deutsche-de, the one German bank of BANKS): the session checks
 // that probe every operation at one bank per country fail at that operation, at that bank.
 describe('one bank per country: the consent-link error served at one bank only fails the session checks there only', () => {
-  const op = OPS.find(o => o.path === 'accounts')!;
+  const op = CONSENT_OP;
   it(`the consent-link error served at ${op.id} at deutsche-de`, async () => {
-    const { out, results } = await runWith({ consentAt: { op, bankId: 'deutsche-de' } }, SESSION_CHECKS.map(escape).join('|'), 'session');
+    const { out, results } = await runOf(`the consent-link error served at ${op.id} at deutsche-de`);
     for (const id of SESSION_CHECKS) {
       const c = results?.checks.find(x => x.id === id);
       assert.equal(c?.status, 'failed', `${id}\n${out}`);
