@@ -26,7 +26,7 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const TARGET = { quietS: 300, loadedS: 600 };
 /** The proof files: each starts whole runs against a faulty reference or behind mutations. */
 const PROOF_FILES = [
-  'test/run/catalog.test.ts', 'test/suites/mutations.test.ts', 'test/run/versions.test.ts',
+  'test/run/catalog.test.ts', 'test/suites/mutations.test.ts', 'test/proofs/operation-places.test.ts', 'test/run/versions.test.ts',
   'test/sink/reference-faults-a.test.ts', 'test/sink/reference-faults-b.test.ts', 'test/certify/faults.test.ts',
 ];
 

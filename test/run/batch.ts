@@ -89,7 +89,7 @@ export function runBatches(entries: readonly BatchEntry[], o: BatchOptions): Map
 }
 
 /** The entries in one Playwright invocation. */
-export async function runBatch(entries: readonly BatchEntry[], o: Pick<BatchOptions, 'timeScale' | 'workers'>): Promise<Run[]> {
+async function runBatch(entries: readonly BatchEntry[], o: Pick<BatchOptions, 'timeScale' | 'workers'>): Promise<Run[]> {
   const refs: Bundled[] = [];
   const scratch = makeScratch();
   try {
