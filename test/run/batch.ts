@@ -8,11 +8,12 @@
 // with (preflight, planSelection) and judged by the same verdict;
 // test/run/catalog.test.ts holds a batch's part equal to `run`'s own run of
 // the clean reference, check by check.
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RunResults } from '../../harness/results/model.ts';
-import { startBundled, type Bundled } from '../../harness/runner/bundled.ts';
 import { makeScratch, runPlaywright, type TargetRunRequest } from '../../harness/runner/playwright.ts';
 import { fromFlags, resolveTarget, type PartialConfig } from '../../harness/config/config.ts';
 import { parseOptions } from '../../harness/cli/option-table.ts';
@@ -40,6 +41,9 @@ export function entryFromArgs(name: string, args: string[], clientSecret: string
   if (!v) throw new Error(`run ${args.join(' ')}: no run`);
   return { name, suites: chooseSuites(v.suites), ...(v.grep ? { grep: v.grep } : {}), config: { ...fromFlags(v), clientSecret } };
 }
+
+const HOST = fileURLToPath(new URL('./reference-host.ts', import.meta.url));
+const TSX = import.meta.resolve('tsx');
 
 /** The webhook api-key every bundled part's reference is given: a batch's parts share the secrets Playwright's environment carries. */
 const BATCH_KEY = 'batch-webhook-key-0123456789';
@@ -90,18 +94,14 @@ export function runBatches(entries: readonly BatchEntry[], o: BatchOptions): Map
 
 /** The entries in one Playwright invocation. */
 async function runBatch(entries: readonly BatchEntry[], o: Pick<BatchOptions, 'timeScale' | 'workers'>): Promise<Run[]> {
-  const refs: Bundled[] = [];
+  const bundled = entries.filter(e => 'faults' in e);
+  const host = bundled.length ? await hostReferences(bundled.map(e => e.faults), o.timeScale ?? 1) : undefined;
   const scratch = makeScratch();
   try {
     const runs: TargetRunRequest[] = [];
     let secrets: Record<string, string> | undefined;
     for (const e of entries) {
-      let source: PartialConfig;
-      if ('faults' in e) {
-        const ref = await startBundled({ timeScale: o.timeScale ?? 1, faults: e.faults, webhookApiKey: BATCH_KEY, apiVersion: LATEST_API_VERSION });
-        refs.push(ref);
-        source = { ...ref.config, apiVersion: LATEST_API_VERSION };
-      } else source = e.config;
+      const source: PartialConfig = 'faults' in e ? { ...host!.configs[bundled.indexOf(e)]!, apiVersion: LATEST_API_VERSION } : e.config;
       let cfg = resolveTarget(source);
       const found = await preflight(cfg, redactTargetSecrets(new Redactor(), cfg));
       cfg = { ...cfg, ...runTimeScale(cfg, found.controlTimeScale, undefined).settings };
@@ -128,6 +128,26 @@ async function runBatch(entries: readonly BatchEntry[], o: Pick<BatchOptions, 't
     });
   } finally {
     scratch.remove();
-    await Promise.all(refs.map(r => r.close()));
+    await host?.close();
   }
+}
+
+/** The bundled references of a batch, started in a process of their own (reference-host.ts), each as `run --fault` starts one. */
+async function hostReferences(faults: string[][], timeScale: number): Promise<{ configs: PartialConfig[]; close(): Promise<void> }> {
+  const asked = faults.map(f => ({ faults: f, timeScale, webhookApiKey: BATCH_KEY, apiVersion: LATEST_API_VERSION }));
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  // Set by `node --test` in its children; the host runs no test.
+  delete env.NODE_TEST_CONTEXT;
+  const child = spawn(process.execPath, ['--import', TSX, HOST, JSON.stringify(asked)], { stdio: ['pipe', 'pipe', 'inherit'], env });
+  const ended = new Promise<void>(resolve => child.on('close', () => resolve()));
+  let text = '';
+  const configs = await new Promise<PartialConfig[]>((resolve, reject) => {
+    child.stdout.on('data', d => {
+      text += d;
+      if (text.includes('\n')) resolve(JSON.parse(text.slice(0, text.indexOf('\n'))) as PartialConfig[]);
+    });
+    child.on('error', reject);
+    child.on('close', code => reject(new Error(`the references' host ended (${code}) before it gave their URLs`)));
+  });
+  return { configs, close: async () => { child.stdin.end(); await ended; } };
 }
