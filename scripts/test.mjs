@@ -73,11 +73,11 @@ const ALONE = ['test/run/default.test.ts', 'test/suites/webhook.test.ts', 'test/
 // sorts them by path instead): the longest files start first, so that none of
 // them begins when the rest is nearly done and runs on alone. The rest keep
 // their path order. Measured with a whole `npm test`; a file missing here only
-// starts later: test/proofs/operation-places.test.ts, not listed, began at
-// 345 s of a clean-clone run and ended the phase at 712 s (189 CPU s over
-// 367 s). Beside the catalog from the start, the catalog's references on the
-// test's own event loop answered past the 2 s access tokens of its compressed
-// clock; test/run/batch.ts hosts them in a process of their own since.
+// starts later. Tried, and not kept: the per-operation proofs first too
+// (test/proofs/operation-places.test.ts: 189 CPU s over 367 s, from 345 s of a
+// clean-clone run, when the phase ended at 712 s); beside the catalog and the
+// mutation proofs from the start, three of its runs and two of the catalog's
+// saw the compressed clock's 2 s access tokens expire under their own calls.
 // Tried, and not kept: the wait-bound proof files (test/sink/reference-faults-*
 // and test/sender/faults: about 5 CPU s in 60 to 150 s each) in a stream of
 // their own beside the four slots from the start, and the type-check and lint
@@ -89,7 +89,6 @@ const ALONE = ['test/run/default.test.ts', 'test/suites/webhook.test.ts', 'test/
 // 10 to 11. More load beside them buys re-runs, not overlap.
 const LONGEST = [
   'test/run/catalog.test.ts',
-  'test/proofs/operation-places.test.ts',
   'test/suites/mutations.test.ts',
   'test/suites/token/keycloak.test.ts',
   'test/sink/reference-clean.test.ts',
