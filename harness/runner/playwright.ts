@@ -1,7 +1,9 @@
 // Starts Playwright on the conformance suites as a child process, on the
-// selection `run` computed (a --test-list file). The run context and the
-// target's secrets travel in the child's environment (never its argv, which
-// `ps` shows); the reporter prints progress straight to our terminal.
+// selection `run` computed (its spec files and a --grep of its check ids; in a
+// batch of several targets, each project's own, from the config). The run
+// context and the target's secrets travel in the child's environment (never
+// its argv, which `ps` shows); the reporter prints progress straight to our
+// terminal, or the caller keeps it (a batch).
 // The runner leads its own process group with its workers: a stop signal
 // reaches it once, from here, so its reporter writes what the run found, and
 // guard.mjs ends the whole group when this process ends.
