@@ -29,7 +29,12 @@ export interface SenderFlags {
   older?: boolean;
 }
 
-export interface TestSender { controlUrl: string; sent: number; close(): Promise<void> }
+export interface TestSender {
+  controlUrl: string; sent: number;
+  /** Resolves when every checkout asked for so far has had each of its events delivered (or given up), at once if none runs. */
+  settled(): Promise<void>;
+  close(): Promise<void>;
+}
 
 interface Req {
   kind: 'normal' | 'batch'; payments?: number; statuses: string[]; abortReason?: string;
@@ -41,7 +46,12 @@ export async function startSender(scale: number, f: SenderFlags = {}): Promise<T
   const timers = new Set<NodeJS.Timeout>();
   let closed = false, n = 0, queue: Promise<unknown> = Promise.resolve();
   const sleep = (specMs: number) => new Promise<void>(r => { const t = setTimeout(() => { timers.delete(t); r(); }, specMs * scale); timers.add(t); });
-  const state: TestSender = { controlUrl: '', sent: 0, close: async () => {} };
+  let running = 0;
+  const waiters: Array<() => void> = [];
+  const state: TestSender = {
+    controlUrl: '', sent: 0, close: async () => {},
+    settled: () => running === 0 ? Promise.resolve() : new Promise<void>(r => { waiters.push(r); }),
+  };
 
   const attempt = async (url: string, headers: Record<string, string>, body: string): Promise<number | undefined> => {
     const ac = new AbortController();
@@ -100,7 +110,8 @@ export async function startSender(scale: number, f: SenderFlags = {}): Promise<T
       }
       const id = `ck-${++n}`;
       res.writeHead(201, { 'content-type': 'application/json' }).end(JSON.stringify({ id }));
-      void run(r, id);
+      running++;
+      void run(r, id).finally(() => { if (--running === 0) for (const w of waiters.splice(0)) w(); });
     });
   });
   await new Promise<void>(r => server.listen(0, '127.0.0.1', r));
