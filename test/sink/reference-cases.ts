@@ -70,12 +70,16 @@ export const OWN_SETUP: Record<string, CaseSetup> = {
 };
 
 /**
- * Faults that serialise every checkout's chain (one queue for all, or for all retries): their proofs need the
- * parallel probes, not the growth chains at each event position (`*-chain`), which would add 5 x 70 spec s in a row.
+ * Faults that serialise every checkout (one queue for all, or for all retries): what webhook.parallel needs and no
+ * more. Answers held open (slow-4s, slow-6s) for attempts to overlap, failures in backoff (status-500, reset) that must
+ * not hold the other checkouts, a chain of three failures (held) to compare a held retry's delay with, and two clean
+ * checkouts. Sent one after another, the 40-odd plans of the suite took 84 s for the two faults here and 84 s for the
+ * sender case with one queue (test/sink/sender-cases.ts), 22 s each with these.
  */
-export const PLANS_WITHOUT_CHAINS = SUITE_PLANS.filter(p => !p.name.endsWith('-chain'));
-const WITHOUT_CHAINS: CaseSetup = { ...USUAL, plans: PLANS_WITHOUT_CHAINS };
-const LIGHTER: Record<string, CaseSetup> = { 'webhook-global-queue': WITHOUT_CHAINS, 'webhook-global-retry-queue': WITHOUT_CHAINS };
+const PARALLEL_NAMES = ['clean-normal', 'clean-batch', 'held', 'answer-500', 'reset', 'answer-after-4s', 'answer-after-6s'];
+export const PARALLEL_PLANS = SUITE_PLANS.filter(p => PARALLEL_NAMES.includes(p.name));
+const SERIALISED: CaseSetup = { ...USUAL, plans: PARALLEL_PLANS };
+const LIGHTER: Record<string, CaseSetup> = { 'webhook-global-queue': SERIALISED, 'webhook-global-retry-queue': SERIALISED };
 
 export const WEBHOOK_FAULTS = FAULTS.filter(f => f.prefix.startsWith('webhook.') && !OWN_SETUP[f.name]);
 const PROOFS = loadProofs().faults;

@@ -13,7 +13,7 @@ import { webhookKeys } from '../../harness/sink/keys.ts';
 import { buildWebhookBody } from '../../harness/webhook/bodies.ts';
 import { startSender, type SenderFlags } from './sender.ts';
 import { judgeable } from './stall.ts';
-import { PLANS_WITHOUT_CHAINS } from './reference-cases.ts';
+import { PARALLEL_PLANS } from './reference-cases.ts';
 import type { CheckoutPlan } from '../../harness/sink/plan.ts';
 
 /** As in reference-cases.ts: 400 real ms between a 3 s and the 5 s window, a 200 ms tolerance floor for a busy machine. */
@@ -83,7 +83,7 @@ export const CASES: Array<{ name: string; flags: SenderFlags; prefix?: string; l
   { name: 'no timeout', flags: { timeoutMs: Infinity }, prefix: 'webhook.timeout' },
   { name: 'short timeout', flags: { timeoutMs: 3_000 }, prefix: 'webhook.timeout' },
   { name: 'no ack gating', flags: { noAckGating: true }, prefix: 'webhook.order' },
-  { name: 'global queue', flags: { globalQueue: true }, prefix: 'webhook.parallel', plans: PLANS_WITHOUT_CHAINS },
+  { name: 'global queue', flags: { globalQueue: true }, prefix: 'webhook.parallel', plans: PARALLEL_PLANS },
   { name: 'retries without api-key', flags: { noKeyOnRetries: true }, prefix: 'webhook.auth' },
   { name: 'originalAmount as string', flags: { amountString: true }, prefix: 'webhook.body' },
   { name: 'forbidden sequence accepted', flags: { acceptForbidden: true }, prefix: 'webhook.states' },
