@@ -12,6 +12,7 @@
 // computed from fields redaction never touches. Messages that quote target
 // data redact that data before it is put in (show() in the suites).
 import type { CheckResult, DeliveryAttempt, Evidence, RunResults } from '../results/model.ts';
+import { Literals } from './literals.ts';
 
 export const REDACTED = '[redacted]';
 
@@ -67,15 +68,13 @@ export class Redactor {
   private readonly exact = new Map<string, string>();
   /** Placeholders of the registered secrets shorter than SHORT_SECRET characters (the owner warns about them). */
   readonly shortSecrets = new Set<string>();
-  /** The base64 and base64url spellings of the registered secrets at each of the three alignments (a target that echoes a secret encoded). */
-  private readonly encoded = new Set<string>();
-  /** The URL-encoded spelling of each secret that has one. */
-  private readonly uriEncoded = new Map<string, string>();
   /**
-   * Finds any spelling of any secret: text without one (most of it) skips the replacing loop.
-   * Built on first use after a change: a suite registers every token it is issued.
+   * Every spelling of every secret, found in one pass: the value, its URL-encoded spelling, and its base64 and base64url
+   * spellings at each of the three alignments (a target that echoes a secret encoded).
    */
-  private anySpelling: RegExp | undefined;
+  private readonly spellings = new Literals<true>();
+  /** Each secret and its URL-encoded spelling, to the placeholder that stands for it in curl lines (the last one given). */
+  private readonly asPlaceholder = new Literals<string>();
 
   constructor(values: Iterable<string | undefined> = []) {
     for (const v of values) this.add(v);
@@ -90,11 +89,13 @@ export class Redactor {
     if (value && value.length >= 4) {
       this.secrets.set(value, placeholder);
       const enc = encodeURIComponent(value);
-      if (enc !== value) this.uriEncoded.set(value, enc);
-      this.anySpelling = undefined;
+      for (const sp of enc !== value ? [value, enc] : [value]) {
+        this.spellings.add(sp, true);
+        this.asPlaceholder.add(sp, placeholder);
+      }
     }
     if (value && value.length < SHORT_SECRET) this.shortSecrets.add(placeholder);
-    if (value && value.length >= SHORT_SECRET) for (const e of base64Spellings(value)) this.encoded.add(e);
+    if (value && value.length >= SHORT_SECRET) for (const e of base64Spellings(value)) this.spellings.add(e, true);
     return this;
   }
 
@@ -107,37 +108,19 @@ export class Redactor {
 
   /** Replaces known secrets with `$PLACEHOLDER` (for a shell line a reader can run with their own values). */
   placeholders(s: string): string {
-    let out = s;
-    for (const [secret, name] of this.secrets) {
-      out = out.split(secret).join('$' + name);
-      const enc = encodeURIComponent(secret);
-      if (enc !== secret) out = out.split(enc).join('$' + name);
-    }
-    return out;
+    return this.asPlaceholder.replace(s, (_, name) => '$' + name);
   }
 
   /** Replaces every known secret inside a string, including its URL-encoded form. */
   text(s: string): string {
     let out = s;
-    if (this.secrets.size && this.spellings().test(out)) {
-      // One secret after another, as registered: a secret inside a longer one goes with it, never half of it.
-      for (const secret of this.secrets.keys()) {
-        if (out.includes(secret)) out = out.split(secret).join(REDACTED);
-        const enc = this.uriEncoded.get(secret);
-        if (enc !== undefined && out.includes(enc)) out = out.split(enc).join(REDACTED);
-      }
-      for (const e of this.encoded) if (out.includes(e)) out = out.split(e).join(REDACTED);
-    }
+    out = this.spellings.replace(out, () => REDACTED);
     // Bearer credentials and form fields carrying secrets by name, whatever their value.
     out = out.replace(/\b(Bearer|Basic)\s+(?!\[redacted\])[A-Za-z0-9._~+/=-]+/gi, `$1 ${REDACTED}`);
     out = out.replace(/\b(client_secret|refresh_token|access_token)=(?!%5Bredacted|\[redacted|\$)[^&\s"']*/g, `$1=${REDACTED}`);
     return out;
   }
 
-  private spellings(): RegExp {
-    const all = [...this.secrets.keys(), ...this.uriEncoded.values(), ...this.encoded];
-    return this.anySpelling ??= new RegExp(all.map(x => x.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'));
-  }
 
   /** The text of a JSON body: known secrets by value, and the string values of secret-named fields whatever they are. */
   jsonText(s: string): string {

@@ -1,0 +1,46 @@
+// The redactor's one-pass finder of many literal texts (harness/report/literals.ts).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Literals } from '../../harness/report/literals.ts';
+
+const mark = (t: string, v: string) => `<${v}:${t.length}>`;
+
+test('every occurrence, left to right, the longest text at each place, replaced text not searched again', () => {
+  const l = new Literals<string>();
+  l.add('abcd', 'short');
+  l.add('abcdefgh', 'long');
+  l.add('efgh', 'tail');
+  assert.equal(l.replace('x abcdefgh y abcd z efgh abcdabcd', mark), 'x <long:8> y <short:4> z <tail:4> <short:4><short:4>');
+  // Overlapping: the leftmost wins, and what it covered is not searched again.
+  assert.equal(l.replace('abcdefg', mark), '<short:4>efg');
+  assert.equal(l.replace('no secret here', mark), 'no secret here');
+  assert.equal(l.replace('abc', mark), 'abc');
+  assert.equal(l.replace('', mark), '');
+});
+
+test('a text added again takes the new value; the size counts texts once; a text under 4 characters is refused', () => {
+  const l = new Literals<string>();
+  l.add('secret-1', 'A');
+  l.add('secret-1', 'B');
+  assert.equal(l.size, 1);
+  assert.equal(l.replace('[secret-1]', (_, v) => v), '[B]');
+  assert.throws(() => l.add('abc', 'C'), RangeError);
+});
+
+test('texts sharing a prefix (JWTs all start eyJhbGci) are each found, whatever their number', () => {
+  const l = new Literals<number>();
+  const tokens = Array.from({ length: 500 }, (_, i) => `eyJhbGciOiJSUzI1NiJ9.${i.toString(36).padStart(4, '0')}.sig`);
+  tokens.forEach((t, i) => l.add(t, i));
+  const text = tokens.filter((_, i) => i % 7 === 0).join(' and ');
+  const out = l.replace(text, (_, v) => `#${v}`);
+  assert.equal(out, tokens.map((_, i) => i).filter(i => i % 7 === 0).map(i => `#${i}`).join(' and '));
+});
+
+test('characters beyond the basic plane and hash collisions are compared in full', () => {
+  const l = new Literals<string>();
+  l.add('😀😀ab', 'emoji');
+  l.add('Aa\u0000\u0000', 'first');
+  assert.equal(l.replace('x😀😀ab😀😀', mark), 'x<emoji:6>😀😀');
+  // 'BB' and 'Aa' hash alike under ×31 (66·31+66 = 65·31+97): only the real text is replaced.
+  assert.equal(l.replace('BB\u0000\u0000 Aa\u0000\u0000', (_, v) => v), 'BB\u0000\u0000 first');
+});
