@@ -65,8 +65,10 @@ const HELP = `Usage: pis-conformance sink --port P --api-key KEY [--duration S] 
 
 Listens for webhooks from a sender the harness cannot drive: create checkouts by
 hand in a sandbox whose registered webhook points here. Each new checkout (told
-apart by the body's id) gets the next probe of this cycle, answering its first
-attempts (or those of its events at the place named): ${PASSIVE_CYCLE.map(p => `${p.name} (${p.answers.join(', ') || '200'}` +
+apart by the body's id) gets the next probe of this cycle that fits its kind,
+answering its first attempts (or those of its events at the place named; a probe
+named for a normal or a batch checkout waits for the next checkout of that kind):
+${PASSIVE_CYCLE.map(p => `${p.name} (${p.answers.join(', ') || '200'}` +
   `${p.failAt ? ` at its ${p.failAt} event` : ''})`).join('; ')}.
 Each attempt prints one line as soon as it is over: when it came, its checkout and
 status, what the sink answered (and which probe), and whether the api-key was the

@@ -22,6 +22,12 @@ export interface CheckoutPlan {
   /** What the suite asks the control API for (absent for checkouts the sink only saw). */
   request?: CheckoutRequest;
   /**
+   * For the passive sink: the kind of checkout this entry is meant for (its place exists in that kind only). A
+   * checkout of the other kind, or of a kind its body does not tell, gets the next entry that fits, and this one
+   * waits for the next checkout of its kind.
+   */
+  wants?: 'normal' | 'batch';
+  /**
    * 'held': the checkout kept in backoff for the parallel check; 'late': created
    * while the held one waits in backoff, it must not wait for it (spec 6.9).
    */
@@ -196,8 +202,10 @@ export function againAt(position: EventPosition, n: number, probe: 'hang-up' | '
 }
 
 /**
- * For the passive sink: the n-th checkout seen gets entry n mod length. The
- * first ones exercise the most (a person may create only a few by hand).
+ * For the passive sink: each new checkout gets the next entry that fits its
+ * kind (`wants`), in this order, round after round; an entry passed over for
+ * its kind goes to the next checkout of that kind. The first ones exercise
+ * the most (a person may create only a few by hand).
  */
 export const PASSIVE_CYCLE: readonly CheckoutPlan[] = [
   { name: 'answer-500', answers: ['status-500'] },
@@ -221,8 +229,29 @@ export const PASSIVE_CYCLE: readonly CheckoutPlan[] = [
   { name: 'answer-trickled', answers: ['slow-trickle'] },
   // Named for the checkout a person should create for them: a failure at each other event position,
   // with a third failure, so that one checkout per position serves growth too (a person waits the 40 s more).
-  ...OTHER_POSITIONS.map(([kind, where]): CheckoutPlan => ({ name: `${kind}-${where}-fails`, failAt: where, answers: [...AT_PLACE, 'status-500'] })),
+  ...OTHER_POSITIONS.map(([kind, where]): CheckoutPlan =>
+    ({ name: `${kind}-${where}-fails`, failAt: where, wants: kind, answers: [...AT_PLACE, 'status-500'] })),
 ];
+
+/**
+ * The passive sink's choice of entry for each new checkout, by its kind (undefined: its body does not tell): the first
+ * entry passed over earlier that fits, else the next of the cycle that fits; when none fits, the next of the cycle.
+ */
+export function passiveChooser(cycle: readonly CheckoutPlan[]): (kind: 'normal' | 'batch' | undefined) => CheckoutPlan {
+  let next = 0;
+  const passedOver: number[] = [];
+  const fits = (i: number, kind: 'normal' | 'batch' | undefined) => cycle[i]!.wants === undefined || cycle[i]!.wants === kind;
+  return kind => {
+    const waiting = passedOver.findIndex(i => fits(i, kind));
+    if (waiting >= 0) return cycle[passedOver.splice(waiting, 1)[0]!]!;
+    for (let n = 0; n < cycle.length; n++) {
+      const i = next++ % cycle.length;
+      if (fits(i, kind)) return cycle[i]!;
+      if (!passedOver.includes(i)) passedOver.push(i);
+    }
+    return cycle[next++ % cycle.length]!;
+  };
+}
 
 /** The probe for attempt `n` (0-based) of a checkout under a plan, or of the attempts at its `failAt` place. */
 export function probeFor(plan: CheckoutPlan, n: number): Probe {

@@ -19,6 +19,13 @@ export const HOOK_PATH = /\/hooks\/([A-Za-z0-9._-]{1,100})(?:[/?]|$)/;
 export const BODY_ID = /"id"\s*:\s*"([^"\\]{1,200})"/;
 export const BODY_REF = /"referenceId"\s*:\s*"([^"\\]{1,200})"/;
 
+/** A body's kind, read the way the checkout id is: a batch carries a `payments` array (spec 2.3), a normal checkout a `payment` object (2.2). */
+export function kindOfHead(head: string): 'normal' | 'batch' | undefined {
+  if (/"payments"\s*:\s*\[/.test(head)) return 'batch';
+  if (/"payment"\s*:\s*\{/.test(head)) return 'normal';
+  return undefined;
+}
+
 /** A body's top-level status, read the way the checkout id is (the first match); a body without one is at no place. */
 const BODY_STATUS = /"status"\s*:\s*"([A-Z_]{1,40})"/;
 

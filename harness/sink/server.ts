@@ -19,11 +19,11 @@ import { NO_CHECKOUT_ID as NO_ID } from './checks/view.ts';
 import { BodyReader, MAX_BODY_BYTES } from './body.ts';
 import { ConnectionGuard } from './connections.ts';
 import { startLagMonitor } from './lag.ts';
-import { PASSIVE_CYCLE, probeFor, type CheckoutPlan, type ControlOutcome, type SinkPlan } from './plan.ts';
+import { PASSIVE_CYCLE, passiveChooser, probeFor, type CheckoutPlan, type ControlOutcome, type SinkPlan } from './plan.ts';
 import type { Forward, ForwardAnswer } from './forward.ts';
 import { RETRY_AFTER_SPEC_S, SLOW_ANSWER_SPEC_MS, TRICKLE_BODY, TRICKLE_STEP_SPEC_MS, probeAnswer, probeOfStatus } from './probes.ts';
 import { ReadBodies } from './read-bodies.ts';
-import { BODY_ID, BODY_REF, HOOK_PATH, probeAtPlace, type Route } from './routes.ts';
+import { BODY_ID, BODY_REF, HOOK_PATH, kindOfHead, probeAtPlace, type Route } from './routes.ts';
 import { Recorder, judgeKey, type RawAttempt } from './recorder.ts';
 import { selfSignedCertificate } from './tls.ts';
 import { specClock, type SpecClock } from '../clock.ts';
@@ -107,7 +107,7 @@ export const STRANGER_SAMPLE = 200;
 export async function startSink(opts: SinkOptions = {}): Promise<Sink> {
   const host = opts.host ?? '127.0.0.1';
   const clock = specClock(opts.timeScale ?? 1);
-  const passive = opts.passive ?? PASSIVE_CYCLE;
+  const nextPassive = passiveChooser(opts.passive ?? PASSIVE_CYCLE);
   // The contracts are compiled now, not on the first body: that takes a second or
   // more, and the sink would stamp every attempt that came meanwhile that much late.
   // Likewise the first read of a body of each kind (2-10 ms on a busy machine, then 0.1 ms).
@@ -123,7 +123,7 @@ export async function startSink(opts: SinkOptions = {}): Promise<Sink> {
   const current = new Map<Socket, { a: RawAttempt; res: ServerResponse }>();
   /** Open attempts that came with a registered key: a stranger's open connection must not hold the drive. */
   const senderOpen = new Set<RawAttempt>();
-  let passiveSeen = 0, failuresProvoked = 0, retriesSeen = 0, open = 0, sender = 0, unattributed = 0, strangersKept = 0, strangerBodyBytes = 0;
+  let failuresProvoked = 0, retriesSeen = 0, open = 0, sender = 0, unattributed = 0, strangersKept = 0, strangerBodyBytes = 0;
   const deadlineMs = opts.bodyDeadlineMs ?? Math.max(1_000, clock.toReal(BODY_DEADLINE_SPEC_MS));
   const maxConnections = opts.maxConnections ?? 2_000;
 
@@ -146,7 +146,7 @@ export async function startSink(opts: SinkOptions = {}): Promise<Sink> {
     let r = routes.get(a.route);
     // Only the sender opens a checkout of the passive plan: a stranger's post must not take a probe meant for it.
     if (!r && isSenders(a, undefined)) {
-      r = { key: a.route, plan: passive[passiveSeen++ % passive.length], checkoutId: id, count: 0, lastFailed: false };
+      r = { key: a.route, plan: nextPassive(kindOfHead(text)), checkoutId: id, count: 0, lastFailed: false };
       routes.set(a.route, r);
     }
     return r;

@@ -1,0 +1,46 @@
+// The passive sink gives each new checkout the next probe of its cycle that fits the checkout's kind: an entry named
+// for a batch checkout's place waits for a batch checkout, whatever order the sender's checkouts arrive in.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { request } from 'undici';
+import { PASSIVE_CYCLE, passiveChooser, type CheckoutPlan } from '../../harness/sink/plan.ts';
+import { startSink } from '../../harness/sink/server.ts';
+import { buildWebhookBody } from '../../harness/webhook/bodies.ts';
+
+const KEY = 'passive-key-12345';
+
+test('the chooser: entries in cycle order, an entry for one kind passed over until a checkout of that kind comes', () => {
+  const cycle: CheckoutPlan[] = [
+    { name: 'a', answers: [] }, { name: 'b', answers: [], wants: 'batch' }, { name: 'c', answers: [] }, { name: 'd', answers: [], wants: 'normal' },
+  ];
+  const next = passiveChooser(cycle);
+  const got = (['normal', 'normal', 'batch', undefined, 'normal', 'batch', 'batch'] as const).map(k => next(k).name);
+  // normal: a; normal: c (b passed over); batch: b (it waited); unknown: a (d is for normal checkouts, passed over);
+  // normal: d (it waited); then the cycle goes on where it was: batch: b; batch: c.
+  assert.deepEqual(got, ['a', 'c', 'b', 'a', 'd', 'b', 'c']);
+  // A cycle whose every entry wants the other kind still answers.
+  assert.equal(passiveChooser([{ name: 'x', answers: [], wants: 'batch' }])('normal').name, 'x');
+});
+
+test('the sink: normal and batch checkouts arriving interleaved each get the places of their kind', async () => {
+  const sink = await startSink({ timeScale: 0.05, apiKey: KEY });
+  try {
+    // The cycle's place entries come last (normal middle, normal final, batch first, middle, final); a sender's
+    // checkouts reach them alternating. Taken in arrival order, a batch checkout would get a normal place.
+    const places = PASSIVE_CYCLE.filter(p => p.wants).length;
+    const kinds: Array<'normal' | 'batch'> =
+      [...Array<'normal' | 'batch'>(PASSIVE_CYCLE.length - places).fill('normal'), 'batch', 'normal', 'batch', 'normal', 'batch'];
+    for (const [i, kind] of kinds.entries()) {
+      // Each first attempt as the probe answers it (one resets the connection).
+      await request(`${sink.url}/webhook`, { method: 'POST', headers: { 'content-type': 'application/json', 'api-key': KEY },
+        body: JSON.stringify(buildWebhookBody({ kind, id: `ck-${i}`, status: 'STARTED' })) }).then(r => r.body.text(), () => undefined);
+    }
+    const planned = sink.plan();
+    const planOf = new Map([...planned].map(([id, p]) => [id, p.plan.name]));
+    const batchPlans = kinds.flatMap((k, i) => k === 'batch' ? [planOf.get(`ck-${i}`)] : []);
+    assert.deepEqual(batchPlans, ['batch-first-fails', 'batch-middle-fails', 'batch-final-fails']);
+    const normalPlans = kinds.flatMap((k, i) => k === 'normal' ? [planOf.get(`ck-${i}`)!] : []);
+    assert.ok(normalPlans.includes('normal-middle-fails') && normalPlans.includes('normal-final-fails'), normalPlans.join(', '));
+    assert.ok(!normalPlans.some(p => p.startsWith('batch-')), normalPlans.join(', '));
+  } finally { await sink.close(); }
+});
