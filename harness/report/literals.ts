@@ -35,20 +35,23 @@ export class Literals<V> {
   }
 
   /**
-   * `s` with every text found replaced by what `by` gives for it, left to right, the longest text at each place
-   * (a text inside a longer one goes with it, never half of it). Replaced text is not searched again.
+   * `s` with every stretch covered by the texts found replaced by what `by` gives for the first text of the stretch:
+   * found left to right, the longest at each place, and texts that overlap make one stretch, so no part of any text
+   * survives (a text inside a longer one goes with it; two that overlap go together).
    */
   replace(s: string, by: (text: string, value: V) => string): string {
     if (!this.count || s.length < KEY_LENGTH) return s;
     let out = '', last = 0;
-    for (let i = 0; i <= s.length - KEY_LENGTH;) {
+    let start = -1, end = -1, first: { text: string; value: V } | undefined;
+    for (let i = 0; i <= s.length - KEY_LENGTH; i++) {
       const list = this.byKey.get(keyAt(s, i));
       const hit = list?.find(e => s.startsWith(e.text, i));
-      if (!hit) { i++; continue; }
-      out += s.slice(last, i) + by(hit.text, hit.value);
-      i += hit.text.length;
-      last = i;
+      if (!hit) continue;
+      if (first && i < end) { end = Math.max(end, i + hit.text.length); continue; }
+      if (first) { out += s.slice(last, start) + by(first.text, first.value); last = end; }
+      first = hit; start = i; end = i + hit.text.length;
     }
-    return last === 0 ? s : out + s.slice(last);
+    if (!first) return s;
+    return out + s.slice(last, start) + by(first.text, first.value) + s.slice(end);
   }
 }

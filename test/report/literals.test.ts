@@ -5,14 +5,18 @@ import { Literals } from '../../harness/report/literals.ts';
 
 const mark = (t: string, v: string) => `<${v}:${t.length}>`;
 
-test('every occurrence, left to right, the longest text at each place, replaced text not searched again', () => {
+test('every occurrence, left to right, the longest text at each place; texts that overlap go as one stretch', () => {
   const l = new Literals<string>();
   l.add('abcd', 'short');
   l.add('abcdefgh', 'long');
   l.add('efgh', 'tail');
   assert.equal(l.replace('x abcdefgh y abcd z efgh abcdabcd', mark), 'x <long:8> y <short:4> z <tail:4> <short:4><short:4>');
-  // Overlapping: the leftmost wins, and what it covered is not searched again.
   assert.equal(l.replace('abcdefg', mark), '<short:4>efg');
+  // Overlapping texts: the stretch they cover goes, named by the first; touching ones go each on its own.
+  l.add('cdefg', 'middle');
+  assert.equal(l.replace('x abcdefg y', mark), 'x <short:4> y');
+  assert.equal(l.replace('abcdefgh', mark), '<long:8>');
+  assert.equal(l.replace('abcdabcd', mark), '<short:4><short:4>');
   assert.equal(l.replace('no secret here', mark), 'no secret here');
   assert.equal(l.replace('abc', mark), 'abc');
   assert.equal(l.replace('', mark), '');
