@@ -121,7 +121,6 @@ export class Redactor {
     return out;
   }
 
-
   /** The text of a JSON body: known secrets by value, and the string values of secret-named fields whatever they are. */
   jsonText(s: string): string {
     return this.text(s).replace(/"((?:[^"\\]|\\.)*)"(\s*:\s*)"(?:[^"\\]|\\.)*"/g,

@@ -19,8 +19,13 @@ export const HOOK_PATH = /\/hooks\/([A-Za-z0-9._-]{1,100})(?:[/?]|$)/;
 export const BODY_ID = /"id"\s*:\s*"([^"\\]{1,200})"/;
 export const BODY_REF = /"referenceId"\s*:\s*"([^"\\]{1,200})"/;
 
-/** A body's kind, read the way the checkout id is: a batch carries a `payments` array (spec 2.3), a normal checkout a `payment` object (2.2). */
+/**
+ * A body's kind, read the way the checkout id is: a batch carries a `payments` array (spec 2.3), a normal checkout a
+ * `payment` object (2.2). The older variant of 2.5 (a `payment`, no id) is neither, as the analysis reads it: its
+ * events sit at no event position.
+ */
 export function kindOfHead(head: string): 'normal' | 'batch' | undefined {
+  if (!BODY_ID.test(head)) return undefined;
   if (/"payments"\s*:\s*\[/.test(head)) return 'batch';
   if (/"payment"\s*:\s*\{/.test(head)) return 'normal';
   return undefined;

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { request } from 'undici';
 import { PASSIVE_CYCLE, passiveChooser, type CheckoutPlan } from '../../harness/sink/plan.ts';
 import { startSink } from '../../harness/sink/server.ts';
+import { kindOfHead } from '../../harness/sink/routes.ts';
 import { buildWebhookBody } from '../../harness/webhook/bodies.ts';
 
 const KEY = 'passive-key-12345';
@@ -43,4 +44,12 @@ test('the sink: normal and batch checkouts arriving interleaved each get the pla
     assert.ok(normalPlans.includes('normal-middle-fails') && normalPlans.includes('normal-final-fails'), normalPlans.join(', '));
     assert.ok(!normalPlans.some(p => p.startsWith('batch-')), normalPlans.join(', '));
   } finally { await sink.close(); }
+});
+
+test('the kind of a body: a payments array, a payment object, and the older variant (no id) at no place', () => {
+  assert.equal(kindOfHead(JSON.stringify(buildWebhookBody({ kind: 'batch', id: 'b-1', status: 'STARTED' }))), 'batch');
+  assert.equal(kindOfHead(JSON.stringify(buildWebhookBody({ kind: 'normal', id: 'n-1', status: 'STARTED' }))), 'normal');
+  assert.equal(kindOfHead(JSON.stringify(buildWebhookBody({ kind: 'older', id: 'o-1', status: 'STARTED' }))), undefined);
+  assert.equal(kindOfHead('{"id": "x", "payments" :\n [ {} ]}'), 'batch');
+  assert.equal(kindOfHead('not json'), undefined);
 });
