@@ -22,9 +22,11 @@ const STALL_LIMIT_MS = 150;
 const TIMING_SCALE = 0.1;
 /**
  * The correct sender's session ends when the sender has had every event of every checkout acknowledged, plus
- * SETTLE_MARGIN_MS: the sink then gets SIGTERM and judges. Fixed durations (14, 18, then 30 real s) each left a loaded
- * machine short of a place in a clean-clone npm test at least once (the run ended Incomplete or a retry was cut off);
- * the sender's chains need about 10 real s on a quiet machine. CORRECT_SENDER_CAP_S only bounds a sender that never settles.
+ * SETTLE_MARGIN_MS: the sink then gets SIGTERM and judges, as a user stops it. It once listened a fixed 14, then 18,
+ * then 30 real s, each raised for a clean-clone run that ended Incomplete with places not reached; the cause was the
+ * passive cycle taken in arrival order, which gave a batch checkout a normal place when checkouts arrived out of
+ * creation order (now `passiveChooser`, harness/sink/plan.ts). The sender's chains take about 10 real s on a quiet
+ * machine; CORRECT_SENDER_CAP_S only bounds a sender that never settles.
  */
 const CORRECT_SENDER_CAP_S = 120;
 const SETTLE_MARGIN_MS = 500;
