@@ -32,6 +32,14 @@ test('the npm start figure quotes bench/RESULTS.md, or says it has no time yet',
   assert.match(figuresReadme(page, ''), /bench\/RESULTS\.md has no time for it yet/);
 });
 
+test('the npm test figure quotes the whole command of bench/RESULTS.md, or says it has no time yet', () => {
+  const bench = '<!-- tests.bench -->\nRun x, load average 0.3 at the start (quiet) and 1.0 at the end.\n' +
+    '| what | wall s | runs | CPU s | outcome |\n| `npm test`, all of it | 777.0 | 330.2 | 1139.6 | exit 0 |\n<!-- /tests.bench -->\n';
+  const page = readFileSync(FIGURES_README, 'utf8');
+  assert.match(figuresReadme(page, bench), /measured 777\.0 s \(about 13 minutes\) and 1139\.6 CPU s on a shared 2-core machine at load average 0\.3 at the start\./);
+  assert.match(figuresReadme(page, ''), /bench\/RESULTS\.md has no time for the whole command yet/);
+});
+
 test('the settings README.md states in prose are the code\'s: bundled time scale and lifetimes, --max-wait, the bank cap, the log line', async () => {
   const { BUNDLED_TIME_SCALE, bundledLifetimes } = await import('../../harness/runner/bundled.ts');
   const { DEFAULT_BANKS } = await import('../../harness/config/banks.ts');
