@@ -27,7 +27,6 @@ import { humanStream, type StdoutReporter } from '../report/terminal.ts';
 import { formatList } from './list.ts';
 import { descriptionYaml, PROFILE_DESCRIPTION } from '../config/description.ts';
 import { makeScratch, runPlaywright } from '../runner/playwright.ts';
-import { selectsWebhookCheck, startWebhookDrive } from '../runner/webhook.ts';
 import { INTERRUPTED_EXIT, stopSignal } from '../stop.ts';
 import { BUNDLED_TIME_SCALE, startBundled, type Bundled } from '../runner/bundled.ts';
 import { parseLifetimes } from '../reference/lifetimes.ts';
@@ -77,7 +76,7 @@ export const command: Command = {
     }
     const faults = v.fault.flatMap(f => f.split(',')).map(f => f.trim()).filter(Boolean);
     const dir = reportDirFlag(v.report, defaultReportDir);
-    const gates = readGates(v);
+    const gates = await readGates(v);
     // Held until this process exits: a second run on the same folder stops here.
     lockReportFolder(dir);
 
@@ -124,7 +123,9 @@ export const command: Command = {
       const scratch = makeScratch();
       const notes = new PassThrough();
       // The longest wait first: the webhook drive needs the control API and the sink, not Playwright.
-      const drive = cfg.controlUrl && selectsWebhookCheck(selected.checks) ? startWebhookDrive(cfg, { scratch: scratch.dir, redactor, notes }) : undefined;
+      // The drive's module (the sink and every webhook check) loads only for a run that drives checkouts.
+      const webhook = cfg.controlUrl ? await import('../runner/webhook.ts') : undefined;
+      const drive = webhook?.selectsWebhookCheck(selected.checks) ? webhook.startWebhookDrive(cfg, { scratch: scratch.dir, redactor, notes }) : undefined;
       try {
         if (drive) human.write('Driving the webhook checkouts through the control API, beside the suites...\n');
         human.write(`Starting the suites (${suites.join(', ')}) in up to ${workers} Playwright workers...\n`);
