@@ -75,6 +75,8 @@ export class Redactor {
   private readonly spellings = new Literals<true>();
   /** Each secret and its URL-encoded spelling, to the placeholder that stands for it in curl lines (the last one given). */
   private readonly asPlaceholder = new Literals<string>();
+  /** Counts the values given to add(): text redacted at one count holds no secret registered by then. */
+  private added = 0;
 
   constructor(values: Iterable<string | undefined> = []) {
     for (const v of values) this.add(v);
@@ -85,6 +87,7 @@ export class Redactor {
    * Values shorter than 4 characters are ignored (they would mangle ordinary text).
    */
   add(value: string | undefined, placeholder = 'PIS_SECRET'): this {
+    if (value) this.added++;
     if (value) this.exact.set(value, placeholder);
     if (value && value.length >= 4) {
       this.secrets.set(value, placeholder);
@@ -100,6 +103,9 @@ export class Redactor {
   }
 
   get size(): number { return this.secrets.size; }
+
+  /** Changes whenever a secret may have been registered: what was redacted at the same revision need not be again. */
+  get revision(): number { return this.added; }
 
   /** The placeholder of a registered value matched whole, also one too short to replace inside text. */
   placeholderOf(value: string): string | undefined {
@@ -173,10 +179,14 @@ export class Redactor {
     return { ...c, ...(c.seen !== undefined ? { seen: this.text(c.seen) } : {}), evidence: c.evidence.map(e => this.evidence(e)) };
   }
 
-  /** Finished results: the target's URLs, every check and every delivery; the summary and selection as computed. */
-  results(r: RunResults): RunResults {
+  /**
+   * Finished results: the target's URLs, every check and every delivery; the summary and selection as computed.
+   * `clean`: checks this redactor already redacted at its current revision (the report writer's, as each check
+   * finished), kept as they are.
+   */
+  results(r: RunResults, clean: ReadonlySet<CheckResult> = new Set()): RunResults {
     return {
-      ...r, target: this.value(r.target), checks: r.checks.map(c => this.result(c)),
+      ...r, target: this.value(r.target), checks: r.checks.map(c => clean.has(c) ? c : this.result(c)),
       ...(r.deliveries ? { deliveries: r.deliveries.map(a => this.attempt(a)) } : {}),
     };
   }

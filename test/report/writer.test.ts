@@ -36,6 +36,27 @@ test('writes jsonl as it goes, then json, junit and html, without secrets; a fai
   } finally { rmSync(dir, { recursive: true, force: true }); }
 });
 
+test('finish redacts a check again only when a secret was registered after the check was added', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'pis-report-'));
+  try {
+    const redactor = new Redactor().add('the-client-secret');
+    const w = new ReportWriter(dir, { command: 'run', target: {}, timeScale: 1 }, redactor);
+    const early = w.add(check({ id: 'token.issue.contract', seen: 'key-learned-later-1234' }));
+    // A key the owner (the sink, certify-receiver) registers after that check finished: results.json hides it all the same.
+    redactor.add('key-learned-later-1234', 'PIS_WEBHOOK_API_KEY');
+    const late = w.add(check({ id: 'token.issue.no-store', seen: 'key-learned-later-1234' }));
+    let calls = 0;
+    const result = redactor.result.bind(redactor);
+    redactor.result = c => { calls++; return result(c); };
+    const r = w.finish();
+    assert.equal(readFileSync(join(dir, 'results.json'), 'utf8').includes('key-learned-later-1234'), false);
+    assert.deepEqual(r.checks.map(c => c.seen), ['[redacted]', '[redacted]']);
+    assert.equal(calls, 1, 'the check added before the key is redacted again, the one added after it is not');
+    assert.notEqual(r.checks[0], early);
+    assert.equal(r.checks[1], late);
+  } finally { rmSync(dir, { recursive: true, force: true }); }
+});
+
 test('a failed must makes the run not conformant and is a JUnit failure', () => {
   const dir = mkdtempSync(join(tmpdir(), 'pis-report-'));
   try {
