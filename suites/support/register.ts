@@ -8,10 +8,12 @@ import { metaOf, type CheckMeta, type Registered } from '../../harness/check/def
 import type { CheckResult } from '../../harness/results/model.ts';
 import { CheckContext, settle, type Check } from './check.ts';
 import { toResult } from '../../harness/check/outcome.ts';
-import { redactor, target } from './target.ts';
+import { nameProjectsBy, redactor, target } from './target.ts';
 import { checkExistsAt, requirementsAt } from '../../harness/requirements/versions.ts';
 
 export type { Check } from './check.ts';
+
+nameProjectsBy(() => test.info().project.name);
 
 /**
  * Declares the Playwright test of one check; `body` produces its result.
