@@ -15,11 +15,17 @@ let cached: TargetConfig | undefined;
  * checks (`run` before it starts Playwright, `run --list`, coverage: 0.3 CPU s
  * each).
  */
-let projectOf: () => string = () => { throw new Error('no Playwright test is running'); };
+let projectOf: (() => string) | undefined;
 export function nameProjectsBy(f: () => string): void { projectOf = f; }
 
-/** The Playwright project of the test running now; undefined while Playwright collects the tests, and outside Playwright. */
+/**
+ * The Playwright project of the test running now; undefined while Playwright
+ * collects the tests. Asked before the registration said how (a spec file
+ * that does not import register.ts), it throws: every part of a batch would
+ * otherwise be served the first part's target.
+ */
 function projectNow(): string | undefined {
+  if (!projectOf) throw new Error('suites/support/register.ts was not loaded: a spec file must import it before it asks for the target');
   try { return projectOf(); } catch { return undefined; }
 }
 
