@@ -22,7 +22,7 @@ import { Redactor, shortSecretWarning } from '../report/redact.ts';
 import type { RunResults } from '../results/model.ts';
 import { verdictExit } from '../report/verdict.ts';
 import { formatSummary } from '../report/progress.ts';
-import { chooseSuites, grepFlags, select, selectionOf, type RunChoice } from './selection.ts';
+import { chooseSuites, grepFlags, select, selectionOf, selectsWebhookCheck, type RunChoice } from './selection.ts';
 import { humanStream, type StdoutReporter } from '../report/terminal.ts';
 import { formatList } from './list.ts';
 import { descriptionYaml, PROFILE_DESCRIPTION } from '../config/description.ts';
@@ -124,8 +124,8 @@ export const command: Command = {
       const notes = new PassThrough();
       // The longest wait first: the webhook drive needs the control API and the sink, not Playwright.
       // The drive's module (the sink and every webhook check) loads only for a run that drives checkouts.
-      const webhook = cfg.controlUrl ? await import('../runner/webhook.ts') : undefined;
-      const drive = webhook?.selectsWebhookCheck(selected.checks) ? webhook.startWebhookDrive(cfg, { scratch: scratch.dir, redactor, notes }) : undefined;
+      const drive = cfg.controlUrl && selectsWebhookCheck(selected.checks)
+        ? (await import('../runner/webhook.ts')).startWebhookDrive(cfg, { scratch: scratch.dir, redactor, notes }) : undefined;
       try {
         if (drive) human.write('Driving the webhook checkouts through the control API, beside the suites...\n');
         human.write(`Starting the suites (${suites.join(', ')}) in up to ${workers} Playwright workers...\n`);

@@ -123,3 +123,11 @@ export function selectionOf(choice: RunChoice, more: { timeScale: number; maxWai
   const invert = choice.grepInvert !== undefined ? { grepInvert: choice.grepInvert } : {};
   return { suites: [...choice.suites], ...grep, ...invert, profile: choice.profile, apiVersion: choice.apiVersion, ...more };
 }
+
+/**
+ * Whether the run's selection holds a webhook check: without one no checkout
+ * is made, and `run` loads no part of the drive (harness/runner/webhook.ts).
+ */
+export function selectsWebhookCheck(selected: readonly Pick<Registered, 'suite'>[]): boolean {
+  return selected.some(k => k.suite === 'webhook');
+}

@@ -10,7 +10,6 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Writable } from 'node:stream';
 import { HarnessError } from '../errors.ts';
-import type { Registered } from '../check/def.ts';
 import type { Redactor } from '../report/redact.ts';
 import { encodeWait, type WaitNote } from '../report/wait.ts';
 import type { TargetConfig } from '../config/config.ts';
@@ -18,14 +17,6 @@ import type { DriveProgress } from '../sink/drive.ts';
 import type { SinkOptions } from '../sink/server.ts';
 import { driveSuite, keepWebhookRun, type KeptWebhookRun } from '../sink/suite-run.ts';
 import { onStop } from '../stop.ts';
-
-/**
- * Whether the run's selection (harness/cli/selection.ts, the one Playwright
- * is given) holds a webhook check: without one no checkout is made.
- */
-export function selectsWebhookCheck(selected: readonly Pick<Registered, 'suite'>[]): boolean {
-  return selected.some(k => k.suite === 'webhook');
-}
 
 /**
  * Spec 4.3: the service calls the webhook over HTTPS. PIS_SINK_TLS=self-signed,

@@ -1,8 +1,9 @@
 // What a process loads before it needs it. Listing checks (the catalog: `run`
 // before it starts Playwright, `run --list`, verify, matrix, coverage) needs no
-// part of Playwright, and a `run` that stops at its options (a bad flag,
-// --help) needs no check at all: each was once loaded there for nothing, about
-// 0.3 and 0.5 CPU s of every such process. Each case runs in a child process of
+// part of Playwright, a `run` that stops at its options (a bad flag, --help)
+// needs no check at all, and a run without a webhook check no webhook drive:
+// each was once loaded there for nothing (about 0.3 and 0.5 CPU s of every such
+// process for the first two). Each case runs in a child process of
 // its own, which says at its end which modules it loaded (ESM and CommonJS).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -64,4 +65,15 @@ test('run with a bad flag, or --help, loads no check and no part of Playwright; 
   assert.equal(list.status, 0);
   assert.ok(list.modules.some(catalog));
   assert.deepEqual(list.modules.filter(playwright), []);
+});
+
+test('a run that selects no webhook check loads no part of the webhook drive', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'pis-imports-run-'));
+  try {
+    const { modules, status } = loaded([join(ROOT, 'harness/cli.ts'), 'run', '--suites', 'data', '--grep', 'data\\.banks\\.list ', '--time-scale', '0.001',
+      '--workers', '1', '--report', dir]);
+    assert.equal(status, 0);
+    assert.ok(modules.some(m => m.endsWith('/harness/runner/playwright.ts')), 'the run started Playwright');
+    assert.deepEqual(modules.filter(m => m.endsWith('/harness/runner/webhook.ts')), []);
+  } finally { rmSync(dir, { recursive: true, force: true }); }
 });

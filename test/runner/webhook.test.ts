@@ -9,7 +9,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startReference } from '../../harness/reference/index.ts';
 import { LATEST_API_VERSION } from '../../harness/contracts/api-versions.ts';
-import { selectsWebhookCheck } from '../../harness/runner/webhook.ts';
+import { selectsWebhookCheck } from '../../harness/cli/selection.ts';
 import { selectChecks } from '../../harness/cli/selection.ts';
 import { CATALOG } from '../../suites/catalog/index.ts';
 import { runCli } from '../helpers/cli.ts';
