@@ -233,15 +233,23 @@ export const PASSIVE_CYCLE: readonly CheckoutPlan[] = [
     ({ name: `${kind}-${where}-fails`, failAt: where, wants: kind, answers: [...AT_PLACE, 'status-500'] })),
 ];
 
+/** The passive sink's choice of entry for each new checkout (see passiveChooser); `release` hands an entry back. */
+export interface PassiveChooser {
+  (kind: 'normal' | 'batch' | undefined): CheckoutPlan;
+  /** An entry whose checkout ended without its place (a checkout cancelled after STARTED has no middle event): the next checkout of its kind takes it. */
+  release(plan: CheckoutPlan): void;
+}
+
 /**
  * The passive sink's choice of entry for each new checkout, by its kind (undefined: its body does not tell): the first
- * entry passed over earlier that fits, else the next of the cycle that fits; when none fits, the next of the cycle.
+ * entry passed over earlier (or released) that fits, else the next of the cycle that fits; when none fits, the next of
+ * the cycle.
  */
-export function passiveChooser(cycle: readonly CheckoutPlan[]): (kind: 'normal' | 'batch' | undefined) => CheckoutPlan {
+export function passiveChooser(cycle: readonly CheckoutPlan[]): PassiveChooser {
   let next = 0;
   const passedOver: number[] = [];
   const fits = (i: number, kind: 'normal' | 'batch' | undefined) => cycle[i]!.wants === undefined || cycle[i]!.wants === kind;
-  return kind => {
+  const choose = (kind: 'normal' | 'batch' | undefined): CheckoutPlan => {
     const waiting = passedOver.findIndex(i => fits(i, kind));
     if (waiting >= 0) return cycle[passedOver.splice(waiting, 1)[0]!]!;
     for (let n = 0; n < cycle.length; n++) {
@@ -251,6 +259,12 @@ export function passiveChooser(cycle: readonly CheckoutPlan[]): (kind: 'normal' 
     }
     return cycle[next++ % cycle.length]!;
   };
+  return Object.assign(choose, {
+    release(plan: CheckoutPlan) {
+      const i = cycle.indexOf(plan);
+      if (i >= 0 && !passedOver.includes(i)) passedOver.unshift(i);
+    },
+  });
 }
 
 /** The probe for attempt `n` (0-based) of a checkout under a plan, or of the attempts at its `failAt` place. */

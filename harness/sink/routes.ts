@@ -10,6 +10,8 @@ export interface Route {
   key: string; plan: CheckoutPlan; checkoutId: string; apiKey?: string; control?: ControlOutcome; count: number; lastFailed: boolean;
   /** Attempts so far at the plan's `failAt` place. */
   atPlace?: number;
+  /** A checkout the passive sink planned by what it saw (not one the drive created); `released`: its plan's place never came. */
+  passive?: { released: boolean };
 }
 
 // Not anchored: a tunnel (--public-sink-url) may keep a path prefix of its own.
@@ -40,4 +42,13 @@ export function probeAtPlace(route: Route, head: string): Probe {
   if (status === undefined || whereOf(status) !== route.plan.failAt) return 'ok';
   route.atPlace = (route.atPlace ?? 0) + 1;
   return probeFor(route.plan, route.atPlace - 1);
+}
+
+/**
+ * Whether the checkout reached its final event without the plan's place: a middle place, as a checkout cancelled
+ * right after STARTED has no middle event (the first event always comes, and so does a final one once the checkout ends).
+ */
+export function missedPlace(route: Route, head: string): boolean {
+  const status = BODY_STATUS.exec(head)?.[1];
+  return route.plan.failAt === 'middle' && !route.atPlace && status !== undefined && whereOf(status) === 'final';
 }

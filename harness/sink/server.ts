@@ -23,7 +23,7 @@ import { PASSIVE_CYCLE, passiveChooser, probeFor, type CheckoutPlan, type Contro
 import type { Forward, ForwardAnswer } from './forward.ts';
 import { RETRY_AFTER_SPEC_S, SLOW_ANSWER_SPEC_MS, TRICKLE_BODY, TRICKLE_STEP_SPEC_MS, probeAnswer, probeOfStatus } from './probes.ts';
 import { ReadBodies } from './read-bodies.ts';
-import { BODY_ID, BODY_REF, HOOK_PATH, kindOfHead, probeAtPlace, type Route } from './routes.ts';
+import { BODY_ID, BODY_REF, HOOK_PATH, kindOfHead, missedPlace, probeAtPlace, type Route } from './routes.ts';
 import { Recorder, judgeKey, type RawAttempt } from './recorder.ts';
 import { selfSignedCertificate } from './tls.ts';
 import { specClock, type SpecClock } from '../clock.ts';
@@ -146,7 +146,7 @@ export async function startSink(opts: SinkOptions = {}): Promise<Sink> {
     let r = routes.get(a.route);
     // Only the sender opens a checkout of the passive plan: a stranger's post must not take a probe meant for it.
     if (!r && isSenders(a, undefined)) {
-      r = { key: a.route, plan: nextPassive(kindOfHead(text)), checkoutId: id, count: 0, lastFailed: false };
+      r = { key: a.route, plan: nextPassive(kindOfHead(text)), checkoutId: id, count: 0, lastFailed: false, passive: { released: false } };
       routes.set(a.route, r);
     }
     return r;
@@ -302,6 +302,11 @@ export async function startSink(opts: SinkOptions = {}): Promise<Sink> {
       }
       const probe = !route ? 'ok' : route.plan.failAt === undefined ? probeFor(route.plan, route.count++)
         : (route.count++, probeAtPlace(route, head));
+      // A passive checkout that ended without its plan's place hands the entry to the next checkout of its kind.
+      if (route?.passive && !route.passive.released && missedPlace(route, head)) {
+        route.passive.released = true;
+        nextPassive.release(route.plan);
+      }
       a.probe = probe;
       if (route) {
         route.lastFailed = probe !== 'ok' && probe !== 'slow-4s';

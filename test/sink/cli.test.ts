@@ -49,14 +49,15 @@ async function runSink(flags: SenderFlags, seconds: number, scale: number, until
     void exited.then(() => reject(new Error(`sink exited early:\n${stdout}\n${stderr}`)));
   });
   const sender = await startSender(scale, flags);
-  const statuses = [['STARTED', 'PAYMENT_INITIATED', 'PAYMENT_COMPLETED'], ['STARTED', 'CANCELLED']];
-  // One checkout per entry of the passive cycle, so every must check has something to judge: the
-  // entries that fail at an event position get a checkout of the kind they name, with a middle event.
+  // One checkout per entry of the passive cycle, so every must check has something to judge: the entries that fail
+  // at an event position get a checkout of the kind they name. Every checkout has a middle event: the sink hands the
+  // entries out as the checkouts arrive, which need not be the order they were created in, so any normal checkout may
+  // get the normal middle place. (One cancelled after STARTED once did: the place was handed back and no normal
+  // checkout came after it. test/sink/passive.test.ts shows the hand-back.)
   for (let i = 0; i < PASSIVE_CYCLE.length; i++) {
-    const { name, failAt } = PASSIVE_CYCLE[i];
-    const kind = name.startsWith('batch') ? 'batch' : 'normal';
-    await request(`${sender.controlUrl}/checkouts`, { method: 'POST',
-      body: JSON.stringify({ kind, statuses: failAt ? statuses[0] : statuses[i % 2], webhook: { url: `${url}/webhook`, apiKey: KEY } }) })
+    const kind = PASSIVE_CYCLE[i].name.startsWith('batch') ? 'batch' : 'normal';
+    await request(`${sender.controlUrl}/checkouts`, { method: 'POST', body: JSON.stringify({ kind,
+      statuses: ['STARTED', 'PAYMENT_INITIATED', 'PAYMENT_COMPLETED'], webhook: { url: `${url}/webhook`, apiKey: KEY } }) })
       .then(r => r.body.text());
   }
   const startedMs = Date.now();

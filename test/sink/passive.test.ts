@@ -21,6 +21,32 @@ test('the chooser: entries in cycle order, an entry for one kind passed over unt
   assert.deepEqual(got, ['a', 'c', 'b', 'a', 'd', 'b', 'c']);
   // A cycle whose every entry wants the other kind still answers.
   assert.equal(passiveChooser([{ name: 'x', answers: [], wants: 'batch' }])('normal').name, 'x');
+  // A released entry goes to the next checkout of its kind, before the cycle goes on.
+  const again = passiveChooser(cycle);
+  assert.deepEqual([again('normal').name, again('normal').name, again('normal').name].join(), 'a,c,d');
+  again.release(cycle[3]!);
+  assert.deepEqual([again('batch').name, again('normal').name, again('normal').name].join(), 'b,d,a');
+});
+
+test('the sink: a checkout cancelled after STARTED hands its middle place to the next checkout of its kind', async () => {
+  const middle = PASSIVE_CYCLE.find(p => p.wants === 'normal' && p.failAt === 'middle')!;
+  const sink = await startSink({ timeScale: 0.05, apiKey: KEY, passive: [middle, { name: 'clean', answers: [] }] });
+  try {
+    const send = (id: string, status: string) => request(`${sink.url}/webhook`, { method: 'POST',
+      headers: { 'content-type': 'application/json', 'api-key': KEY }, body: JSON.stringify(buildWebhookBody({ kind: 'normal', id, status })) })
+      .then(async r => { await r.body.text(); return r.statusCode; }, () => 'no answer');
+    // ck-1 takes the middle place, then ends without a middle event; ck-2 comes next and takes it.
+    assert.equal(await send('ck-1', 'STARTED'), 200);
+    assert.equal(await send('ck-1', 'CANCELLED'), 200);
+    assert.equal(await send('ck-2', 'STARTED'), 200);
+    const plans = new Map([...sink.plan()].map(([id, p]) => [id, p.plan.name]));
+    assert.deepEqual([plans.get('ck-1'), plans.get('ck-2')], [middle.name, middle.name]);
+    // Its middle event is the one probed (the first probe of the place holds the answer back past the window: no answer here).
+    assert.equal(await Promise.race([send('ck-2', 'PAYMENT_INITIATED'), new Promise(r => setTimeout(() => r('held'), 200))]), 'held');
+    // Without the release the cycle goes on: the next normal checkout would get 'clean' and the place would never come.
+    assert.equal(await send('ck-3', 'STARTED'), 200);
+    assert.equal(new Map([...sink.plan()].map(([id, p]) => [id, p.plan.name])).get('ck-3'), 'clean');
+  } finally { await sink.close(); }
 });
 
 test('the sink: normal and batch checkouts arriving interleaved each get the places of their kind', async () => {
