@@ -36,19 +36,22 @@ export function kindOfHead(head: string): 'normal' | 'batch' | undefined {
 /** A body's top-level status, read the way the checkout id is (the first match); a body without one is at no place. */
 const BODY_STATUS = /"status"\s*:\s*"([A-Z_]{1,40})"/;
 
-/** The probe for an attempt of a plan with `failAt`: the next of its answers when the body's status sits there, else 'ok'. */
-export function probeAtPlace(route: Route, head: string): Probe {
+/**
+ * The probe that answers an attempt of the route's checkout (the attempt is counted): the plan's next answer, or for
+ * a plan with `failAt` the next of its answers when the body's status sits there, else 'ok'. A passive checkout that
+ * reaches its final event without its plan's place hands the plan on (`release`: to the next checkout of its kind).
+ */
+export function probeOf(route: Route, head: string, release: (plan: CheckoutPlan) => void): Probe {
+  if (route.plan.failAt === undefined) return probeFor(route.plan, route.count++);
+  route.count++;
   const status = BODY_STATUS.exec(head)?.[1];
+  if (route.passive && !route.passive.released && route.plan.failAt === 'middle' && !route.atPlace && status !== undefined
+    && whereOf(status) === 'final') {
+    // A middle place can be missed (a checkout cancelled right after STARTED has none); the first and the final cannot.
+    route.passive.released = true;
+    release(route.plan);
+  }
   if (status === undefined || whereOf(status) !== route.plan.failAt) return 'ok';
   route.atPlace = (route.atPlace ?? 0) + 1;
   return probeFor(route.plan, route.atPlace - 1);
-}
-
-/**
- * Whether the checkout reached its final event without the plan's place: a middle place, as a checkout cancelled
- * right after STARTED has no middle event (the first event always comes, and so does a final one once the checkout ends).
- */
-export function missedPlace(route: Route, head: string): boolean {
-  const status = BODY_STATUS.exec(head)?.[1];
-  return route.plan.failAt === 'middle' && !route.atPlace && status !== undefined && whereOf(status) === 'final';
 }

@@ -19,11 +19,11 @@ import { NO_CHECKOUT_ID as NO_ID } from './checks/view.ts';
 import { BodyReader, MAX_BODY_BYTES } from './body.ts';
 import { ConnectionGuard } from './connections.ts';
 import { startLagMonitor } from './lag.ts';
-import { PASSIVE_CYCLE, passiveChooser, probeFor, type CheckoutPlan, type ControlOutcome, type SinkPlan } from './plan.ts';
+import { PASSIVE_CYCLE, passiveChooser, type CheckoutPlan, type ControlOutcome, type SinkPlan } from './plan.ts';
 import type { Forward, ForwardAnswer } from './forward.ts';
 import { RETRY_AFTER_SPEC_S, SLOW_ANSWER_SPEC_MS, TRICKLE_BODY, TRICKLE_STEP_SPEC_MS, probeAnswer, probeOfStatus } from './probes.ts';
 import { ReadBodies } from './read-bodies.ts';
-import { BODY_ID, BODY_REF, HOOK_PATH, kindOfHead, missedPlace, probeAtPlace, type Route } from './routes.ts';
+import { BODY_ID, BODY_REF, HOOK_PATH, kindOfHead, probeOf, type Route } from './routes.ts';
 import { Recorder, judgeKey, type RawAttempt } from './recorder.ts';
 import { selfSignedCertificate } from './tls.ts';
 import { specClock, type SpecClock } from '../clock.ts';
@@ -300,13 +300,7 @@ export async function startSink(opts: SinkOptions = {}): Promise<Sink> {
         setImmediate(() => finishBody(a));
         return;
       }
-      const probe = !route ? 'ok' : route.plan.failAt === undefined ? probeFor(route.plan, route.count++)
-        : (route.count++, probeAtPlace(route, head));
-      // A passive checkout that ended without its plan's place hands the entry to the next checkout of its kind.
-      if (route?.passive && !route.passive.released && missedPlace(route, head)) {
-        route.passive.released = true;
-        nextPassive.release(route.plan);
-      }
+      const probe = route ? probeOf(route, head, nextPassive.release) : 'ok';
       a.probe = probe;
       if (route) {
         route.lastFailed = probe !== 'ok' && probe !== 'slow-4s';
