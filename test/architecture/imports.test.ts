@@ -11,6 +11,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { ROOT } from '../helpers/cli.ts';
 
 const TSX = import.meta.resolve('tsx');
@@ -28,7 +29,7 @@ function loaded(args: string[]): { modules: string[]; status: number | null } {
 export async function resolve(spec, ctx, next) { const r = await next(spec, ctx); appendFileSync(${JSON.stringify(list)}, r.url + '\\n'); return r; }`);
     writeFileSync(join(dir, 'register.mjs'), `import { register, createRequire } from 'node:module';
 import { appendFileSync } from 'node:fs';
-register(${JSON.stringify(new URL(`file://${join(dir, 'hooks.mjs')}`).href)});
+register(${JSON.stringify(pathToFileURL(join(dir, 'hooks.mjs')).href)});
 const require = createRequire(import.meta.url);
 process.on('exit', () => appendFileSync(${JSON.stringify(list)}, Object.keys(require.cache).join('\\n') + '\\n'));`);
     writeFileSync(list, '');
@@ -45,7 +46,7 @@ const catalog = (m: string) => m.includes('/suites/catalog/');
 test('the check catalog loads no part of Playwright', () => {
   const script = join(mkdtempSync(join(tmpdir(), 'pis-imports-script-')), 'list.mts');
   try {
-    writeFileSync(script, `const { CATALOG } = await import(${JSON.stringify(`file://${join(ROOT, 'suites/catalog/index.ts')}`)});
+    writeFileSync(script, `const { CATALOG } = await import(${JSON.stringify(pathToFileURL(join(ROOT, 'suites/catalog/index.ts')).href)});
 if (CATALOG.length < 100) process.exit(3);`);
     const { modules, status } = loaded([script]);
     assert.equal(status, 0);

@@ -9,12 +9,13 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { ROOT } from '../helpers/cli.ts';
 import { testContext } from '../helpers/context.ts';
 import { encodeRunContext } from '../../suites/support/context.ts';
 
 const TSX = import.meta.resolve('tsx');
-const url = (f: string) => JSON.stringify(`file://${join(ROOT, f)}`);
+const url = (f: string) => JSON.stringify(pathToFileURL(join(ROOT, f)).href);
 
 /** A batch of two parts, each its own base URL; the child prints the base URL target() gives, or the error. */
 function targetIn(importsRegistration: boolean): { out: string; status: number | null } {
