@@ -68,7 +68,10 @@ test('20,000 stalled connections: the sink stays under its cap and answers the s
     assert.ok(real.every(x => x.answer === 200 && x.probe === 'ok'));
     const cut = attempts.filter(x => x.probe === 'incomplete');
     // Strangers' attempts: all counted, the first STRANGER_SAMPLE kept.
-    assert.ok(sink.stats().unattributed > CONNECTIONS / 2, `stalled requests counted: ${sink.stats().unattributed}`);
+    // Every stalled request the sink read is counted, whatever share of the flood reached it: the attacker's count of
+    // 408 answers, not a share of the 20,000 (a clean-clone npm test counted 9,188, the sink starved by the other files).
+    assert.ok(a.answered408 > maxConnections, `stalled requests answered 408: ${a.answered408}`);
+    assert.equal(sink.stats().unattributed, a.answered408, 'stalled requests counted, against those the sink answered 408');
     assert.equal(sink.stats().strangersKept, STRANGER_SAMPLE);
     assert.ok(cut.length > 0 && cut.length <= STRANGER_SAMPLE, `stalled requests kept as cut off: ${cut.length}`);
     assert.ok(cut.every(x => x.answer === 408 && x.apiKeyCheck?.verdict === 'missing' && x.checkoutId === '(no id)'));
