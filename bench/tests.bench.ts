@@ -5,7 +5,11 @@
 // the start at or above the number of cores). `--proofs` times only the files
 // that prove checks can fail (whole Playwright runs against a reference with a
 // fault, or behind a mutation), each alone, one after the other: what most of
-// the command's time goes to. Baseline in the same run: one minimal run
+// the command's time goes to. `--loaded` makes the machine loaded first: one
+// busy process per core at the command's own priority, from before the
+// baseline to the end, so that the load average is at the cores or above for
+// the whole command (its section is apart from the quiet one, both in
+// bench/RESULTS.md). Baseline in the same run: one minimal run
 // (`run --suites data --grep data.banks.list`, median of 3), the unit a proof
 // pays per Playwright run; each file is also given in those units, which move
 // less with the load than seconds do. Never part of `npm test`:
@@ -14,6 +18,7 @@
 // command, to try the bench). `--processes` splits the CPU of single proof
 // runs, made as test/run/runs.ts makes them, by process: `run` itself (tsx,
 // the harness, the bundled reference), the Playwright runner, each worker.
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -143,16 +148,26 @@ function processMarkdown(baselineS: number, rows: string[], loadAtStart: number)
   ].join('\n');
 }
 
-function markdown(proofs: boolean, baselineS: number, rows: Row[], loadAtStart: number): string {
-  const loaded = loadAtStart >= cpus().length;
+/** One busy process per core, each spinning until stopped: a loaded machine that a benchmark can make again. */
+function loadMachine(): { busy: number; stop(): void } {
+  const children: ChildProcess[] = cpus().map(() => spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }));
+  const stop = () => { for (const c of children) c.kill('SIGKILL'); };
+  process.once('exit', stop);
+  return { busy: children.length, stop };
+}
+
+function markdown(proofs: boolean, baselineS: number, rows: Row[], loadAtStart: number, busy: number): string {
+  const loaded = busy > 0 || loadAtStart >= cpus().length;
+  const section = busy ? 'tests.bench.loaded' : 'tests.bench';
   const whole = rows.find(r => r.what === '`npm test`, all of it');
   const targetS = loaded ? TARGET.loadedS : TARGET.quietS;
   return [
-    '<!-- tests.bench -->',
-    '## The test command (`npx tsx bench/tests.bench.ts --write' + (proofs ? ' --proofs' : '') + '`)',
+    `<!-- ${section} -->`,
+    `## The test command${busy ? ', machine loaded' : ''} (\`npx tsx bench/tests.bench.ts --write${proofs ? ' --proofs' : ''}${busy ? ' --loaded' : ''}\`)`,
     '',
     `Run ${new Date().toISOString().slice(0, 16)}Z, Node ${process.version}, on ${cpus().length} cores, ` +
-    `load average ${loadAtStart.toFixed(1)} at the start (${loaded ? 'loaded' : 'quiet'}) and ${loadavg()[0].toFixed(1)} at the end. ` +
+    `load average ${loadAtStart.toFixed(1)} at the start (${loaded ? 'loaded' : 'quiet'}) and ${loadavg()[0].toFixed(1)} at the end` +
+    `${busy ? ` (made loaded by ${busy} busy processes, one per core, at the command's priority, from before the baseline to the end)` : ''}. ` +
     `Targets for the whole \`npm test\`: at most ${TARGET.quietS} s quiet, ${TARGET.loadedS} s loaded (load average at or above the cores). ` +
     (proofs ? 'Proof files only, each alone, one after the other (`node --test FILE`). ' : 'One whole `npm test`, split at the phases it prints. ') +
     `Baseline in the same run: a minimal run (\`run --suites data --grep data.banks.list\`) takes ${baselineS.toFixed(2)} s (median of 3); ` +
@@ -163,12 +178,15 @@ function markdown(proofs: boolean, baselineS: number, rows: Row[], loadAtStart: 
     ...rows.map(r => `| ${r.what} | ${r.wallS.toFixed(1)} | ${(r.wallS / baselineS).toFixed(1)} | ${r.cpuS?.toFixed(1) ?? '-'} | ${r.outcome || '-'} |`),
     ...(whole ? ['', `Whole command: ${whole.wallS.toFixed(0)} s against the ${loaded ? 'loaded' : 'quiet'} target of ${targetS} s: ` +
       `${whole.wallS <= targetS ? 'met' : 'not met'}.`] : []),
-    '<!-- /tests.bench -->',
+    `<!-- /${section} -->`,
   ].join('\n');
 }
 
 async function main(): Promise<void> {
   const proofs = process.argv.includes('--proofs');
+  const load = process.argv.includes('--loaded') ? loadMachine() : undefined;
+  // The busy processes need a minute before the load average shows them.
+  if (load) await new Promise(r => setTimeout(r, 60_000));
   const loadAtStart = loadavg()[0];
   const baselineS = await minimalRunS();
   if (process.argv.includes('--processes')) {
@@ -179,9 +197,10 @@ async function main(): Promise<void> {
   }
   const filters = process.argv.slice(2).filter(a => !a.startsWith('--'));
   const rows = proofs ? await proofFiles(filters) : await wholeCommand(filters);
-  const text = markdown(proofs, baselineS, rows, loadAtStart);
+  load?.stop();
+  const text = markdown(proofs, baselineS, rows, loadAtStart, load?.busy ?? 0);
   process.stdout.write(text + '\n');
-  if (process.argv.includes('--write')) writeResultsSection('tests.bench', text);
+  if (process.argv.includes('--write')) writeResultsSection(load ? 'tests.bench.loaded' : 'tests.bench', text);
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) await main();
