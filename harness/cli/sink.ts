@@ -65,11 +65,11 @@ const HELP = `Usage: pis-conformance sink --port P --api-key KEY [--duration S] 
 
 Listens for webhooks from a sender the harness cannot drive: create checkouts by
 hand in a sandbox whose registered webhook points here. Each new checkout (told
-apart by the body's id) gets the next probe of this cycle that fits its kind,
-answering its first attempts (or those of its events at the place named; a probe
-named for a normal or a batch checkout waits for the next checkout of that kind, and
-goes to the next one when its checkout ends without the place, as one cancelled
-right after STARTED has no middle event):
+apart by the body's id) takes first a probe of this cycle named for its kind,
+then the next probe named for none, answering its first attempts (or those of its
+events at the place named; a probe named for a normal or a batch checkout waits for
+a checkout of that kind, and goes to the next one when its checkout ends without
+the place, as one cancelled right after STARTED has no middle event):
 ${PASSIVE_CYCLE.map(p => `${p.name} (${p.answers.join(', ') || '200'}` +
   `${p.failAt ? ` at its ${p.failAt} event` : ''})`).join('; ')}.
 Each attempt prints one line as soon as it is over: when it came, its checkout and

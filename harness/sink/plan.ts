@@ -1,7 +1,7 @@
 // The probe plan: which answers each checkout's attempts get. The `webhook`
 // suite creates one checkout per entry of SUITE_PLANS through the target's
 // control API (docs/control-api.md); the `sink` command hands PASSIVE_CYCLE
-// out to checkouts in the order they first appear.
+// out to checkouts as they first appear, by kind (passiveChooser).
 import { ABORT_REASON_STATUSES, ABORT_REASONS } from '../contracts/enums.ts';
 import { CONTROL_EXTENSIONS, type ControlCheckoutRequest, type ControlExtension } from '../contracts/types.ts';
 import type { EventPosition, Where } from '../places/event-positions.ts';
@@ -22,9 +22,9 @@ export interface CheckoutPlan {
   /** What the suite asks the control API for (absent for checkouts the sink only saw). */
   request?: CheckoutRequest;
   /**
-   * For the passive sink: the kind of checkout this entry is meant for (its place exists in that kind only). A
-   * checkout of the other kind, or of a kind its body does not tell, gets the next entry that fits, and this one
-   * waits for the next checkout of its kind.
+   * For the passive sink: the kind of checkout this entry is meant for (its place exists in that kind only). The
+   * next checkout of that kind takes it before any entry meant for no kind; a checkout of the other kind, or of a
+   * kind its body does not tell, never does while another entry is left.
    */
   wants?: 'normal' | 'batch';
   /**
@@ -202,10 +202,10 @@ export function againAt(position: EventPosition, n: number, probe: 'hang-up' | '
 }
 
 /**
- * For the passive sink: each new checkout gets the next entry that fits its
- * kind (`wants`), in this order, round after round; an entry passed over for
- * its kind goes to the next checkout of that kind. The first ones exercise
- * the most (a person may create only a few by hand).
+ * For the passive sink: each new checkout takes first an entry named for its
+ * kind (`wants`), then the next entry named for no kind, in this order, round
+ * after round. An entry named for one kind waits for a checkout of that kind.
+ * The first ones exercise the most (a person may create only a few by hand).
  */
 export const PASSIVE_CYCLE: readonly CheckoutPlan[] = [
   { name: 'answer-500', answers: ['status-500'] },
@@ -241,28 +241,32 @@ export interface PassiveChooser {
 }
 
 /**
- * The passive sink's choice of entry for each new checkout, by its kind (undefined: its body does not tell): the first
- * entry passed over earlier (or released) that fits, else the next of the cycle that fits; when none fits, the next of
- * the cycle.
+ * The passive sink's choice of entry for each new checkout, by its kind (undefined: its body does not tell). Of the
+ * entries of the rounds begun and not yet given (a released one first), a checkout takes the first named for its kind,
+ * else the first named for no kind; when none is left, a new round begins (an entry still waiting for its kind stays
+ * once). The entries named for a kind are the scarce ones: only that kind can take them, while any checkout can take
+ * the others. Taken first, every entry of a round is given as soon as the round's checkouts include as many of each
+ * kind as it names, whatever order they arrive in (in arrival order, batch checkouts that came early took unnamed
+ * entries, and the batch places of the round went to no one). When only entries for the other kind are left, even
+ * after a new round began, the first of them is given.
  */
 export function passiveChooser(cycle: readonly CheckoutPlan[]): PassiveChooser {
-  let next = 0;
-  const passedOver: number[] = [];
-  const fits = (i: number, kind: 'normal' | 'batch' | undefined) => cycle[i]!.wants === undefined || cycle[i]!.wants === kind;
+  const pending: number[] = [];
+  const begin = () => { for (let i = 0; i < cycle.length; i++) if (!pending.includes(i)) pending.push(i); };
+  const take = (at: number) => cycle[pending.splice(at, 1)[0]!]!;
   const choose = (kind: 'normal' | 'batch' | undefined): CheckoutPlan => {
-    const waiting = passedOver.findIndex(i => fits(i, kind));
-    if (waiting >= 0) return cycle[passedOver.splice(waiting, 1)[0]!]!;
-    for (let n = 0; n < cycle.length; n++) {
-      const i = next++ % cycle.length;
-      if (fits(i, kind)) return cycle[i]!;
-      if (!passedOver.includes(i)) passedOver.push(i);
+    for (let round = 0; round < 2; round++) {
+      const own = kind === undefined ? -1 : pending.findIndex(i => cycle[i]!.wants === kind);
+      const at = own >= 0 ? own : pending.findIndex(i => cycle[i]!.wants === undefined);
+      if (at >= 0) return take(at);
+      begin();
     }
-    return cycle[next++ % cycle.length]!;
+    return take(0);
   };
   return Object.assign(choose, {
     release(plan: CheckoutPlan) {
       const i = cycle.indexOf(plan);
-      if (i >= 0 && !passedOver.includes(i)) passedOver.unshift(i);
+      if (i >= 0 && !pending.includes(i)) pending.unshift(i);
     },
   });
 }
