@@ -2,11 +2,12 @@
 // Playwright with this file and tells it everything in the run context
 // (support/context.ts): the workers, the waits, the reporter's options; the
 // suites never import the reference. A context of several parts (a batch of
-// proof runs, one target each) becomes one project per part, each with its
-// own selection and its own reporter; the one part of `run` needs none, its
-// selection comes on Playwright's command line.
+// proof runs, one target each) registers its checks in a describe block per
+// part, each with its own selection (support/register.ts) and its own
+// reporter, in one project, so that a worker serves every part; the one part
+// of `run` has one reporter, its selection comes on Playwright's command line.
 import { defineConfig } from '@playwright/test';
-import { runContext, selectionGrep } from './support/context.ts';
+import { runContext } from './support/context.ts';
 
 const ctx = runContext();
 const REPORTER = '../harness/report/playwright-reporter.ts';
@@ -24,10 +25,7 @@ export default defineConfig({
   // default leaves room for a slow target (arbitrary: 30 s beyond the wait budget).
   timeout: (ctx.playwright.maxWaitS + 30) * 1000,
   globalTimeout: ctx.playwright.globalTimeoutS * 1000,
-  reporter: ctx.runs.map(r => [REPORTER, batch ? { ...r.report, project: r.name } : r.report] as [string, unknown]),
-  ...(batch ? {
-    projects: ctx.runs.map(r => ({ name: r.name, testMatch: r.files.map(f => new RegExp(f)), grep: new RegExp(selectionGrep(r.selected)) })),
-  } : {}),
+  reporter: ctx.runs.map(r => [REPORTER, batch ? { ...r.report, part: r.name } : r.report] as [string, unknown]),
   outputDir: ctx.playwright.outputDir,
   preserveOutput: 'never',
   use: { trace: 'off', screenshot: 'off', video: 'off' },

@@ -38,8 +38,8 @@ export interface ReporterOptions {
   stdout: StdoutReporter;
   /** The variables that carry a secret of the target: their values are hidden in everything the reporter prints or writes. */
   secretVariables: string[];
-  /** In a batch of runs (one Playwright project per target), the project whose tests this reporter reports; absent: every test. */
-  project?: string;
+  /** In a batch of runs (a describe block per target, suites/support/part.ts), the part whose tests this reporter reports; absent: every test. */
+  part?: string;
 }
 
 /** What the reporter tells `run` beyond the report folder (written to its statusFile, outside the folder). */
@@ -132,13 +132,16 @@ export default class PisReporter implements Reporter {
     if (this.mine(test)) this.terminal.begin(this.meta(test).id);
   }
 
-  /** Whether this reporter reports `test`: every test, or in a batch those of its project. */
+  /** Whether this reporter reports `test`: every test, or in a batch those of its part (the describe block right under the file). */
   private mine(test: TestCase | undefined): boolean {
-    return this.options.project === undefined || test?.parent.project()?.name === this.options.project;
+    if (this.options.part === undefined) return true;
+    let s = test?.parent;
+    while (s?.parent && s.parent.type !== 'file') s = s.parent;
+    return s?.type === 'describe' && s.title === this.options.part;
   }
 
   onStdOut(chunk: string | Buffer, test?: TestCase): void {
-    if (this.options.project !== undefined && !this.mine(test)) return;
+    if (this.options.part !== undefined && !this.mine(test)) return;
     // Tests print only what a user must see (the manual consent driver's link) and
     // marked notes of what they wait for (harness/report/wait.ts).
     const { notes, text } = splitWaits(chunk.toString());
@@ -147,7 +150,7 @@ export default class PisReporter implements Reporter {
   }
 
   onStdErr(chunk: string | Buffer, test?: TestCase): void {
-    if (this.options.project !== undefined && !this.mine(test)) return;
+    if (this.options.part !== undefined && !this.mine(test)) return;
     process.stderr.write(printableLines(this.redactor.text(chunk.toString())));
   }
 

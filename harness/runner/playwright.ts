@@ -1,6 +1,7 @@
 // Starts Playwright on the conformance suites as a child process, on the
 // selection `run` computed (its spec files and a --grep of its check ids; in a
-// batch of several targets, each project's own, from the config). The run
+// batch of several targets, each part's own, which the suites' registration
+// reads: suites/support/register.ts). The run
 // context and the target's secrets travel in the child's environment (never
 // its argv, which `ps` shows); the reporter prints progress straight to our
 // terminal, or the caller keeps it (a batch).
@@ -54,7 +55,7 @@ export function makeScratch(): { dir: string; remove(): void } {
 
 /** One target's part of what the caller asks: this module adds the selection's patterns and the files it keeps in the scratch folder. */
 export interface TargetRunRequest {
-  /** Its Playwright project's name in a batch; '' for the one run of `run`. */
+  /** Its name in a batch (its describe block's, suites/support/part.ts); '' for the one run of `run`. */
   name: string;
   /** The selected checks (harness/cli/selection.ts): Playwright runs these and no other. */
   checks: readonly Registered[];
@@ -62,7 +63,7 @@ export interface TargetRunRequest {
   notSelected: readonly NotSelected[];
   target: TargetRun['target'];
   webhookRunFile?: string;
-  report: Omit<ReporterOptions, 'statusFile' | 'notesFd' | 'candidatesFile' | 'project'>;
+  report: Omit<ReporterOptions, 'statusFile' | 'notesFd' | 'candidatesFile' | 'part'>;
 }
 
 export interface PlaywrightRun {
@@ -115,7 +116,7 @@ export async function runPlaywright(opts: PlaywrightRun): Promise<PlaywrightOutc
     runPid: process.pid, scratchDir: scratch, guardFd: GUARD_FD, requirementWindows: opts.requirementWindows, runs,
     playwright: { ...opts.playwright, outputDir: join(scratch, 'output') },
   };
-  // One part: its selection on the command line. Several: each project's own (the config), the command line names every file.
+  // One part: its selection on the command line. Several: each part registers its own checks only, the command line names every file.
   const files = [...new Set(runs.flatMap(r => r.files))];
   // tsx's loader only for an installed package: Playwright compiles TypeScript
   // only outside node_modules, where an installed package's suites sit. In a

@@ -11,6 +11,7 @@ import { Prerequisite } from './check.ts';
 import { sampleBanks, type Bank } from './bank-sample.ts';
 import { target } from './target.ts';
 import { bankCountry, bankId } from './describe.ts';
+import { perPart } from './part.ts';
 
 export type { Bank } from './bank-sample.ts';
 
@@ -30,11 +31,11 @@ export interface BankSelection {
   summary: string;
 }
 
-let list: Promise<Bank[]> | undefined;
+const list = perPart(() => ({ value: undefined as Promise<Bank[]> | undefined }));
 
-/** GET /banks, once per worker. */
+/** GET /banks, once per part of the run. */
 function allBanks(): Promise<Bank[]> {
-  list ??= (async () => {
+  return list().value ??= (async () => {
     const res = await call(null, 'GET', 'banks', {}, { label: 'bank list' });
     if (!ok(res) || !Array.isArray(res.json)) throw new Prerequisite(`GET /banks answered ${res.status} without a list (see data.banks.list)`);
     // Each bank keyed by the id at the description's bank.id.
@@ -43,7 +44,6 @@ function allBanks(): Promise<Bank[]> {
       return b && typeof b === 'object' && id ? [{ ...b as Record<string, unknown>, id }] : [];
     });
   })();
-  return list;
 }
 
 /** The banks named by --banks ID,ID: from the list, else read by id. */
@@ -82,13 +82,12 @@ async function choose(choice: BankChoice, personInLoop: boolean): Promise<BankSe
   return { banks: s.banks, summary: `a sample of ${s.banks.length} of ${banks.length} listed banks (${describeBanks(choice)}): ${ids(s.banks)}${gap}` };
 }
 
-let chosen: Promise<BankSelection> | undefined;
+const chosen = perPart(() => ({ value: undefined as Promise<BankSelection> | undefined }));
 
-/** The banks under test and how they were chosen, once per worker. */
+/** The banks under test and how they were chosen, once per part of the run. */
 export function bankSelection(): Promise<BankSelection> {
   const t = target();
-  chosen ??= choose(t.banks ?? DEFAULT_BANKS, !t.banks && t.consentDriver !== 'follow');
-  return chosen;
+  return chosen().value ??= choose(t.banks ?? DEFAULT_BANKS, !t.banks && t.consentDriver !== 'follow');
 }
 
 export async function banksUnderTest(): Promise<Bank[]> {

@@ -3,7 +3,7 @@
 // decoded here only (the config hands the reporter its part as the reporter's
 // options; guard.mjs, plain JavaScript loaded before any TypeScript, reads its
 // three fields itself). A part per target (`runs`): `run` makes one; a batch
-// of the tests' proof runs several, each a Playwright project of the config.
+// of the tests' proof runs several, each a describe block of its own (part.ts).
 // The secrets are not in it: they travel in the
 // variables a user sets them in (harness/config/env.ts), so the document holds
 // nothing that must be hidden, and no file ever holds a secret.
@@ -18,11 +18,11 @@ export const RUN_CONTEXT_ENV = 'PIS_RUN_CONTEXT';
 /**
  * One target's part of a run. `run` makes one; a batch of proof runs (the
  * tests' catalog runs) makes several in one Playwright invocation, each a
- * Playwright project of its own name with its own workers, reporter and
+ * describe block of its own name (part.ts) with its own reporter and
  * report folder, so that the runner starts once for all of them.
  */
 export interface TargetRun {
-  /** Its Playwright project's name in a batch ('' for the one run of `run`). */
+  /** Its name in a batch, that of its describe block ('' for the one run of `run`). */
   name: string;
   /** The target without its secrets (harness/config/env.ts splitTarget); the time scale is its `timeScale`. */
   target: Record<string, unknown>;
@@ -84,24 +84,23 @@ export function runContext(env: NodeJS.ProcessEnv = process.env): RunContext {
 
 /**
  * This worker's part of the run: the one part, or in a batch the part of the
- * worker's Playwright project (`project`: test.info().project.name, asked for
- * only then; a worker runs the tests of one project only).
+ * part running now (`part`: part.ts thisPart, asked for only then).
  */
-export function thisRun(project: () => string, env: NodeJS.ProcessEnv = process.env): TargetRun {
+export function thisRun(part: () => string, env: NodeJS.ProcessEnv = process.env): TargetRun {
   const { runs } = runContext(env);
   if (runs.length === 1) return runs[0]!;
-  const name = project();
+  const name = part();
   const run = runs.find(r => r.name === name);
   if (!run) {
     throw new HarnessError('PIS_INTERNAL',
-      `The run context has no part for the Playwright project '${name}': this is a bug of the harness, please report it.`);
+      `The run context has no part named '${name}': this is a bug of the harness, please report it.`);
   }
   return run;
 }
 
 /** The target of this worker: its part's open target with the secrets from their variables. */
-export function contextTarget(project: () => string, env: NodeJS.ProcessEnv = process.env): TargetConfig {
-  return joinTarget(thisRun(project, env).target, env);
+export function contextTarget(part: () => string, env: NodeJS.ProcessEnv = process.env): TargetConfig {
+  return joinTarget(thisRun(part, env).target, env);
 }
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -128,7 +127,7 @@ const RUN_SHAPE: Record<string, [Kind, boolean?]> = {
   'name': ['string'], 'target': ['object'], 'selected': ['array'], 'files': ['array'], 'webhookRunFile': ['string', true],
   'report': ['object'], 'report.reportDir': ['string'], 'report.header': ['object'], 'report.candidatesFile': ['string', true],
   'report.statusFile': ['string'], 'report.notesFd': ['number', true], 'report.stdout': ['string'], 'report.secretVariables': ['array'],
-  'report.project': ['string', true],
+  'report.part': ['string', true],
 };
 
 const kindOf = (v: unknown): Kind | 'other' => Array.isArray(v) ? 'array'

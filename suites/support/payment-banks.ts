@@ -14,6 +14,7 @@ import { Memo } from './memo.ts';
 import { currencyOf, everyBankProduct, initiate, offered, ownAccounts } from './payments.ts';
 import { sessionCall } from './sessions.ts';
 import { confirmFundsRequest, fundsAvailableOf, type OwnAccount } from './describe.ts';
+import { perPart } from './part.ts';
 
 /**
  * Spec 7: "Unsupported providers return a Not Implemented error". HTTP 501
@@ -29,11 +30,11 @@ export function isNotImplemented(res: ExchangeResponse): boolean {
 /** The yes or no of a 2xx confirm-funds answer (description confirm-funds.available). */
 export const fundsAnswer = (res: ExchangeResponse): boolean | undefined => (ok(res) ? fundsAvailableOf(res.json) : undefined);
 
-const funds = new Memo<{ res: ExchangeResponse; account: OwnAccount }>();
+const funds = perPart(() => new Memo<{ res: ExchangeResponse; account: OwnAccount }>());
 
-/** POST /confirm-funds for `amount` from the bank's first account, once per bank and amount per worker. */
+/** POST /confirm-funds for `amount` from the bank's first account, once per bank and amount per part of the run. */
 export function confirmFunds(c: CheckContext | null, bankId: string, amount: string): Promise<{ res: ExchangeResponse; account: OwnAccount }> {
-  return funds.get(c, `${bankId} ${amount}`, async ctx => {
+  return funds().get(c, `${bankId} ${amount}`, async ctx => {
     const account = (await ownAccounts(bankId))[0]!;
     const res = await sessionCall(ctx, bankId, 'payments', 'POST', 'confirmFunds', {}, {
       body: confirmFundsRequest({ iban: account.iban ?? account.bban, amount, currency: currencyOf(account) }),
@@ -65,11 +66,11 @@ async function behaviourOf(bank: Bank): Promise<Behaviour | undefined> {
 
 export interface PaymentBank { bank: Bank; key: string }
 
-let chosen: Promise<{ banks: PaymentBank[]; summary: string }> | undefined;
+const chosen = perPart(() => ({ value: undefined as Promise<{ banks: PaymentBank[]; summary: string }> | undefined }));
 
-/** The banks the payment flows run at, once per worker; none is a Prerequisite naming why. */
+/** The banks the payment flows run at, once per part of the run; none is a Prerequisite naming why. */
 export function paymentBanks(): Promise<{ banks: PaymentBank[]; summary: string }> {
-  chosen ??= (async () => {
+  return chosen().value ??= (async () => {
     const all = await banksUnderTest();
     const candidates: { bank: Bank; behaviour: Behaviour }[] = [];
     for (const bank of all) {
@@ -85,5 +86,4 @@ export function paymentBanks(): Promise<{ banks: PaymentBank[]; summary: string 
     const summary = `payment flows at ${banks.length} of ${all.length} banks, one per behaviour: ${banks.map(b => `${b.bank.id} (${b.key})`).join('; ')}`;
     return { banks, summary };
   })();
-  return chosen;
 }

@@ -2,7 +2,7 @@
 // request"): a valid request per product from the end user's own accounts,
 // the two answers a payment may get (created, or the strong-customer-
 // authentication error whose link leads to authorize), and the authorisation.
-// Results are kept per worker so later checks (status by id) build on them;
+// Results are kept per part of the run (part.ts) so later checks (status by id) build on them;
 // each check that reads a kept answer shows its exchanges (memo.ts).
 import { randomUUID } from 'node:crypto';
 import type { ExchangeResponse } from '../../harness/http/exchange.ts';
@@ -17,6 +17,7 @@ import { target } from './target.ts';
 import { banksUnderTest, services, type Bank } from './banks.ts';
 import { businessDate, creditorAccount, SEPA_CURRENCY } from './payment-data.ts';
 import { atLeast, type ApiVersion } from '../../harness/contracts/api-versions.ts';
+import { perPart } from './part.ts';
 
 export const PRODUCTS = ['domestic-transfer', 'sepa-credit', 'domestic-scheduled-transfer', 'sepa-scheduled-credit'] as const;
 export type Product = typeof PRODUCTS[number];
@@ -88,11 +89,11 @@ export async function firstOffering(banks: readonly Bank[], product: Product): P
 /** A bank lists no account to pay from; when every bank under test says so, the checks say "no accounts at any bank". */
 export class NoAccounts extends Prerequisite {}
 
-const accountsCache = new Map<string, Promise<OwnAccount[]>>();
+const accountsCache = perPart(() => new Map<string, Promise<OwnAccount[]>>());
 
 /** The end user's accounts at a bank: the first is the debtor of test payments, a second the creditor (payment-data.ts). */
 export function ownAccounts(bankId: string): Promise<OwnAccount[]> {
-  let p = accountsCache.get(bankId);
+  let p = accountsCache().get(bankId);
   if (!p) {
     p = (async () => {
       const res = await sessionCall(null, bankId, 'accounts', 'GET', 'accounts', {}, { label: `accounts for a payment at ${bankId}` });
@@ -100,7 +101,7 @@ export function ownAccounts(bankId: string): Promise<OwnAccount[]> {
       if (!list.length) throw new NoAccounts(`no account at ${bankId} to pay from (${res.status}; see data.accounts.list)`);
       return list.map(ownAccount);
     })();
-    accountsCache.set(bankId, p);
+    accountsCache().set(bankId, p);
   }
   return p;
 }
@@ -184,11 +185,11 @@ export async function postPayment(c: CheckContext | null, bankId: string, produc
   return classify(res);
 }
 
-const initiated = new Memo<Answer>();
+const initiated = perPart(() => new Memo<Answer>());
 
-/** Initiates a valid payment, once per bank and product per worker. */
+/** Initiates a valid payment, once per bank and product per part of the run. */
 export function initiate(c: CheckContext | null, bankId: string, product: Product): Promise<Answer> {
-  return initiated.get(c, `${bankId} ${product}`, async ctx => postPayment(ctx, bankId, product, await paymentBody(bankId, product), product));
+  return initiated().get(c, `${bankId} ${product}`, async ctx => postPayment(ctx, bankId, product, await paymentBody(bankId, product), product));
 }
 
 /**
@@ -228,7 +229,7 @@ export interface Settled {
   auth?: Awaited<ReturnType<typeof authorize>>;
 }
 
-const authorized = new Memo<Settled>();
+const authorized = perPart(() => new Memo<Settled>());
 
 /**
  * The payment of `product` at `bankId` (initiate), read by its id, then
@@ -236,7 +237,7 @@ const authorized = new Memo<Settled>();
  * bank never sees the same payment authorised twice.
  */
 export function settledPayment(c: CheckContext | null, bankId: string, product: Product): Promise<Settled> {
-  return authorized.get(c, `${bankId} ${product}`, async ctx => {
+  return authorized().get(c, `${bankId} ${product}`, async ctx => {
     const answer = await initiate(ctx, bankId, product);
     const created = accepted(answer) && answer.paymentId ? await getPayment(ctx, bankId, product, answer.paymentId) : undefined;
     return { answer, created, auth: answer.kind === 'sca' ? await authorize(ctx, bankId, product, answer) : undefined };

@@ -2,18 +2,21 @@
 // its id and title, carrying its registration as an annotation (so the
 // reporter can name a check that ended without a result) and its CheckResult
 // as an attachment. endCheck() is the one way a test hands its result over.
+// In a batch of proof runs each part's checks are registered, and run, as
+// that part (part.ts), in a describe block of its name.
 import { test, type TestInfo } from './test.ts';
 import { CHECK_ANNOTATION, CHECK_ATTACHMENT, requirementTags } from '../../harness/report/check.ts';
 import { metaOf, type CheckMeta, type Registered } from '../../harness/check/def.ts';
 import type { CheckResult } from '../../harness/results/model.ts';
 import { CheckContext, settle, type Check } from './check.ts';
 import { toResult } from '../../harness/check/outcome.ts';
-import { nameProjectsBy, redactor, target } from './target.ts';
+import { redactor, target } from './target.ts';
 import { checkExistsAt, requirementsAt } from '../../harness/requirements/versions.ts';
+import { runContext } from './context.ts';
+import { HarnessError } from '../../harness/errors.ts';
+import { inPart, partNow, testsStarted } from './part.ts';
 
 export type { Check } from './check.ts';
-
-nameProjectsBy(() => test.info().project.name);
 
 /**
  * Declares the Playwright test of one check; `body` produces its result.
@@ -22,13 +25,44 @@ nameProjectsBy(() => test.info().project.name);
  * exist at the run's version.
  */
 export function checkTest(r: Registered, body: (testInfo: TestInfo, meta: CheckMeta) => Promise<CheckResult>): void {
+  const part = partNow();
+  if (part === undefined) {
+    throw new HarnessError('PIS_INTERNAL', `${r.id} was registered outside any part of a batch (registerChecks and perPartTests register inside one): ` +
+      'this is a bug of the harness, please report it.');
+  }
+  // In a batch a check is registered inside its part, and only when that part selected it.
+  if (isBatch() && !selectedBy(part).has(r.id)) return;
   const t = target();
   if (r.level === 'profile' && !t.profile) return;
   if (!checkExistsAt(r, t.apiVersion)) return;
   const meta = { ...metaOf(r), requirements: requirementsAt(r, t.apiVersion) };
   test(`${r.id} ${r.title}`, { tag: requirementTags(r), annotation: [{ type: CHECK_ANNOTATION, description: JSON.stringify(meta) }] }, async ({}, testInfo) => {
-    await endCheck(testInfo, await body(testInfo, meta));
+    testsStarted();
+    await inPart(part, async () => endCheck(testInfo, await body(testInfo, meta)));
   });
+}
+
+const isBatch = () => runContext().runs.length > 1;
+const selections = new Map<string, Set<string>>();
+/** The ids a part of the run selected. */
+function selectedBy(part: string): Set<string> {
+  let s = selections.get(part);
+  if (!s) selections.set(part, s = new Set(runContext().runs.find(r => r.name === part)?.selected ?? []));
+  return s;
+}
+
+/**
+ * Registers `register` once per part: for `run`'s one part as it is (its
+ * selection comes on Playwright's command line); in a batch inside a describe
+ * block named after each part that selected one of `ids`, run as that part
+ * (part.ts), so that one Playwright project and one worker serve every part.
+ */
+function perPartTests(ids: readonly string[], register: () => void): void {
+  if (!isBatch()) { register(); return; }
+  for (const run of runContext().runs) {
+    if (!ids.some(id => selectedBy(run.name).has(id))) continue;
+    inPart(run.name, () => test.describe(run.name, register));
+  }
 }
 
 /**
@@ -54,6 +88,10 @@ async function endCheck(testInfo: TestInfo, result: CheckResult): Promise<void> 
 
 /** Registers the checks of one API suite, in order. */
 export function registerChecks(checks: readonly Registered<Check>[]): void {
+  perPartTests(checks.map(k => k.id), () => registerEach(checks));
+}
+
+function registerEach(checks: readonly Registered<Check>[]): void {
   for (const k of checks) {
     checkTest(k, async (testInfo, meta) => {
       const timeoutS = typeof k.timeoutS === 'function' ? k.timeoutS() : k.timeoutS;

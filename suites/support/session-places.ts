@@ -13,6 +13,7 @@ import { banksUnderTest, type Bank } from './banks.ts';
 import { confirmFunds, fundsAnswer, isNotImplemented } from './payment-banks.ts';
 import { currencyOf, initiate, ownAccounts, paymentBody, firstOffering, type Product } from './payments.ts';
 import { target } from './target.ts';
+import { perPart } from './part.ts';
 
 /** The session-bound operations of the run's API version, in the table's order. */
 export function sessionBoundOperations(): Operation[] {
@@ -29,7 +30,7 @@ export interface OperationProbe {
   notImplementedHere?: boolean;
 }
 
-const probes = new Map<string, Promise<OperationProbe>>();
+const probes = perPart(() => new Map<string, Promise<OperationProbe>>());
 
 /** The bank of `banks` an operation is probed at: the first that offers the operation's product. */
 function bankFor(op: Operation, banks: readonly Bank[]): Promise<Bank | undefined> {
@@ -97,7 +98,7 @@ async function makeProbe(op: Operation, banks: readonly Bank[]): Promise<Operati
 export async function operationProbe(op: Operation, banks?: readonly Bank[]): Promise<OperationProbe> {
   const list = banks ?? await banksUnderTest();
   const key = `${op.id} ${list.map(b => b.id).join(',')}`;
-  let p = probes.get(key);
-  if (!p) { p = makeProbe(op, list); probes.set(key, p); }
+  let p = probes().get(key);
+  if (!p) { p = makeProbe(op, list); probes().set(key, p); }
   return p;
 }

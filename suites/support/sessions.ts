@@ -1,5 +1,5 @@
 // Sessions and consent as the data and payments suites need them (spec 4.4):
-// one consented session per bank and scope per worker, renewed when the target
+// one consented session per bank and scope per part of the run, renewed when the target
 // answers the consent-link error for it (a consent may expire, quickly on a
 // compressed clock). A consent lost before the lifetime the run was told
 // (--session-lifetime) fails the check whose call met it. The session suite
@@ -18,6 +18,7 @@ import { consentDriver } from './consent/driver.ts';
 import { target } from './target.ts';
 import { realMs, specSeconds } from './waits.ts';
 import { atLeast } from '../../harness/contracts/api-versions.ts';
+import { perPart } from './part.ts';
 
 export type Scope = 'accounts' | 'payments';
 
@@ -72,7 +73,7 @@ export function probeConsent(c: CheckContext | null, sessionId: string, label = 
 }
 
 /** When consent was last seen given to a session (performance.now()). */
-const givenAt = new Map<string, number>();
+const givenAt = perPart(() => new Map<string, number>());
 
 /** Requests consent and has the driver complete it; resolves with the time it was seen given (performance.now()). */
 export async function giveConsent(c: CheckContext | null, sessionId: string, scope: Scope): Promise<number> {
@@ -80,16 +81,16 @@ export async function giveConsent(c: CheckContext | null, sessionId: string, sco
   if (!href) throw new Prerequisite(`the consent request answered ${res.status} without a consent link (see session.consent-link.consent-url)`);
   await consentDriver()({ href, what: 'consent', c, done: async () => ok(await probeConsent(null, sessionId)) });
   const at = performance.now();
-  givenAt.set(sessionId, at);
+  givenAt().set(sessionId, at);
   return at;
 }
 
-const consented = new Map<string, Promise<string>>();
+const consented = perPart(() => new Map<string, Promise<string>>());
 
 /** A session at `bankId` with consent for `scope`, shared by the checks of this worker. */
 function consentedSession(bankId: string, scope: Scope): Promise<string> {
   const key = `${bankId} ${scope}`;
-  let p = consented.get(key);
+  let p = consented().get(key);
   if (!p) {
     p = (async () => {
       const { res, id } = await createSession(null, bankId);
@@ -97,7 +98,7 @@ function consentedSession(bankId: string, scope: Scope): Promise<string> {
       await giveConsent(null, id, scope);
       return id;
     })();
-    consented.set(key, p);
+    consented().set(key, p);
   }
   return p;
 }
@@ -121,7 +122,7 @@ export async function sessionCallUrl(c: CheckContext | null, bankId: string, sco
   const label = opts.label?.includes(bankId) ? opts.label : `${opts.label ?? `${method} ${url}`} (at ${bankId})`;
   const res = await callUrl(c, method, url, { ...opts, label, session, headers });
   if (!isConsentError(res)) return res;
-  const ageMs = givenAt.has(session) ? performance.now() - givenAt.get(session)! : undefined;
+  const ageMs = givenAt().has(session) ? performance.now() - givenAt().get(session)! : undefined;
   const since = ageMs !== undefined ? `${(ageMs / 1000).toFixed(2)} s (real) after consent was given` : 'again';
   const lifetime = t.sessionLifetimeS ? ` (a consent lasts ${t.sessionLifetimeS} spec s on this target, per --session-lifetime)`
     : ' (the spec does not say how long a consent lasts; with --session-lifetime a consent lost before its end is a finding)';

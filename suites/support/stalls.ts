@@ -6,6 +6,7 @@
 // STALLS.stalledCallMs, and past twice the budget no more calls are made. A
 // check whose call was cut short this way is not run, with the figures; the
 // stall that used the budget up was the target's, but what follows is not judged.
+import { perPart } from './part.ts';
 
 /**
  * Arbitrary: two calls that wait out the 30 s default (harness/http/exchange.ts);
@@ -14,10 +15,10 @@
  */
 export const STALLS = { budgetMs: 60_000, stalledCallMs: 2_000 };
 
-const lost = new Map<string, number>();
+const lost = perPart(() => new Map<string, number>());
 
-/** Real ms the calls of `suite` lost to timeouts in this worker. */
-export const lostMs = (suite: string) => lost.get(suite) ?? 0;
+/** Real ms the calls of `suite` lost to timeouts in this part of the run. */
+export const lostMs = (suite: string) => lost().get(suite) ?? 0;
 
 /** How long a call of `suite` may wait now: undefined while the budget lasts, 0 once no call should be made. */
 export function stallLimit(suite: string): number | undefined {
@@ -28,7 +29,7 @@ export function stallLimit(suite: string): number | undefined {
 
 /** Counts a call that ended in a timeout of its own (headers, body or its total deadline). */
 export function countStall(suite: string, code: string, durationMs: number): void {
-  if (/TIMEOUT/.test(code)) lost.set(suite, lostMs(suite) + durationMs);
+  if (/TIMEOUT/.test(code)) lost().set(suite, lostMs(suite) + durationMs);
 }
 
 /** The sentence for a check whose call was cut short or not made. */

@@ -1,49 +1,27 @@
-// The target of this Playwright worker and the worker's one redactor. Every
+// The target of the part running now (part.ts) and the worker's one redactor. Every
 // secret a suite learns (client secret, api-key, each token it is given) is
 // registered here before any evidence is recorded, so no report shows it.
 import type { TargetConfig } from '../../harness/config/config.ts';
 import { Redactor, shortSecretWarning } from '../../harness/report/redact.ts';
 import { contextTarget, runContext } from './context.ts';
+import { collecting, partNow, thisPart } from './part.ts';
 
-let cached: TargetConfig | undefined;
-
-/**
- * How to name the Playwright project of the test running now. The suites'
- * registration (register.ts, which every spec file imports first) gives it when
- * Playwright loads them: this module, which the check catalog reaches, then
- * loads no part of Playwright, and neither does a process that only lists the
- * checks (`run` before it starts Playwright, `run --list`, coverage: 0.3 CPU s
- * each).
- */
-let projectOf: (() => string) | undefined;
-export function nameProjectsBy(f: () => string): void { projectOf = f; }
+const cached = new Map<string, TargetConfig>();
 
 /**
- * The Playwright project of the test running now; undefined while Playwright
- * collects the tests. Asked before the registration said how (a spec file
- * that does not import register.ts), it throws: every part of a batch would
- * otherwise be served the first part's target.
- */
-function projectNow(): string | undefined {
-  if (!projectOf) throw new Error('suites/support/register.ts was not loaded: a spec file must import it before it asks for the target');
-  try { return projectOf(); } catch { return undefined; }
-}
-
-/**
- * The target of this worker. In a batch (several parts, one Playwright
- * project each) a worker runs one project's tests: its part, once a test or
- * hook runs. While Playwright collects the tests (the runner, and each worker
- * as it loads the suites) there is no project yet: the first part serves, not
- * kept, for what collection reads, the API version and the profile switch,
- * which runPlaywright holds equal across a batch's parts.
+ * The target of the part running now (part.ts). In a batch, while Playwright
+ * collects the tests outside any part (the runner lists them, a worker loads
+ * the suites), the first part serves, not kept, for what collection reads
+ * there: the API version and the profile switch, which runPlaywright holds
+ * equal across a batch's parts. Each part registers its own checks inside
+ * its part, where its own target answers.
  */
 export function target(): TargetConfig {
-  if (cached) return cached;
-  const { runs } = runContext();
-  const name = runs.length === 1 ? runs[0]!.name : projectNow();
-  if (name === undefined) return contextTarget(() => runs[0]!.name);
-  cached = contextTarget(() => name);
-  return cached;
+  const name = collecting() ? partNow() : thisPart();
+  if (name === undefined) return contextTarget(() => runContext().runs[0]!.name);
+  let t = cached.get(name);
+  if (!t) cached.set(name, t = contextTarget(() => name));
+  return t;
 }
 
 /** Redacts known secrets; curl lines show them as $PIS_CLIENT_SECRET, $PIS_ACCESS_TOKEN, $PIS_REFRESH_TOKEN, $PIS_WEBHOOK_API_KEY. */

@@ -6,6 +6,7 @@ import { fillPath, joinUrl } from '../../harness/config/profile.ts';
 import { Prerequisite, send, type CheckContext } from './check.ts';
 import { registerTokens, target } from './target.ts';
 import { realMs } from './waits.ts';
+import { perPart } from './part.ts';
 
 function tokenUrl(): string {
   const t = target();
@@ -33,7 +34,7 @@ export const refreshForm = (refreshToken: string) => {
 /** The worker's shared token: when its grant was sent (performance.now()) and the lifetime it stated (spec s; undefined when none). */
 export interface SharedToken { token: string; sentAt: number; lifeS?: number; renewAt: number }
 
-let shared: SharedToken | undefined;
+const shared = perPart(() => ({ value: undefined as SharedToken | undefined }));
 
 /** The worker's access token for API calls; renewed once 70 % of its real lifetime has passed. */
 export async function accessToken(renew = false): Promise<string> {
@@ -41,15 +42,15 @@ export async function accessToken(renew = false): Promise<string> {
 }
 
 export async function sharedToken(renew = false): Promise<SharedToken> {
-  if (!renew && shared && performance.now() < shared.renewAt) return shared;
+  const kept = shared().value;
+  if (!renew && kept && performance.now() < kept.renewAt) return kept;
   const sentAt = performance.now();
   const res = await tokenRequest(null, clientCredentials());
   const j = res.json as Record<string, unknown> | undefined;
   if (res.status !== 200 || typeof j?.access_token !== 'string')
     throw new Prerequisite(`no access token: the token endpoint answered ${res.status} (see the token checks)`);
   const lifeS = typeof j.expires_in === 'number' && j.expires_in > 0 ? j.expires_in : undefined;
-  shared = { token: j.access_token, sentAt, lifeS, renewAt: performance.now() + realMs(lifeS ?? 60) * 0.7 };
-  return shared;
+  return shared().value = { token: j.access_token, sentAt, lifeS, renewAt: performance.now() + realMs(lifeS ?? 60) * 0.7 };
 }
 
 /**

@@ -11,6 +11,7 @@ import type { CheckDef } from '../../harness/check/def.ts';
 import { announceWait, type CheckContext } from './check.ts';
 import { Recorder } from './memo.ts';
 import { target } from './target.ts';
+import { perPart } from './part.ts';
 import { specClock, type SpecClock } from '../../harness/clock.ts';
 
 /** One exchange a watch made, kept for the check that reads it. */
@@ -68,8 +69,8 @@ export const specSeconds = (ms: number) => targetClock().toSpec(ms) / 1000;
 /** The --max-wait that lets a wait of `ms` real milliseconds run: at least 5 s more (arbitrary room for the calls around it), rounded up to 10 s. */
 export const neededMaxWait = (ms: number) => Math.ceil((ms / 1000 + 5) / 10) * 10;
 
-/** A watch starts once per worker, when it is first asked for (by startFirst, or by the check that reads it). */
+/** A watch starts once per part of the run (part.ts), when it is first asked for (by startFirst, or by the check that reads it). */
 export function watch<T>(start: () => T): () => T {
-  let started: { value: T } | undefined;
-  return () => (started ??= { value: start() }).value;
+  const started = perPart(() => ({ value: undefined as { value: T } | undefined }));
+  return () => (started().value ??= { value: start() }).value;
 }

@@ -136,7 +136,8 @@ const CONSENT_OP = OPS.find(o => o.path === 'accounts')!;
 
 /**
  * Every run of this file, planned once the reference is up, in invocations of
- * up to 15 parts (test/run/batch.ts), one at a time with two workers: this file
+ * up to 15 parts (test/run/batch.ts), one at a time with two workers (one runs
+ * every part's token checks, the other every part's session checks): this file
  * runs beside the webhook files, whose timing checks a busier machine blurs into
  * not-run (two runs at a time made them re-judge under load in a clean-clone npm test).
  */

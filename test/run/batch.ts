@@ -1,7 +1,8 @@
-// Several proof runs in one Playwright invocation: each part a Playwright
-// project with its own target, selection, worker and report folder, so that
-// the runner starts once for all of them instead of once per run (about 2 CPU
-// s each). A part's target is a bundled reference of its own with catalog
+// Several proof runs in one Playwright invocation: each part a describe block
+// with its own target, selection and report folder, in one Playwright project
+// (suites/support/part.ts), so that the runner starts once for all of them
+// instead of once per run (about 1.5 CPU s each), and a worker serves every
+// part instead of one worker per part (about 0.7 CPU s each). A part's target is a bundled reference of its own with catalog
 // names switched on (as `run --fault NAME` starts one), or a target the test
 // started (a pass-through with mutations in front of a reference), given as
 // `run`'s flags would give it. Each part is planned by the code `run` plans

@@ -25,9 +25,10 @@
 // DELETE ended the payments suite's session at dnb-no, and a payments check
 // failed for it).
 // So each entry runs on a reference of its own, as `run --fault NAME` would
-// start it, but several entries share one Playwright invocation (test/run/
-// batch.ts: a project per entry), which saves the runner's start for all but
-// one of them (about 2 CPU s per entry). A batch's part is held equal to
+// start it, but several entries share one Playwright invocation and its
+// worker (test/run/batch.ts: a describe block per entry), which saves the
+// runner's and the worker's start for all but one of them (about 2 CPU s per
+// entry). A batch's part is held equal to
 // `run`'s own runs: the clean reference's four suites in a batch pass and skip
 // exactly the checks the four clean `run`s above did. An entry with a
 // description of its own (`config`) runs through `run --config` as before.

@@ -1,45 +1,33 @@
-// suites/support/target.ts in a batch (several parts, one Playwright project
-// each) names the running test's project the way the suites' registration
-// (register.ts) told it: without that registration it refuses to answer, since
-// every part would otherwise get the first part's target. Each case is a child
-// process: the module's state is per process, as in a Playwright worker.
+// suites/support/target.ts and part.ts in a batch (several parts, a describe
+// block each in one Playwright project, one worker for all): the target and
+// every value kept per part are the running part's, told by the async context
+// its registration, tests and watches run in. While Playwright collects the
+// tests outside any part, the first part's target serves; once tests run, a
+// read outside any part throws, since it would otherwise get some part's state.
+// This process is the worker: the run context is set before the modules load.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { ROOT } from '../helpers/cli.ts';
 import { testContext } from '../helpers/context.ts';
 import { encodeRunContext } from '../../suites/support/context.ts';
 
-const TSX = import.meta.resolve('tsx');
-const url = (f: string) => JSON.stringify(pathToFileURL(join(ROOT, f)).href);
+const ctx = testContext({ baseUrl: 'http://first.invalid/api' });
+ctx.runs.push({ ...ctx.runs[0]!, name: 'second', target: { ...ctx.runs[0]!.target, baseUrl: 'http://second.invalid/api' } });
+ctx.runs[0]!.name = 'first';
+Object.assign(process.env, encodeRunContext(ctx));
+const { target } = await import('../../suites/support/target.ts');
+const { inPart, perPart, testsStarted } = await import('../../suites/support/part.ts');
 
-/** A batch of two parts, each its own base URL; the child prints the base URL target() gives, or the error. */
-function targetIn(importsRegistration: boolean): { out: string; status: number | null } {
-  const ctx = testContext({ baseUrl: 'http://first.invalid/api' });
-  ctx.runs.push({ ...ctx.runs[0]!, name: 'second', target: { baseUrl: 'http://second.invalid/api' } });
-  ctx.runs[0]!.name = 'first';
-  const dir = mkdtempSync(join(tmpdir(), 'pis-target-'));
-  try {
-    const script = join(dir, 'ask.mts');
-    writeFileSync(script, `${importsRegistration ? `await import(${url('suites/support/register.ts')});\n` : ''}` +
-      `const { target } = await import(${url('suites/support/target.ts')});
-try { console.log(target().baseUrl); } catch (e) { console.log('error: ' + e.message); }`);
-    const env: NodeJS.ProcessEnv = { ...process.env, ...encodeRunContext(ctx) };
-    delete env.NODE_TEST_CONTEXT;
-    const r = spawnSync(process.execPath, ['--import', TSX, script], { cwd: ROOT, env, encoding: 'utf8' });
-    return { out: r.stdout.trim() + r.stderr.trim(), status: r.status };
-  } finally { rmSync(dir, { recursive: true, force: true }); }
-}
-
-test('in a batch, target() without the registration throws, naming register.ts; with it, outside a test, it is the first part (collection)', () => {
-  const without = targetIn(false);
-  assert.equal(without.status, 0, without.out);
-  assert.match(without.out, /^error: suites\/support\/register\.ts was not loaded/);
-  const withIt = targetIn(true);
-  assert.equal(withIt.status, 0, withIt.out);
-  assert.equal(withIt.out, 'http://first.invalid/api');
+test('in a batch: the first part while collecting, each part its own target and state, and a read outside any part throws once tests run', async () => {
+  assert.equal(target().baseUrl, 'http://first.invalid/api', 'collection, outside any part: the first part');
+  let made = 0;
+  const counter = perPart(() => ({ n: ++made }));
+  assert.throws(() => counter(), /outside any part of the batch/, 'state kept per part has no part to belong to');
+  const seen = await Promise.all(['first', 'second', 'first'].map(name => inPart(name, async () => {
+    await new Promise(r => setTimeout(r, 5));
+    return `${target().baseUrl} ${counter().n}`;
+  })));
+  assert.deepEqual(seen, ['http://first.invalid/api 1', 'http://second.invalid/api 2', 'http://first.invalid/api 1']);
+  testsStarted();
+  assert.throws(() => target(), /outside any part of the batch/);
+  assert.equal(inPart('second', () => target().baseUrl), 'http://second.invalid/api');
 });

@@ -14,6 +14,7 @@ import { currencyOf, initiate, ownAccounts, paymentBody, postPayment, firstOffer
 import { confirmFunds } from '../../support/payment-banks.ts';
 import { createSession, requestConsent, sessionCall, sessionCallUrl } from '../../support/sessions.ts';
 import { target } from '../../support/target.ts';
+import { perPart } from '../../support/part.ts';
 
 /** One operation ready to call: `send` makes the call with `token` (null: no token) and records it in `c`. */
 interface OperationProbe {
@@ -111,11 +112,11 @@ async function bankOf(op: Operation, banks: Bank[]): Promise<Bank | undefined> {
   try { return await firstOffering(banks, op.product as Product); } catch (e) { if (e instanceof Prerequisite) return undefined; throw e; }
 }
 
-let made: Promise<OperationPlaces> | undefined;
+const made = perPart(() => ({ value: undefined as Promise<OperationPlaces> | undefined }));
 
-/** Every operation of the run's API version, ready to call; made once per worker. */
+/** Every operation of the run's API version, ready to call; made once per part of the run. */
 export function operationPlaces(): Promise<OperationPlaces> {
-  made ??= (async () => {
+  return made().value ??= (async () => {
     // Without a bank only the bank list can be called; every other operation names why it could not be.
     let banks: Bank[] | Prerequisite;
     try { banks = await banksUnderTest(); } catch (e) {
@@ -136,5 +137,4 @@ export function operationPlaces(): Promise<OperationPlaces> {
     }
     return out;
   })();
-  return made;
 }

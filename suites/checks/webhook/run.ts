@@ -7,8 +7,8 @@ import { watch, rmSync, type FSWatcher } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { HarnessError } from '../../../harness/errors.ts';
 import { readWebhookRun, type KeptWebhookRun, type WebhookRun } from '../../../harness/sink/suite-run.ts';
-import { test } from '../../support/test.ts';
 import { thisRun } from '../../support/context.ts';
+import { perPart, thisPart } from '../../support/part.ts';
 
 /**
  * Arbitrary: how often the file is looked for besides the folder's change
@@ -17,13 +17,13 @@ import { thisRun } from '../../support/context.ts';
  */
 const POLL_MS = 250;
 
-let once: Promise<WebhookRun> | undefined;
+const once = perPart(() => ({ value: undefined as Promise<WebhookRun> | undefined }));
 
 /** The run was stopped before the drive ended: there is nothing to judge, and nothing went wrong. */
 export class DriveStopped extends Error {}
 
 function runFile(): string {
-  const file = thisRun(() => test.info().project.name).webhookRunFile;
+  const file = thisRun(thisPart).webhookRunFile;
   if (!file)
     throw new HarnessError('PIS_INTERNAL', 'The run context names no webhook drive although a webhook check runs: ' +
       "start the suites with 'pis-conformance run', which drives the checkouts for them.");
@@ -36,13 +36,12 @@ function runFile(): string {
  * until the suite's last check has read it.
  */
 export function webhookRun(): Promise<WebhookRun> {
-  once ??= waitForRun(runFile()).then(kept => {
+  return once().value ??= waitForRun(runFile()).then(kept => {
     // A drive that could not be made: every check reports the same reason.
     if ('error' in kept) throw new Error(kept.error);
     if ('stopped' in kept) throw new DriveStopped('the run was stopped before the webhook drive ended');
     return kept;
   });
-  return once;
 }
 
 /** Resolves with the kept outcome as soon as the file is there (the test's timeout bounds the wait). */
@@ -65,6 +64,6 @@ function waitForRun(file: string): Promise<KeptWebhookRun> {
 
 /** Removes the kept result (after the suite's last check). */
 export function forgetWebhookRun(): void {
-  const file = thisRun(() => test.info().project.name).webhookRunFile;
+  const file = thisRun(thisPart).webhookRunFile;
   if (file) rmSync(file, { force: true });
 }
