@@ -67,8 +67,12 @@ async function wholeCommand(filters: string[]): Promise<Row[]> {
   });
   const tally = (k: string) => t.lines.map(l => new RegExp(`^# ${k} (\\d+)`).exec(l.text)).filter(Boolean).reduce((a, m) => a + Number(m![1]), 0);
   const what = filters.length ? `\`npm test -- ${filters.join(' ')}\`` : '`npm test`, all of it';
+  // The failed tests, as scripts/test.mjs names them last ("# FILE: TEST"), so that a figure never hides which failed.
+  const from = t.lines.findIndex(l => /^not ok: \d+ tests? failed/.test(l.text));
+  const failedTests = from < 0 ? [] : t.lines.slice(from + 1).map(l => /^# (test\/\S+): (.*)$/.exec(l.text)).filter(m => m !== null)
+    .map(m => `${m![1]}: ${m![2]!.slice(0, 80).replace(/\|/g, '/')}`);
   rows.push({ what, wallS: t.wallS, ...(t.cpuS === undefined ? {} : { cpuS: t.cpuS }),
-    outcome: `exit ${t.code}, ${tally('pass')} passed, ${tally('fail')} failed` });
+    outcome: `exit ${t.code}, ${tally('pass')} passed, ${tally('fail')} failed${failedTests.length ? ` (${failedTests.join('; ')})` : ''}` });
   return rows;
 }
 

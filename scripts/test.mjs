@@ -130,8 +130,8 @@ function runPhase(p, capture) {
   return new Promise(done => child.on('close', code => done({ p, code, t0, t1: Date.now(), output: Buffer.concat(chunks) })));
 }
 
-// The files run alone judge milliseconds but use little CPU (about 90 of the
-// command's 950 CPU s): with a higher priority than the CPU-bound proof runs
+// The files run alone judge milliseconds but use little CPU (about 90 CPU s,
+// a seventh of the command's): with a higher priority than the CPU-bound proof runs
 // they take a core the moment they need one, and run beside them instead of
 // after them. A priority is inherited by a process's children: the stream's
 // files, their `run`s, Playwright and the references they start. It is the

@@ -15,6 +15,7 @@ import { checkExistsAt, requirementsAt } from '../../harness/requirements/versio
 import { runContext } from './context.ts';
 import { HarnessError } from '../../harness/errors.ts';
 import { inPart, partNow, testsStarted } from './part.ts';
+import { startWatches, takeWatches } from './start-first.ts';
 
 export type { Check } from './check.ts';
 
@@ -55,13 +56,19 @@ function selectedBy(part: string): Set<string> {
  * Registers `register` once per part: for `run`'s one part as it is (its
  * selection comes on Playwright's command line); in a batch inside a describe
  * block named after each part that selected one of `ids`, run as that part
- * (part.ts), so that one Playwright project and one worker serve every part.
+ * (part.ts), so that one Playwright project and one worker serve every part;
+ * the watches the spec file named (startFirst) start as each part begins.
  */
 function perPartTests(ids: readonly string[], register: () => void): void {
   if (!isBatch()) { register(); return; }
+  const watches = takeWatches();
   for (const run of runContext().runs) {
     if (!ids.some(id => selectedBy(run.name).has(id))) continue;
-    inPart(run.name, () => test.describe(run.name, register));
+    inPart(run.name, () => test.describe(run.name, () => {
+      // The part's watches start with its first check, as in a run of that part alone.
+      if (watches.length) test.beforeAll(() => { testsStarted(); startWatches(run.name, watches); });
+      register();
+    }));
   }
 }
 
