@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { analyze } from '../../harness/sink/checks/index.ts';
-import { driveCheckouts } from '../../harness/sink/drive.ts';
+import { driveCheckouts, type DriveProgress } from '../../harness/sink/drive.ts';
 import { SUITE_PLANS } from '../../harness/sink/plan.ts';
 import { startSink } from '../../harness/sink/server.ts';
 import { startReference } from '../../harness/reference/index.ts';
@@ -60,11 +60,16 @@ test('a field the description says is honoured is judged without an echo', () =>
   for (const id of IDS) assert.equal(checks.find(x => x.id === id)!.status, 'failed', id);
 });
 
-test('the drive sends no field the description says the control API does not honour, and keeps what it said', async () => {
+test('the drive sends no field the description says the control API does not honour, and keeps what it said; it says its progress from its start', async () => {
   const ref = await startReference({ timeScale: 0.2, faults: [], webhookApiKey: KEY });
   const sink = await startSink({ timeScale: 0.2, apiKey: KEY });
   try {
-    const d = await driveCheckouts({ sink, controlUrl: ref.controlUrl, apiKey: KEY, plans: SUITE_PLANS.filter(p => p.name === 'sca'), honours: ['sca'] });
+    const progress: DriveProgress[] = [];
+    const d = await driveCheckouts({ sink, controlUrl: ref.controlUrl, apiKey: KEY, plans: SUITE_PLANS.filter(p => p.name === 'sca'), honours: ['sca'],
+      onProgress: p => progress.push(p) });
+    // The status line hears of the drive before any checkout is made, and last that nothing is pending.
+    assert.deepEqual({ ...progress[0]!, elapsedMs: 0 }, { attempts: 0, chains: 1, pending: ['sca'], elapsedMs: 0, capMs: 0.2 * 15 * 60_000 });
+    assert.deepEqual(progress.at(-1)!.pending, []);
     const sent = d.control.map(e => e.request.body as Record<string, unknown>);
     assert.equal(sent.length, 1);
     assert.equal(sent[0]!.sca, true);
