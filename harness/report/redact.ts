@@ -199,8 +199,9 @@ export class Redactor {
       for (const [k, x] of Object.entries(v)) {
         if (isSecretKey(k) && x !== undefined && x !== null && x !== '') {
           out[k] = typeof x === 'string' && /^(Bearer|Basic)\s/i.test(x) ? x.replace(/\s.*$/, ` ${REDACTED}`) : REDACTED;
-        // Defined, not assigned: assigning `__proto__` would set the copy's prototype and drop the member.
-        } else Object.defineProperty(out, k, { value: this.walk(x), enumerable: true, writable: true, configurable: true });
+        // `__proto__` defined, not assigned: assigning it would set the copy's prototype and drop the member.
+        } else if (k === '__proto__') Object.defineProperty(out, k, { value: this.walk(x), enumerable: true, writable: true, configurable: true });
+        else out[k] = this.walk(x);
       }
       return out;
     }
