@@ -41,7 +41,7 @@ export interface DriveOptions {
   again?: number;
   /** Floor of the timing tolerance in real ms the run is judged with (default 25, the contract's): the drive judges alike to know what to send again. */
   toleranceFloorMs?: number;
-  /** Called as the drive starts, once the first wave has answered, and at each poll (1 spec second): what the drive still waits for. */
+  /** Called as the drive starts and at each poll (1 spec second): what the drive still waits for. */
   onProgress?: (p: DriveProgress) => void;
   /** Ends the drive at its next wait (the run was stopped): it then rejects with an AbortError. */
   signal?: AbortSignal;
@@ -234,17 +234,13 @@ export async function driveCheckouts(o: DriveOptions): Promise<DriveResult> {
   const off = sink.onAttempt((_d, stranger) => { if (!stranger) lastActivity = sink.nowMs(); });
   const cap = o.capMs ?? 15 * 60_000;
   // Before the first poll the drive waits too (the checkouts made, the first wave's first attempts, a calm
-  // sink): the status line hears of it from the start, with every chain still pending.
-  const starting = () => {
-    const late = plans.some(p => p.role === 'held') ? (o.late ?? LATE_PLAN) : undefined;
-    const pending = [...plans, ...(late ? [late] : [])].filter(p => !p.forbidden).map(p => p.name);
-    o.onProgress?.({ attempts: sink.stats().attempts, chains: pending.length, pending, elapsedMs: sink.nowMs() - startedMs, capMs: clock.toReal(cap) });
-  };
+  // sink): the status line hears of it from the start, every chain still pending, and next at the first poll.
+  const late = plans.some(p => p.role === 'held') ? (o.late ?? LATE_PLAN) : undefined;
+  const everyChain = [...plans, ...(late ? [late] : [])].filter(p => !p.forbidden).map(p => p.name);
+  o.onProgress?.({ attempts: sink.stats().attempts, chains: everyChain.length, pending: everyChain, elapsedMs: 0, capMs: clock.toReal(cap) });
   try {
-    starting();
     await Promise.all(plans.filter(p => !p.wave).map(create));
     await firstAttempts(sink, [...keys.values()].filter(p => !p.forbidden).length, clock.toReal(WAVE_WAIT_MS), o.signal);
-    starting();
     await calm(sink, o.signal);
     await Promise.all(plans.filter(p => p.wave === 2).map(create));
     const again = new Again(o.again ?? 2);
