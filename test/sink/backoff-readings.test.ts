@@ -7,6 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { DeliveryAttempt } from '../../harness/results/model.ts';
 import { analyze } from '../../harness/sink/checks/index.ts';
+import { jitterChance } from '../../harness/sink/checks/backoff.ts';
 import type { SinkPlan } from '../../harness/sink/plan.ts';
 import { KEY, S, backoffOf, conforming, moveTo } from './records.ts';
 
@@ -119,4 +120,41 @@ test('decorrelated jitter: delays drawn anew may shrink; growth is judged first 
   const third = last.filter(x => x.answer !== 200)[2];
   for (const x of last.filter(y => y.arrivedMs > third.arrivedMs)) moveTo(x, third.answeredMs! / S + 10.05);
   assert.notEqual(check(attempts, plan, 'webhook.backoff.growth').status, 'failed');
+});
+
+test('jitter within a wide tolerance is not taken for steadiness: x1.5 with 25 % jitter read 10.72, 18.45, 25.27 s is not failed as linear', () => {
+  // A busy machine's tolerance (1 s here, as the sender tests' 200 real ms at time scale 0.2) held the first retries of a
+  // jittered sender, 10.3 to 11.7 s, for steady; its held chain then looked linear (a clean-clone run failed a correct sender so).
+  const busy = { ...OPTS, toleranceFloorMs: 1000 };
+  const jittered = conforming();
+  backoffOf([10.72, 18.45, 25.27])(jittered.attempts, jittered.plan);
+  const firsts = [10.9, 11.6, 10.3, 11.2, 10.6, 11.7, 10.4];
+  let i = 0;
+  for (const x of jittered.attempts.filter(y => y.answer === 200 && /^e/.test(y.checkoutId)))
+    if (jittered.attempts.some(y => y.checkoutId === x.checkoutId && y.answer !== 200 && y.arrivedMs < x.arrivedMs)) moveTo(x, firsts[i++ % firsts.length]);
+  const g = analyze(jittered.attempts, jittered.plan, busy).find(c => c.id === 'webhook.backoff.growth')!;
+  assert.notEqual(g.status, 'failed', g.message);
+  // The same tolerance still sees a steady sender's linear chain: its first retries all 10.1 s.
+  const linear = conforming();
+  backoffOf([10.1, 20.1, 30.1])(linear.attempts, linear.plan);
+  const l = analyze(linear.attempts, linear.plan, busy).find(c => c.id === 'webhook.backoff.growth')!;
+  assert.equal(l.status, 'failed', l.message);
+  assert.match(l.message!, /grew by the same step each time/);
+});
+
+test('the chance that a jittered sender looks steady: exact for one group, and at most about its bound over 20,000 simulated senders', () => {
+  assert.ok(Math.abs(jitterChance([{ n: 3, spread: 0.5 * 0.2 * 10_000, least: 10_000 }]) - 0.5) < 1e-9);
+  assert.ok(Math.abs(jitterChance([{ n: 3, spread: 1_000, least: 10_000 }, { n: 3, spread: 1_000, least: 10_000 }]) - 0.25 * (1 + Math.log(4))) < 1e-9);
+  let seed = 11;
+  const u = () => { seed = Math.imul(seed, 1103515245) + 12345 | 0; return (seed >>> 8) / 2 ** 24; };
+  const group = (n: number, jitter: number) => {
+    const ms = Array.from({ length: n }, () => 10_000 * (1 + jitter * u()));
+    return { n, spread: Math.max(...ms) - Math.min(...ms), least: Math.min(...ms) };
+  };
+  // The suite's drive: 5 first retries at one place, 11 at another.
+  let steady = 0;
+  for (let k = 0; k < 20_000; k++) if (jitterChance([group(5, 0.25), group(11, 0.25)]) <= 1e-3) steady++;
+  assert.ok(steady <= 30, `${steady} of 20,000 senders with 25 % jitter taken for steady (bound 1e-3: about 20)`);
+  // A sender without jitter whose delays a busy sink spreads by up to 100 ms is steady.
+  for (let k = 0; k < 1_000; k++) assert.ok(jitterChance([group(5, 0.01), group(11, 0.01)]) <= 1e-3);
 });

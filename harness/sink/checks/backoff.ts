@@ -243,19 +243,25 @@ interface Growths {
  * answered failure, at each place in a run of failures (first retry, second,
  * ...) and each event position, seen at least MIN_SAMPLES times there, lie
  * within STEADY_SPREAD timing tolerances of one another (a sender may back off
- * apart per position: that is no jitter). Only then is the shape of a chain judged
- * (shapeFinding): with jitter, a doubling chain may come out as 10, 25, 40 s.
+ * apart per position: that is no jitter), and so close that a sender with the
+ * jitter MAX_JITTER allows would seldom have drawn them (jitterChance). Only
+ * then is the shape of a chain judged (shapeFinding): with jitter, a doubling
+ * chain may come out as 10, 25, 40 s, and x1.5 as 10.72, 18.45, 25.27 s (a
+ * correct sender, judged linear in a clean-clone run whose tolerance of 1 s
+ * held its 25 % jitter on 10 s for steady).
  * Undefined when the sender jitters or there are too few samples; else the spread.
  */
 const MIN_SAMPLES = 3;
-/**
- * Arbitrary: 1.5 timing tolerances. A sender's own timer lateness stays well
- * inside it; 25 % jitter on 10 s spreads 18 first delays (the suite's answer
- * probes) over less than that about once in a thousand runs.
- */
+/** Arbitrary: 1.5 timing tolerances. A sender's own timer lateness stays well inside it. */
 const STEADY_SPREAD = 1.5;
+/**
+ * Arbitrary: a sender with up to 25 % jitter draws spreads as small as those
+ * seen at most once in a thousand runs, or the sender is not taken for steady.
+ */
+const STEADY_CHANCE = 1e-3;
 function steadySpread(runs: readonly Delay[][], view: RunView): number | undefined {
   let worst: number | undefined;
+  const spreads: Array<{ n: number; spread: number; least: number }> = [];
   for (let k = 0; ; k++) {
     const byPlace = new Map<string, Delay[]>();
     for (const r of runs) {
@@ -264,15 +270,40 @@ function steadySpread(runs: readonly Delay[][], view: RunView): number | undefin
       byPlace.set(place, [...byPlace.get(place) ?? [], r[k]]);
     }
     const groups = [...byPlace.values()].filter(g => g.length >= MIN_SAMPLES);
-    if (!groups.length) return worst;
+    if (!groups.length) return worst !== undefined && jitterChance(spreads) <= STEADY_CHANCE ? worst : undefined;
     for (const at of groups) {
       const ms = at.map(d => d.ms);
       const spread = Math.max(...ms) - minOf(ms);
       const t = view.timing(Math.max(...ms), at.flatMap(d => [d.failed, d.retry]));
       if (spread > STEADY_SPREAD * t.tol) return undefined;
       worst = Math.max(worst ?? 0, spread);
+      spreads.push({ n: ms.length, spread, least: minOf(ms) });
     }
   }
+}
+
+/**
+ * How likely a sender whose every delay is its nominal one times 1 + u, u
+ * uniform in [0, MAX_JITTER - 1] (the webhook-jitter quirk), would draw
+ * spreads as small as `groups` show, at every place at once: each group's
+ * chance (the range of n uniform draws is at most f with chance
+ * n·f^(n-1) - (n-1)·f^n), combined by Fisher's method (-2 Σ ln p is
+ * chi-squared with 2 per group degrees of freedom). The nominal delay is taken
+ * as small as the least delay allows (least / MAX_JITTER), which can only
+ * raise the chance: a busy sink's spread only makes a sender look less steady.
+ */
+export function jitterChance(groups: ReadonlyArray<{ n: number; spread: number; least: number }>): number {
+  let x = 0;
+  for (const { n, spread, least } of groups) {
+    const f = Math.min(1, spread / ((MAX_JITTER - 1) * least / MAX_JITTER));
+    const p = n * f ** (n - 1) - (n - 1) * f ** n;
+    if (p <= 0) return 0;
+    x -= 2 * Math.log(p);
+  }
+  // The chi-squared tail with 2k degrees of freedom: e^(-x/2) Σ_{i<k} (x/2)^i / i!.
+  let term = Math.exp(-x / 2), sum = 0;
+  for (let i = 0; i < groups.length; i++) { sum += term; term *= x / 2 / (i + 1); }
+  return Math.min(1, sum);
 }
 
 /**
