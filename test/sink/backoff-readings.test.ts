@@ -145,6 +145,8 @@ test('jitter within a wide tolerance is not taken for steadiness: x1.5 with 25 %
 test('the chance that a jittered sender looks steady: exact for one group, and at most about its bound over 20,000 simulated senders', () => {
   assert.ok(Math.abs(jitterChance([{ n: 3, spread: 0.5 * 0.2 * 10_000, least: 10_000 }]) - 0.5) < 1e-9);
   assert.ok(Math.abs(jitterChance([{ n: 3, spread: 1_000, least: 10_000 }, { n: 3, spread: 1_000, least: 10_000 }]) - 0.25 * (1 + Math.log(4))) < 1e-9);
+  // A group without a positive delay gives no evidence either way.
+  assert.equal(jitterChance([{ n: 3, spread: 0, least: 0 }]), 1);
   let seed = 11;
   const u = () => { seed = Math.imul(seed, 1103515245) + 12345 | 0; return (seed >>> 8) / 2 ** 24; };
   const group = (n: number, jitter: number) => {

@@ -295,7 +295,8 @@ function steadySpread(runs: readonly Delay[][], view: RunView): number | undefin
 export function jitterChance(groups: ReadonlyArray<{ n: number; spread: number; least: number }>): number {
   let x = 0;
   for (const { n, spread, least } of groups) {
-    const f = Math.min(1, spread / ((MAX_JITTER - 1) * least / MAX_JITTER));
+    // A delay of 0 or less gives no scale to judge the spread by: no evidence of steadiness.
+    const f = least > 0 ? Math.min(1, spread / ((MAX_JITTER - 1) * least / MAX_JITTER)) : 1;
     const p = n * f ** (n - 1) - (n - 1) * f ** n;
     if (p <= 0) return 0;
     x -= 2 * Math.log(p);
