@@ -20,6 +20,7 @@ import { DEFAULT_PATHS } from '../../harness/config/profile.ts';
 import { bundledLifetimes } from '../../harness/runner/bundled.ts';
 import type { RunResults } from '../../harness/results/model.ts';
 import { entryFromArgs, runBatches, type BatchEntry } from '../run/batch.ts';
+import { cleanup } from '../run/runs.ts';
 import { editJson, errorAnswer, jsonAnswer, startProxy, type Exchange, type Proxy, type ProxyMutation } from '../helpers/proxy.ts';
 
 // At 0.01 an access token lives 2 real seconds (bundledLifetimes), a consent 4: the expiry waits stay short.
@@ -151,7 +152,11 @@ async function runOf(name: string): Promise<{ out: string; results?: RunResults 
         SESSION_CHECKS.map(escape).join('|'), 'session'),
     ];
     const runs = runBatches(entries, { workers: 2, perBatch: 15, atOnce: 1 });
-    return new Map([...runs].map(([n, r]) => [n, r.then(({ cli, results }) => ({ out: `${cli.stdout}\n${cli.stderr}`, ...(results ? { results } : {}) }))]));
+    // Each part's report folder goes once its results are read: only results.json is judged here.
+    return new Map([...runs].map(([n, r]) => [n, r.then(run => {
+      cleanup(run);
+      return { out: `${run.cli.stdout}\n${run.cli.stderr}`, ...(run.results ? { results: run.results } : {}) };
+    })]));
   })();
   const run = batched.get(name);
   assert.ok(run, `${name} is in no batch`);

@@ -8,7 +8,7 @@ import { loadProofs } from '../../harness/requirements/load.ts';
 import { startProxy } from '../helpers/proxy.ts';
 import { startReference } from '../../harness/reference/index.ts';
 import { entryFromArgs, runBatches, type BatchEntry } from '../run/batch.ts';
-import type { Run } from '../run/runs.ts';
+import { cleanup, type Run } from '../run/runs.ts';
 import { MUTATIONS } from './mutations.ts';
 import { BANKS, RUNS, type MutationRun, type RunName } from './mutation-runs.ts';
 
@@ -45,7 +45,9 @@ describe('mutations: each run fails exactly the checks its mutations name', { co
     const names = Object.keys(MUTATIONS).filter(n => MUTATIONS[n]!.run === run && PROOFS[n]);
     if (!names.length) continue;
     it(`${run}: ${names.join(', ')}`, async () => {
-      const { cli, results } = await (await batched).get(run)!;
+      const made = await (await batched).get(run)!;
+      cleanup(made);
+      const { cli, results } = made;
       const out = `${cli.stdout}\n${cli.stderr}`;
       assert.ok(results, `no results.json:\n${out}`);
       const expected = [...new Set(names.flatMap(n => PROOFS[n]!.fails))].sort();
