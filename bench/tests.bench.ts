@@ -71,6 +71,8 @@ async function wholeCommand(filters: string[]): Promise<Row[]> {
   const from = t.lines.findIndex(l => /^not ok: \d+ tests? failed/.test(l.text));
   const failedTests = from < 0 ? [] : t.lines.slice(from + 1).map(l => /^# (test\/\S+): (.*)$/.exec(l.text)).filter(m => m !== null)
     .map(m => `${m![1]}: ${m![2]!.slice(0, 80).replace(/\|/g, '/')}`);
+  // Why they failed, on stderr: the table names them, the recap scripts/test.mjs ends with says why.
+  if (from >= 0) process.stderr.write(`${t.lines.slice(from).map(l => l.text).join('\n')}\n`);
   rows.push({ what, wallS: t.wallS, ...(t.cpuS === undefined ? {} : { cpuS: t.cpuS }),
     outcome: `exit ${t.code}, ${tally('pass')} passed, ${tally('fail')} failed${failedTests.length ? ` (${failedTests.join('; ')})` : ''}` });
   return rows;
