@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { DeliveryAttempt } from '../../harness/results/model.ts';
 import { analyze } from '../../harness/sink/checks/index.ts';
-import { jitterChance } from '../../harness/sink/checks/backoff.ts';
+import { jitterChance } from '../../harness/sink/checks/jitter.ts';
 import type { SinkPlan } from '../../harness/sink/plan.ts';
 import { KEY, S, backoffOf, conforming, moveTo } from './records.ts';
 

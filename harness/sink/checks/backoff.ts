@@ -6,6 +6,7 @@ import { notRun, placed, type Outcome } from '../../check/outcome.ts';
 import { PlaceLedger } from '../../results/places.ts';
 import { EVENT_POSITIONS, type EventPosition } from '../../places/event-positions.ts';
 import type { CheckDef } from '../../check/def.ts';
+import { MAX_JITTER, STEADY_CHANCE, jitterChance } from './jitter.ts';
 import { MIN_RETRY_DELAY_MS, judgeAtLeast, minOf, positionOf, sec, tooLate, type AttemptView, type RunView, type Timing } from './view.ts';
 
 // Spec 6.5: "Retries use exponential backoff with a minimum delay of 10 seconds."
@@ -50,7 +51,6 @@ export const GROWTH: CheckDef = {
  * chain shorter than three delays is not judged (the suite's `held` checkout
  * fails three times for this reason).
  */
-const MAX_JITTER = 1.25;
 const MIN_CHAIN = 3;
 
 /**
@@ -254,11 +254,6 @@ interface Growths {
 const MIN_SAMPLES = 3;
 /** Arbitrary: 1.5 timing tolerances. A sender's own timer lateness stays well inside it. */
 const STEADY_SPREAD = 1.5;
-/**
- * Arbitrary: a sender with up to 25 % jitter draws spreads as small as those
- * seen at most once in a thousand runs, or the sender is not taken for steady.
- */
-const STEADY_CHANCE = 1e-3;
 function steadySpread(runs: readonly Delay[][], view: RunView): number | undefined {
   let worst: number | undefined;
   const spreads: Array<{ n: number; spread: number; least: number }> = [];
@@ -282,30 +277,6 @@ function steadySpread(runs: readonly Delay[][], view: RunView): number | undefin
   }
 }
 
-/**
- * How likely a sender whose every delay is its nominal one times 1 + u, u
- * uniform in [0, MAX_JITTER - 1] (the webhook-jitter quirk), would draw
- * spreads as small as `groups` show, at every place at once: each group's
- * chance (the range of n uniform draws is at most f with chance
- * n·f^(n-1) - (n-1)·f^n), combined by Fisher's method (-2 Σ ln p is
- * chi-squared with 2 per group degrees of freedom). The nominal delay is taken
- * as small as the least delay allows (least / MAX_JITTER), which can only
- * raise the chance: a busy sink's spread only makes a sender look less steady.
- */
-export function jitterChance(groups: ReadonlyArray<{ n: number; spread: number; least: number }>): number {
-  let x = 0;
-  for (const { n, spread, least } of groups) {
-    // A delay of 0 or less gives no scale to judge the spread by: no evidence of steadiness.
-    const f = least > 0 ? Math.min(1, spread / ((MAX_JITTER - 1) * least / MAX_JITTER)) : 1;
-    const p = n * f ** (n - 1) - (n - 1) * f ** n;
-    if (p <= 0) return 0;
-    x -= 2 * Math.log(p);
-  }
-  // The chi-squared tail with 2k degrees of freedom: e^(-x/2) Σ_{i<k} (x/2)^i / i!.
-  let term = Math.exp(-x / 2), sum = 0;
-  for (let i = 0; i < groups.length; i++) { sum += term; term *= x / 2 / (i + 1); }
-  return Math.min(1, sum);
-}
 
 /**
  * Exponential growth told from linear and capped growth, on three delays of a
