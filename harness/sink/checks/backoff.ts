@@ -277,7 +277,6 @@ function steadySpread(runs: readonly Delay[][], view: RunView): number | undefin
   }
 }
 
-
 /**
  * Exponential growth told from linear and capped growth, on three delays of a
  * sender without jitter: after d1, d2 an exponential third is d2²/d1 (10, 20 ->
