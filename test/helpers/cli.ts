@@ -9,13 +9,16 @@ const TSX = import.meta.resolve('tsx');
 
 export interface CliResult { code: number | null; stdout: string; stderr: string }
 
-export function runCli(args: string[], opts: { cwd?: string; env?: Record<string, string>; input?: string; timeoutMs?: number } = {}): Promise<CliResult> {
+/** `onStdout`: each chunk of standard output as it comes, for a test that needs to know when a line was printed. */
+export function runCli(args: string[], opts: {
+  cwd?: string; env?: Record<string, string>; input?: string; timeoutMs?: number; onStdout?: (chunk: string) => void;
+} = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', TSX, CLI, ...args], {
       cwd: opts.cwd ?? ROOT, env: { ...process.env, ...opts.env }, stdio: ['pipe', 'pipe', 'pipe'],
     });
     let stdout = '', stderr = '';
-    child.stdout.on('data', d => { stdout += d; });
+    child.stdout.on('data', d => { stdout += d; opts.onStdout?.(String(d)); });
     child.stderr.on('data', d => { stderr += d; });
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
