@@ -152,6 +152,26 @@ export function sameAttempts(recorded: readonly { checkoutId?: string; body: str
   return problems;
 }
 
+/**
+ * For a failed check of a clean case: the checkout its message names, as the reference sent it and as the sink
+ * stamped it, in real ms from each side's first attempt of that checkout (two clocks: only differences compare).
+ * A gap between two attempts that differs between the sides is time the requests spent between the two.
+ */
+export function timeline(message: string, scale: number, logged: readonly ReferenceAttempt[],
+  recorded: readonly { checkoutId?: string; body: string; arrivedMs: number; answeredMs?: number; lagMs?: number; answer: unknown }[]): string {
+  const id = /checkout ([0-9a-f-]{8,})/i.exec(message)?.[1];
+  const sent = logged.filter(a => a.checkoutId === id);
+  const got = recorded.filter(a => a.checkoutId === id);
+  if (!id || !sent.length || !got.length) return '';
+  const ms = (n: number) => n.toFixed(1);
+  const s0 = sent[0]!.sentAtMs * scale, a0 = got[0]!.arrivedMs;
+  const status = (body: string) => { try { return (JSON.parse(body) as { status?: string }).status; } catch { return '?'; } };
+  const ref = sent.map(a => `${a.status} #${a.attempt} at ${ms(a.sentAtMs * scale - s0)}, ended ${ms(a.endedAtMs * scale - s0)} (${a.outcome})`);
+  return `; the reference sent: ${ref.join('; ')}` +
+    `; the sink got: ${got.map(a => `${status(a.body)} at ${ms(a.arrivedMs - a0)}, answered ${a.answeredMs === undefined ? '-' : ms(a.answeredMs - a0)} ` +
+      `(${String(a.answer)}, lag ${a.lagMs ?? '?'})`).join('; ')} (real ms)`;
+}
+
 export function cleanCase(quirk: string, setup = USUAL): Case {
   // The long chain is driven on request only (run --long-chains): without it its check is not selected.
   const optIn = (c: { id: string; status: string; skipKind?: string }) =>
@@ -167,7 +187,8 @@ export function cleanCase(quirk: string, setup = USUAL): Case {
     judge: () => watched(async () => {
       const { checks, drive, recorded, logged, plan } = await judge(quirk ? [quirk] : [], setup);
       const wrong = checks.filter(due);
-      const problems = [...wrong.map(c => `${c.id} ${c.status}: ${c.message} (drive stopped: ${drive.stoppedBecause})`),
+      const problems = [...wrong.map(c => `${c.id} ${c.status}: ${c.message} (drive stopped: ${drive.stoppedBecause})` +
+        (c.status === 'failed' ? timeline(c.message ?? '', setup.scale, logged, recorded) : '')),
         ...sameAttempts(recorded, logged, plan)];
       return { problems, unjudged: problems.length === wrong.length && wrong.every(c => c.status === 'skipped') };
     }),
