@@ -3,6 +3,7 @@
 // processes: one event loop for all of them would delay the senders' requests).
 import type { TestContext } from 'node:test';
 import assert from 'node:assert/strict';
+import { setTimeout as delay } from 'node:timers/promises';
 import { startReference } from '../../harness/reference/index.ts';
 import type { ReferenceAttempt } from '../../harness/reference/control.ts';
 import { FAULTS } from '../../harness/reference/catalog.ts';
@@ -215,7 +216,17 @@ export function faultCase(f: (typeof FAULTS)[number], setup = OWN_SETUP[f.name] 
 }
 
 /**
- * Judges every case side by side. A case whose outcome was wrong while this
+ * How far apart the cases of one file begin (real ms). Each drive opens its checkouts' first attempts at once, about
+ * 45 new connections from the reference to the sink, both in this process. Begun together, 12 cases made about 540,
+ * and the sink accepted some of them 250 to 470 ms after the reference wrote to them while its timers, and so its lag
+ * monitor, ran within 12 to 52 ms of time: a sender that counts its backoff from its send (webhook-backoff-from-start)
+ * then read 1.2 to 2.3 spec s short at time scale 0.2. Apart, each burst is about 45 (arbitrary: longer than a burst
+ * takes on a busy machine, short against a case's 20 s).
+ */
+const STAGGER_MS = 500;
+
+/**
+ * Judges every case side by side, each begun STAGGER_MS after the one before. A case whose outcome was wrong while this
  * process stalled past its tolerance could not be judged, and neither could a
  * clean case whose only problems are checks not run (a gentle backoff read
  * x1.29 where it grows x1.44, under load, with no stall of this process past
@@ -225,7 +236,7 @@ export function faultCase(f: (typeof FAULTS)[number], setup = OWN_SETUP[f.name] 
  * check is judged again only after a stall.
  */
 export async function judgeAll(t: TestContext, cases: Case[]): Promise<void> {
-  const first = await Promise.all(cases.map(c => c.judge()));
+  const first = await Promise.all(cases.map((c, i) => delay(i * STAGGER_MS).then(() => c.judge())));
   const again: (Outcome | undefined)[] = [];
   for (const [i, c] of cases.entries())
     again[i] = first[i]!.problems.length && (first[i]!.stall > c.floorMs || first[i]!.unjudged) ? await c.judge() : undefined;
