@@ -158,7 +158,7 @@ export function sameAttempts(recorded: readonly { checkoutId?: string; body: str
  * stamped it, in real ms from each side's first attempt of that checkout (two clocks: only differences compare).
  * A gap between two attempts that differs between the sides is time the requests spent between the two.
  */
-export function timeline(message: string, scale: number, logged: readonly ReferenceAttempt[],
+function timeline(message: string, scale: number, logged: readonly ReferenceAttempt[],
   recorded: readonly { checkoutId?: string; body: string; arrivedMs: number; answeredMs?: number; lagMs?: number; answer: unknown }[]): string {
   const id = /checkout ([0-9a-f-]{8,})/i.exec(message)?.[1];
   const sent = logged.filter(a => a.checkoutId === id);
