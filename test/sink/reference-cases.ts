@@ -87,7 +87,8 @@ const PROOFS = loadProofs().faults;
 
 /**
  * What one judgement found wrong, and the longest stall of this process meanwhile. `unjudged`: every problem is a
- * check that was not run, with the figures that could not tell (a timing blurred by a busy machine), none a failure.
+ * check that was not run, with the figures that could not tell (a timing blurred by a busy machine), or a failure of
+ * a clean case whose attempts reached the sink apart from how the reference sent them by more than the tolerance.
  */
 interface Outcome { problems: string[]; stall: number; unjudged?: boolean }
 export interface Case { title: string; floorMs: number; judge(): Promise<Outcome> }
@@ -156,21 +157,26 @@ export function sameAttempts(recorded: readonly { checkoutId?: string; body: str
 /**
  * For a failed check of a clean case: the checkout its message names, as the reference sent it and as the sink
  * stamped it, in real ms from each side's first attempt of that checkout (two clocks: only differences compare).
- * A gap between two attempts that differs between the sides is time the requests spent between the two.
+ * `skewMs`: the most that a gap between two of its attempts differs between the sides, time the requests spent
+ * between the two (0 when an attempt was lost on the way, so that they do not pair).
  */
 function timeline(message: string, scale: number, logged: readonly ReferenceAttempt[],
-  recorded: readonly { checkoutId?: string; body: string; arrivedMs: number; answeredMs?: number; lagMs?: number; answer: unknown }[]): string {
+  recorded: readonly { checkoutId?: string; body: string; arrivedMs: number; answeredMs?: number; lagMs?: number; answer: unknown }[]) {
   const id = /checkout ([0-9a-f-]{8,})/i.exec(message)?.[1];
-  const sent = logged.filter(a => a.checkoutId === id);
+  const sent = logged.filter(a => a.checkoutId === id).sort((a, b) => a.sentAtMs - b.sentAtMs);
   const got = recorded.filter(a => a.checkoutId === id);
-  if (!id || !sent.length || !got.length) return '';
+  if (!id || !sent.length || !got.length) return { text: '', skewMs: 0 };
   const ms = (n: number) => n.toFixed(1);
   const s0 = sent[0]!.sentAtMs * scale, a0 = got[0]!.arrivedMs;
+  let skewMs = 0;
+  if (sent.length === got.length) for (let i = 1; i < sent.length; i++)
+    skewMs = Math.max(skewMs, Math.abs((sent[i]!.sentAtMs - sent[i - 1]!.sentAtMs) * scale - (got[i]!.arrivedMs - got[i - 1]!.arrivedMs)));
   const status = (body: string) => { try { return (JSON.parse(body) as { status?: string }).status; } catch { return '?'; } };
   const ref = sent.map(a => `${a.status} #${a.attempt} at ${ms(a.sentAtMs * scale - s0)}, ended ${ms(a.endedAtMs * scale - s0)} (${a.outcome})`);
-  return `; the reference sent: ${ref.join('; ')}` +
+  const text = `; the reference sent: ${ref.join('; ')}` +
     `; the sink got: ${got.map(a => `${status(a.body)} at ${ms(a.arrivedMs - a0)}, answered ${a.answeredMs === undefined ? '-' : ms(a.answeredMs - a0)} ` +
       `(${String(a.answer)}, lag ${a.lagMs ?? '?'})`).join('; ')} (real ms)`;
+  return { text, skewMs };
 }
 
 export function cleanCase(quirk: string, setup = USUAL): Case {
@@ -187,11 +193,13 @@ export function cleanCase(quirk: string, setup = USUAL): Case {
     floorMs: setup.floorMs,
     judge: () => watched(async () => {
       const { checks, drive, recorded, logged, plan } = await judge(quirk ? [quirk] : [], setup);
-      const wrong = checks.filter(due);
-      const problems = [...wrong.map(c => `${c.id} ${c.status}: ${c.message} (drive stopped: ${drive.stoppedBecause})` +
-        (c.status === 'failed' ? timeline(c.message ?? '', setup.scale, logged, recorded) : '')),
+      const wrong = checks.filter(due).map(c => ({ c, t: c.status === 'failed' ? timeline(c.message ?? '', setup.scale, logged, recorded) : undefined }));
+      const problems = [...wrong.map(({ c, t }) => `${c.id} ${c.status}: ${c.message} (drive stopped: ${drive.stoppedBecause})${t?.text ?? ''}`),
         ...sameAttempts(recorded, logged, plan)];
-      return { problems, unjudged: problems.length === wrong.length && wrong.every(c => c.status === 'skipped') };
+      // The reference is right by construction: a failure whose attempts reached the sink further apart or closer
+      // together than the reference sent them, by more than the tolerance, measured the machine, not the reference.
+      const blurred = ({ c, t }: (typeof wrong)[number]) => c.status === 'skipped' || (t?.skewMs ?? 0) > setup.floorMs;
+      return { problems, unjudged: problems.length === wrong.length && wrong.every(blurred) };
     }),
   };
 }
@@ -230,10 +238,13 @@ const STAGGER_MS = 500;
  * process stalled past its tolerance could not be judged, and neither could a
  * clean case whose only problems are checks not run (a gentle backoff read
  * x1.29 where it grows x1.44, under load, with no stall of this process past
- * its tolerance: the sender's lateness blurred it): it runs once more, after
- * the others and alone (a quieter schedule), and then passes or fails on that
- * run, naming both stalls. A case is never skipped, and one with a failed
- * check is judged again only after a stall.
+ * its tolerance: the sender's lateness blurred it) or failures whose attempts
+ * reached the sink further apart or closer together than the reference sent
+ * them (its first attempt stamped 245 to 470 ms after it was written, the
+ * retry at once): it runs once more, after the others and alone (a quieter
+ * schedule), and then passes or fails on that run, naming both stalls. A case
+ * is never skipped, and a fault case with a failed check, or a clean one whose
+ * sink saw the reference's own timing, is judged again only after a stall.
  */
 export async function judgeAll(t: TestContext, cases: Case[]): Promise<void> {
   const first = await Promise.all(cases.map((c, i) => delay(i * STAGGER_MS).then(() => c.judge())));
