@@ -226,7 +226,7 @@ export function faultCase(f: (typeof FAULTS)[number], setup = OWN_SETUP[f.name] 
 /**
  * How far apart the cases of one file begin (real ms). Each drive opens its checkouts' first attempts at once, about
  * 45 new connections from the reference to the sink, both in this process. Begun together, 12 cases made about 540,
- * and the sink accepted some of them 250 to 470 ms after the reference wrote to them while its timers, and so its lag
+ * and the sink stamped some of them 245 to 470 ms after the reference wrote them while its timers, and so its lag
  * monitor, ran within 12 to 52 ms of time: a sender that counts its backoff from its send (webhook-backoff-from-start)
  * then read 1.2 to 2.3 spec s short at time scale 0.2. Apart, each burst is about 45 (arbitrary: longer than a burst
  * takes on a busy machine, short against a case's 20 s).
