@@ -28,7 +28,7 @@ type SeenAt = { op: string; seen: { where: string; probe: OperationProbe; seen: 
 type Watched =
   | { kind: 'unknown' }
   | { kind: 'too-long'; waitMs: number }
-  | { kind: 'seen'; lifeS: number; setup: Seen; notes: string[]; at: SeenAt[]; status?: { consented: Seen; expired: Seen; served: Seen } };
+  | { kind: 'seen'; lifeS: number; setup: Seen; notes: string[]; at: SeenAt[]; status?: { givenAt: number; consented: Seen; expired: Seen; served: Seen } };
 
 /** A new session with consent for `scope`, and when the consent was seen given. */
 async function consented(c: CheckContext, bankId: string, scope: Scope): Promise<{ id: string; givenAt: number }> {
@@ -51,12 +51,17 @@ export const sessionWatch = watch((): Promise<Watched> => (async () => {
   const banks = [...new Set(probes.flatMap(x => 'list' in x ? x.list.map(y => y.probe.bankId) : []))];
   const sessions = new Map<string, string>();
   let end = 0;
+  // GET /session of the first bank's session, right after its consent was given (the other sessions' setup after it
+  // may outlast a compressed consent lifetime on a busy machine), and once it has expired (the state `expired` of spec 4.4, 7).
+  let consentedStatus: { givenAt: number; seen: Seen } | undefined;
   const setup = await observe(async c => {
     let proof: ExchangeResponse | undefined;
     for (const bankId of banks) for (const scope of ['accounts', 'payments'] as const) {
       const s = await consented(c, bankId, scope);
       sessions.set(`${bankId} ${scope}`, s.id);
       end = Math.max(end, s.givenAt + waitMs);
+      if (scope === 'accounts' && bankId === banks[0])
+        consentedStatus = { givenAt: s.givenAt, seen: await observe(x => statusOf(x, s.id, 'while consent is given')) };
       if (scope === 'accounts') {
         proof = await probeConsent(c, s.id, `accounts at ${bankId}, after consent`);
         if (!ok(proof)) throw new Prerequisite(`the session at ${bankId} does not work after consent (${proof.status}; see session.lifecycle.consent)`);
@@ -66,9 +71,7 @@ export const sessionWatch = watch((): Promise<Watched> => (async () => {
     return proof;
   });
   if (setup.error !== undefined) return { kind: 'seen', lifeS, setup, notes, at: [] };
-  // GET /session of the first bank's session, while consent is given and once it has expired (the state `expired` of spec 4.4, 7).
   const statusAt = banks[0] && sessions.get(`${banks[0]} accounts`);
-  const consentedStatus = statusAt ? await observe(c => statusOf(c, statusAt, 'while consent is given')) : undefined;
   await until(end, `consents at ${banks.length} bank${banks.length === 1 ? '' : 's'} to expire (--session-lifetime ${lifeS} s)`);
   // Every operation at once, at one bank per country, with a token of full lifetime: the worker's may have a third of its
   // life left, and on a compressed clock (2 real s) a busy machine answers such a burst after it (a token refused as expired).
@@ -84,7 +87,8 @@ export const sessionWatch = watch((): Promise<Watched> => (async () => {
     return { op: op.id, seen };
   }));
   const status = statusAt && consentedStatus ? {
-    consented: consentedStatus,
+    givenAt: consentedStatus.givenAt,
+    consented: consentedStatus.seen,
     expired: await observe(c => statusOf(c, statusAt, 'after the consent lifetime')),
     served: await observe(c => probeConsent(c, statusAt, 'accounts in the same session, after the consent lifetime')),
   } : undefined;
@@ -151,9 +155,15 @@ export const statusExpired: Check = {
   async run(c) {
     const w = await expiredWatch(c);
     if (!w.status) throw new Prerequisite('no consented session could be made to read its status (see session.lifecycle.consent)');
-    const { consented: during, expired, served } = w.status;
+    const { givenAt, consented: during, expired, served } = w.status;
     await c.everyPlace('session-state', [{ name: 'expired', value: undefined }], async () => {
       const given = adopt(c, during);
+      // Read right after consent, but a starved machine may send it past the lifetime: then it is no reading of a given consent.
+      const lateS = (during.sentAt - givenAt) / 1000;
+      if (during.sentAt >= givenAt + realMs(w.lifeS))
+        throw new Prerequisite(`the consent status was read ${lateS.toFixed(2)} s after consent was given, past the consent lifetime ` +
+          `(${w.lifeS} spec s, ${(realMs(w.lifeS) / 1000).toFixed(2)} s here), so no status while consent was given was seen`,
+        'run on a less busy machine, or with a larger --time-scale, so that the read comes within the lifetime');
       if (!ok(given) || !obj(given))
         throw new Prerequisite(`the consent status of a consented session was not answered (${given.status}; see session.lifecycle.status)`);
       // A consent that outlived its lifetime has not expired: its status may rightly stay (session.consent-link.expired-session judges the lifetime).
