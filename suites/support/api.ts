@@ -8,7 +8,7 @@ import { READ_LIMIT_BYTES } from '../../harness/http/body.ts';
 import { UnencodableValue, fillPath, joinUrl, type PathName } from '../../harness/config/profile.ts';
 import { type CheckContext, Prerequisite, send } from './check.ts';
 import { target } from './target.ts';
-import { accessToken, refusedEarly, sharedToken } from './tokens.ts';
+import { refusedEarly, sharedToken } from './tokens.ts';
 import { isConsentError } from './describe.ts';
 import { isAbsoluteUrl } from '../../harness/http/url.ts';
 
@@ -87,8 +87,19 @@ export async function callUrl(c: CheckContext | null, method: string, url: strin
   c?.note(`the target refused the worker's access token (401) ${age} s (real) after it was asked for, ${shared.lifeS === undefined
     ? 'a token whose answer stated no expires_in' : `at or after the end of its expires_in of ${shared.lifeS} s`}; ` +
     'a new token was asked for and the call repeated');
-  headers.authorization = `${t.headers.authScheme} ${await accessToken(true)}`;
-  return send(c, { method, url, headers, body: opts.body, label: opts.label && `${opts.label} (with a renewed token)`, wholeBytes: READ_LIMIT_BYTES });
+  const renewed = await sharedToken(true);
+  headers.authorization = `${t.headers.authScheme} ${renewed.token}`;
+  const again = await send(c,
+    { method, url, headers, body: opts.body, label: opts.label && `${opts.label} (with a renewed token)`, wholeBytes: READ_LIMIT_BYTES });
+  if (!isTokenRefusal(again)) return again;
+  // Refused again: the answer says nothing of what the call's check asks, so the check does not run, and says why.
+  const renewedAge = ((performance.now() - renewed.sentAt) / 1000).toFixed(2);
+  throw new Prerequisite(refusedEarly(renewed, performance.now())
+    ? `the target refused a live access token (401) ${renewedAge} s (real) after it was asked for, before the end of its expires_in of ` +
+      `${renewed.lifeS} s (${method} ${url}, the second time; token.use.until-expires-in judges this)`
+    : `the target refused the renewed access token too (401), ${renewedAge} s (real) after it was asked for, at or after the end of its ` +
+      `expires_in${renewed.lifeS === undefined ? '' : ` of ${renewed.lifeS} s`} (${method} ${url}): the call outlasted the token's lifetime ` +
+      'at this time scale', 'run with a larger --time-scale, or on a less busy machine, so that a call ends within the token\'s lifetime');
 }
 
 /**

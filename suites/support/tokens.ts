@@ -36,11 +36,7 @@ export interface SharedToken { token: string; sentAt: number; lifeS?: number; re
 
 const shared = perPart(() => ({ value: undefined as SharedToken | undefined }));
 
-/** The worker's access token for API calls; renewed once 70 % of its real lifetime has passed. */
-export async function accessToken(renew = false): Promise<string> {
-  return (await sharedToken(renew)).token;
-}
-
+/** The worker's access token for API calls; renewed once 70 % of its real lifetime has passed, or when `renew`. */
 export async function sharedToken(renew = false): Promise<SharedToken> {
   const kept = shared().value;
   if (!renew && kept && performance.now() < kept.renewAt) return kept;
