@@ -15,7 +15,10 @@ export const ENVIRONMENT: readonly EnvVar[] = [
   { name: 'PIS_GLOBAL_TIMEOUT_S', commands: 'run', meaning: 'stop the whole run after S seconds (default: no limit)' },
   { name: 'NODE_EXTRA_CA_CERTS', commands: 'run',
     meaning: "PEM file of a certificate authority to trust besides the system's (Node.js's own variable): a test target's own certificate" },
-  { name: 'PIS_DEBUG', commands: 'all', meaning: 'any value: print the stack of an error besides its sentence' },
+  { name: 'PIS_DEBUG', commands: 'all',
+    meaning: 'any value: print the stack of an error besides its sentence (the sources run through tsx, so it names their lines)' },
+  { name: 'PIS_NO_COMPILE', commands: 'all',
+    meaning: 'any value: run the TypeScript sources through tsx, not the compiled copy kept in node_modules/.cache/pis-conformance/' },
   { name: 'NO_COLOR', commands: 'all', meaning: 'any non-empty value: no colour on the terminal' },
   { name: 'FORCE_COLOR', commands: 'all', meaning: "'0' or 'false': no colour; any other value: colour even through a pipe (wins over NO_COLOR)" },
 ];

@@ -3,9 +3,8 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const CLI = fileURLToPath(new URL('../../harness/cli.ts', import.meta.url));
-// Resolved here, so a test may run the CLI from any working directory.
-const TSX = import.meta.resolve('tsx');
+// The installed binary, as a user starts it: the compiled copy of bin/compiled.mjs, or the sources through tsx.
+const BIN = fileURLToPath(new URL('../../bin/pis-conformance.mjs', import.meta.url));
 
 export interface CliResult { code: number | null; stdout: string; stderr: string }
 
@@ -14,7 +13,7 @@ export function runCli(args: string[], opts: {
   cwd?: string; env?: Record<string, string>; input?: string; timeoutMs?: number; onStdout?: (chunk: string) => void;
 } = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', TSX, CLI, ...args], {
+    const child = spawn(process.execPath, [BIN, ...args], {
       cwd: opts.cwd ?? ROOT, env: { ...process.env, ...opts.env }, stdio: ['pipe', 'pipe', 'pipe'],
     });
     let stdout = '', stderr = '';
