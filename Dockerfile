@@ -18,6 +18,10 @@ RUN apt-get update \
  && rm -rf /var/lib/apt/lists/*
 COPY --from=pack /tmp/pack/ /tmp/pack/
 RUN npm install -g --no-audit --no-fund /tmp/pack/pis-conformance-*.tgz && rm -rf /tmp/pack
+# The compiled copy of the command (docs/cli.md), built here by root: the user
+# below cannot write the installed package's folder, and would run the sources
+# through tsx at every start.
+RUN pis-conformance --version
 USER node
 WORKDIR /home/node
 ENTRYPOINT ["pis-conformance"]
