@@ -25,6 +25,8 @@ export interface KeycloakOptions {
   apiLeewayS?: number;
   /** Fault: GET /api/banks answers this status to every call instead of serving or refusing (a failing API). */
   apiStatus?: number;
+  /** GET /api/banks judges its token this many spec seconds after the call arrived (a machine that holds calls). */
+  apiHoldS?: number;
 }
 
 export const REALM = 'acme';
@@ -79,6 +81,7 @@ export async function startKeycloak(opts: KeycloakOptions): Promise<KeycloakServ
     for await (const chunk of req) text += chunk;
     if (opts.apiLeewayS !== undefined && req.method === 'GET' && req.url?.split('?')[0] === '/api/banks') {
       if (opts.apiStatus) return send(res, opts.apiStatus, { error: 'server_error' });
+      if (opts.apiHoldS) await new Promise(r => setTimeout(r, opts.apiHoldS! * 1000 * opts.timeScale));
       const until = access.get((req.headers.authorization ?? '').replace(/^Bearer /i, ''));
       if (until === undefined || performance.now() >= until)
         return send(res, 401, { error: 'invalid_token' }, { 'www-authenticate': 'Bearer error="invalid_token"' });

@@ -22,6 +22,19 @@ describe('token.use with an API that fails', () => {
     assert.match(byId(o.results, 'token.use.accepted').seen ?? '', /^500/);
   });
 
+  it('a call held past the end of its fresh token\'s expires_in is not judged: made again once, then not run with the figures', async () => {
+    // The API judges each token 1.1 s (110 spec s) after the call came: a token of 100 spec s has expired by then, each time.
+    const o = await runAgainst({ ...base, apiLeewayS: 0, apiHoldS: 110 },
+      { withApi: true, args: ['--grep', 'token\\.use\\.(accepted|refreshed-token-accepted) '] });
+    assert.deepEqual(failedIds(o.results), [], o.out);
+    for (const id of ['token.use.accepted', 'token.use.refreshed-token-accepted']) {
+      const c = byId(o.results, id);
+      assert.equal(c.status, 'skipped', `${id}\n${o.out}`);
+      assert.match(c.message ?? '', /was refused at GET \/banks [\d.]+ s \(real\) after it was asked for, at or after the end of its expires_in of 100 s.*, twice/,
+        `${id}\n${o.out}`);
+    }
+  });
+
   it('a 404 to GET /banks with a valid token is a wrong --base-url (exit 2, one sentence, no report), never a verdict', async () => {
     await assert.rejects(runAgainst({ ...base, apiLeewayS: 0, apiStatus: 404 }, { withApi: true, args: ['--grep', 'token\\.use\\.accepted'] }),
       (e: Error) => /no results\.json[\s\S]*\[PIS_BAD_CONFIG\] The API at \S+ answered 404 to GET \/banks[^\n]*check --base-url/.test(e.message));
