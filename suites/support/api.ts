@@ -8,7 +8,7 @@ import { READ_LIMIT_BYTES } from '../../harness/http/body.ts';
 import { UnencodableValue, fillPath, joinUrl, type PathName } from '../../harness/config/profile.ts';
 import { type CheckContext, Prerequisite, send } from './check.ts';
 import { target } from './target.ts';
-import { refusedEarly, sharedToken } from './tokens.ts';
+import { refusedEarly, sharedToken, SLOW_CALL_REMEDY } from './tokens.ts';
 import { isConsentError } from './describe.ts';
 import { isAbsoluteUrl } from '../../harness/http/url.ts';
 
@@ -99,7 +99,7 @@ export async function callUrl(c: CheckContext | null, method: string, url: strin
       `${renewed.lifeS} s (${method} ${url}, the second time; token.use.until-expires-in judges this)`
     : `the target refused the renewed access token too (401), ${renewedAge} s (real) after it was asked for, at or after the end of its ` +
       `expires_in${renewed.lifeS === undefined ? '' : ` of ${renewed.lifeS} s`} (${method} ${url}): the call outlasted the token's lifetime ` +
-      'at this time scale', 'run with a larger --time-scale, or on a less busy machine, so that a call ends within the token\'s lifetime');
+      'at this time scale', SLOW_CALL_REMEDY);
 }
 
 /**

@@ -45,7 +45,7 @@ export async function sharedToken(renew = false): Promise<SharedToken> {
   const j = res.json as Record<string, unknown> | undefined;
   if (res.status !== 200 || typeof j?.access_token !== 'string')
     throw new Prerequisite(`no access token: the token endpoint answered ${res.status} (see the token checks)`);
-  const lifeS = typeof j.expires_in === 'number' && j.expires_in > 0 ? j.expires_in : undefined;
+  const lifeS = lifetimeOf(j);
   return shared().value = { token: j.access_token, sentAt, lifeS, renewAt: performance.now() + realMs(lifeS ?? 60) * 0.7 };
 }
 
@@ -54,6 +54,15 @@ export async function sharedToken(renew = false): Promise<SharedToken> {
  * its expires_in stated, less a spec second of rounding: then the target
  * refused a live token (token.use.until-expires-in judges that on its own token).
  */
-export function refusedEarly(t: SharedToken, doneAt: number): boolean {
+export function refusedEarly(t: Pick<SharedToken, 'sentAt' | 'lifeS'>, doneAt: number): boolean {
   return t.lifeS !== undefined && doneAt < t.sentAt + realMs(t.lifeS - 1);
 }
+
+/** A token answer's expires_in, when it is a positive number. */
+export function lifetimeOf(body: unknown): number | undefined {
+  const e = body && typeof body === 'object' ? (body as Record<string, unknown>).expires_in : undefined;
+  return typeof e === 'number' && e > 0 ? e : undefined;
+}
+
+/** What to do when a call outlasted its token's lifetime: give the calls time. */
+export const SLOW_CALL_REMEDY = 'run with a larger --time-scale, or on a less busy machine, so that a call ends within the token\'s lifetime';

@@ -5,7 +5,7 @@
 import type { Check } from '../../support/register.ts';
 import type { ExchangeResponse } from '../../../harness/http/exchange.ts';
 import { type CheckContext, describeAnswer, Prerequisite } from '../../support/check.ts';
-import { refreshForm, tokenRequest } from '../../support/tokens.ts';
+import { lifetimeOf, refreshForm, refusedEarly, SLOW_CALL_REMEDY, tokenRequest } from '../../support/tokens.ts';
 import { obj } from '../../support/api.ts';
 import { registerTokens, target } from '../../support/target.ts';
 import { requireApi, issuePair } from './common.ts';
@@ -56,12 +56,6 @@ const refusedLive = (res: ExchangeResponse, madeUp: ExchangeResponse) =>
 /** A token as the endpoint gave it: asked for at `sentAt` (performance.now()), living `lifeS` spec seconds when its answer said so. */
 interface Fresh { token: string; sentAt: number; lifeS?: number }
 
-/** A token's lifetime from its answer's expires_in, when that is a positive number. */
-const lifeOf = (body: unknown): number | undefined => {
-  const e = body && typeof body === 'object' ? (body as Record<string, unknown>).expires_in : undefined;
-  return typeof e === 'number' && e > 0 ? e : undefined;
-};
-
 /**
  * Calls every operation of the version under test with a token `fresh` gets
  * just before the call (a compressed clock gives a token seconds of life),
@@ -81,13 +75,13 @@ async function takenAtEveryOperation(c: CheckContext, what: string, fresh: () =>
     for (let attempt = 1; ; attempt++) {
       const t = await fresh();
       const res = await p.send(c, t.token, what);
-      const late = t.lifeS !== undefined && performance.now() >= t.sentAt + realMs(t.lifeS - 1);
+      const late = t.lifeS !== undefined && !refusedEarly(t, performance.now());
       if (refusedLive(res, madeUp) && late) {
         const tookS = ((performance.now() - t.sentAt) / 1000).toFixed(2);
         const why = `${what} was refused at ${p.op.id} ${tookS} s (real) after it was asked for, at or after the end of its expires_in ` +
           `of ${t.lifeS} s (${(realMs(t.lifeS!) / 1000).toFixed(2)} s here): a token that may have expired proves nothing`;
         if (attempt === 1) { c.note(`${why}; asked for a new one and called again`); continue; }
-        throw new Prerequisite(`${why}, twice`, 'run with a larger --time-scale, or on a less busy machine, so that a call ends within the token\'s lifetime');
+        throw new Prerequisite(`${why}, twice`, SLOW_CALL_REMEDY);
       }
       c.expect(!refusedLive(res, madeUp), `refused ${what} at ${p.op.id}`,
         'an answer past the token check (2xx, or an error about the request, not the token)', describeAnswer(res), res);
@@ -104,7 +98,7 @@ export const accepted: Check = {
     await takenAtEveryOperation(c, 'a fresh access token', async () => {
       const sentAt = performance.now();
       const { access, body } = await issuePair(c, false);
-      return { token: access, sentAt, lifeS: lifeOf(body) };
+      return { token: access, sentAt, lifeS: lifetimeOf(body) };
     });
   },
 };
@@ -190,7 +184,7 @@ export const refreshedAccepted: Check = {
       const res = await tokenRequest(c, refreshForm(refresh), 'refresh token grant');
       const access = obj(res)?.access_token;
       if (res.status !== 200 || typeof access !== 'string') throw new Prerequisite(`the refresh grant answered ${res.status} (see token.refresh)`);
-      return { token: access, sentAt, lifeS: lifeOf(res.json) };
+      return { token: access, sentAt, lifeS: lifetimeOf(res.json) };
     });
   },
 };
