@@ -139,7 +139,15 @@ describe('run against the reference catalog', { concurrency: 3 }, () => {
       const own = fault.prefix.split('.')[0]!;
       assert.ok(suites.includes(own), `the ${own} suite never asks about ${fault.name}, so no run can show it caught`);
       t.diagnostic(`suites that ask about it: ${suites.join(', ')}; the clean runs stand for the others`);
-      const run = await partRun(fault.name);
+      let run = await partRun(fault.name);
+      // A named check that was not run (a token or consent that ran out under its own calls on a busy machine, at this
+      // time scale) could not show the proof: the fault runs once more, alone, where the proof must hold in full.
+      const notRun = (r: Run) => proof.fails.filter(id => r.results?.checks.find(c => c.id === id)?.status === 'skipped');
+      if (run.results && notRun(run).length && failed(run.results).every(f => f.id.startsWith(fault.prefix + '.'))) {
+        t.diagnostic(`run again alone: ${notRun(run).join(', ')} not run in its batch: ${run.cli.stdout}`);
+        cleanup(run);
+        run = await runReference([fault.name], [], suites.join(','));
+      }
       try {
         const out = `${run.cli.stdout}\n${run.cli.stderr}`;
         assert.ok(run.results, `no results.json:\n${out}`);
