@@ -107,6 +107,13 @@ function consentedSession(bankId: string, scope: Scope): Promise<string> {
  * A call in a consented session. When the target answers the consent-link
  * error (the consent expired), consent is given again once and the call repeated.
  */
+/**
+ * Whether a consent `ageMs` real ms old may have run out on a target whose consent lasts `lifeS` spec seconds. The
+ * consent was seen given a round trip after the target granted it, so its age there is a little more than ageMs:
+ * lost before 90 % of its lifetime, less a real second (arbitrary room for a loaded machine), it was lost early.
+ */
+export const mayHaveExpired = (ageMs: number, lifeS: number) => ageMs >= realMs(lifeS) * 0.9 - 1000;
+
 export async function sessionCall(c: CheckContext | null, bankId: string, scope: Scope, method: string, path: PathName,
   params: Record<string, string> = {}, opts: CallOptions = {}): Promise<ExchangeResponse> {
   return sessionCallUrl(c, bankId, scope, method, apiUrl(path, params, opts.query), opts);
@@ -129,9 +136,7 @@ export async function sessionCallUrl(c: CheckContext | null, bankId: string, sco
   c?.note(`the target answered the consent-link error for session ${session} at ${bankId} ${since}${lifetime}: consent was given again and the call repeated`);
   await giveConsent(null, session, scope);
   const again = await callUrl(c, method, url, { ...opts, label, session, headers });
-  // The consent was seen given a round trip after the target granted it, so its age on the target is a little more than ageMs:
-  // lost before 90 % of its lifetime, less a real second (arbitrary room for a loaded machine), it was lost early.
-  if (c && ageMs !== undefined && t.sessionLifetimeS && ageMs < realMs(t.sessionLifetimeS) * 0.9 - 1000)
+  if (c && ageMs !== undefined && t.sessionLifetimeS && !mayHaveExpired(ageMs, t.sessionLifetimeS))
     c.fail(`the target lost the consent of session ${session} at ${bankId} before its lifetime: it answered the consent-link error ${since}`,
       `consent kept for ${t.sessionLifetimeS} spec s (--session-lifetime)`,
       `the consent-link error ${specSeconds(ageMs).toFixed(1)} spec s after consent was given`, res);

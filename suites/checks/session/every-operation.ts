@@ -10,7 +10,7 @@ import type { Operation } from '../../../harness/places/operations.ts';
 import type { Bank } from '../../support/banks.ts';
 import { firstOffering, type Product } from '../../support/payments.ts';
 import { isConsentError } from '../../support/describe.ts';
-import { probeConsent } from '../../support/sessions.ts';
+import { mayHaveExpired, probeConsent } from '../../support/sessions.ts';
 import { isNotImplemented } from '../../support/payment-banks.ts';
 import { operationProbe, sessionBoundOperations, type OperationProbe } from '../../support/session-places.ts';
 import { expectConsentLinkError, SENTENCE } from './consent-link.ts';
@@ -128,10 +128,9 @@ export const removeKeepsOthers: Check = {
       const kept = await consentedAt(c, bank.id);
       await deleteSession(c, gone, bank.id);
       const res = await probeConsent(c, kept, `accounts at ${bank.id} in the other session, after the delete`);
-      // A consent that may have run out meanwhile (as sessions.ts judges a lost consent: past 90 % of its lifetime, less a
-      // real second, on a compressed clock and a busy machine) proves nothing about the delete.
+      // A consent that may have run out meanwhile (on a compressed clock and a busy machine) proves nothing about the delete.
       const ageMs = performance.now() - keptFrom, lifeS = target().sessionLifetimeS;
-      if (!ok(res) && isConsentError(res) && lifeS && ageMs >= realMs(lifeS) * 0.9 - 1000)
+      if (!ok(res) && isConsentError(res) && lifeS && mayHaveExpired(ageMs, lifeS))
         throw new Prerequisite(`the other session at ${bank.id} answered the consent-link error ${(ageMs / 1000).toFixed(2)} s (real) after its ` +
           `consent was asked for, near or past the consent lifetime (${lifeS} spec s, ${(realMs(lifeS) / 1000).toFixed(2)} s here), so it may ` +
           'have expired', 'run with a larger --time-scale, or on a less busy machine, so that the calls end well within the consent lifetime');
