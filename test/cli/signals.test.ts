@@ -62,13 +62,16 @@ test('stop signals', { concurrency: true }, async t => {
     assert.doesNotMatch(run.err(), /bug of the harness|internal error/);
   }));
 
-  // At time scale 1 the webhook drive (in `run`'s own process) lasts 70 s and more: a run that ends
-  // well before that was stopped by the signal or the global timeout, its sink closed with it.
-  const stopDrive = (o: { env?: Record<string, string>; args: string[]; under: RegExp[]; stop: (pid: number) => void; interrupted: RegExp }) => async () => {
+  // At time scale 1 the webhook drive (in `run`'s own process) lasts 70 s and more, at time scale 2
+  // 140 s and more: a run that ends well before that was stopped by the signal or the global
+  // timeout, its sink closed with it.
+  const stopDrive = (o: { env?: Record<string, string>; scale: number; args: string[]; under: RegExp[]; stop: (pid: number) => void;
+    interrupted: RegExp }) => async () => {
     const temp = mkdtempSync(join(dir, 'tmp-'));
     const report = join(temp, 'report');
-    const run = startBin(['run', '--time-scale', '1', '--report', report, ...o.args], { env: { ...o.env, TMPDIR: temp } });
-    for (const line of o.under) await run.waitFor(line);
+    const run = startBin(['run', '--time-scale', String(o.scale), '--report', report, ...o.args], { env: { ...o.env, TMPDIR: temp } });
+    // Playwright's start alone took 41 s at load 11: a line may take 50 s per unit of time scale, and the drive lasts longer.
+    for (const line of o.under) await run.waitFor(line, Math.max(60_000, 50_000 * o.scale));
     const stopped = performance.now();
     o.stop(run.pid);
     const { code, signal } = await run.closed;
@@ -81,15 +84,16 @@ test('stop signals', { concurrency: true }, async t => {
       assert.equal((JSON.parse(readFileSync(join(report, 'results.json'), 'utf8')) as RunResults).summary.verdict, 'interrupted');
   };
   const drive = 'during the webhook drive: the drive ends, exit 2, Interrupted, no temp folder left';
-  // One worker, token first: the signal comes once it runs, as the webhook check begins.
+  // One worker, token first: the signal comes once it runs, as the webhook check begins. Time scale 2,
+  // so that a loaded machine's slow Playwright start still leaves the drive running when the token check is done.
   running.push(t.test(`run on Ctrl-C ${drive}`, stopDrive({
-    args: ['--suites', 'token,webhook', '--workers', '1', '--grep', 'token\\.issue\\.access-token|webhook\\.body\\.valid'],
+    scale: 2, args: ['--suites', 'token,webhook', '--workers', '1', '--grep', 'token\\.issue\\.access-token|webhook\\.body\\.valid'],
     under: [/^ok {3}token\.issue\.access-token/m, /^… waiting: webhook: \d+ of \d+ checkouts delivered/m], stop: ctrlC,
     interrupted: /\nInterrupted: 1 passed, 0 failed, 1 skipped \(1 not run\)/,
   })));
   // The drive starts before Playwright, whose global timeout then ends the run (on a loaded machine, maybe before it collected the check).
   running.push(t.test(`run at PIS_GLOBAL_TIMEOUT_S ${drive}`, stopDrive({
-    env: { PIS_GLOBAL_TIMEOUT_S: '5' }, args: ['--suites', 'webhook', '--grep', 'webhook\\.body\\.valid'],
+    env: { PIS_GLOBAL_TIMEOUT_S: '5' }, scale: 1, args: ['--suites', 'webhook', '--grep', 'webhook\\.body\\.valid'],
     under: [/^Driving the webhook checkouts/m], stop: () => {},
     interrupted: /\nInterrupted: (0 passed, 0 failed, 1 skipped \(1 not run\)|no check finished before the stop\.\n)/,
   })));

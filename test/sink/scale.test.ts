@@ -3,7 +3,10 @@
 // findings), one checkout whose events overtake each other all the time (order),
 // 100,000 attempts open at once (overlap), and 20,000 checkouts of 5 events.
 // It must grow like n log n: 10 times the attempts may take at most 30 times as
-// long (quadratic would be 100 times), and the memory it holds stays bounded.
+// much CPU time (quadratic would be 100 times), and the memory it holds stays
+// bounded. CPU time, not wall time: in the parallel phase of npm test this
+// process shares 2 cores with a dozen others, and a wall-time ratio of 30 was
+// passed by a pause, not by the analysis (99 ms against 2,981 ms at load 11).
 // The bodies' facts are attached as the sink attaches them on arrival, so what
 // is measured is the analysis, not JSON parsing.
 import { test } from 'node:test';
@@ -33,10 +36,18 @@ const SHAPES: Record<string, (n: number) => RecordedAttempt[]> = {
     ['STARTED', 'PAYMENT_CREATED', 'PAYMENT_INITIATED', 'PAYMENT_COMPLETED', 'PAYMENT_COMPLETED'][i % 5], i * 3, 1)),
 };
 
+/** CPU milliseconds this process spent in the analysis (every thread: user and system, GC included). */
 function analyse(list: RecordedAttempt[]): { ms: number; checks: number } {
-  const t = performance.now();
+  const t = process.cpuUsage();
   const { checks } = analyzeRun(list, new Map(), { timeScale: 1, apiKey: KEY, observedUntilMs: 2e9 });
-  return { ms: performance.now() - t, checks: checks.length };
+  const { user, system } = process.cpuUsage(t);
+  return { ms: (user + system) / 1000, checks: checks.length };
+}
+
+/** The least of three analyses: a cache or a page fault under load adds, it never takes away. */
+function leastOf3(list: RecordedAttempt[]): { ms: number; checks: number } {
+  const runs = [analyse(list), analyse(list), analyse(list)];
+  return runs.reduce((a, b) => (b.ms < a.ms ? b : a));
 }
 
 test('100,000 attempts: every analysis grows like n log n and holds bounded memory', async t => {
@@ -44,14 +55,14 @@ test('100,000 attempts: every analysis grows like n log n and holds bounded memo
     const small = make(10_000), large = make(100_000);
     analyse(small); // warm up the code paths once
     const heap0 = process.memoryUsage().heapUsed;
-    const a = analyse(small);
+    const a = leastOf3(small);
     const b = analyse(large);
     const heapMb = (process.memoryUsage().heapUsed - heap0) / 1e6;
     // Arbitrary bound: 30 sits between n log n (about 12 for 10 times the data) and n² (100),
     // wide enough that a machine busy with other tests cannot push a linear analysis past it.
-    assert.ok(b.ms / Math.max(a.ms, 1) < 30, `${name}: ${a.ms.toFixed(0)} ms for 10,000, ${b.ms.toFixed(0)} ms for 100,000`);
+    assert.ok(b.ms / Math.max(a.ms, 1) < 30, `${name}: ${a.ms.toFixed(0)} CPU ms for 10,000, ${b.ms.toFixed(0)} CPU ms for 100,000`);
     assert.ok(heapMb < 400, `${name}: heap grew ${heapMb.toFixed(0)} MB`);
-    t.diagnostic(`${name}: 10,000 in ${a.ms.toFixed(0)} ms, 100,000 in ${b.ms.toFixed(0)} ms (${b.checks} checks); ` +
+    t.diagnostic(`${name}: 10,000 in ${a.ms.toFixed(0)} CPU ms, 100,000 in ${b.ms.toFixed(0)} CPU ms (${b.checks} checks); ` +
       `heap +${heapMb.toFixed(0)} MB with both records held`);
   }
 });
