@@ -62,7 +62,15 @@ test('waits-5s judges on the hang-ups the sink stamped in time; not run when it 
   delete held.first.closedMs;
   assert.deepEqual(waits5sUnjudged(view(held.attempts, held.plan)), ['normal first']);
   held.first.lagMs = 0;
-  assert.deepEqual(waits5sUnjudged(view(held.attempts, held.plan)), [], 'answered on time: a sender that waits past 6 s is judged by the other checks');
+  // Answered on time, and the sender attempted the event again: its give-up may have lost the race with the answer
+  // (a busy sender's timer fires late), and retry.after-timeout has no give-up at that position: another is asked for.
+  assert.deepEqual(waits5sUnjudged(view(held.attempts, held.plan)), ['normal first']);
+  const afterTimeout = check(held.attempts, held.plan, 'webhook.retry.after-timeout');
+  assert.deepEqual([afterTimeout.status, afterTimeout.message], ['skipped', 'the sender never gave up on an attempt, so there was nothing to retry']);
+  // Taken for delivery (no attempt after it): late-answer-not-taken judges that; nothing is asked for.
+  held.attempts.splice(held.attempts.findIndex(x => x.checkoutId === 'slow6' && x.probe === 'ok'), 1);
+  assert.deepEqual(waits5sUnjudged(view(held.attempts, held.plan)), [], 'taken: the other checks judge it');
+  assert.equal(check(held.attempts, held.plan, 'webhook.timeout.late-answer-not-taken').status, 'failed');
 
   // A sender that gives up at 4.5 s fails on the hang-up judged in time, whatever the blurred one showed.
   const early = withSecondSlowProbe(4.5);

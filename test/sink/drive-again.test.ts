@@ -54,3 +54,34 @@ test('a blurred slow answer and a blurred backoff are each sent once more, and t
     assert.ok(c.evidence.some(e => e.kind === 'note' && /could not be judged.*left out/.test(e.text)), `${c.id} says what it left out`);
   }
 });
+
+test('a 6 s answer the sender read and still attempted again is sent once more there, so retry.after-timeout has a give-up to judge', async () => {
+  // The lost race of a busy sender (its 5 s timer fired after the sink's 6 s answer, 100 ms later at time scale 0.1):
+  // the record says the sink's first answer after 6 s at the middle event was read, while the reference attempted it again.
+  const plans = SUITE_PLANS.filter(p => p.name === 'normal-middle-fails');
+  const once = async () => {
+    const ref = await startReference({ timeScale: SCALE, faults: [], webhookApiKey: KEY });
+    const real = await startSink({ timeScale: SCALE, apiKey: KEY });
+    let first: number | undefined;
+    const sink: Sink = {
+      ...real,
+      attempts: () => real.attempts().map(a => {
+        if (a.probe !== 'slow-6s' || (first ??= a.seq) !== a.seq) return a;
+        const { closedMs: _, ...rest } = a;
+        return { ...rest, answer: 200, answeredMs: a.arrivedMs + 6_000 * SCALE };
+      }),
+    };
+    try {
+      const d = await driveCheckouts({ sink, controlUrl: ref.controlUrl, apiKey: KEY, plans, toleranceFloorMs: FLOOR_MS });
+      const { checks } = analyzeRun(sink.attempts(), d.plan, { timeScale: SCALE, apiKey: KEY, observedUntilMs: d.observedUntilMs, toleranceFloorMs: FLOOR_MS });
+      return { checks: checks.filter(c => c.id === 'webhook.retry.after-timeout'), names: [...d.plan.values()].map(p => p.plan.name) };
+    } finally {
+      await real.close();
+      await ref.close();
+    }
+  };
+  const judged = (c: { places?: { exercised: string[]; failed: string[] } }) => c.places?.exercised.includes('normal middle') && !c.places.failed.length;
+  const { result: { checks: [check], names }, blurred } = await judgeable(once, FLOOR_MS, r => !!judged(r.checks[0]!));
+  assert.deepEqual(names.filter(n => /again/.test(n)), ['answer-after-6s-again-1-normal-middle'], blurred);
+  assert.ok(judged(check!), `${check!.status}: ${check!.message}${blurred}`);
+});

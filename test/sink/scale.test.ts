@@ -2,11 +2,14 @@
 // quadratic: one event retried 100,000 times (backoff chains and their
 // findings), one checkout whose events overtake each other all the time (order),
 // 100,000 attempts open at once (overlap), and 20,000 checkouts of 5 events.
-// It must grow like n log n: 10 times the attempts may take at most 30 times as
-// much CPU time (quadratic would be 100 times), and the memory it holds stays
-// bounded. CPU time, not wall time: in the parallel phase of npm test this
-// process shares 2 cores with a dozen others, and a wall-time ratio of 30 was
-// passed by a pause, not by the analysis (99 ms against 2,981 ms at load 11).
+// It must not grow like n²: 10 times the attempts may take at most 50 times as
+// much CPU time (n log n is about 12, quadratic 100), and the memory it holds
+// stays bounded. CPU time, not wall time: in the parallel phase of npm test
+// this process shares 2 cores with a dozen others, and a wall-time ratio of 30
+// was passed by a pause, not by the analysis (99 ms against 2,981 ms at load
+// 11). Even CPU time grows past n log n there: the larger record's garbage
+// collection and cache misses on a crowded machine gave 63 against 1,918 CPU ms
+// (30 times) for a shape that takes 131 against 1,449 (11 times) on a quiet one.
 // The bodies' facts are attached as the sink attaches them on arrival, so what
 // is measured is the analysis, not JSON parsing.
 import { test } from 'node:test';
@@ -50,7 +53,7 @@ function leastOf3(list: RecordedAttempt[]): { ms: number; checks: number } {
   return runs.reduce((a, b) => (b.ms < a.ms ? b : a));
 }
 
-test('100,000 attempts: every analysis grows like n log n and holds bounded memory', async t => {
+test('100,000 attempts: no analysis grows like n², and each holds bounded memory', async t => {
   for (const [name, make] of Object.entries(SHAPES)) {
     const small = make(10_000), large = make(100_000);
     analyse(small); // warm up the code paths once
@@ -58,9 +61,9 @@ test('100,000 attempts: every analysis grows like n log n and holds bounded memo
     const a = leastOf3(small);
     const b = analyse(large);
     const heapMb = (process.memoryUsage().heapUsed - heap0) / 1e6;
-    // Arbitrary bound: 30 sits between n log n (about 12 for 10 times the data) and n² (100),
-    // wide enough that a machine busy with other tests cannot push a linear analysis past it.
-    assert.ok(b.ms / Math.max(a.ms, 1) < 30, `${name}: ${a.ms.toFixed(0)} CPU ms for 10,000, ${b.ms.toFixed(0)} CPU ms for 100,000`);
+    // Arbitrary bound: 50 sits between n log n (about 12 for 10 times the data) and n² (100),
+    // wide enough that a machine busy with other tests cannot push an n log n analysis past it (30 seen).
+    assert.ok(b.ms / Math.max(a.ms, 1) < 50, `${name}: ${a.ms.toFixed(0)} CPU ms for 10,000, ${b.ms.toFixed(0)} CPU ms for 100,000`);
     assert.ok(heapMb < 400, `${name}: heap grew ${heapMb.toFixed(0)} MB`);
     t.diagnostic(`${name}: 10,000 in ${a.ms.toFixed(0)} CPU ms, 100,000 in ${b.ms.toFixed(0)} CPU ms (${b.checks} checks); ` +
       `heap +${heapMb.toFixed(0)} MB with both records held`);

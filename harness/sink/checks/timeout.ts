@@ -8,7 +8,7 @@ import type { CheckDef } from '../../check/def.ts';
 import { followUp } from './retry.ts';
 import { PlaceLedger } from '../../results/places.ts';
 import { EVENT_POSITIONS, type EventPosition } from '../../places/event-positions.ts';
-import { RESPONSE_WAIT_MS, positionOf, sec, type AttemptView, type RunView } from './view.ts';
+import { RESPONSE_WAIT_MS, nextOfEvent, positionOf, sec, type AttemptView, type RunView } from './view.ts';
 
 // Spec 6.6: "The service waits 5 seconds in total for a response."
 export const WAITS_5S: CheckDef = {
@@ -144,7 +144,9 @@ function unsureWhy(a: AttemptView, head: number, floor: number): string {
  * sink's own lateness, or there was no hang-up at all and the sink answered an
  * answer-after-6s while running late (a stall that held the sink's answer may
  * have held the sender's clock too, and webhook.retry.after-timeout then has no
- * hang-up to judge). None once a hang-up broke the rule anywhere.
+ * hang-up to judge), or the sender read the answer after 6 s there and attempted
+ * the event again (webhook.retry.after-timeout has no give-up to judge there
+ * either). None once a hang-up broke the rule anywhere.
  */
 export function waits5sUnjudged(view: RunView): EventPosition[] {
   const j = judgeHangUps(view);
@@ -155,6 +157,14 @@ export function waits5sUnjudged(view: RunView): EventPosition[] {
   for (const a of j.unsure) { const p = at(a); if (p && !judged.has(p)) want.add(p); }
   if (!j.hungUp.length)
     for (const a of j.slow) if (a.d.probe === 'slow-6s' && a.answered !== undefined && j.head + 2 * a.lag > j.maxExtra) { const p = at(a); if (p) want.add(p); }
+  // A position with no hang-up, where the sender read the 6 s answer and still attempted the event again: its give-up
+  // lost the race with the answer (100 ms apart at time scale 0.1; a busy sender's timer fires late), and
+  // webhook.retry.after-timeout has no give-up to judge there (seen at normal middle and batch middle at load 11).
+  const hungAt = new Set(j.hungUp.map(at));
+  for (const a of j.slow) if (a.d.probe === 'slow-6s' && a.answered !== undefined) {
+    const p = at(a);
+    if (p && !hungAt.has(p) && nextOfEvent(view.byId.get(a.d.checkoutId)!, a)) want.add(p);
+  }
   return EVENT_POSITIONS.filter(p => want.has(p));
 }
 
