@@ -69,6 +69,24 @@ function lock(w) {
   return false;
 }
 
+/**
+ * The esbuild plugin that compiles each TypeScript source with its own file's
+ * URL for import.meta.url, so that a compiled module reads the paths its
+ * source would; `reading` is told each source's path before it is read.
+ */
+export function sourceImportMetaUrl(reading = () => {}) {
+  return {
+    name: 'source-import-meta-url',
+    setup(b) {
+      b.onLoad({ filter: /\.ts$/ }, async a => {
+        reading(a.path);
+        const text = await readFile(a.path, 'utf8');
+        return { contents: text.replaceAll('import.meta.url', JSON.stringify(pathToFileURL(a.path).href)), loader: 'ts' };
+      });
+    },
+  };
+}
+
 /** Builds the copy and its manifest; the copy is written under a name of its own, then the manifest points to it. */
 async function build(w, by) {
   const { build: esbuild } = await import('esbuild');
@@ -77,16 +95,7 @@ async function build(w, by) {
   const result = await esbuild({
     entryPoints: [w.entry], bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external',
     write: false, metafile: true, logLevel: 'silent', outfile: join(w.dir, 'cli.mjs'), absWorkingDir: w.root,
-    plugins: [{
-      name: 'source-import-meta-url',
-      setup(b) {
-        b.onLoad({ filter: /\.ts$/ }, async a => {
-          before.set(relative(w.root, a.path), signature(w.root, relative(w.root, a.path)));
-          const text = await readFile(a.path, 'utf8');
-          return { contents: text.replaceAll('import.meta.url', JSON.stringify(pathToFileURL(a.path).href)), loader: 'ts' };
-        });
-      },
-    }],
+    plugins: [sourceImportMetaUrl(path => before.set(relative(w.root, path), signature(w.root, relative(w.root, path))))],
   });
   const inputs = {};
   for (const file of Object.keys(result.metafile.inputs)) {
