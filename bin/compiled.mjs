@@ -72,7 +72,10 @@ function lock(w) {
 /**
  * The esbuild plugin that compiles each TypeScript source with its own file's
  * URL for import.meta.url, so that a compiled module reads the paths its
- * source would; `reading` is told each source's path before it is read.
+ * source would; `reading` is told each source's path before it is read. The
+ * URL is an esbuild define, which replaces the expression in code only (a
+ * string that spells it stays as it is), and the inline source map of that
+ * first step lets a build's own source map name the source's lines.
  */
 export function sourceImportMetaUrl(reading = () => {}) {
   return {
@@ -81,7 +84,13 @@ export function sourceImportMetaUrl(reading = () => {}) {
       b.onLoad({ filter: /\.ts$/ }, async a => {
         reading(a.path);
         const text = await readFile(a.path, 'utf8');
-        return { contents: text.replaceAll('import.meta.url', JSON.stringify(pathToFileURL(a.path).href)), loader: 'ts' };
+        if (!text.includes('import.meta.url')) return { contents: text, loader: 'ts' };
+        const { transform } = await import('esbuild');
+        const { code } = await transform(text, {
+          loader: 'ts', sourcefile: a.path, sourcemap: 'inline', target: 'node20',
+          define: { 'import.meta.url': JSON.stringify(pathToFileURL(a.path).href) },
+        });
+        return { contents: code, loader: 'js' };
       });
     },
   };

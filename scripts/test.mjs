@@ -4,7 +4,7 @@
 // each file compiled first (see compileTests below) or through tsx. Extra
 // arguments are file filters: `npm test -- reference` runs the tests whose
 // path contains "reference".
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { constants, getPriority, setPriority, tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -29,6 +29,46 @@ if (!files.length) {
   process.exit(1);
 }
 
+/**
+ * Each test file compiled by esbuild (the compiler tsx itself runs) into one
+ * ESM file of its own with the modules it imports, as bin/compiled.mjs
+ * compiles the command: each module's import.meta.url is its source file's,
+ * and an inline source map names the sources' lines in a stack trace. A test
+ * file then starts without tsx's loader, which resolves and transforms each
+ * module on a thread of its own: 27 light files took 43.5 CPU s compiled,
+ * the compile included, against 54.9 through tsx (two runs each, load 3).
+ * The processes the tests start themselves (`--import tsx`, the command's own
+ * compiled copy) are not touched. Undefined, and every file runs through tsx,
+ * when PIS_NO_COMPILE is set or the compile fails (its error is printed).
+ */
+async function compileTests(list, dir) {
+  if (process.env.PIS_NO_COMPILE) return undefined;
+  try {
+    const { build } = await import('esbuild');
+    await build({
+      entryPoints: list.map(f => join(root, f)), outbase: root, outdir: dir, outExtension: { '.js': '.ts.mjs' },
+      bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', sourcemap: 'inline',
+      logLevel: 'warning', absWorkingDir: root, plugins: [sourceImportMetaUrl()],
+    });
+    return new Map(list.map(f => [f, join(dir, f.replace(/\.ts$/, '.ts.mjs'))]));
+  } catch (e) {
+    console.error(`the test files could not be compiled, so they run through tsx: ${e?.message ?? e}`);
+    return undefined;
+  }
+}
+const cacheDir = join(root, 'node_modules', '.cache', 'pis-conformance');
+const compiledDir = join(cacheDir, `tests-${process.pid}`);
+// Left by a test command that was killed: its process is gone.
+for (const d of existsSync(cacheDir) ? readdirSync(cacheDir) : []) {
+  const pid = Number(/^tests-(\d+)$/.exec(d)?.[1]);
+  if (!pid) continue;
+  try { process.kill(pid, 0); } catch (e) { if (e?.code === 'ESRCH') rmSync(join(cacheDir, d), { recursive: true, force: true }); }
+}
+mkdirSync(compiledDir, { recursive: true });
+process.on('exit', () => rmSync(compiledDir, { recursive: true, force: true }));
+// Beside the type-check and the lints: esbuild runs on a process of its own.
+const compiling = compileTests(files, compiledDir);
+
 // Lint (eslint.config.js, with no file of suppressions: every rule holds for
 // every line, the length cap included) and dead code (knip.json: unused files,
 // exports, dependencies), each a process of its own beside the type-check.
@@ -44,8 +84,10 @@ const lints = filters.length || process.env.PIS_SKIP_LINT ? [] : [
 
 if (!process.env.PIS_SKIP_TYPECHECK) {
   console.log('type-checking (tsc --noEmit)...');
-  const tsc = spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '--noEmit', '-p', root], { stdio: 'inherit', cwd: root });
-  if (tsc.status !== 0) process.exit(tsc.status ?? 1);
+  // Not spawnSync: the compile beside it needs this event loop.
+  const status = await new Promise(done => spawn(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '--noEmit', '-p', root],
+    { stdio: 'inherit', cwd: root }).on('exit', code => done(code)));
+  if (status !== 0) process.exit(status ?? 1);
   ended('type-check', started);
 }
 for (const { name, code, s } of await Promise.all(lints)) {
@@ -53,6 +95,7 @@ for (const { name, code, s } of await Promise.all(lints)) {
   console.log(`${name}: clean in ${s} s`);
 }
 if (lints.length) ended('type-check and lint', started);
+const compiled = await compiling;
 
 // Tests mostly wait on servers and compressed clocks, not on the CPU, so more
 // files run at once than there are cores; timing assertions carry tolerances.
@@ -118,43 +161,6 @@ const phases = [
 ].filter(p => p.files.length);
 const RUN_FILES = join(root, 'scripts/run-files.mjs');
 
-/**
- * Each test file compiled by esbuild (the compiler tsx itself runs) into one
- * ESM file of its own with the modules it imports, as bin/compiled.mjs
- * compiles the command: each module's import.meta.url is its source file's,
- * and an inline source map names the sources' lines in a stack trace. A test
- * file then starts without tsx's loader, which resolves and transforms each
- * module on a thread of its own: 27 light files took 43.5 CPU s compiled,
- * the compile included, against 54.9 through tsx (two runs each, load 3).
- * The processes the tests start themselves (`--import tsx`, the command's own
- * compiled copy) are not touched. Undefined, and every file runs through tsx,
- * when PIS_NO_COMPILE is set or the compile fails (its error is printed).
- */
-async function compileTests(list, dir) {
-  if (process.env.PIS_NO_COMPILE) return undefined;
-  try {
-    const { build } = await import('esbuild');
-    await build({
-      entryPoints: list.map(f => join(root, f)), outbase: root, outdir: dir, outExtension: { '.js': '.ts.mjs' },
-      bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', sourcemap: 'inline',
-      logLevel: 'warning', absWorkingDir: root, plugins: [sourceImportMetaUrl()],
-    });
-    return new Map(list.map(f => [f, join(dir, f.replace(/\.ts$/, '.ts.mjs'))]));
-  } catch (e) {
-    console.error(`the test files could not be compiled, so they run through tsx: ${e?.message ?? e}`);
-    return undefined;
-  }
-}
-const cacheDir = join(root, 'node_modules', '.cache', 'pis-conformance');
-const compiledDir = join(cacheDir, `tests-${process.pid}`);
-// Left by a test command that was killed: its process is gone.
-for (const d of existsSync(cacheDir) ? readdirSync(cacheDir) : []) {
-  const pid = Number(/^tests-(\d+)$/.exec(d)?.[1]);
-  if (!pid) continue;
-  try { process.kill(pid, 0); } catch (e) { if (e?.code === 'ESRCH') rmSync(join(cacheDir, d), { recursive: true, force: true }); }
-}
-mkdirSync(compiledDir, { recursive: true });
-const compiled = await compileTests(files, compiledDir);
 
 /**
  * Runs one phase's files; resolves with its exit status and, when `capture`,
@@ -207,7 +213,6 @@ if (besides) {
   for (const p of phases) report(await runPhase(p, false));
 }
 ended('npm test', started);
-rmSync(compiledDir, { recursive: true, force: true });
 // The failed tests once more, last: each phase's report is long, and a log's tail is what a reader (or CI) shows first.
 const failures = existsSync(FAILURES) ? readFileSync(FAILURES, 'utf8').split('\n').filter(Boolean).map(l => JSON.parse(l)) : [];
 rmSync(failuresDir, { recursive: true, force: true });
