@@ -29,10 +29,11 @@ const where = root => {
 /** A lock older than this is taken to be left by a build that died (a build takes about a second). */
 const STALE_LOCK_MS = 60_000;
 
-/** What the copy was built by: another Node.js or esbuild builds it again. */
+/** What the copy was built by: another Node.js or esbuild, or a change to this file, builds it again. */
 function builtBy() {
   const { version } = createRequire(import.meta.url)('esbuild/package.json');
-  return `node ${process.version}, esbuild ${version}`;
+  const self = fileURLToPath(import.meta.url);
+  return `node ${process.version}, esbuild ${version}, ${relative(PACKAGE_ROOT, self)} ${signature(PACKAGE_ROOT, relative(PACKAGE_ROOT, self))}`;
 }
 
 /** The size and modification time of a source, or undefined when it is gone. */
@@ -77,7 +78,7 @@ function lock(w) {
  * string that spells it stays as it is), and the inline source map of that
  * first step lets a build's own source map name the source's lines.
  */
-export function sourceImportMetaUrl(reading = () => {}) {
+function sourceImportMetaUrl(reading = () => {}) {
   return {
     name: 'source-import-meta-url',
     setup(b) {

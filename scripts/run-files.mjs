@@ -11,11 +11,7 @@
 import { appendFileSync } from 'node:fs';
 import { run } from 'node:test';
 import { spec, tap } from 'node:test/reporters';
-import { relative, resolve } from 'node:path';
-
-/** A test file's own path for a compiled copy of it (scripts/test.mjs, compileTests), else the path as given. */
-const compiledDir = process.env.PIS_TEST_COMPILED;
-const sourceOf = file => (compiledDir && file?.startsWith(compiledDir) ? resolve(relative(compiledDir, file).replace(/\.mjs$/, '')) : file);
+import { resolve } from 'node:path';
 
 const [concurrency, ...files] = process.argv.slice(2);
 const stream = run({ files: files.map(f => resolve(f)), concurrency: Number(concurrency) });
@@ -24,6 +20,6 @@ stream.on('test:fail', ({ name, file, details }) => {
   const error = details.error;
   if (error?.failureType === 'subtestsFailed' || !process.env.PIS_TEST_FAILURES) return;
   const message = String(error?.cause?.message ?? error?.message ?? error);
-  appendFileSync(process.env.PIS_TEST_FAILURES, JSON.stringify({ file: sourceOf(file), name, message }) + '\n');
+  appendFileSync(process.env.PIS_TEST_FAILURES, JSON.stringify({ file, name, message }) + '\n');
 });
 stream.compose(process.stdout.isTTY ? spec : tap).pipe(process.stdout);

@@ -1,15 +1,13 @@
 #!/usr/bin/env node
 // The project's test command (`npm test`): type-check everything, lint, look
-// for dead code, then run every test/**/*.test.ts with Node's test runner,
-// each file compiled first (see compileTests below) or through tsx. Extra
-// arguments are file filters: `npm test -- reference` runs the tests whose
-// path contains "reference".
-import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+// for dead code, then run every test/**/*.test.ts with Node's test runner
+// through tsx. Extra arguments are file filters: `npm test -- reference` runs
+// the tests whose path contains "reference".
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { constants, getPriority, setPriority, tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { sourceImportMetaUrl } from '../bin/compiled.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const filters = process.argv.slice(2);
@@ -29,46 +27,6 @@ if (!files.length) {
   process.exit(1);
 }
 
-/**
- * Each test file compiled by esbuild (the compiler tsx itself runs) into one
- * ESM file of its own with the modules it imports, as bin/compiled.mjs
- * compiles the command: each module's import.meta.url is its source file's,
- * and an inline source map names the sources' lines in a stack trace. A test
- * file then starts without tsx's loader, which resolves and transforms each
- * module on a thread of its own: 27 light files took 43.5 CPU s compiled,
- * the compile included, against 54.9 through tsx (two runs each, load 3).
- * The processes the tests start themselves (`--import tsx`, the command's own
- * compiled copy) are not touched. Undefined, and every file runs through tsx,
- * when PIS_NO_COMPILE is set or the compile fails (its error is printed).
- */
-async function compileTests(list, dir) {
-  if (process.env.PIS_NO_COMPILE) return undefined;
-  try {
-    const { build } = await import('esbuild');
-    await build({
-      entryPoints: list.map(f => join(root, f)), outbase: root, outdir: dir, outExtension: { '.js': '.ts.mjs' },
-      bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', sourcemap: 'inline',
-      logLevel: 'warning', absWorkingDir: root, plugins: [sourceImportMetaUrl()],
-    });
-    return new Map(list.map(f => [f, join(dir, f.replace(/\.ts$/, '.ts.mjs'))]));
-  } catch (e) {
-    console.error(`the test files could not be compiled, so they run through tsx: ${e?.message ?? e}`);
-    return undefined;
-  }
-}
-const cacheDir = join(root, 'node_modules', '.cache', 'pis-conformance');
-const compiledDir = join(cacheDir, `tests-${process.pid}`);
-// Left by a test command that was killed: its process is gone.
-for (const d of existsSync(cacheDir) ? readdirSync(cacheDir) : []) {
-  const pid = Number(/^tests-(\d+)$/.exec(d)?.[1]);
-  if (!pid) continue;
-  try { process.kill(pid, 0); } catch (e) { if (e?.code === 'ESRCH') rmSync(join(cacheDir, d), { recursive: true, force: true }); }
-}
-mkdirSync(compiledDir, { recursive: true });
-process.on('exit', () => rmSync(compiledDir, { recursive: true, force: true }));
-// Beside the type-check and the lints: esbuild runs on a process of its own.
-const compiling = compileTests(files, compiledDir);
-
 // Lint (eslint.config.js, with no file of suppressions: every rule holds for
 // every line, the length cap included) and dead code (knip.json: unused files,
 // exports, dependencies), each a process of its own beside the type-check.
@@ -84,10 +42,8 @@ const lints = filters.length || process.env.PIS_SKIP_LINT ? [] : [
 
 if (!process.env.PIS_SKIP_TYPECHECK) {
   console.log('type-checking (tsc --noEmit)...');
-  // Not spawnSync: the compile beside it needs this event loop.
-  const status = await new Promise(done => spawn(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '--noEmit', '-p', root],
-    { stdio: 'inherit', cwd: root }).on('exit', code => done(code)));
-  if (status !== 0) process.exit(status ?? 1);
+  const tsc = spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '--noEmit', '-p', root], { stdio: 'inherit', cwd: root });
+  if (tsc.status !== 0) process.exit(tsc.status ?? 1);
   ended('type-check', started);
 }
 for (const { name, code, s } of await Promise.all(lints)) {
@@ -95,7 +51,6 @@ for (const { name, code, s } of await Promise.all(lints)) {
   console.log(`${name}: clean in ${s} s`);
 }
 if (lints.length) ended('type-check and lint', started);
-const compiled = await compiling;
 
 // Tests mostly wait on servers and compressed clocks, not on the CPU, so more
 // files run at once than there are cores; timing assertions carry tolerances.
@@ -161,7 +116,6 @@ const phases = [
 ].filter(p => p.files.length);
 const RUN_FILES = join(root, 'scripts/run-files.mjs');
 
-
 /**
  * Runs one phase's files; resolves with its exit status and, when `capture`,
  * what it printed (kept whole, to be printed after the other phase: two TAP
@@ -169,10 +123,8 @@ const RUN_FILES = join(root, 'scripts/run-files.mjs');
  */
 function runPhase(p, capture) {
   const t0 = Date.now();
-  // Node's test runner starts each file with this process's flags: the loader, or the source maps of the compiled files.
-  const flags = compiled ? ['--enable-source-maps'] : ['--import', 'tsx'];
-  const child = spawn(process.execPath, [...flags, RUN_FILES, p.concurrency, ...p.files.map(f => compiled?.get(f) ?? f)],
-    { stdio: ['ignore', capture ? 'pipe' : 'inherit', 'inherit'], cwd: root, env: { ...env, ...(compiled ? { PIS_TEST_COMPILED: compiledDir } : {}) } });
+  const child = spawn(process.execPath, ['--import', 'tsx', RUN_FILES, p.concurrency, ...p.files],
+    { stdio: ['ignore', capture ? 'pipe' : 'inherit', 'inherit'], cwd: root, env });
   const chunks = [];
   child.stdout?.on('data', d => chunks.push(d));
   return new Promise(done => child.on('close', code => done({ p, code, t0, t1: Date.now(), output: Buffer.concat(chunks) })));
