@@ -75,8 +75,7 @@ function lock(w) {
  * URL for import.meta.url, so that a compiled module reads the paths its
  * source would; `reading` is told each source's path before it is read. The
  * URL is an esbuild define, which replaces the expression in code only (a
- * string that spells it stays as it is), and the inline source map of that
- * first step lets a build's own source map name the source's lines.
+ * string that spells it stays as it is).
  */
 function sourceImportMetaUrl(reading = () => {}) {
   return {
@@ -88,7 +87,7 @@ function sourceImportMetaUrl(reading = () => {}) {
         if (!text.includes('import.meta.url')) return { contents: text, loader: 'ts' };
         const { transform } = await import('esbuild');
         const { code } = await transform(text, {
-          loader: 'ts', sourcefile: a.path, sourcemap: 'inline', target: 'node20',
+          loader: 'ts', sourcefile: a.path, target: 'node20',
           define: { 'import.meta.url': JSON.stringify(pathToFileURL(a.path).href) },
         });
         return { contents: code, loader: 'js' };
