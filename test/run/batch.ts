@@ -93,6 +93,25 @@ export function runBatches(entries: readonly BatchEntry[], o: BatchOptions): Map
   return out;
 }
 
+/**
+ * `run`'s pre-flight of a part, tried up to three times, 2 s apart, while a
+ * call finds no answer within its 3 s: the parts' references (or the test's
+ * own proxies) may still be starting on a machine loaded by other test files
+ * (a catalog batch's token endpoint and every mutations batch missed the 3 s
+ * in clean-clone runs at load 11). Any other error, and the third miss, is
+ * the batch's.
+ */
+async function preflightPatiently(cfg: ReturnType<typeof resolveTarget>): Promise<Awaited<ReturnType<typeof preflight>>> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await preflight(cfg, redactTargetSecrets(new Redactor(), cfg));
+    } catch (e) {
+      if (attempt === 3 || !/gave no complete answer within/.test((e as Error)?.message ?? '')) throw e;
+      await new Promise(resolve => setTimeout(resolve, 2_000));
+    }
+  }
+}
+
 /** The entries in one Playwright invocation. */
 async function runBatch(entries: readonly BatchEntry[], o: Pick<BatchOptions, 'timeScale' | 'workers'>): Promise<Run[]> {
   const bundled = entries.filter(e => 'faults' in e);
@@ -104,7 +123,7 @@ async function runBatch(entries: readonly BatchEntry[], o: Pick<BatchOptions, 't
     for (const e of entries) {
       const source: PartialConfig = 'faults' in e ? { ...host!.configs[bundled.indexOf(e)]!, apiVersion: LATEST_API_VERSION } : e.config;
       let cfg = resolveTarget(source);
-      const found = await preflight(cfg, redactTargetSecrets(new Redactor(), cfg));
+      const found = await preflightPatiently(cfg);
       cfg = { ...cfg, ...runTimeScale(cfg, found.controlTimeScale, undefined).settings };
       const { selected, header } = await planSelection(cfg, { suites: e.suites, ...(e.grep ? { grep: e.grep } : {}) }, { allowIncomplete: false });
       const target = splitTarget(cfg);
