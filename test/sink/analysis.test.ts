@@ -169,6 +169,23 @@ test('not-held-by-backoff judges retries per pair: one that waited for another c
   assert.match(c.message!, /checkout e500: its attempt failed while held waited in backoff, and its retry came only 0\.04 s after held's event was acknowledged/);
 });
 
+test('not-held-by-backoff: one retry just after another checkout\'s acknowledgement fails only when no other retry went ahead of a waiting checkout', () => {
+  const { attempts, plan } = conforming();
+  // One late retry (a sender's timer fired late on a crowded machine) lands just after held's acknowledgement.
+  const status = (y: DeliveryAttempt) => (JSON.parse(y.body) as { status: string }).status;
+  moveTo(attempts.find(y => y.checkoutId === 'e500' && y.answer === 200 && status(y) === 'STARTED')!, 70.35);
+  moveTo(attempts.find(y => y.checkoutId === 'e500' && status(y) === 'CANCELLED')!, 70.45);
+  const late = judge(attempts, plan).find(x => x.id === 'webhook.parallel.not-held-by-backoff')!;
+  // The chains of slow6, trickle and the event positions began failing after held's and retried before its acknowledgement.
+  assert.equal(late.status, 'passed', late.message);
+  assert.match(late.message!, /the retries of \d+ events went ahead of another checkout's waiting event, so one retry that came just after another's acknowledgement was late, not held \(checkout e500: /);
+  // Held, e500 and the late checkout alone: nothing went ahead of held, so the one retry after its acknowledgement is a hold.
+  const alone = attempts.filter(y => ['held', 'e500', 'late'].includes(y.checkoutId!));
+  const c = judge(alone, plan).find(x => x.id === 'webhook.parallel.not-held-by-backoff')!;
+  assert.equal(c.status, 'failed', c.message);
+  assert.match(c.message!, /checkout e500: its attempt failed while held waited in backoff/);
+});
+
 test('not-held-by-backoff: a retry that follows another checkout\'s acknowledgement by its own rule is not a hold (delays drawn anew)', () => {
   const { attempts, plan } = conforming();
   RECORDS['retry-held-by-other-checkout'](attempts, plan);

@@ -186,9 +186,12 @@ export const RECORDS: Record<string, Change> = {
   // PAYMENT_COMPLETED sent and acknowledged before PAYMENT_INITIATED was ever sent: out of the 3.1 order asked for.
   'statuses-reordered': a => moveTo(a.find(y => y.checkoutId === 'sched' && status(y) === 'PAYMENT_INITIATED')!, 0.3),
   // A global retry queue: e500's retry waits until the held checkout's event is delivered at 70.3 s.
+  // One queue for every checkout's retries: e500 (failed with held) and slow6 (given up on at 6 s, while held waited)
+  // retry only once held's event is acknowledged at 70.31 s. A single such retry would be taken for a late one.
   'retry-held-by-other-checkout': a => {
     moveTo(a.find(y => y.checkoutId === 'e500' && y.answer === 200 && status(y) === 'STARTED')!, 70.35);
     moveTo(a.find(y => y.checkoutId === 'e500' && status(y) === 'CANCELLED')!, 70.45);
+    moveTo(a.find(y => y.checkoutId === 'slow6' && y.answer === 200)!, 70.55);
   },
   'amount-not-original': a => editBody(a.find(y => y.checkoutId === 'clean' && status(y) === 'PAYMENT_COMPLETED')!,
     b => { b.payment.amount = b.payment.originalAmount - 1; }),
