@@ -66,7 +66,7 @@ test('stop signals', { concurrency: true }, async t => {
   // 140 s and more: a run that ends well before that was stopped by the signal or the global
   // timeout, its sink closed with it.
   const stopDrive = (o: { env?: Record<string, string>; scale: number; args: string[]; under: RegExp[]; stop: (pid: number) => void;
-    interrupted: RegExp }) => async () => {
+    interrupted: RegExp; maxAfterS: number }) => async () => {
     const temp = mkdtempSync(join(dir, 'tmp-'));
     const report = join(temp, 'report');
     const run = startBin(['run', '--time-scale', String(o.scale), '--report', report, ...o.args], { env: { ...o.env, TMPDIR: temp } });
@@ -77,7 +77,7 @@ test('stop signals', { concurrency: true }, async t => {
     const { code, signal } = await run.closed;
     const after = (performance.now() - stopped) / 1000;
     assert.deepEqual({ code, signal }, { code: 2, signal: null }, `${run.out()}\n${run.err()}`);
-    assert.ok(after < 30, `the run went on for ${after.toFixed(1)} s after the stop`);
+    assert.ok(after < o.maxAfterS, `the run went on for ${after.toFixed(1)} s after the stop (at most ${o.maxAfterS} s)`);
     assert.deepEqual(readdirSync(temp).filter(n => n.startsWith('pis-')), [], 'the run removed its temp folder');
     assert.match(run.out(), o.interrupted);
     if (existsSync(join(report, 'results.json')))
@@ -89,11 +89,13 @@ test('stop signals', { concurrency: true }, async t => {
   running.push(t.test(`run on Ctrl-C ${drive}`, stopDrive({
     scale: 2, args: ['--suites', 'token,webhook', '--workers', '1', '--grep', 'token\\.issue\\.access-token|webhook\\.body\\.valid'],
     under: [/^ok {3}token\.issue\.access-token/m, /^… waiting: webhook: \d+ of \d+ checkouts delivered/m], stop: ctrlC,
-    interrupted: /\nInterrupted: 1 passed, 0 failed, 1 skipped \(1 not run\)/,
+    interrupted: /\nInterrupted: 1 passed, 0 failed, 1 skipped \(1 not run\)/, maxAfterS: 30,
   })));
-  // The drive starts before Playwright, whose global timeout then ends the run (on a loaded machine, maybe before it collected the check).
+  // The drive starts before Playwright, whose global timeout then ends the run (on a loaded machine, maybe before it
+  // collected the check). Playwright counts it from its own start, which took 41 s at load 11: at time scale 2 the drive
+  // lasts 140 s and more, so an end within 120 s of the drive's start is the timeout's.
   running.push(t.test(`run at PIS_GLOBAL_TIMEOUT_S ${drive}`, stopDrive({
-    env: { PIS_GLOBAL_TIMEOUT_S: '5' }, scale: 1, args: ['--suites', 'webhook', '--grep', 'webhook\\.body\\.valid'],
+    env: { PIS_GLOBAL_TIMEOUT_S: '5' }, scale: 2, maxAfterS: 120, args: ['--suites', 'webhook', '--grep', 'webhook\\.body\\.valid'],
     under: [/^Driving the webhook checkouts/m], stop: () => {},
     interrupted: /\nInterrupted: (0 passed, 0 failed, 1 skipped \(1 not run\)|no check finished before the stop\.\n)/,
   })));
