@@ -167,6 +167,14 @@ export const withLongChain = (givesUpAfter?: number): Change => (a, plan) => {
 const status = (x: DeliveryAttempt) => (JSON.parse(x.body) as { status?: string }).status;
 const editBody = (x: DeliveryAttempt, edit: (b: Record<string, any>) => void) => { const b = JSON.parse(x.body); edit(b); x.body = JSON.stringify(b); };
 export const moveTo = (x: DeliveryAttempt, t: number) => { x.arrivedMs = t * S; x.answeredMs = (t + 0.01) * S; };
+/** Attempts moved later by ms, with their ends. */
+const shiftFrom = (xs: DeliveryAttempt[], ms: number) => {
+  for (const x of xs) {
+    x.arrivedMs += ms;
+    if (x.answeredMs !== undefined) x.answeredMs += ms;
+    if (x.closedMs !== undefined) x.closedMs += ms;
+  }
+};
 const drop = (a: DeliveryAttempt[], ok: (x: DeliveryAttempt) => boolean) => { a.splice(a.findIndex(ok), 1); };
 
 /** Each change breaks one rule; proofs.yaml names the checks it must fail. */
@@ -186,12 +194,39 @@ export const RECORDS: Record<string, Change> = {
   // PAYMENT_COMPLETED sent and acknowledged before PAYMENT_INITIATED was ever sent: out of the 3.1 order asked for.
   'statuses-reordered': a => moveTo(a.find(y => y.checkoutId === 'sched' && status(y) === 'PAYMENT_INITIATED')!, 0.3),
   // A global retry queue: e500's retry waits until the held checkout's event is delivered at 70.3 s.
+  // The third attempts of two batch chains held until held's event is acknowledged at 70.31 s, each then at once
+  // (their last delay then 80 s, so that delays still grow): held is at another event position (normal first), and
+  // the batch checkouts that failed with them waited as long, so only the sender's own longest delay before a third
+  // attempt (20.09 s, where nothing was acknowledged) shows the wait.
+  'batch-retries-held-by-other-checkout': a => {
+    for (const [id, at] of [['p-batch-first', 70.35], ['p-batch-middle', 70.45]] as const) {
+      const xs = a.filter(x => x.checkoutId === id).sort((p, q) => p.arrivedMs - q.arrivedMs);
+      const i = xs.findIndex(x => x.answer !== 200);
+      shiftFrom(xs.slice(i + 2), at * S - xs[i + 2].arrivedMs);
+      shiftFrom(xs.slice(i + 3), (at + 80) * S - xs[i + 3].arrivedMs);
+    }
+  },
   // One queue for every checkout's retries: e500 (failed with held) and slow6 (given up on at 6 s, while held waited)
   // retry only once held's event is acknowledged at 70.31 s. A single such retry would be taken for a late one.
   'retry-held-by-other-checkout': a => {
     moveTo(a.find(y => y.checkoutId === 'e500' && y.answer === 200 && status(y) === 'STARTED')!, 70.35);
     moveTo(a.find(y => y.checkoutId === 'e500' && status(y) === 'CANCELLED')!, 70.45);
     moveTo(a.find(y => y.checkoutId === 'slow6' && y.answer === 200)!, 70.55);
+  },
+  // One queue for every checkout's retries, as the webhook-global-retry-queue fault: a checkout's first failure takes a
+  // place in it, and its retries begin only once every checkout that failed before it was delivered. Every probe.
+  'retries-in-one-queue': a => {
+    const byCheckout = new Map<string, DeliveryAttempt[]>();
+    for (const x of a) byCheckout.set(x.checkoutId!, [...(byCheckout.get(x.checkoutId!) ?? []), x]);
+    const chains = [...byCheckout.values()].map(xs => xs.sort((p, q) => p.arrivedMs - q.arrivedMs))
+      .flatMap(xs => { const i = xs.findIndex(x => x.answer !== 200); return i < 0 ? [] : [{ xs, i, end: xs[i].answeredMs ?? xs[i].closedMs! }]; })
+      .sort((p, q) => p.end - q.end);
+    let free = 0;
+    for (const { xs, i } of chains) {
+      shiftFrom(xs.slice(i + 1), Math.max(0, free + 0.02 * S - xs[i + 1].arrivedMs));
+      const ok = xs.slice(i + 1).find(x => x.answer === 200)!;
+      free = Math.max(free, ok.answeredMs!);
+    }
   },
   'amount-not-original': a => editBody(a.find(y => y.checkoutId === 'clean' && status(y) === 'PAYMENT_COMPLETED')!,
     b => { b.payment.amount = b.payment.originalAmount - 1; }),

@@ -2,7 +2,7 @@
 import { deliveries, fromFindings, type Finding } from './result.ts';
 import { notRun, passed, type Outcome } from '../../check/outcome.ts';
 import type { CheckDef } from '../../check/def.ts';
-import { positionOf, sec, type AttemptView, type CheckoutView, type RunView } from './view.ts';
+import { sec, type AttemptView, type CheckoutView, type RunView } from './view.ts';
 
 // Spec 6.9: "Events of different payments are delivered in parallel; the
 // receiver must expect concurrent requests."
@@ -139,41 +139,39 @@ function gapsOf(view: RunView): Gap[] {
  * Retries held by another checkout's backoff (spec 6.9), judged per pair: B's
  * attempt failed while A waited in backoff, and B's retry came only once A's
  * event was acknowledged, at once after it (FOLLOW_MS), after a delay more than
- * HELD_FACTOR times A's own before the same attempt number. A sender that
+ * HELD_FACTOR times the longest the sender chose for that attempt number where
+ * nothing could have held it (ownLongest; without such a retry of that number,
+ * the longest of any number): longer than its own rule ever gave. A sender that
  * retries B by B's own backoff does so whatever A does.
  *
- * A sender that draws each delay anew (decorrelated jitter, allowed by 6.5)
- * sometimes retries B just after A's acknowledgement by its own rule, with a
- * delay far from A's (1 run in 6 of the `webhook-decorrelated-jitter` quirk:
- * 28.4 s against A's 13.1 s). So a suspect is a finding only when its delay is
- * also more than HELD_FACTOR times the longest the sender chose for that
- * attempt number where nothing could have held it (ownLongest): longer than
- * its own rule ever gave.
+ * A's own delays are no measure: behind one queue for every checkout's
+ * retries, A waited for the checkout before it, and every delay but the first
+ * checkout's grows (the `webhook-global-retry-queue` fault with every probe:
+ * B waited 381.9 s behind A, which had waited 366.8 s itself). A sender that
+ * draws each delay anew (decorrelated jitter, allowed by 6.5) sometimes
+ * retries B just after A's acknowledgement by its own rule (1 run in 6 of the
+ * `webhook-decorrelated-jitter` quirk: 28.4 s, against 13.1 s for A), within
+ * twice the longest it drew where nothing was acknowledged.
  */
 function heldRetries(view: RunView): { findings: Finding[]; pairs: number; excused?: { ahead: number; message: string } } {
   const gaps = gapsOf(view);
-  const byAttempt = new Map<string, Gap>();
-  const key = (c: CheckoutView, event: number, attempt: number) => `${c.id}\n${event}\n${attempt}`;
-  for (const g of gaps) byAttempt.set(key(g.c, g.failed.event, g.failed.attempt), g);
-  const suspects: { a: Gap; b: Gap; ack: number; own: number; theirs: number }[] = [];
+  const longest = ownLongest(view, gaps);
+  const anyLongest = Math.max(0, ...longest.values());
+  const suspects: { a: Gap; b: Gap; ack: number; own: number; bound: number }[] = [];
   const pairs = new Set<string>();
   for (const b of gaps) for (const a of gaps) {
     if (a.c === b.c || !(a.from <= b.from && b.from < a.to)) continue;
     pairs.add(`${a.c.id}\n${b.c.id}`);
     const ack = a.c.events[a.failed.event].ackAt;
     if (ack === undefined || b.to < ack || b.to - ack > FOLLOW_MS) continue;
-    // A's delay before the same attempt number as B's retry: what the sender's own rule gave there. A sender
-    // may back off apart per event position (webhook.backoff.growth judges each), so only one position is compared.
-    if (positionOf(a.c, a.failed) !== positionOf(b.c, b.failed)) continue;
-    const same = byAttempt.get(key(a.c, a.failed.event, b.failed.attempt));
-    const own = b.to - b.from, theirs = same ? same.to - same.from : undefined;
-    if (theirs === undefined || own <= HELD_FACTOR * theirs) continue;
-    if (!suspects.some(x => x.b === b)) suspects.push({ a, b, ack, own, theirs });
+    const own = b.to - b.from, bound = longest.get(b.failed.attempt) ?? anyLongest;
+    if (!bound || own <= HELD_FACTOR * bound) continue;
+    if (!suspects.some(x => x.b === b)) suspects.push({ a, b, ack, own, bound });
   }
-  const longest = ownLongest(view, gaps);
-  const findings = suspects.filter(x => x.own > HELD_FACTOR * (longest.get(x.b.failed.attempt) ?? 0)).map(({ a, b, ack, own, theirs }) => ({
+  const findings = suspects.map(({ a, b, ack, own, bound }) => ({
     message: `checkout ${b.c.id}: its attempt failed while ${a.c.id} waited in backoff, and its retry came only ${sec(b.to - ack)} ` +
-      `after ${a.c.id}'s event was acknowledged, ${sec(own)} after the failure (${a.c.id} waited ${sec(theirs)} before the same attempt)`,
+      `after ${a.c.id}'s event was acknowledged, ${sec(own)} after the failure (where nothing could have held it, the sender ` +
+      `waited at most ${sec(bound)} before ${longest.has(b.failed.attempt) ? 'the same' : 'any'} attempt)`,
     attempts: [a.failed, a.retry, b.failed, b.retry], at: b.retry,
   }));
   // One suspect where retries went ahead of other checkouts' waiting events is a late retry, not a hold: a sender
