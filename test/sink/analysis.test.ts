@@ -186,6 +186,26 @@ test('not-held-by-backoff: one retry just after another checkout\'s acknowledgem
   assert.match(c.message!, /checkout e500: its attempt failed while held waited in backoff/);
 });
 
+test('not-held-by-backoff: retries after an acknowledgement that came late itself are one stall, not a hold', () => {
+  const { attempts, plan } = conforming();
+  const status = (y: DeliveryAttempt) => (JSON.parse(y.body) as { status: string }).status;
+  // One stall of 50 s: held's fourth attempt (due at 70.3 s), e500's and slow6's retries all come at its end.
+  moveTo(attempts.find(y => y.checkoutId === 'held' && y.answer === 200 && status(y) === 'STARTED')!, 120.3);
+  moveTo(attempts.find(y => y.checkoutId === 'held' && status(y) === 'TIMED_OUT')!, 120.4);
+  moveTo(attempts.find(y => y.checkoutId === 'e500' && y.answer === 200 && status(y) === 'STARTED')!, 120.35);
+  moveTo(attempts.find(y => y.checkoutId === 'e500' && status(y) === 'CANCELLED')!, 120.45);
+  moveTo(attempts.find(y => y.checkoutId === 'slow6' && y.answer === 200)!, 120.55);
+  const c = judge(attempts, plan).find(x => x.id === 'webhook.parallel.not-held-by-backoff')!;
+  assert.equal(c.status, 'passed', c.message);
+  // The same retries after an acknowledgement that came at held's own time are a hold.
+  moveTo(attempts.find(y => y.checkoutId === 'held' && y.answer === 200 && status(y) === 'STARTED')!, 70.3);
+  moveTo(attempts.find(y => y.checkoutId === 'held' && status(y) === 'TIMED_OUT')!, 70.4);
+  moveTo(attempts.find(y => y.checkoutId === 'e500' && y.answer === 200 && status(y) === 'STARTED')!, 70.35);
+  moveTo(attempts.find(y => y.checkoutId === 'e500' && status(y) === 'CANCELLED')!, 70.45);
+  moveTo(attempts.find(y => y.checkoutId === 'slow6' && y.answer === 200)!, 70.55);
+  assert.equal(judge(attempts, plan).find(x => x.id === 'webhook.parallel.not-held-by-backoff')!.status, 'failed');
+});
+
 test('not-held-by-backoff: a retry that follows another checkout\'s acknowledgement by its own rule is not a hold (delays drawn anew)', () => {
   const { attempts, plan } = conforming();
   RECORDS['retry-held-by-other-checkout'](attempts, plan);

@@ -111,9 +111,10 @@ const MIN_AHEAD = 2;
 /**
  * Per attempt number, the longest delay of a retry that came at no other
  * checkout's acknowledgement (not within FOLLOW_MS after one): what the
- * sender's own rule gave when nothing could have held it.
+ * sender's own rule gave when nothing could have held it. With `but`, the
+ * longest of the others: a retry held up by a stall is measured against them.
  */
-function ownLongest(view: RunView, gaps: readonly Gap[]): Map<number, number> {
+function ownLongest(view: RunView, gaps: readonly Gap[], but?: (g: Gap) => boolean): Map<number, number> {
   const acks = view.checkouts.flatMap(c => c.events.flatMap(e => e.ackAt === undefined ? [] : [{ c, at: e.ackAt }])).sort((x, y) => x.at - y.at);
   const followsAck = (g: Gap) => {
     let lo = 0, hi = acks.length;
@@ -122,7 +123,7 @@ function ownLongest(view: RunView, gaps: readonly Gap[]): Map<number, number> {
     return false;
   };
   const out = new Map<number, number>();
-  for (const g of gaps) if (!followsAck(g)) out.set(g.failed.attempt, Math.max(out.get(g.failed.attempt) ?? 0, g.to - g.from));
+  for (const g of gaps) if (!followsAck(g) && !but?.(g)) out.set(g.failed.attempt, Math.max(out.get(g.failed.attempt) ?? 0, g.to - g.from));
   return out;
 }
 
@@ -158,6 +159,19 @@ function heldRetries(view: RunView): { findings: Finding[]; pairs: number; excus
   const longest = ownLongest(view, gaps);
   const anyLongest = Math.max(0, ...longest.values());
   const suspects: { a: Gap; b: Gap; ack: number; own: number; bound: number }[] = [];
+  // A's acknowledged attempt came after a delay of A's own rule: when it came late too, one stall of the sender (or of
+  // the sink that stamps them) delayed both, and B's retry after A's acknowledgement says nothing of a hold.
+  const byRetry = new Map(gaps.map(g => [g.retry, g]));
+  const lastOf = (g: Gap) => { const e = g.c.events[g.failed.event]; return e.attempts[e.attempts.length - 1]; };
+  const lateOf = new Map<Gap, boolean>();
+  const late = (g: Gap | undefined) => {
+    if (!g) return false;
+    if (!lateOf.has(g)) {
+      const others = ownLongest(view, gaps, x => x === g);
+      lateOf.set(g, g.to - g.from > HELD_FACTOR * (others.get(g.failed.attempt) ?? Math.max(0, ...others.values())));
+    }
+    return lateOf.get(g)!;
+  };
   const pairs = new Set<string>();
   for (const b of gaps) for (const a of gaps) {
     if (a.c === b.c || !(a.from <= b.from && b.from < a.to)) continue;
@@ -165,7 +179,7 @@ function heldRetries(view: RunView): { findings: Finding[]; pairs: number; excus
     const ack = a.c.events[a.failed.event].ackAt;
     if (ack === undefined || b.to < ack || b.to - ack > FOLLOW_MS) continue;
     const own = b.to - b.from, bound = longest.get(b.failed.attempt) ?? anyLongest;
-    if (!bound || own <= HELD_FACTOR * bound) continue;
+    if (!bound || own <= HELD_FACTOR * bound || late(byRetry.get(lastOf(a)))) continue;
     if (!suspects.some(x => x.b === b)) suspects.push({ a, b, ack, own, bound });
   }
   const findings = suspects.map(({ a, b, ack, own, bound }) => ({
