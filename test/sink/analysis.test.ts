@@ -186,6 +186,23 @@ test('not-held-by-backoff: one retry just after another checkout\'s acknowledgem
   assert.match(c.message!, /checkout e500: its attempt failed while held waited in backoff/);
 });
 
+test('a status sent only without the registered api-key is webhook.auth\'s to fail, not lost for every-status-sent', () => {
+  const { attempts, plan } = conforming();
+  const status = (y: DeliveryAttempt) => (JSON.parse(y.body) as { status: string }).status;
+  attempts.find(y => y.checkoutId === 'sched' && status(y) === 'PAYMENT_COMPLETED')!.headers = {};
+  const checks = judge(attempts, plan);
+  const auth = checks.find(x => x.id === 'webhook.auth.api-key')!;
+  assert.equal(auth.status, 'failed');
+  assert.match(auth.message!, /checkout sched \('sched'\): PAYMENT_COMPLETED came only in attempts without the registered api-key/);
+  const every = checks.find(x => x.id === 'webhook.states.every-status-sent')!;
+  assert.equal(every.status, 'passed', every.message);
+  // Sent by no attempt at all, it is lost.
+  attempts.splice(attempts.findIndex(y => y.checkoutId === 'sched' && status(y) === 'PAYMENT_COMPLETED'), 1);
+  const lost = judge(attempts, plan).find(x => x.id === 'webhook.states.every-status-sent')!;
+  assert.equal(lost.status, 'failed');
+  assert.match(lost.message!, /checkout sched \('sched'\): PAYMENT_COMPLETED never arrived/);
+});
+
 test('not-held-by-backoff: retries after an acknowledgement that came late itself are one stall, not a hold', () => {
   const { attempts, plan } = conforming();
   const status = (y: DeliveryAttempt) => (JSON.parse(y.body) as { status: string }).status;

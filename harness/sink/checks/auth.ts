@@ -4,6 +4,7 @@ import { notRun, type Outcome } from '../../check/outcome.ts';
 import type { Evidence } from '../../results/model.ts';
 import type { CheckDef } from '../../check/def.ts';
 import { strangersNaming as namingAfter, type RunView } from './view.ts';
+import { statusesSent } from './delivered.ts';
 
 /** The traffic the analysis did not count as the sender's, in one line of counts; undefined when there was none. */
 function strangersNote(view: RunView): Evidence | undefined {
@@ -39,7 +40,7 @@ export function checkApiKey(view: RunView): Outcome {
   }
   // Every attempt judged here carried the registered key: a stranger's never counts (view.ts). What shows a
   // sender that leaves the key out is what did not come with it, where attempts without it did come instead.
-  const findings = [...unkeyedCheckouts(view), ...unkeyedRetries(view)];
+  const findings = [...unkeyedCheckouts(view), ...unkeyedRetries(view), ...unkeyedStatuses(view)];
   return verdict('the registered api-key on every attempt', findings,
     `all ${view.all.length} attempts (${view.all.filter(a => a.attempt > 1).length} retries) of the sender carried the registered api-key`, note ? [note] : []);
 }
@@ -79,4 +80,17 @@ function unkeyedRetries(view: RunView): Finding[] {
     }
   }
   return out;
+}
+
+/**
+ * Statuses a checkout asked for that were due (the sender went on past them, or
+ * was watched for the run's retry wait after the last one) and never came with
+ * the key, while attempts without it carried them: a later event's first
+ * attempt without the key, which unkeyedRetries does not see. Strangers alone
+ * cannot make this either: the sender must also have left the status out.
+ */
+function unkeyedStatuses(view: RunView): Finding[] {
+  return statusesSent(view).flatMap(({ x, due, unkeyed }) => due.filter(s => unkeyed.has(s)).map(s => ({
+    message: `checkout ${x.id} ('${x.name}'): ${s} came only in attempts without the registered api-key`, attempts: [],
+  })));
 }

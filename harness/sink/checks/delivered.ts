@@ -11,6 +11,9 @@ import { honoured, notHonoured } from './fields.ts';
 import { disorderedCheckouts } from './order.ts';
 import { sec, type CheckoutView, type RunView } from './view.ts';
 
+/** The status a body carries, or undefined. */
+const statusOf = (body: string): unknown => { try { return (JSON.parse(body) as { status?: unknown } | null)?.status; } catch { return undefined; } };
+
 // Spec 6.1: "An event is delivered every time a status update of a checkout is detected."
 export const EVERY_STATUS: CheckDef = {
   id: 'webhook.states.every-status-sent', requirements: ['R6.1-event-per-update'],
@@ -39,11 +42,51 @@ function accepted(view: RunView): Array<{ name: string; id: string; statuses: st
   return out;
 }
 
+/** What one accepted checkout sent of the statuses it asked for. */
+export interface StatusesSent {
+  x: ReturnType<typeof accepted>[number] & { c: CheckoutView };
+  seen: Set<string | undefined>;
+  lastSeen: number;
+  /** Statuses not sent with the key that were due: before the last one seen, or watched for the run's retry wait after it. */
+  due: string[];
+  /** Statuses not sent with the key that attempts without the registered api-key carried (not counted as the sender's). */
+  unkeyed: Set<string>;
+}
+
+/**
+ * Per accepted checkout that sent anything, the statuses it asked for against
+ * those its attempts with the registered api-key carried (spec 6.1), and those
+ * that came only without the key.
+ */
+export function statusesSent(view: RunView): StatusesSent[] {
+  const list = accepted(view);
+  const ids = new Set(list.map(x => x.id));
+  // Per checkout, the statuses that attempts not counted as the sender's carried.
+  const sentUnkeyed = new Map<string, Set<unknown>>();
+  for (const y of view.strangers) if (y.d.checkoutId && ids.has(y.d.checkoutId)) {
+    if (!sentUnkeyed.has(y.d.checkoutId)) sentUnkeyed.set(y.d.checkoutId, new Set());
+    sentUnkeyed.get(y.d.checkoutId)!.add(statusOf(y.d.body));
+  }
+  return list.flatMap(x => {
+    if (!x.c) return [];
+    const seen = new Set(x.c.events.map(e => e.status));
+    const lastSeen = x.statuses.reduce((m, s, i) => seen.has(s) ? i : m, -1);
+    // After the last status seen was acknowledged, the next one is due at once; watched for
+    // the run's retry wait (view.retryWait) more without it, it is lost too.
+    const lastAck = x.c.events.find(e => e.status === x.statuses[lastSeen])?.ackAt;
+    const watchedOn = lastAck !== undefined && view.until - lastAck >= view.retryWait;
+    return [{ x: { ...x, c: x.c }, seen, lastSeen, due: x.statuses.filter((s, i) => !seen.has(s) && (i < lastSeen || watchedOn)),
+      unkeyed: new Set(x.statuses.filter(s => !seen.has(s) && sentUnkeyed.get(x.id)?.has(s))) }];
+  });
+}
+
 /**
  * A status asked for but never attempted, while the sender went on to a later one
  * or was watched long enough: lost. A status still in its retries is not lost
  * (webhook.retry judges those), and a run that ended early says nothing of what
- * was still to come.
+ * was still to come. A status that came only in attempts without the registered
+ * api-key was sent, though not counted as the sender's: webhook.auth.api-key
+ * fails it, and whether it was delivered is not known here.
  */
 export function checkEveryStatus(view: RunView): Outcome {
   const list = accepted(view);
@@ -51,19 +94,13 @@ export function checkEveryStatus(view: RunView): Outcome {
     return withoutRequests(view, 'no checkout was created through the control API, so there is no list of statuses to compare with');
   const findings: Finding[] = [];
   const places = new PlaceLedger('checkout-status', CHECKOUT_STATUSES);
-  let judged = 0;
-  for (const x of list) {
-    if (!x.c) continue; // nothing at all arrived: webhook.states.sequence has no STARTED to judge either; the drive says so
-    judged++;
-    const seen = new Set(x.c.events.map(e => e.status));
-    const lastSeen = x.statuses.reduce((m, s, i) => seen.has(s) ? i : m, -1);
-    // After the last status seen was acknowledged, the next one is due at once; watched for
-    // the run's retry wait (view.retryWait) more without it, it is lost too.
-    const lastAck = x.c.events.find(e => e.status === x.statuses[lastSeen])?.ackAt;
-    const watchedOn = lastAck !== undefined && view.until - lastAck >= view.retryWait;
-    const missing = x.statuses.filter((s, i) => !seen.has(s) && (i < lastSeen || watchedOn));
+  const sent = statusesSent(view);
+  for (const { x, seen, lastSeen, due, unkeyed } of sent) {
+    const missing = due.filter(s => !unkeyed.has(s));
     for (const s of x.statuses) {
       if (seen.has(s)) places.pass(s);
+      else if (unkeyed.has(s)) places.skip(s, `sent only in attempts without the registered api-key (checkout ${x.id}), which are not ` +
+        'counted as the sender\'s (see webhook.auth.api-key)');
       else if (missing.includes(s)) places.fail(s);
       else places.skip(s, `still to come when the sink stopped watching, ${sec(view.until)} into the run (checkout ${x.id}; ` +
         `the drive stops after ${sec(view.retryWait)} without an attempt: a sender with a longer backoff is waited for with a longer --retry-wait)`);
@@ -75,9 +112,9 @@ export function checkEveryStatus(view: RunView): Outcome {
     });
   }
   const silent = list.filter(x => !x.c);
-  if (!judged) return notRun(`none of the ${list.length} checkouts created through the control API sent a webhook`);
+  if (!sent.length) return notRun(`none of the ${list.length} checkouts created through the control API sent a webhook`);
   return placed(verdict('every accepted status sent as an event', findings,
-    `${judged} checkouts: every status up to the last one seen arrived` +
+    `${sent.length} checkouts: every status up to the last one seen arrived` +
       `${silent.length ? `; ${silent.length} sent nothing (${listed(silent.map(x => x.id))})` : ''}`), places);
 }
 
