@@ -10,9 +10,8 @@ import { notRun, placed, type Outcome } from '../../check/outcome.ts';
 import { honoured, notHonoured } from './fields.ts';
 import { disorderedCheckouts } from './order.ts';
 import { sec, type CheckoutView, type RunView } from './view.ts';
+import { factsOf } from './facts.ts';
 
-/** The status a body carries, or undefined. */
-const statusOf = (body: string): unknown => { try { return (JSON.parse(body) as { status?: unknown } | null)?.status; } catch { return undefined; } };
 
 // Spec 6.1: "An event is delivered every time a status update of a checkout is detected."
 export const EVERY_STATUS: CheckDef = {
@@ -65,7 +64,7 @@ export function statusesSent(view: RunView): StatusesSent[] {
   const sentUnkeyed = new Map<string, Set<unknown>>();
   for (const y of view.strangers) if (y.d.checkoutId && ids.has(y.d.checkoutId)) {
     if (!sentUnkeyed.has(y.d.checkoutId)) sentUnkeyed.set(y.d.checkoutId, new Set());
-    sentUnkeyed.get(y.d.checkoutId)!.add(statusOf(y.d.body));
+    sentUnkeyed.get(y.d.checkoutId)!.add(factsOf(y.d).status);
   }
   return list.flatMap(x => {
     if (!x.c) return [];
