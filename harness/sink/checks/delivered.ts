@@ -12,7 +12,6 @@ import { disorderedCheckouts } from './order.ts';
 import { sec, type CheckoutView, type RunView } from './view.ts';
 import { factsOf } from './facts.ts';
 
-
 // Spec 6.1: "An event is delivered every time a status update of a checkout is detected."
 export const EVERY_STATUS: CheckDef = {
   id: 'webhook.states.every-status-sent', requirements: ['R6.1-event-per-update'],

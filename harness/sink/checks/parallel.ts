@@ -108,13 +108,22 @@ const HELD_FACTOR = 2;
  */
 const MIN_AHEAD = 2;
 
+/** The sender's own delays: the longest where nothing could have held it, per attempt number or of any. */
+interface OwnDelays {
+  /** The longest before a retry of this attempt number, leaving `but` out; undefined when there is none. */
+  longest(attempt: number, but?: Gap): number | undefined;
+  /** The longest before any retry, leaving `but` out; 0 when there is none. */
+  any(but?: Gap): number;
+}
+
 /**
- * Per attempt number, the longest delay of a retry that came at no other
- * checkout's acknowledgement (not within FOLLOW_MS after one): what the
- * sender's own rule gave when nothing could have held it. With `but`, the
- * longest of the others: a retry held up by a stall is measured against them.
+ * The delays of retries that came at no other checkout's acknowledgement (not
+ * within FOLLOW_MS after one): what the sender's own rule gave when nothing
+ * could have held it. Only the two longest per attempt number, and of all, are
+ * kept: leaving one retry out (a retry held up by a stall is measured against
+ * the others) needs no more.
  */
-function ownLongest(view: RunView, gaps: readonly Gap[], but?: (g: Gap) => boolean): Map<number, number> {
+function ownDelays(view: RunView, gaps: readonly Gap[]): OwnDelays {
   const acks = view.checkouts.flatMap(c => c.events.flatMap(e => e.ackAt === undefined ? [] : [{ c, at: e.ackAt }])).sort((x, y) => x.at - y.at);
   const followsAck = (g: Gap) => {
     let lo = 0, hi = acks.length;
@@ -122,9 +131,17 @@ function ownLongest(view: RunView, gaps: readonly Gap[], but?: (g: Gap) => boole
     for (let i = lo; i < acks.length && acks[i].at <= g.to; i++) if (acks[i].c !== g.c) return true;
     return false;
   };
-  const out = new Map<number, number>();
-  for (const g of gaps) if (!followsAck(g) && !but?.(g)) out.set(g.failed.attempt, Math.max(out.get(g.failed.attempt) ?? 0, g.to - g.from));
-  return out;
+  type Top = { g: Gap; d: number }[];
+  const keep = (top: Top, item: Top[number]) => { top.push(item); top.sort((x, y) => y.d - x.d); if (top.length > 2) top.pop(); };
+  const byAttempt = new Map<number, Top>(), all: Top = [];
+  for (const g of gaps) if (!followsAck(g)) {
+    const item = { g, d: g.to - g.from };
+    if (!byAttempt.has(g.failed.attempt)) byAttempt.set(g.failed.attempt, []);
+    keep(byAttempt.get(g.failed.attempt)!, item);
+    keep(all, item);
+  }
+  const pick = (top: Top | undefined, but?: Gap) => top?.find(x => x.g !== but)?.d;
+  return { longest: (attempt, but) => pick(byAttempt.get(attempt), but), any: but => pick(all, but) ?? 0 };
 }
 
 function gapsOf(view: RunView): Gap[] {
@@ -141,7 +158,7 @@ function gapsOf(view: RunView): Gap[] {
  * attempt failed while A waited in backoff, and B's retry came only once A's
  * event was acknowledged, at once after it (FOLLOW_MS), after a delay more than
  * HELD_FACTOR times the longest the sender chose for that attempt number where
- * nothing could have held it (ownLongest; without such a retry of that number,
+ * nothing could have held it (ownDelays; without such a retry of that number,
  * the longest of any number): longer than its own rule ever gave. A sender that
  * retries B by B's own backoff does so whatever A does.
  *
@@ -156,36 +173,27 @@ function gapsOf(view: RunView): Gap[] {
  */
 function heldRetries(view: RunView): { findings: Finding[]; pairs: number; excused?: { ahead: number; message: string } } {
   const gaps = gapsOf(view);
-  const longest = ownLongest(view, gaps);
-  const anyLongest = Math.max(0, ...longest.values());
-  const suspects: { a: Gap; b: Gap; ack: number; own: number; bound: number }[] = [];
+  const own = ownDelays(view, gaps);
+  const suspects: { a: Gap; b: Gap; ack: number; delay: number; bound: number }[] = [];
   // A's acknowledged attempt came after a delay of A's own rule: when it came late too, one stall of the sender (or of
   // the sink that stamps them) delayed both, and B's retry after A's acknowledgement says nothing of a hold.
   const byRetry = new Map(gaps.map(g => [g.retry, g]));
   const lastOf = (g: Gap) => { const e = g.c.events[g.failed.event]; return e.attempts[e.attempts.length - 1]; };
-  const lateOf = new Map<Gap, boolean>();
-  const late = (g: Gap | undefined) => {
-    if (!g) return false;
-    if (!lateOf.has(g)) {
-      const others = ownLongest(view, gaps, x => x === g);
-      lateOf.set(g, g.to - g.from > HELD_FACTOR * (others.get(g.failed.attempt) ?? Math.max(0, ...others.values())));
-    }
-    return lateOf.get(g)!;
-  };
+  const late = (g: Gap | undefined) => !!g && g.to - g.from > HELD_FACTOR * (own.longest(g.failed.attempt, g) ?? own.any(g));
   const pairs = new Set<string>();
   for (const b of gaps) for (const a of gaps) {
     if (a.c === b.c || !(a.from <= b.from && b.from < a.to)) continue;
     pairs.add(`${a.c.id}\n${b.c.id}`);
     const ack = a.c.events[a.failed.event].ackAt;
     if (ack === undefined || b.to < ack || b.to - ack > FOLLOW_MS) continue;
-    const own = b.to - b.from, bound = longest.get(b.failed.attempt) ?? anyLongest;
-    if (!bound || own <= HELD_FACTOR * bound || late(byRetry.get(lastOf(a)))) continue;
-    if (!suspects.some(x => x.b === b)) suspects.push({ a, b, ack, own, bound });
+    const delay = b.to - b.from, bound = own.longest(b.failed.attempt) ?? own.any();
+    if (!bound || delay <= HELD_FACTOR * bound || late(byRetry.get(lastOf(a)))) continue;
+    if (!suspects.some(x => x.b === b)) suspects.push({ a, b, ack, delay, bound });
   }
-  const findings = suspects.map(({ a, b, ack, own, bound }) => ({
+  const findings = suspects.map(({ a, b, ack, delay, bound }) => ({
     message: `checkout ${b.c.id}: its attempt failed while ${a.c.id} waited in backoff, and its retry came only ${sec(b.to - ack)} ` +
-      `after ${a.c.id}'s event was acknowledged, ${sec(own)} after the failure (where nothing could have held it, the sender ` +
-      `waited at most ${sec(bound)} before ${longest.has(b.failed.attempt) ? 'the same' : 'any'} attempt)`,
+      `after ${a.c.id}'s event was acknowledged, ${sec(delay)} after the failure (where nothing could have held it, the sender ` +
+      `waited at most ${sec(bound)} before ${own.longest(b.failed.attempt) !== undefined ? 'the same' : 'any'} attempt)`,
     attempts: [a.failed, a.retry, b.failed, b.retry], at: b.retry,
   }));
   // One suspect where retries went ahead of other checkouts' waiting events is a late retry, not a hold: a sender
