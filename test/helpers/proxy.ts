@@ -88,6 +88,8 @@ export async function startProxy(upstream: string, mutations: readonly ProxyMuta
     }
     res.writeHead(a.status, a.headers).end(a.text);
   });
+  // As the reference does (harness/reference/index.ts): Node's 5 s would close idle connections the run may be about to reuse.
+  server.keepAliveTimeout = 65_000;
   await new Promise<void>(r => server.listen(0, '127.0.0.1', r));
   return {
     url: `http://127.0.0.1:${(server.address() as { port: number }).port}`,

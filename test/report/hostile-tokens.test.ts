@@ -48,6 +48,7 @@ async function tokenServer(secret: string, next: () => string) {
     send(res, 200, { access_token: tokens.access, expires_in: 300, refresh_token: tokens.refresh, refresh_expires_in: -1, token_type: 'mac', scope: 'pis' });
   }
   const server = createServer((req, res) => { handle(req, res).catch(() => res.destroy()); });
+  server.keepAliveTimeout = 65_000; // the client closes idle connections first, as with the reference (harness/reference/index.ts)
   await new Promise<void>(r => server.listen(0, '127.0.0.1', r));
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     close: () => new Promise<void>(r => { server.closeAllConnections(); server.close(() => r()); }) };

@@ -110,6 +110,7 @@ export async function startKeycloak(opts: KeycloakOptions): Promise<KeycloakServ
   }
 
   const server = createServer((req, res) => { handle(req, res).catch(() => res.destroy()); });
+  server.keepAliveTimeout = 65_000; // the client closes idle connections first, as with the reference (harness/reference/index.ts)
   await new Promise<void>(r => server.listen(0, '127.0.0.1', r));
   const { port } = server.address() as AddressInfo;
   return {
