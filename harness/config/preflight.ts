@@ -15,7 +15,14 @@ import { READ_LIMIT_BYTES } from '../http/body.ts';
 import { isTimeScale } from '../clock.ts';
 
 /** Each pre-flight call gives up after this long in all, body included (arbitrary: three calls stay under the 10 s promised for a harness error). */
-const CALL_TIMEOUT_MS = 3000;
+const TARGET_CALL_TIMEOUT_MS = 3000;
+/**
+ * The same for the bundled reference (arbitrary: ten times as long). It answers
+ * in this very process, so a late answer is this process's own stall, not a
+ * target's: a clean-clone CI run at load 10 saw a bundled token endpoint miss
+ * the 3 s, and the run ended in a harness error instead of its verdict.
+ */
+const BUNDLED_CALL_TIMEOUT_MS = 30_000;
 
 export interface PreflightFindings {
   /** The time scale the control API's /health answered, when it answered one. */
@@ -80,13 +87,14 @@ function notTheApi(a: Answer, banksPath: string, redactor: Redactor): string | u
 export async function preflight(cfg: TargetConfig, redactor: Redactor): Promise<PreflightFindings> {
   // The token endpoint's own words in a sentence: cut short, and never a secret it echoes (raw or encoded).
   const shown = (s: string) => redactor.text(s.length > 80 ? `${s.slice(0, 79)}…` : s);
-  const dispatcher = new Agent({ connect: { timeout: CALL_TIMEOUT_MS }, headersTimeout: CALL_TIMEOUT_MS, bodyTimeout: CALL_TIMEOUT_MS });
+  const callMs = cfg.bundledReference ? BUNDLED_CALL_TIMEOUT_MS : TARGET_CALL_TIMEOUT_MS;
+  const dispatcher = new Agent({ connect: { timeout: callMs }, headersTimeout: callMs, bodyTimeout: callMs });
   const findings: PreflightFindings = {};
   try {
     const tokenUrl = joinUrl(cfg.authUrl, fillPath(cfg.paths.token, { realm: cfg.realm }));
     const shownTokenUrl = redactUrlUserinfo(tokenUrl);
     const tok = await exchange({
-      method: 'POST', url: tokenUrl, dispatcher, timeoutMs: CALL_TIMEOUT_MS, deadlineMs: CALL_TIMEOUT_MS,
+      method: 'POST', url: tokenUrl, dispatcher, timeoutMs: callMs, deadlineMs: callMs,
       body: new URLSearchParams({ grant_type: 'client_credentials', client_id: cfg.clientId, client_secret: cfg.clientSecret }),
     }, redactor);
     if (!tok.response) throw noAnswer(tok, 'token endpoint', tokenUrl);
@@ -118,7 +126,7 @@ export async function preflight(cfg: TargetConfig, redactor: Redactor): Promise<
       const authorization: Record<string, string> = {
         ...(typeof access === 'string' ? { authorization: `${cfg.headers.authScheme} ${access}` } : {}), [cfg.headers.device]: cfg.deviceId };
       // Read whole up to the read limit, as the suites read lists: a long bank list is no reason to call the API something else.
-      const api = await exchange({ method: 'GET', url: banks, dispatcher, timeoutMs: CALL_TIMEOUT_MS, deadlineMs: CALL_TIMEOUT_MS,
+      const api = await exchange({ method: 'GET', url: banks, dispatcher, timeoutMs: callMs, deadlineMs: callMs,
         headers: authorization, wholeBytes: READ_LIMIT_BYTES }, redactor);
       if (!api.response) throw noAnswer(api, 'API (--base-url)', cfg.baseUrl);
       const wrong = notTheApi(api.response, cfg.paths.banks, redactor);
@@ -130,7 +138,7 @@ export async function preflight(cfg: TargetConfig, redactor: Redactor): Promise<
           // A bank GET /banks leaves out may still be read by its id, as the suites do (suites/support/banks.ts): only an
           // error answer there too means no check could use it.
           const one = await exchange({ method: 'GET', url: joinUrl(cfg.baseUrl, fillPath(cfg.paths.bank, { bankId: id })), dispatcher,
-            timeoutMs: CALL_TIMEOUT_MS, deadlineMs: CALL_TIMEOUT_MS, headers: authorization }, redactor);
+            timeoutMs: callMs, deadlineMs: callMs, headers: authorization }, redactor);
           const status = one.response?.status;
           if (status === undefined || (status >= 200 && status < 300)) continue;
           const near = nearest(id, listed);
@@ -141,7 +149,7 @@ export async function preflight(cfg: TargetConfig, redactor: Redactor): Promise<
     }
     if (cfg.controlUrl) {
       const health = joinUrl(cfg.controlUrl, '/health');
-      const ctl = await exchange({ method: 'GET', url: health, dispatcher, timeoutMs: CALL_TIMEOUT_MS, deadlineMs: CALL_TIMEOUT_MS }, redactor);
+      const ctl = await exchange({ method: 'GET', url: health, dispatcher, timeoutMs: callMs, deadlineMs: callMs }, redactor);
       if (!ctl.response) throw noAnswer(ctl, 'control API (--control-url)', cfg.controlUrl);
       const scale = (ctl.response.json as { timeScale?: unknown } | undefined)?.timeScale;
       if (ctl.response.status === 200 && isTimeScale(scale)) findings.controlTimeScale = scale;
