@@ -7,7 +7,7 @@ import { describeAnswer, Prerequisite, show } from '../../support/check.ts';
 import { consentDriver } from '../../support/consent/driver.ts';
 import { probeConsent, requestConsent } from '../../support/sessions.ts';
 import { target } from '../../support/target.ts';
-import { countryBanks, startAt } from './common.ts';
+import { countryBanks, startAt, unlessExpired } from './common.ts';
 import { where } from '../../support/describe.ts';
 
 const QUOTE = 'x-redirect-url | Optional on consent initiation and payment initiation; ' +
@@ -22,6 +22,7 @@ export const withoutRedirect: Check = {
     const name = target().headers.redirectUrl;
     await c.everyPlace('country', await countryBanks(), async bank => {
       const id = await startAt(c, bank.id);
+      const askedAt = performance.now();
       const { res, href } = await requestConsent(c, id, 'accounts', { [name]: '' });
       // Whether the header's absence is what broke it: a consent request that fails with the header too is consent-url's finding.
       if (!href) {
@@ -34,6 +35,7 @@ export const withoutRedirect: Check = {
         `a 2xx answer with a URL at ${where('consent.url')}`, `${describeAnswer(res)}`, res);
       await consentDriver()({ href: href!, what: 'consent', c, done: async () => ok(await probeConsent(null, id)) });
       const probe = await probeConsent(c, id, `accounts at ${bank.id}, after consent given without x-redirect-url`);
+      unlessExpired(probe, askedAt, `the session at ${bank.id}`);
       c.expect(ok(probe), `the session at ${bank.id} does not work after consent given without ${name}`, 'a 2xx answer to GET /accounts',
         `${describeAnswer(probe)}`, probe);
     });

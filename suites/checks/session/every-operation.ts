@@ -10,13 +10,11 @@ import type { Operation } from '../../../harness/places/operations.ts';
 import type { Bank } from '../../support/banks.ts';
 import { firstOffering, type Product } from '../../support/payments.ts';
 import { isConsentError } from '../../support/describe.ts';
-import { mayHaveExpired, probeConsent } from '../../support/sessions.ts';
+import { probeConsent } from '../../support/sessions.ts';
 import { isNotImplemented } from '../../support/payment-banks.ts';
 import { operationProbe, sessionBoundOperations, type OperationProbe } from '../../support/session-places.ts';
 import { expectConsentLinkError, SENTENCE } from './consent-link.ts';
-import { consentedAt, countryBanks, countryGroups, startAt } from './common.ts';
-import { target } from '../../support/target.ts';
-import { realMs } from '../../support/waits.ts';
+import { consentedAt, countryBanks, countryGroups, startAt, unlessExpired } from './common.ts';
 
 /** The session-bound operations as places, each with its probe made when the place is reached. */
 const places = () => sessionBoundOperations().map(op => ({ name: op.id, value: op }));
@@ -129,11 +127,7 @@ export const removeKeepsOthers: Check = {
       await deleteSession(c, gone, bank.id);
       const res = await probeConsent(c, kept, `accounts at ${bank.id} in the other session, after the delete`);
       // A consent that may have run out meanwhile (on a compressed clock and a busy machine) proves nothing about the delete.
-      const ageMs = performance.now() - keptFrom, lifeS = target().sessionLifetimeS;
-      if (!ok(res) && isConsentError(res) && lifeS && mayHaveExpired(ageMs, lifeS))
-        throw new Prerequisite(`the other session at ${bank.id} answered the consent-link error ${(ageMs / 1000).toFixed(2)} s (real) after its ` +
-          `consent was asked for, near or past the consent lifetime (${lifeS} spec s, ${(realMs(lifeS) / 1000).toFixed(2)} s here), so it may ` +
-          'have expired', 'run with a larger --time-scale, or on a less busy machine, so that the calls end well within the consent lifetime');
+      unlessExpired(res, keptFrom, `the other session at ${bank.id}`);
       c.expect(ok(res), `deleting one session at ${bank.id} ended another session there`, 'a 2xx answer to GET /accounts in the other session',
         `${describeAnswer(res)}`, res);
     });

@@ -6,7 +6,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { call, isError, obj, ok } from '../../support/api.ts';
 import { type CheckContext, describeAnswer, Prerequisite, show } from '../../support/check.ts';
 import { createSession, giveConsent, probeConsent } from '../../support/sessions.ts';
-import { consentedAt, countryBanks, newSession, sessionBank, startAt } from './common.ts';
+import { consentedAt, countryBanks, newSession, sessionBank, startAt, unlessExpired } from './common.ts';
 import { banksUnderTest } from '../../support/banks.ts';
 import { ownAccounts } from '../../support/payments.ts';
 import { where } from '../../support/describe.ts';
@@ -125,8 +125,10 @@ export const consent: Check = {
   async run(c) {
     await c.everyPlace('country', await countryBanks(), async bank => {
       const id = await startAt(c, bank.id);
+      const askedAt = performance.now();
       await giveConsent(c, id, 'accounts');
       const res = await probeConsent(c, id, `accounts at ${bank.id}, after consent`);
+      unlessExpired(res, askedAt, `the session at ${bank.id}`);
       c.expect(ok(res), `the session at ${bank.id} does not open the account calls after consent`, 'a 2xx answer to GET /accounts',
         `${describeAnswer(res)}`, res);
     });
