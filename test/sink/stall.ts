@@ -33,7 +33,9 @@ export async function judgeable<R extends { checks: Array<{ status: string; mess
     const result = await once();
     const stall = watch.stop();
     stalls.push(stall);
-    const sinkBlurred = result.checks.some(c => c.status === 'skipped' && /could not be judged/.test(c.message ?? ''));
+    // A whole check the sink's lateness blurred says it could not be judged; a place of one names that lateness (a jitter
+    // sender's hang-up at one event position, in a clean-clone CI run whose sink ran 0.58 s late).
+    const sinkBlurred = result.checks.some(c => c.status === 'skipped' && /could not be judged|the sink's own lateness/.test(c.message ?? ''));
     const calm = stall <= toleranceMs && !sinkBlurred;
     if (ok(result) || calm || i === TRIES)
       return { result, blurred: calm ? '' : `\n(the machine was too busy to judge timing on each of ${i} tries: ` +
