@@ -224,7 +224,7 @@ test('not-held-by-backoff: retries after an acknowledgement that came late itsel
   // A few tenths of a second of noise on held's last delay (40 s after 10 and 20: twice the one before) are the
   // sender's own doubling, not a stall. Where no other chain has a third retry, that delay was measured against the
   // 20 s alone, called late, and a queue passed (the webhook-global-retry-queue fault with the parallel probes, 2 runs
-  // in 32 here, at 40.04 s against 20.01 s; before: passed).
+  // in 36 here, at 40.04 s against 20.01 s; before: passed).
   moveTo(attempts.find(y => y.checkoutId === 'held' && y.answer === 200 && status(y) === 'STARTED')!, 70.45);
   moveTo(attempts.find(y => y.checkoutId === 'held' && status(y) === 'TIMED_OUT')!, 70.55);
   moveTo(attempts.find(y => y.checkoutId === 'e500' && y.answer === 200 && status(y) === 'STARTED')!, 70.5);

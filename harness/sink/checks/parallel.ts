@@ -201,7 +201,7 @@ function heldRetries(view: RunView): { findings: Finding[]; pairs: number; excus
   // Measured against the same attempt number's delays, or against the nearest lower number's grown as the sender grows
   // them: next to a lower number's alone, a sender that doubles its delays (10, 20, 40 s) sits at HELD_FACTOR, and a
   // few ms of noise made a held queue's last acknowledgement look late: 40.04 s against 20.01 s, and the
-  // webhook-global-retry-queue fault passed (2 runs in 32 here, once in a clean-clone CI run).
+  // webhook-global-retry-queue fault passed (2 runs in 36 here, once in a clean-clone CI run).
   // Where the sender's delays cannot tell, A may have come late: no hold is inferred from it.
   const late = (g: Gap | undefined) => {
     if (!g) return false;
