@@ -10,6 +10,7 @@ import { Redactor } from '../../harness/report/redact.ts';
 import type { CheckResult } from '../../harness/results/model.ts';
 import { loadProofs } from '../../harness/requirements/load.ts';
 import { startReceiver, type ReceiverOptions } from '../fixtures/receivers/receiver.ts';
+import { runCli, type CliResult } from '../helpers/cli.ts';
 import type { ReceiverFault } from '../fixtures/receivers/faults.ts';
 
 export const API_KEY = 'merchant-key-7f3a9c';
@@ -70,9 +71,32 @@ const ATTEMPTS = 3;
  * ATTEMPTS times, and the last failure names the stall. A judgement that
  * fails on a run without such a stall fails at once.
  */
-export async function certifyJudged(fault: string | undefined, o: FixtureRun, judge: (r: Certified) => void): Promise<Certified> {
+export function certifyJudged(fault: string | undefined, o: FixtureRun, judge: (r: Certified) => void): Promise<Certified> {
+  return judgedAgain(() => certifyFixture(fault, o), judge);
+}
+
+/**
+ * certify-receiver as a user runs it, a child process, against a receiver in this process, judged as certifyJudged
+ * judges: made again while a failed judgement followed a stall of this process (the receiver's) for a good part of
+ * the wait. `args` gives each run's arguments (a report folder of its own). A clean-clone CI run failed the correct
+ * receiver's receiver.latency.under-limit there: an answer of 3323 ms against 2500 ms at time scale 0.5.
+ */
+export function cliJudged(args: () => string[], timeScale: number, judge: (out: CliResult) => void,
+  opts: Parameters<typeof runCli>[1] = {}): Promise<CliResult> {
+  return judgedAgain(async () => {
+    judgesMilliseconds();
+    const meter = new StallMeter();
+    const t0 = performance.now();
+    try {
+      const out = await runCli(args(), opts);
+      return { ...out, stallMs: meter.longestMs(t0), waitMs: timing(specClock(timeScale)).waitMs };
+    } finally { meter.stop(); }
+  }, judge);
+}
+
+async function judgedAgain<R extends { stallMs: number; waitMs: number }>(once: () => Promise<R>, judge: (r: R) => void): Promise<R> {
   for (let attempt = 1; ; attempt++) {
-    const r = await certifyFixture(fault, o);
+    const r = await once();
     try { judge(r); return r; } catch (e) {
       if (r.stallMs <= r.waitMs * STALL_SHARE) throw e;
       if (attempt >= ATTEMPTS)
