@@ -176,9 +176,10 @@ function gapsOf(view: RunView): Gap[] {
  * attempt failed while A waited in backoff, and B's retry came only once A's
  * event was acknowledged, at once after it (FOLLOW_MS), after a delay more than
  * HELD_FACTOR times the longest the sender chose for that attempt number where
- * nothing could have held it (ownDelays; without such a retry of that number,
- * the nearest lower number's, grown as the sender grows its delays): longer
- * than its own rule ever gave. A sender that retries B by B's own backoff does
+ * nothing could have held it (ownDelays.expected: without such a retry of that
+ * number, the nearest lower number's grown as the sender grows its delays, else
+ * the nearest higher number's, else the retry is not judged): longer than its
+ * own rule ever gave. A sender that retries B by B's own backoff does
  * so whatever A does.
  *
  * A's own delays are no measure: behind one queue for every checkout's

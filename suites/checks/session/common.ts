@@ -59,15 +59,16 @@ export async function consentedAt(c: CheckContext, bankId: string): Promise<stri
 
 
 /**
- * Ends the place not run when `res` is the consent-link error of a consent asked for at `askedAt` (performance.now())
- * that may have run out since, near or past the consent lifetime (--session-lifetime): on a compressed clock and a
- * busy machine it proves nothing about the rule the check judges (a clean-clone CI run at load 10 saw the bundled
- * reference's consent of 4 real s expire between the consent and the call that judged it).
+ * Ends the place not run when `res`, the answer `what` gave ("the session at dnb-no"), is the consent-link error of a
+ * consent asked for at `askedAt` (performance.now()) that may have run out since, near or past the consent lifetime
+ * (--session-lifetime): on a compressed clock and a busy machine it proves nothing about the rule the check judges (a
+ * clean-clone CI run at load 10 saw the bundled reference's consent of 4 real s expire between the consent and the
+ * call that judged it).
  */
-export function unlessExpired(res: ExchangeResponse, askedAt: number, session: string): void {
+export function unlessExpired(res: ExchangeResponse, askedAt: number, what: string): void {
   const ageMs = performance.now() - askedAt, lifeS = target().sessionLifetimeS;
   if (!ok(res) && isConsentError(res) && lifeS && mayHaveExpired(ageMs, lifeS))
-    throw new Prerequisite(`${session} answered the consent-link error ${(ageMs / 1000).toFixed(2)} s (real) after its ` +
+    throw new Prerequisite(`${what} answered the consent-link error ${(ageMs / 1000).toFixed(2)} s (real) after its ` +
       `consent was asked for, near or past the consent lifetime (${lifeS} spec s, ${(realMs(lifeS) / 1000).toFixed(2)} s here), so it may ` +
       'have expired', 'run with a larger --time-scale, or on a less busy machine, so that the calls end well within the consent lifetime');
 }
