@@ -29,10 +29,12 @@ function secondExchangeRefused(lifeS: number): ProxyMutation {
   };
 }
 
-const run = (lifeS: number) => runThroughProxy([secondExchangeRefused(lifeS)], ['--suites', 'token', '--grep', 'token\\.refresh\\.answers-tokens ']);
+const run = (lifeS: number, timeScale: number) =>
+  runThroughProxy([secondExchangeRefused(lifeS)], ['--suites', 'token', '--grep', 'token\\.refresh\\.answers-tokens '], timeScale);
 
 test('a refresh chain\'s exchange refused: not run at or past refresh_expires_in, failed well within it', async () => {
-  const [near, within] = await Promise.all([run(1), run(3600)]);
+  // 1 s at time scale 0.001 is 1 real ms, which no exchange undercuts; 3600 s at 0.05 is 180 real s, which none reaches.
+  const [near, within] = await Promise.all([run(1, 0.001), run(3600, 0.05)]);
   const n = near.results?.checks.find(c => c.id === 'token.refresh.answers-tokens');
   assert.equal(n?.status, 'skipped', `${n?.status} ${n?.message}\n${near.cli.stdout}${near.cli.stderr}`);
   assert.match(n.message ?? '', /the refresh token of exchange 2 was refused [\d.]+ s \(real\) after it was asked for, at or past its refresh_expires_in of 1 s/);
