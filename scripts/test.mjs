@@ -170,10 +170,15 @@ const failures = existsSync(FAILURES) ? readFileSync(FAILURES, 'utf8').split('\n
 rmSync(failuresDir, { recursive: true, force: true });
 if (failures.length) {
   console.log(`\nnot ok: ${failures.length} test${failures.length === 1 ? '' : 's'} failed`);
+  // A message's first lines say what was asserted; a run's output (many tests' messages) ends with its recap
+  // and verdict, which say why: both ends are shown, and the middle is in the phase's report above.
+  const HEAD = 6, TAIL = 14;
   for (const f of failures) {
     const lines = f.message.split('\n');
-    console.log(`# ${relative(root, f.file ?? '')}: ${f.name}\n${lines.slice(0, 16).map(l => `#   ${l.slice(0, 400)}`).join('\n')}` +
-      `${lines.length > 16 ? `\n#   (${lines.length - 16} more lines above, in the file's report)` : ''}`);
+    const left = lines.length - HEAD - TAIL;
+    const shown = left > 1 ? [...lines.slice(0, HEAD), `(${left} lines left out here: the whole message is in the phase's report above)`, ...lines.slice(-TAIL)]
+      : lines;
+    console.log(`# ${relative(root, f.file ?? '')}: ${f.name}\n${shown.map(l => `#   ${l.slice(0, 400)}`).join('\n')}`);
   }
 }
 process.exit(status);
