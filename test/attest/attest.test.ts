@@ -13,11 +13,17 @@ import { join } from 'node:path';
 import { generateKeyPairSync } from 'node:crypto';
 import { ROOT, runCli } from '../helpers/cli.ts';
 import { flipped, opensslAccepts, statementOf, subjectsMatch } from './independent.ts';
+import { judgeable, tooBusyToJudge } from '../sink/stall.ts';
+
+/** Stalls of this process stand for the machine's load (the runs' reference and suites are child processes), as in test/run/default.test.ts. */
+const STALL_LIMIT_MS = 150;
 
 const tmp = mkdtempSync(join(tmpdir(), 'pis-attest-'));
 const dir = join(tmp, 'runs', 'acme'), key = join(tmp, 'acme.key'), pub = join(tmp, 'acme.pub'), policy = join(tmp, 'policy.yaml');
 const envelope = join(dir, 'attestation.intoto.json');
 const outputs: string[] = [];
+/** Why a run of the commands could not be judged on this machine (three tries, each too busy), if one could not. */
+let tooBusy: string | undefined;
 
 /** The commands of README.md's certificate section, as argument lists (each line's comment left out). */
 function readmeCommands(): string[][] {
@@ -38,14 +44,27 @@ before(async () => {
   const commands = readmeCommands();
   assert.deepEqual(commands.map(c => c[0]), ['keygen', 'run', 'verify', 'run', 'matrix']);
   for (const c of commands) {
-    const r = await runCli(c.flatMap(glob), { cwd: tmp, timeoutMs: 170_000 });
+    // A run that the machine's load left short of judging (a check not run for it) is made again, up to three times.
+    const report = c[0] === 'run' ? join(tmp, c[c.indexOf('--report') + 1]!) : undefined;
+    const once = async () => {
+      const r = await runCli(c.flatMap(glob), { cwd: tmp, timeoutMs: 170_000 });
+      let checks: Parameters<typeof tooBusyToJudge>[0] = [];
+      try { if (report) checks = JSON.parse(readFileSync(join(report, 'results.json'), 'utf8')).checks; } catch { /* asserted below */ }
+      return { r, checks };
+    };
+    const { result: { r, checks }, blurred } = report ? await judgeable(once, STALL_LIMIT_MS, x => x.r.code === 0) : { result: await once(), blurred: '' };
     outputs.push(r.stdout + r.stderr);
-    assert.equal(r.code, 0, `${c.join(' ')}: ${r.stdout}${r.stderr}`);
+    // Left not run only what the load kept it from judging (the opaque tokens' check is not applicable, as in every run
+    // of the bundled reference): the certificate says FAILED, and what needs it PASSED is skipped with this reason.
+    const busy = tooBusyToJudge(checks, blurred, x => x.id === 'token.use.tampered-token-refused');
+    if (busy) tooBusy ??= `${c.join(' ')}: ${busy}`;
+    if (!tooBusy) assert.equal(r.code, 0, `${c.join(' ')}: ${r.stdout}${r.stderr}${blurred}`);
   }
 });
 after(() => rmSync(tmp, { recursive: true, force: true }));
 
-test('the certificate of a whole run: verify and an independent openssl check accept it; the matrix shows both versions', async () => {
+test('the certificate of a whole run: verify and an independent openssl check accept it; the matrix shows both versions', async t => {
+  if (tooBusy) { t.skip(tooBusy); return; }
   assert.equal(statSync(key).mode & 0o777, 0o600, 'the private key is readable by its owner only');
   assert.match(outputs[1]!, /Certificate: .*attestation\.intoto\.json \(PASSED\)/);
   assert.match(outputs[2]!, /^Verified: .*bundled reference, API version 3\.2\.0, PASSED \(Conformant\); checked the files of .* and the policy\.\n$/);

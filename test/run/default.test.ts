@@ -12,12 +12,12 @@ import type { RunResults } from '../../harness/results/model.ts';
 import { availableSuites } from '../../harness/runner/playwright.ts';
 import { SUITES } from '../../harness/config/config.ts';
 import { runCli } from '../helpers/cli.ts';
-import { judgeable } from '../sink/stall.ts';
+import { judgeable, tooBusyToJudge } from '../sink/stall.ts';
 
 /** Stalls of this process stand for the machine's load (the run's reference and suites are child processes). */
 const STALL_LIMIT_MS = 150;
 
-test('run with no target runs every suite against the bundled reference and is conformant and complete', async () => {
+test('run with no target runs every suite against the bundled reference and is conformant and complete', async t => {
   // A run whose timing the machine blurred (the sink reports its own lateness: a check "could not be
   // judged") is made again, up to three times; the last one is asserted on, and its failure names the stalls.
   const dirs: string[] = [];
@@ -29,7 +29,7 @@ test('run with no target runs every suite against the bundled reference and is c
     try { results = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as RunResults; } catch { /* asserted below */ }
     return { r, dir, results, checks: results?.checks ?? [] };
   };
-  const { result: { r, dir }, blurred } = await judgeable(once, STALL_LIMIT_MS, x => x.r.code === 0);
+  const { result: { r, dir, checks }, blurred } = await judgeable(once, STALL_LIMIT_MS, x => x.r.code === 0);
   try {
     assert.match(r.stdout, /Started the bundled reference implementation at http:\/\/127\.0\.0\.1:\d+\/api \(API version 3\.2\.0, time scale 0\.1\)/);
     assert.ok(existsSync(join(dir, 'index.html')));
@@ -39,6 +39,10 @@ test('run with no target runs every suite against the bundled reference and is c
     const opaque = (c: { id: string; skipKind?: string }) => c.id === 'token.use.tampered-token-refused' && c.skipKind === 'not-applicable';
     // The long chain of 6 failures (about 630 spec s) is driven on request only (--long-chains): not selected, with that remedy.
     const onRequest = (c: { id: string; skipKind?: string }) => c.id === 'webhook.retry.long-chain' && c.skipKind === 'not-selected';
+    // Three tries on a machine too busy to judge timing (the project's CI, at times 10 times slower than alone), whose run
+    // failed nothing and left not run only what it could not judge: the verdict is not asserted, and the test says why.
+    const busy = tooBusyToJudge(checks, blurred, c => opaque(c) || onRequest(c));
+    if (busy) { t.skip(busy); return; }
     assert.deepEqual(results.checks.filter(c => c.status !== 'passed' && c.level === 'must' && !opaque(c) && !onRequest(c))
       .map(c => `${c.id}: ${c.message}`), [], out);
     assert.equal(results.checks.find(onRequest)?.remedy, 'give --long-chains', out);

@@ -1,16 +1,23 @@
 // A case whose timing the sink's lateness blurred runs again: at a whole check
-// ("could not be judged") and at one place of it (the sink's own lateness named).
+// ("could not be judged"), at one place of it (the sink's own lateness named),
+// and at an API check whose remedy asks for a quieter machine. A whole run that
+// three busy tries left short only of what the load kept from being judged is
+// too busy to judge; one with a failure or another check not run is not.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { judgeable } from './stall.ts';
+import { judgeable, tooBusyToJudge } from './stall.ts';
 
 const PLACE_BLURRED = "exercised 4 of 6 event-positions; not at normal first: the sender gave up after 4.20 s: with the sink's own lateness " +
   'around the attempt (0.58 s, measured) and a head start of up to 0.00 s (the sender\'s quickest turnaround) it waited between 3.61 s and ' +
   '4.78 s, on both sides of 4.00 s';
 
-for (const message of ['2 of 2 hang-ups could not be judged: the sink itself ran up to 0.60 s late around them (measured lag)', PLACE_BLURRED]) {
-  test(`a run judged again when the sink was late: ${message.slice(0, 60)}…`, async () => {
-    const runs = [{ checks: [{ status: 'skipped', message }] }, { checks: [{ status: 'passed' }] }];
+const REMEDY_BUSY = { message: 'the refresh token of exchange 2 was refused 2.31 s (real) after it was asked for, at or past its refresh_expires_in',
+  remedy: 'run with a larger --time-scale, or on a less busy machine, so that a chain\'s exchanges end within the refresh token\'s lifetime' };
+
+for (const skipped of [{ message: '2 of 2 hang-ups could not be judged: the sink itself ran up to 0.60 s late around them (measured lag)' },
+  { message: PLACE_BLURRED }, REMEDY_BUSY]) {
+  test(`a run judged again when the machine was too busy: ${skipped.message.slice(0, 60)}…`, async () => {
+    const runs = [{ checks: [{ status: 'skipped', ...skipped }] }, { checks: [{ status: 'passed' }] }];
     let made = 0;
     const { result, blurred } = await judgeable(async () => runs[made++]!, 10_000, r => r.checks.every(c => c.status === 'passed'));
     assert.equal(made, 2);
@@ -25,4 +32,18 @@ test('a run whose skip is not the sink\'s lateness is not made again', async () 
     10_000, r => r.checks.every(c => c.status === 'passed'));
   assert.equal(made, 1);
   assert.equal(result.checks[0]!.status, 'skipped');
+});
+
+test('a whole run too busy to judge: only checks not run for the load, after busy tries; not with a failure or another skip', () => {
+  const blurred = '\n(the machine was too busy to judge timing on each of 3 tries: this process stalled 900 ms, 700 ms, 800 ms against a tolerance of 150 ms)';
+  const busy = { id: 'webhook.timeout.waits-5s', level: 'must', status: 'skipped', message: PLACE_BLURRED };
+  const opaque = { id: 'token.use.tampered-token-refused', level: 'must', status: 'skipped', message: 'the tokens are opaque' };
+  const passed = { id: 'data.banks.list', level: 'must', status: 'passed' };
+  const expected = (c: { id: string }) => c.id === opaque.id;
+  assert.match(tooBusyToJudge([passed, busy, opaque], blurred, expected) ?? '', /^the machine was too busy to judge the run: webhook\.timeout\.waits-5s not run: .*stalled 900 ms/s);
+  assert.equal(tooBusyToJudge([passed, busy, opaque], '', expected), undefined, 'a calm try is asserted on');
+  assert.equal(tooBusyToJudge([passed, busy, opaque], blurred), undefined, 'another check not run');
+  assert.equal(tooBusyToJudge([passed, busy, opaque, { ...passed, id: 'data.banks.get', status: 'failed' }], blurred, expected), undefined, 'a failure');
+  assert.equal(tooBusyToJudge([passed, opaque], blurred, expected), undefined, 'nothing short of passing');
+  assert.equal(tooBusyToJudge([passed, { ...busy, level: 'should' }, opaque], blurred, expected), undefined, 'a should check');
 });
