@@ -7,7 +7,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { constants, getPriority, setPriority, tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const filters = process.argv.slice(2);
@@ -109,12 +109,14 @@ const rank = f => { const i = LONGEST.indexOf(f); return i < 0 ? LONGEST.length 
 const concurrency = process.env.PIS_TEST_CONCURRENCY ?? '4';
 const failuresDir = mkdtempSync(join(tmpdir(), 'pis-test-'));
 const FAILURES = join(failuresDir, 'failures.jsonl');
-const env = { ...process.env, PIS_TEST: '1', PIS_TEST_FAILURES: FAILURES };
+const CPU = join(failuresDir, 'cpu.jsonl');
+const env = { ...process.env, PIS_TEST: '1', PIS_TEST_FAILURES: FAILURES, PIS_TEST_CPU: CPU };
 const phases = [
   { files: files.filter(f => !ALONE.includes(f)).sort((a, b) => rank(a) - rank(b)), concurrency },
   { files: files.filter(f => ALONE.includes(f)), concurrency: '1' },
 ].filter(p => p.files.length);
 const RUN_FILES = join(root, 'scripts/run-files.mjs');
+const FILE_CPU = pathToFileURL(join(root, 'scripts/file-cpu.mjs')).href;
 
 /**
  * Runs one phase's files; resolves with its exit status and, when `capture`,
@@ -123,7 +125,7 @@ const RUN_FILES = join(root, 'scripts/run-files.mjs');
  */
 function runPhase(p, capture) {
   const t0 = Date.now();
-  const child = spawn(process.execPath, ['--import', 'tsx', RUN_FILES, p.concurrency, ...p.files],
+  const child = spawn(process.execPath, ['--import', 'tsx', '--import', FILE_CPU, RUN_FILES, p.concurrency, ...p.files],
     { stdio: ['ignore', capture ? 'pipe' : 'inherit', 'inherit'], cwd: root, env });
   const chunks = [];
   child.stdout?.on('data', d => chunks.push(d));
@@ -165,6 +167,12 @@ if (besides) {
   for (const p of phases) report(await runPhase(p, false));
 }
 ended('npm test', started);
+// The CPU each file used, its processes' included (scripts/file-cpu.mjs): the ten that used the most, and the sum.
+const cpu = (existsSync(CPU) ? readFileSync(CPU, 'utf8').split('\n').filter(Boolean).map(l => JSON.parse(l)) : []).sort((a, b) => b.cpuS - a.cpuS);
+if (cpu.length) {
+  console.log(`cpu: ${cpu.reduce((s, c) => s + c.cpuS, 0).toFixed(1)} CPU s in ${cpu.length} test files, their processes included; the most:`);
+  for (const c of cpu.slice(0, 10)) console.log(`cpu: ${c.cpuS.toFixed(1)} s ${relative(root, c.file)}`);
+}
 // The failed tests once more, last: each phase's report is long, and a log's tail is what a reader (or CI) shows first.
 const failures = existsSync(FAILURES) ? readFileSync(FAILURES, 'utf8').split('\n').filter(Boolean).map(l => JSON.parse(l)) : [];
 rmSync(failuresDir, { recursive: true, force: true });
