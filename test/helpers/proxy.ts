@@ -24,8 +24,8 @@ export interface Exchange {
 export interface Answer { status: number; headers: Record<string, string>; text: string }
 
 export interface ProxyMutation {
-  /** Changes the request before the reference sees it, or answers it alone. */
-  request?(x: Exchange): Answer | void;
+  /** Changes the request before the reference sees it, or answers it alone (it may ask the reference first: see `forward`). */
+  request?(x: Exchange): Answer | void | Promise<Answer | void>;
   /** Changes the reference's answer in place. */
   answer?(x: Exchange, a: Answer): void;
 }
@@ -51,7 +51,7 @@ export function editJson(a: Answer, edit: (body: any) => unknown): void {
 const HOP = ['content-length', 'transfer-encoding', 'connection', 'keep-alive'];
 
 /** One exchange with the reference, host header and all (fetch would replace it). */
-function forward(upstream: string, x: Exchange): Promise<Answer> {
+export function forward(upstream: string, x: Exchange): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const body = Buffer.from(x.body);
     const req = request(upstream + x.url, { method: x.method, headers: { ...x.headers, 'content-length': String(body.length) } }, res => {
@@ -81,7 +81,7 @@ export async function startProxy(upstream: string, mutations: readonly ProxyMuta
     const u = new URL(req.url!, 'http://proxy');
     const x: Exchange = { method: req.method!, url: req.url!, path: u.pathname, query: u.searchParams, headers, body: Buffer.concat(chunks).toString() };
     let a: Answer | undefined;
-    for (const m of mutations) if (!a) a = m.request?.(x) ?? undefined;
+    for (const m of mutations) if (!a) a = (await m.request?.(x)) ?? undefined;
     if (!a) {
       try { a = await forward(upstream, x); } catch (e) { a = { status: 502, headers: {}, text: `proxy: ${(e as Error).message}` }; }
       for (const m of mutations) m.answer?.(x, a);

@@ -20,7 +20,7 @@ import { DEFAULT_PATHS } from '../../harness/config/profile.ts';
 import type { RunResults } from '../../harness/results/model.ts';
 import { entryFromArgs, runBatches, type BatchEntry } from '../run/batch.ts';
 import { cleanup } from '../run/runs.ts';
-import { editJson, errorAnswer, jsonAnswer, startProxy, type Exchange, type Proxy, type ProxyMutation } from '../helpers/proxy.ts';
+import { editJson, errorAnswer, forward, jsonAnswer, startProxy, type Answer, type Exchange, type Proxy, type ProxyMutation } from '../helpers/proxy.ts';
 
 // At 0.01 an access token of 400 spec s lives 4 real seconds, a consent 8: the expiry waits stay short. With
 // bundledLifetimes' 2 and 4 s, a clean-clone run saw a part's token expire before its consent request (on a
@@ -52,13 +52,35 @@ interface Plan { bad?: Operation; expired?: Operation; refused?: Operation; cons
  * The switchable fault: a token the plan's operation should refuse goes on
  * with the newest live token the endpoint issued (the reference then serves
  * it as it would a live one), and the consent-link error there becomes a 2xx.
+ * When no issued token is live any more, the fault asks the reference for one
+ * with the run's last client-credentials grant: serving such a call as {} of
+ * its own broke the session rules there too (a clean-clone CI run's expired
+ * session, asked after every token had run out, was served at the operation
+ * that takes expired tokens).
  * A live token is refused at the `refused` operation once a made-up one was
  * sent there, when it was issued after that (the token token.use.accepted
  * asks for next): the worker's own token, which made what the calls build on,
  * is never refused.
  */
-function switchable(p: Plan): ProxyMutation {
+function switchable(p: Plan, upstream: string): ProxyMutation {
   const issued = new Map<string, { at: number; end: number }>();
+  let grant: Exchange | undefined;
+  const record = (x: Exchange, a: Answer) => {
+    if (!TOKEN.test(x.path) || a.status !== 200) return;
+    if (new URLSearchParams(x.body).get('grant_type') === 'client_credentials') grant = x;
+    editJson(a, b => {
+      if (typeof b?.access_token === 'string' && typeof b.expires_in === 'number')
+        issued.set(b.access_token, { at: performance.now(), end: performance.now() + b.expires_in * TIME_SCALE * 1000 });
+    });
+  };
+  /** A fresh token from the reference, by the run's own last grant, when none it issued is live. */
+  const mint = async (): Promise<string | undefined> => {
+    if (!grant) return undefined;
+    const a = await forward(upstream, grant).catch(() => undefined);
+    if (!a) return undefined;
+    record(grant, a);
+    return live();
+  };
   const bankOf = new Map<string, string>();
   let madeUpAt: number | undefined;
   const live = () => [...issued].reverse().find(([, t]) => performance.now() < t.end)?.[0];
@@ -74,18 +96,15 @@ function switchable(p: Plan): ProxyMutation {
     return !!p.expired && matcher(p.expired)(x) && end !== undefined && performance.now() >= end;
   };
   return {
-    request: x => {
+    request: async x => {
       if (refuse(x)) return errorAnswer(401, '1001', 'a live token refused by the fault');
       if (!wrongAt(x)) return;
-      const token = live();
-      if (!token) return jsonAnswer({}); // served all the same
+      const token = live() ?? await mint();
+      if (!token) return errorAnswer(502, '1000', 'the fault got no live token from the reference');
       x.headers.authorization = `Bearer ${token}`;
     },
     answer: (x, a) => {
-      if (TOKEN.test(x.path) && a.status === 200) editJson(a, b => {
-        if (typeof b?.access_token === 'string' && typeof b.expires_in === 'number')
-          issued.set(b.access_token, { at: performance.now(), end: performance.now() + b.expires_in * TIME_SCALE * 1000 });
-      });
+      record(x, a);
       if (p.bad?.sessionBound && matcher(p.bad)(x) && isConsentError(a.text)) Object.assign(a, jsonAnswer({}));
       // The consent-link error served away at one operation of one bank only: the bank of each session is learned from POST /session.
       if (x.method === 'POST' && x.path === '/api/session' && a.status < 300)
@@ -124,7 +143,7 @@ after(async () => { for (const p of proxies) await p.close(); });
 
 /** A run of the plan's faults through a pass-through of its own in front of the shared reference, as `run`'s arguments give it. */
 async function entry(name: string, plan: Plan, grep = GREP, suites = 'token,session'): Promise<BatchEntry> {
-  const proxy = await startProxy(ref.authUrl, [switchable(plan)]);
+  const proxy = await startProxy(ref.authUrl, [switchable(plan, ref.authUrl)]);
   proxies.push(proxy);
   return entryFromArgs(name, ['--auth-url', proxy.url, '--base-url', `${proxy.url}/api`, '--client-id', ref.clientId, '--realm', ref.realm,
     '--time-scale', String(TIME_SCALE), '--session-lifetime', String(ref.lifetimes.consentS), '--suites', suites, '--banks', BANKS,
