@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startReference } from '../../harness/reference/index.ts';
 import type { RunResults } from '../../harness/results/model.ts';
-import { runCli, type CliResult } from './cli.ts';
+import { runServedHere, type CliResult } from './cli.ts';
 
 export interface Exchange {
   method: string;
@@ -105,7 +105,7 @@ export async function runThroughProxy(mutations: readonly ProxyMutation[], args:
   const proxy = await startProxy(ref.authUrl, mutations);
   const dir = mkdtempSync(join(tmpdir(), 'pis-proxy-'));
   try {
-    const cli = await runCli(['run', '--auth-url', proxy.url, '--base-url', `${proxy.url}/api`, '--client-id', ref.clientId, '--realm', ref.realm,
+    const cli = await runServedHere(['run', '--auth-url', proxy.url, '--base-url', `${proxy.url}/api`, '--client-id', ref.clientId, '--realm', ref.realm,
       '--time-scale', String(timeScale), '--report', dir, ...args],
     // Arbitrary: far beyond the 20-60 s such a run takes, for a machine shared with other test runs.
     { env: { PIS_CLIENT_SECRET: ref.clientSecret }, timeoutMs: 600_000 });

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from '@playwright/test';
 import { startReference } from '../../harness/reference/index.ts';
-import { ROOT, runCli } from '../helpers/cli.ts';
+import { ROOT, runServedHere } from '../helpers/cli.ts';
 
 /** A pass-through in front of the token endpoint that remembers every token it carries back. */
 async function tokenRecorder(upstream: string): Promise<{ url: string; tokens: Set<string>; server: Server }> {
@@ -47,7 +47,7 @@ test('the report folder holds every file, no secret, and a page that shows the v
   const recorder = await tokenRecorder(ref.authUrl);
   const dir = mkdtempSync(join(tmpdir(), 'pis-html-'));
   try {
-    const r = await runCli(['run', '--auth-url', recorder.url, '--base-url', ref.baseUrl, '--control-url', ref.controlUrl, '--client-id', ref.clientId,
+    const r = await runServedHere(['run', '--auth-url', recorder.url, '--base-url', ref.baseUrl, '--control-url', ref.controlUrl, '--client-id', ref.clientId,
       '--time-scale', '0.05', '--report', dir], { env: { PIS_CLIENT_SECRET: clientSecret, PIS_WEBHOOK_API_KEY: apiKey }, timeoutMs: 170_000 });
     assert.equal(r.code, 1, r.stdout + r.stderr);
     assert.match(r.stdout, /FAIL token\.issue\.token-type/);

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { RunResults } from '../../harness/results/model.ts';
 import { startReference, type Reference } from '../../harness/reference/index.ts';
 import { bundledLifetimes } from '../../harness/runner/bundled.ts';
-import { runCli, type CliResult } from '../helpers/cli.ts';
+import { runServedHere, type CliResult } from '../helpers/cli.ts';
 import type { ApiVersion } from '../../harness/contracts/api-versions.ts';
 import { notRunList, shortForLoad } from '../sink/stall.ts';
 
@@ -26,14 +26,9 @@ async function runInto(args: string[], env?: Record<string, string>, suites = SU
   // One worker: the four suites take 5.7 CPU s with one worker, 6.6 with two (12.9 s wall against 8.8 on a quiet machine),
   // and npm test runs these beside other files on two cores, where CPU, not waiting, sets the pace. A run of one suite
   // starts one worker either way.
-  const made = () => runCli(['run', '--suites', suites, '--time-scale', TIME_SCALE, '--workers', '1', '--report', dir, ...args], { env, timeoutMs: 600_000 });
-  let cli = await made();
-  // A pre-flight that found no answer within its 3 s, from a reference this test process serves: its own stall (a
-  // clean-clone run's clean payments run, at load 10). Made again up to twice, 2 s apart, as test/run/batch.ts does.
-  for (let n = 1; n <= 2 && cli.code === 2 && /\[PIS_UNREACHABLE\][^\n]*gave no complete answer within/.test(cli.stderr); n++) {
-    await new Promise(resolve => setTimeout(resolve, 2_000));
-    cli = await made();
-  }
+  // The bundled reference or one this process serves: a pre-flight stall is this machine's (runServedHere).
+  const cli = await runServedHere(['run', '--suites', suites, '--time-scale', TIME_SCALE, '--workers', '1', '--report', dir, ...args],
+    { env, timeoutMs: 600_000 });
   let results: RunResults | undefined;
   try { results = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as RunResults; } catch { /* asserted by the caller */ }
   return { cli, results, dir };

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startReference } from '../../harness/reference/index.ts';
 import type { RunResults } from '../../harness/results/model.ts';
-import { runCli } from '../helpers/cli.ts';
+import { runServedHere } from '../helpers/cli.ts';
 
 test('a target on a compressed clock, with credentials in its URLs', async () => {
   // Like `serve-reference --time-scale 0.1`, then run with the URLs it printed and no --time-scale.
@@ -18,7 +18,8 @@ test('a target on a compressed clock, with credentials in its URLs', async () =>
   const creds = (u: string) => u.replace('http://', `http://merchant:${PASS}@`);
   try {
     // token.expiry.old-token-refused waits out the token's 3600 spec s, more than --max-wait 1: it does not run, and says why.
-    const r = await runCli(['run', '--suites', 'token,data', '--grep', 'token\\.issue\\.access-token|data\\.banks\\.list|token\\.expiry\\.old-token-refused',
+    const r = await runServedHere(['run', '--suites', 'token,data',
+      '--grep', 'token\\.issue\\.access-token|data\\.banks\\.list|token\\.expiry\\.old-token-refused',
       '--auth-url', ref.authUrl, '--realm', ref.realm, '--client-id', ref.clientId, '--max-wait', '1', '--allow-incomplete',
       '--base-url', creds(ref.baseUrl), '--control-url', creds(ref.controlUrl), '--report', dir],
     { env: { PIS_CLIENT_SECRET: ref.clientSecret, PIS_TIME_SCALE: '' }, timeoutMs: 120_000 });

@@ -7,7 +7,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startReference } from '../../harness/reference/index.ts';
-import { runCli } from '../helpers/cli.ts';
+import { runCli, runServedHere } from '../helpers/cli.ts';
 
 const PW = 'UserinfoPw-93kq';
 
@@ -19,7 +19,7 @@ test('a password in the userinfo of http:user:PW@host and http:\\\\user:PW@host 
     for (const base of [`http:alice:${PW}@${host}/api`, `http:\\\\alice:${PW}@${host}/api`]) {
       const dir = mkdtempSync(join(tmpdir(), 'pis-userinfo-'));
       dirs.push(dir);
-      const cli = await runCli(['run', '--suites', 'data', '--grep', 'data\\.banks\\.(list|by-id)', '--auth-url', ref.authUrl, '--base-url', base,
+      const cli = await runServedHere(['run', '--suites', 'data', '--grep', 'data\\.banks\\.(list|by-id)', '--auth-url', ref.authUrl, '--base-url', base,
         '--client-id', ref.clientId, '--realm', ref.realm, '--time-scale', '0.05', '--report', dir],
       { env: { PIS_CLIENT_SECRET: ref.clientSecret }, timeoutMs: 300_000 });
       const out = cli.stdout + cli.stderr;

@@ -12,7 +12,7 @@ import { LATEST_API_VERSION } from '../../harness/contracts/api-versions.ts';
 import { selectsWebhookCheck } from '../../harness/cli/selection.ts';
 import { selectChecks } from '../../harness/cli/selection.ts';
 import { CATALOG } from '../../suites/catalog/index.ts';
-import { runCli } from '../helpers/cli.ts';
+import { runServedHere } from '../helpers/cli.ts';
 
 /** The run's one selection (harness/cli/selection.ts) of the catalog. */
 const choice = (suites: string[], grep?: string) =>
@@ -48,7 +48,7 @@ test('no checkout without a selected webhook check; a drive that cannot be made 
       const dir = mkdtempSync(join(tmpdir(), 'pis-no-drive-'));
       dirs.push(dir);
       const env = { PIS_CLIENT_SECRET: ref.clientSecret, PIS_WEBHOOK_API_KEY: 'no-drive-key-0123' };
-      return runCli(['run', '--report', dir, ...args], { env });
+      return runServedHere(['run', '--report', dir, ...args], { env });
     };
     const one = ['--grep', 'token\\.issue\\.access-token'];
     const [token, grepped, refused] = await Promise.all([

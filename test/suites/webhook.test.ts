@@ -11,7 +11,7 @@ import { dirname, join } from 'node:path';
 import { startReference } from '../../harness/reference/index.ts';
 import type { RunResults } from '../../harness/results/model.ts';
 import { WEBHOOK_CHECKS } from '../../harness/sink/checks/index.ts';
-import { runCli } from '../helpers/cli.ts';
+import { runServedHere } from '../helpers/cli.ts';
 import { judgeable } from '../sink/stall.ts';
 
 /**
@@ -28,7 +28,7 @@ const KEY = 'suite-webhook-key-321';
 
 async function run(args: string[], env: Record<string, string> = {}, onStdout?: (chunk: string) => void) {
   const dir = mkdtempSync(join(tmpdir(), 'pis-webhook-suite-'));
-  const r = await runCli(['run', '--suites', 'webhook', '--report', dir, ...args],
+  const r = await runServedHere(['run', '--suites', 'webhook', '--report', dir, ...args],
     { env: { PIS_WEBHOOK_API_KEY: KEY, ...env }, timeoutMs: 150_000, ...(onStdout ? { onStdout } : {}) });
   const read = (f: string) => readFileSync(join(dir, f), 'utf8');
   let results: RunResults | undefined;
