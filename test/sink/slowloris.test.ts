@@ -51,6 +51,9 @@ test('2,000 slowloris connections: the sender\'s kept-alive connection outlasts 
   const sink = await startSink({ timeScale: 0.2, apiKey: KEY, maxConnections: 300, bodyDeadlineMs: 60_000, passive: [{ name: 'clean', answers: [] }] });
   const port = Number(new URL(sink.url).port);
   const sockets = new Set<Socket>();
+  // Connections the machine refused to open (the test's own side: ephemeral ports a busy test run holds in TIME_WAIT),
+  // by error code: they never reach the sink.
+  const refused = new Map<string, number>();
   let drip: NodeJS.Timeout | undefined;
   const real = await sender(port);
   try {
@@ -61,12 +64,22 @@ test('2,000 slowloris connections: the sender\'s kept-alive connection outlasts 
       await Promise.all(Array.from({ length: 100 }, () => new Promise<void>(resolve => {
         const s = connect(port, '127.0.0.1');
         sockets.add(s);
-        s.on('error', () => resolve());
+        s.on('error', e => {
+          const code = (e as NodeJS.ErrnoException).code ?? e.message;
+          refused.set(code, (refused.get(code) ?? 0) + 1);
+          resolve();
+        });
         s.on('close', () => { sockets.delete(s); resolve(); });
         s.on('connect', () => { s.write('P'); resolve(); });
       })));
       // Now and then an attempt of the sender in the middle of the flood.
       if (opened % 500 === 0) assert.equal(await real.post(opened), 200, `the sender's attempt after ${opened} slowloris connections`);
+    }
+    const failedToOpen = [...refused.values()].reduce((a, b) => a + b, 0);
+    if (CONNECTIONS - failedToOpen <= 300) {
+      t.skip(`the cap could not be tested: ${failedToOpen} of ${CONNECTIONS} connections could not be opened on this machine ` +
+        `(${[...refused].map(([code, n]) => `${code} ${n}`).join(', ')}), so fewer than the cap's 300 reached the sink`);
+      return;
     }
     drip = setInterval(() => { for (const s of sockets) if (s.writable) s.write('O'); }, 200);
     const codes: Array<number | string> = [];
@@ -76,7 +89,7 @@ test('2,000 slowloris connections: the sender\'s kept-alive connection outlasts 
     assert.deepEqual([...new Set(codes)], [200], JSON.stringify(codes));
     assert.equal(real.closed, false, 'the sender\'s connection was never closed to make room');
     assert.ok(sink.stats().connections <= 300, `the sink holds ${sink.stats().connections} connections`);
-    assert.ok(sink.stats().connectionsClosed > 0, 'the cap was reached and made room');
+    assert.ok(sink.stats().connectionsClosed > 0, `the cap was reached and made room (${failedToOpen} of ${CONNECTIONS} could not be opened)`);
     const attempts = sink.attempts().filter(a => a.apiKeyCheck?.verdict === 'registered');
     assert.equal(attempts.length, 25);
     t.diagnostic(`${CONNECTIONS} slowloris connections: ${sink.stats().connectionsClosed} closed by the sink, 25 sender attempts on one kept-alive ` +
