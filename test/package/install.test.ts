@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import { startReference } from '../../harness/reference/index.ts';
 import { ROOT, sh } from '../helpers/cli.ts';
-import { notRunList, shortForLoad } from '../sink/stall.ts';
+import { againWhileShort, shortForLoad } from '../sink/stall.ts';
 
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as
   { name: string; version: string; files: string[]; dependencies: Record<string, string> };
@@ -157,17 +157,11 @@ test('packed and installed by the Dockerfile\'s commands, the binary works from 
     ]);
     // A clean job short of Conformant only by checks its run left not run for the machine's load (a refresh chain that
     // outlived its token's 4 real s in a clean-clone CI run) runs again, up to twice; still so, its verdict is not judged.
-    let clean = first;
-    const short = (g: typeof clean) => {
+    const { run: clean, busy } = await againWhileShort(first, () => gate('github', 'token', [], true), g => {
       if (g.r.code === 0) return undefined;
       try { return shortForLoad(JSON.parse(readFileSync(join(g.report, 'results.json'), 'utf8')).checks); } catch { return undefined; }
-    };
-    for (let again = 1; short(clean) && again <= 2; again++) {
-      t.diagnostic(`the clean job again (${again}): ${notRunList(short(clean)!)}`);
-      clean = await gate('github', 'token', [], true);
-    }
-    const busy = short(clean);
-    if (busy) t.skip(`the clean job's verdict: the machine was too busy to judge it in three runs: ${notRunList(busy)}`);
+    }, s => t.diagnostic(`the clean job: ${s}`));
+    if (busy) t.skip(`the clean job's verdict: ${busy}`);
     else {
       assert.equal(clean.r.code, 0, clean.r.stdout + clean.r.stderr);
       assert.doesNotMatch(clean.r.stdout, /^::error/m);

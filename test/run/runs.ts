@@ -8,7 +8,7 @@ import { startReference, type Reference } from '../../harness/reference/index.ts
 import { bundledLifetimes } from '../../harness/runner/bundled.ts';
 import { runServedHere, type CliResult } from '../helpers/cli.ts';
 import type { ApiVersion } from '../../harness/contracts/api-versions.ts';
-import { notRunList, shortForLoad } from '../sink/stall.ts';
+import { againWhileShort, shortForLoad } from '../sink/stall.ts';
 
 /**
  * The suites that do not need the webhook sink, at a time scale where a token
@@ -68,16 +68,6 @@ export function failed(r: RunResults | undefined): { id: string; level: string; 
  * again by `again`, up to twice, each run's shortfall told to `note`. The last run, and when it is still short so,
  * the reason the test skips its verdict with (the run is cleaned up then).
  */
-export async function againForLoad(first: Run, again: () => Promise<Run>, note: (s: string) => void): Promise<{ run: Run; busy?: string }> {
-  const short = (r: Run) => (r.cli.code !== 0 && r.results ? shortForLoad(r.results.checks) : undefined);
-  let run = first;
-  for (let n = 1; short(run) && n <= 2; n++) {
-    note(`run again (${n}): ${notRunList(short(run)!)}`);
-    cleanup(run);
-    run = await again();
-  }
-  const busy = short(run);
-  if (!busy) return { run };
-  cleanup(run);
-  return { run, busy: `the machine was too busy to judge the run in three tries: ${notRunList(busy)}` };
+export function againForLoad(first: Run, again: () => Promise<Run>, note: (s: string) => void): Promise<{ run: Run; busy?: string }> {
+  return againWhileShort(first, again, r => (r.cli.code !== 0 && r.results ? shortForLoad(r.results.checks) : undefined), note, cleanup);
 }

@@ -66,7 +66,7 @@ export function shortForLoad(checks: Named[], expected: (c: Named) => boolean = 
 }
 
 /** The checks of shortForLoad, for a message: each with what it said. */
-export const notRunList = (short: Named[]) => short.map(c => `${c.id} not run: ${c.message ?? ''}`).join('; ');
+const notRunList = (short: Named[]) => short.map(c => `${c.id} not run: ${c.message ?? ''}`).join('; ');
 
 /**
  * After judgeable's tries: why a whole run could not be judged, when every try was blurred and shortForLoad holds;
@@ -76,4 +76,23 @@ export const notRunList = (short: Named[]) => short.map(c => `${c.id} not run: $
 export function tooBusyToJudge(checks: Named[], blurred: string, expected?: (c: Named) => boolean): string | undefined {
   const short = blurred ? shortForLoad(checks, expected) : undefined;
   return short && `the machine was too busy to judge the run: ${notRunList(short)}${blurred}`;
+}
+
+/**
+ * A run short of its verdict only by checks it left not run for the machine's load (`shortOf` says which) is made
+ * again by `again`, up to twice, each shortfall told to `note`, each run made again dropped by `drop`. The last run,
+ * and when it is still short so, the reason the test skips its verdict with (the run is dropped then too).
+ */
+export async function againWhileShort<R>(first: R, again: () => Promise<R>, shortOf: (r: R) => Named[] | undefined,
+  note: (s: string) => void, drop: (r: R) => void = () => {}): Promise<{ run: R; busy?: string }> {
+  let run = first;
+  for (let n = 1; shortOf(run) && n <= 2; n++) {
+    note(`run again (${n}): ${notRunList(shortOf(run)!)}`);
+    drop(run);
+    run = await again();
+  }
+  const busy = shortOf(run);
+  if (!busy) return { run };
+  drop(run);
+  return { run, busy: `the machine was too busy to judge the run in three tries: ${notRunList(busy)}` };
 }
