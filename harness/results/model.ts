@@ -52,6 +52,11 @@ export interface DeliveryAttempt {
   bodyStatus?: string;
   attempt?: number;
   arrivedMs: number;
+  /**
+   * For the first request of a connection: when the sink accepted that connection (real ms since the sink started).
+   * The sender's clock for the attempt ran before it connected, so its wait counts from before arrivedMs.
+   */
+  connectedMs?: number;
   headers: Record<string, string>;
   body: string;
   probe: string;

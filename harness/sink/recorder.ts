@@ -22,6 +22,8 @@ export interface RawAttempt {
   /** The plan key: the path slot (/hooks/<key>), the checkout id found in the body, or '' while unknown. */
   route: string;
   arrivedNs: bigint;
+  /** When its connection was accepted, for the first request of a connection: its sender's clock ran before that. */
+  connectedNs?: bigint;
   method: string;
   path: string;
   headers: Record<string, string>;
@@ -130,11 +132,12 @@ function lagOf(a: RawAttempt, lagAround: (ms: number) => number): number {
 }
 
 function toDelivery(a: RawAttempt, checkoutId: string): RecordedAttempt {
-  const arrivedMs = ms(a.arrivedNs)!, answeredMs = ms(a.answeredNs), closedMs = ms(a.closedNs);
+  const arrivedMs = ms(a.arrivedNs)!, answeredMs = ms(a.answeredNs), closedMs = ms(a.closedNs), connectedMs = ms(a.connectedNs);
   return {
     seq: a.seq,
     checkoutId,
     arrivedMs,
+    ...(connectedMs !== undefined ? { connectedMs } : {}),
     ...(a.method !== 'POST' ? { method: a.method } : {}),
     path: a.path,
     headers: a.headers,

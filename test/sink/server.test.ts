@@ -119,6 +119,28 @@ test('the further answer classes: 401, 403, 404, 410, 429, 429 with Retry-After 
   } finally { await sink.close(); }
 });
 
+test('the first request of a connection carries when the sink accepted the connection; a kept-alive one does not', async () => {
+  const sink = await startSink({ passive: CLEAN, apiKey: KEY });
+  // One connection: the request goes 150 ms after the connection was made, the second over the same connection.
+  const socket = connect(Number(new URL(sink.url).port), '127.0.0.1');
+  try {
+    await new Promise(r => socket.once('connect', r));
+    await new Promise(r => setTimeout(r, 150));
+    let got = '';
+    socket.on('data', d => { got += d.toString('latin1'); });
+    const body = '{"id":"k","status":"STARTED"}';
+    const one = `POST /hook HTTP/1.1\r\nhost: x\r\napi-key: ${KEY}\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n${body}`;
+    socket.write(one);
+    for (let i = 0; i < 200 && (got.match(/HTTP\/1\.1 200/g) ?? []).length < 1; i++) await new Promise(r => setTimeout(r, 10));
+    socket.write(one);
+    for (let i = 0; i < 200 && (got.match(/HTTP\/1\.1 200/g) ?? []).length < 2; i++) await new Promise(r => setTimeout(r, 10));
+    const [first, second] = sink.attempts();
+    assert.ok(first && second, `two attempts: ${got}`);
+    assert.ok(first.connectedMs !== undefined && first.arrivedMs - first.connectedMs >= 140, `accepted ${first.connectedMs}, arrived ${first.arrivedMs}`);
+    assert.equal(second.connectedMs, undefined);
+  } finally { socket.destroy(); await sink.close(); }
+});
+
 test('a sender that hangs up before a slow answer is recorded as such', async () => {
   // Time scale 1: the answer is held 6 s, and the client hangs up as soon as the sink has its request.
   const sink = await startSink({ passive: [{ name: 'slow', answers: ['slow-6s'] }], apiKey: KEY });

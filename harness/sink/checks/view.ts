@@ -71,6 +71,11 @@ export interface AttemptView {
   delivered: boolean;
   /** Spec ms up to which the sink may have stamped this attempt's times late (its own lag around them). */
   lag: number;
+  /**
+   * Spec ms from the sink's accept of the attempt's connection to its arrival, when it was the connection's first
+   * request (0 otherwise): measured time the sender's clock had run for the attempt before it arrived.
+   */
+  connecting: number;
 }
 
 interface EventView { index: number; status: string; attempts: AttemptView[]; ackAt?: number }
@@ -167,6 +172,7 @@ export function buildView(deliveries: readonly RecordedAttempt[], plan: SinkPlan
       d, facts, status, event: 0, attempt: 0,
       arrived, answered, closed, end, delivered: d.answer === 200,
       lag: clock.toSpec(d.lagMs ?? opts.schedulingDelayMs ?? 0),
+      connecting: d.connectedMs === undefined ? 0 : Math.max(0, arrived - s(d.connectedMs)!),
     };
     const events = eventsOf.get(c)!;
     const key = status ?? UNREADABLE;
