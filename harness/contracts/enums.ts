@@ -2,8 +2,7 @@
 // schemas and the code read one list (the YAML files are the source of truth).
 // Currency is the exception: ISO 4217 comes from the maintained currency-codes
 // package rather than a typed list.
-import { readFileSync } from 'node:fs';
-import { parse } from 'yaml';
+import { readOwnYaml } from '../own-yaml.ts';
 import currencyCodes from 'currency-codes';
 
 const ENUMS_DIR = new URL('../../contracts/enums/', import.meta.url);
@@ -11,7 +10,7 @@ const ENUMS_DIR = new URL('../../contracts/enums/', import.meta.url);
 interface EnumFile { enum?: string[]; examples?: string[]; $defs?: Record<string, { enum?: string[] }> }
 
 function load(file: string): EnumFile {
-  return parse(readFileSync(new URL(file, ENUMS_DIR), 'utf8')) as EnumFile;
+  return readOwnYaml(new URL(file, ENUMS_DIR)) as EnumFile;
 }
 
 function list(file: string, def?: string): readonly string[] {

@@ -2,10 +2,10 @@
 // compiles it with ajv in strict mode. Schemas reference each other by
 // relative $ref resolved against their $id, so the same files work for ajv and
 // for OpenAPI tools that resolve by file path.
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parse } from 'yaml';
+import { readOwnYaml } from '../own-yaml.ts';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { CURRENCIES } from './enums.ts';
@@ -69,7 +69,7 @@ function compile(): LoadedContracts {
 
   const documents = new Map<string, SchemaNode>();
   for (const file of yamlFiles(CONTRACTS_DIR)) {
-    const doc = parse(readFileSync(file, 'utf8')) as SchemaNode;
+    const doc = readOwnYaml(file) as SchemaNode;
     const expectedId = ID_BASE + relative(CONTRACTS_DIR, file).split('\\').join('/');
     if (doc.$id !== expectedId) throw new Error(`contracts/${relative(CONTRACTS_DIR, file)} must have $id ${expectedId}`);
     // ISO 4217 from the currency-codes package (see contracts/enums/currency.yaml).

@@ -2,9 +2,9 @@
 // implementation. The YAML is the single source (it is data other engineers and
 // the suites' self-tests read); this file only checks its shape once at load,
 // so a typo in the catalog fails loudly instead of silently enabling nothing.
-import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { HarnessError } from '../errors.ts';
+import { readOwnYaml } from '../own-yaml.ts';
 import type { Level } from '../results/model.ts';
 import { atLeast, isApiVersion, type ApiVersion } from '../contracts/api-versions.ts';
 import type { CatalogName } from './catalog-names.ts';
@@ -46,7 +46,12 @@ function str(entry: Record<string, unknown>, key: string, where: string): string
 
 /** Parses and validates catalog text; exported for the tests, which feed it broken catalogs. */
 export function parseCatalog(text: string): { faults: Fault[]; quirks: Quirk[] } {
-  const doc = parse(text) as { faults?: unknown; quirks?: unknown } | null;
+  return catalogOf(parse(text));
+}
+
+/** The catalog of a parsed YAML document, validated. */
+function catalogOf(parsed: unknown): { faults: Fault[]; quirks: Quirk[] } {
+  const doc = parsed as { faults?: unknown; quirks?: unknown } | null;
   if (!doc || !Array.isArray(doc.faults) || !Array.isArray(doc.quirks)) throw new Error("the catalog needs a 'faults' list and a 'quirks' list");
   const seen = new Set<string>();
   const named = (raw: unknown, i: number, list: string) => {
@@ -79,7 +84,7 @@ export function parseCatalog(text: string): { faults: Fault[]; quirks: Quirk[] }
 
 function load(): { faults: Fault[]; quirks: Quirk[] } {
   try {
-    return parseCatalog(readFileSync(CATALOG_FILE, 'utf8'));
+    return catalogOf(readOwnYaml(CATALOG_FILE));
   } catch (e) {
     throw new HarnessError('PIS_INTERNAL', `harness/reference/catalog.yaml is invalid (${(e as Error).message}): fix the entry it names.`, { cause: e });
   }

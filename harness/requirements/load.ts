@@ -4,10 +4,10 @@
 // Rules a schema cannot state are in rules.ts. The checks of a requirement are
 // not in the file: each check names its requirements, and view.ts computes
 // the list the other way.
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { HarnessError } from '../errors.ts';
+import { readOwnYaml } from '../own-yaml.ts';
 import { contracts, CONTRACTS_DIR, ID_BASE } from '../contracts/load.ts';
 import type { Level } from '../results/model.ts';
 import type { PlaceFamily } from '../results/places.ts';
@@ -57,7 +57,7 @@ function validated<T>(file: string, schema: string, text?: string, before?: (doc
   const name = `contracts/${file}`;
   let doc: unknown;
   try {
-    doc = parse(text ?? readFileSync(join(CONTRACTS_DIR, file), 'utf8'));
+    doc = text === undefined ? readOwnYaml(join(CONTRACTS_DIR, file)) : parse(text);
   } catch (e) {
     throw new HarnessError('PIS_INTERNAL', `${name} is not valid YAML (${(e as Error).message.split('\n')[0]}): fix the line it names.`, { cause: e });
   }

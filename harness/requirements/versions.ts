@@ -9,8 +9,7 @@
 // in), and where every requirement it `needs` (an operation it calls without
 // judging it) exists too. At any other version `run` leaves it out as
 // not-selected, naming the version.
-import { readFileSync } from 'node:fs';
-import { parse } from 'yaml';
+import { readOwnYaml } from '../own-yaml.ts';
 import { API_VERSIONS, atLeast, isApiVersion, LATEST_API_VERSION, type ApiVersion } from '../contracts/api-versions.ts';
 import type { CheckDef } from '../check/def.ts';
 import { withChecks } from './view.ts';
@@ -36,7 +35,7 @@ export function existsAt(w: Window, v: ApiVersion): boolean {
 let cached: Map<string, Window> | undefined;
 export function requirementWindows(): Map<string, Window> {
   if (!cached) {
-    const doc = parse(readFileSync(new URL('../../contracts/requirements.yaml', import.meta.url), 'utf8')) as { requirements: Versioned[] };
+    const doc = readOwnYaml(new URL('../../contracts/requirements.yaml', import.meta.url)) as { requirements: Versioned[] };
     cached = new Map(doc.requirements.map(r => [r.id, windowOf(r)]));
   }
   return cached;
