@@ -6,6 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { judgeable, tooBusyToJudge } from './stall.ts';
+import { tooBusyForCase } from './reference-cases.ts';
 
 const PLACE_BLURRED = "exercised 4 of 6 event-positions; not at normal first: the sender gave up after 4.20 s: with the sink's own lateness " +
   'around the attempt (0.58 s, measured) and a head start of up to 0.00 s (the sender\'s quickest turnaround) it waited between 3.61 s and ' +
@@ -46,4 +47,16 @@ test('a whole run too busy to judge: only checks not run for the load, after bus
   assert.equal(tooBusyToJudge([passed, busy, opaque, { ...passed, id: 'data.banks.get', status: 'failed' }], blurred, expected), undefined, 'a failure');
   assert.equal(tooBusyToJudge([passed, opaque], blurred, expected), undefined, 'nothing short of passing');
   assert.equal(tooBusyToJudge([passed, { ...busy, level: 'should' }, opaque], blurred, expected), undefined, 'a should check');
+});
+
+test('a clean webhook case is skipped only when both its runs stalled past the tolerance and it only left checks not run', () => {
+  const notRun = { problems: ['webhook.backoff.growth skipped: which one chain cannot tell apart'], notRunOnly: true };
+  const reason = tooBusyForCase({ ...notRun, stall: 299 }, { ...notRun, stall: 253 }, 200);
+  assert.match(reason ?? '', /stalled 299 ms, then 253 ms alone, past the 200 ms tolerance, and only these checks were left not run: webhook\.backoff\.growth/);
+  // Judged once only, a calm run, a failure among the problems (or a fault case, which never says notRunOnly), nothing wrong: judged as it is.
+  assert.equal(tooBusyForCase({ ...notRun, stall: 299 }, undefined, 200), undefined);
+  assert.equal(tooBusyForCase({ ...notRun, stall: 299 }, { ...notRun, stall: 150 }, 200), undefined);
+  assert.equal(tooBusyForCase({ ...notRun, stall: 150 }, { ...notRun, stall: 299 }, 200), undefined);
+  assert.equal(tooBusyForCase({ ...notRun, stall: 299 }, { problems: ['webhook.order.ack-gated failed: …'], notRunOnly: false, stall: 299 }, 200), undefined);
+  assert.equal(tooBusyForCase({ ...notRun, stall: 299 }, { problems: [], notRunOnly: true, stall: 299 }, 200), undefined);
 });
