@@ -184,29 +184,42 @@ async function runOf(name: string): Promise<{ out: string; results?: RunResults 
   return run;
 }
 
+/** One plan's run on its own, with a pass-through of its own (runOf's batches hold every plan). */
+async function runAlone(name: string, plan: Plan): Promise<{ out: string; results?: RunResults }> {
+  const run = await runBatches([await entry(name, plan)], { workers: 2, perBatch: 1, atOnce: 1 }).get(name)!;
+  cleanup(run);
+  return { out: `${run.cli.stdout}\n${run.cli.stderr}`, ...(run.results ? { results: run.results } : {}) };
+}
+
 describe('every operation: a fault there only fails the operation checks there only', { concurrency: 1 }, () => {
   for (const plan of plans()) {
     const name = faultName(plan);
-    it(name, async () => {
-      const { out, results } = await runOf(name);
+    it(name, async t => {
+      const expect: [string, Operation | undefined][] = [
+        ...TOKEN_CHECKS.map((id): [string, Operation | undefined] => [id, plan.bad]),
+        [EXPIRY_CHECK, plan.expired],
+        ...SESSION_CHECKS.map((id): [string, Operation | undefined] => [id, plan.bad?.sessionBound ? plan.bad : undefined]),
+        // The expiry check cannot be judged where a made-up token is served at GET /banks.
+      ].filter(([id]) => !(id === EXPIRY_CHECK && plan.bad?.path === 'banks')) as [string, Operation | undefined][];
+      let { out, results } = await runOf(name);
+      // A check the plan breaks that was not run (a place's setup refused on a busy machine: a clean-clone CI run saw a
+      // consent request answered 401 at the operation with the expired token) could not show the proof: the plan runs
+      // once more, alone, where it must hold in full.
+      const notRun = expect.filter(([id, op]) => op && results?.checks.find(x => x.id === id)?.status === 'skipped').map(([id]) => id);
+      if (notRun.length) {
+        t.diagnostic(`run again alone: ${notRun.map(id => `${id}: ${results!.checks.find(x => x.id === id)!.message}`).join('; ')}`);
+        ({ out, results } = await runAlone(name, plan));
+      }
       assert.ok(results, `no results.json:\n${out}`);
       const broken = (id: string): string[] | undefined => {
-        const c = results.checks.find(x => x.id === id);
+        const c = results!.checks.find(x => x.id === id);
         assert.ok(c, `${id} did not run:\n${out}`);
         if (c.status === 'passed') return [];
         assert.equal(c.status, 'failed', `${id} ${c.status}: ${c.message}`);
         return c.places?.failed;
       };
-      const expect: [string, Operation | undefined][] = [
-        ...TOKEN_CHECKS.map((id): [string, Operation | undefined] => [id, plan.bad]),
-        [EXPIRY_CHECK, plan.expired],
-        ...SESSION_CHECKS.map((id): [string, Operation | undefined] => [id, plan.bad?.sessionBound ? plan.bad : undefined]),
-      ];
-      // A check the plan does not break must pass at every place; the expiry check cannot be judged where a made-up token is served at GET /banks.
-      for (const [id, op] of expect) {
-        if (id === EXPIRY_CHECK && plan.bad?.path === 'banks') continue;
-        assert.deepEqual(broken(id), op ? [op.id] : [], `${id}: broken places\n${out}`);
-      }
+      // A check the plan does not break must pass at every place.
+      for (const [id, op] of expect) assert.deepEqual(broken(id), op ? [op.id] : [], `${id}: broken places\n${out}`);
     });
   }
 });
