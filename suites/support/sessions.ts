@@ -11,7 +11,7 @@
 // x-consent-id) and POST /consent with it asks for its consent URL again.
 import type { ExchangeResponse } from '../../harness/http/exchange.ts';
 import type { PathName } from '../../harness/config/profile.ts';
-import { apiUrl, call, callUrl, obj, ok, type CallOptions } from './api.ts';
+import { apiUrl, call, callUrl, obj, ok, withWorkerToken, type CallOptions } from './api.ts';
 import { consentUrlOf, isConsentError, sessionIdOf } from './describe.ts';
 import { Prerequisite, type CheckContext } from './check.ts';
 import { consentDriver } from './consent/driver.ts';
@@ -123,7 +123,8 @@ export async function sessionCall(c: CheckContext | null, bankId: string, scope:
 export async function sessionCallUrl(c: CheckContext | null, bankId: string, scope: Scope, method: string, url: string,
   opts: CallOptions = {}): Promise<ExchangeResponse> {
   const t = target();
-  const session = await consentedSession(bankId, scope);
+  // The session and its consent are made with the worker's token: inside withToken, only the call itself sends the chosen one.
+  const session = await withWorkerToken(() => consentedSession(bankId, scope));
   const headers = { [t.headers.psuIpAddress]: t.psuIpAddress, ...(opts.headers ?? {}) };
   // Every exchange says which bank it was at: behaviour in this API is per bank.
   const label = opts.label?.includes(bankId) ? opts.label : `${opts.label ?? `${method} ${url}`} (at ${bankId})`;
@@ -134,7 +135,7 @@ export async function sessionCallUrl(c: CheckContext | null, bankId: string, sco
   const lifetime = t.sessionLifetimeS ? ` (a consent lasts ${t.sessionLifetimeS} spec s on this target, per --session-lifetime)`
     : ' (the spec does not say how long a consent lasts; with --session-lifetime a consent lost before its end is a finding)';
   c?.note(`the target answered the consent-link error for session ${session} at ${bankId} ${since}${lifetime}: consent was given again and the call repeated`);
-  await giveConsent(null, session, scope);
+  await withWorkerToken(() => giveConsent(null, session, scope));
   const again = await callUrl(c, method, url, { ...opts, label, session, headers });
   if (c && ageMs !== undefined && t.sessionLifetimeS && !mayHaveExpired(ageMs, t.sessionLifetimeS))
     c.fail(`the target lost the consent of session ${session} at ${bankId} before its lifetime: it answered the consent-link error ${since}`,
