@@ -77,6 +77,12 @@ export class Redactor {
   private readonly asPlaceholder = new Literals<string>();
   /** Counts the values given to add(): text redacted at one count holds no secret registered by then. */
   private added = 0;
+  /**
+   * The evidence items evidence() made, each with the revision it was redacted at: result() keeps an item made at the
+   * current revision as it is instead of redacting it again (a check's exchanges are redacted as they are made, and
+   * again with the check's result only when a secret was registered meanwhile: a token issued by a later call).
+   */
+  private readonly made = new WeakMap<Evidence, number>();
 
   constructor(values: Iterable<string | undefined> = []) {
     for (const v of values) this.add(v);
@@ -143,8 +149,20 @@ export class Redactor {
     return this.value(h);
   }
 
-  /** One evidence item, by its kind: only the parts that quote the target. An unknown kind is treated as target data throughout. */
+  /**
+   * One evidence item, by its kind: only the parts that quote the target. An unknown kind is treated as target data
+   * throughout. An item this redactor made at its current revision comes back as it is: what is added to an item
+   * after it was made must be redacted by whoever adds it (a JSON text kept beside a parsed answer is).
+   */
   evidence(e: Evidence): Evidence {
+    if (this.made.get(e) === this.added) return e;
+    const out = this.redactedEvidence(e);
+    // An item returned whole (it quotes nothing of the target's) is not marked: it is the caller's own object.
+    if (out !== e) this.made.set(out, this.added);
+    return out;
+  }
+
+  private redactedEvidence(e: Evidence): Evidence {
     switch (e.kind) {
       case 'http': return {
         ...e,

@@ -89,3 +89,23 @@ test('among hundreds of issued tokens, each is found in any spelling, also one r
   assert.equal(nested.text('x inner-part y'), `x ${REDACTED} y`);
   assert.equal(nested.text('x inner-part y outer-secret-inner-part'), `x ${REDACTED} y ${REDACTED}`);
 });
+
+test('an exchange redacted as it was made is kept as it is by the check\'s result, and redacted again once a secret was registered after it', () => {
+  const r = new Redactor().add('client-secret-1', 'PIS_CLIENT_SECRET');
+  const http = (body: unknown): HttpEvidence => ({ kind: 'http', startedAt: '2026-01-01T00:00:00Z', durationMs: 1,
+    request: { method: 'GET', url: 'http://h/api', headers: {} }, response: { status: 200, headers: {}, body } });
+  const first = r.evidence(http({ token: 'token-issued-later-0123', echo: 'client-secret-1' }));
+  assert.equal(JSON.stringify(first).includes('client-secret-1'), false);
+  const result = (e: HttpEvidence): CheckResult => ({ id: 'token.y.z', suite: 'token', title: 't', level: 'must', spec: '1', status: 'passed',
+    durationMs: 1, evidence: [e] });
+  // No secret since: the very item comes back (not copied, not scanned again).
+  assert.equal(r.result(result(first as HttpEvidence)).evidence[0], first);
+  // A token registered after the exchange that quoted it: the result redacts the item again, and hides it.
+  r.add('token-issued-later-0123', 'PIS_ACCESS_TOKEN');
+  const again = r.result(result(first as HttpEvidence)).evidence[0]!;
+  assert.notEqual(again, first);
+  assert.equal(JSON.stringify(again).includes('token-issued-later-0123'), false, JSON.stringify(again));
+  // An item the redactor did not make (a copy, or one read back from JSON) is always redacted.
+  const copy = JSON.parse(JSON.stringify(http({ t: 'token-issued-later-0123' }))) as HttpEvidence;
+  assert.equal(JSON.stringify(r.evidence(copy)).includes('token-issued-later-0123'), false);
+});
