@@ -172,6 +172,16 @@ const cpu = (existsSync(CPU) ? readFileSync(CPU, 'utf8').split('\n').filter(Bool
 if (cpu.length) {
   console.log(`cpu: ${cpu.reduce((s, c) => s + c.cpuS, 0).toFixed(1)} CPU s in ${cpu.length} test files, their processes included; the most:`);
   for (const c of cpu.slice(0, 10)) console.log(`cpu: ${c.cpuS.toFixed(1)} s ${relative(root, c.file)}`);
+  // And the files that took longest from start to end, with when they ran (s from the first file's start): a file that
+  // waits more than it computes, and one that ends last, set the command's wall time more than their CPU says.
+  const first = Math.min(...cpu.map(c => c.startMs ?? Infinity));
+  const walls = cpu.filter(c => c.startMs && c.endMs).sort((a, b) => (b.endMs - b.startMs) - (a.endMs - a.startMs));
+  if (walls.length) console.log('wall: the test files that took longest, from start to end:');
+  const s = ms => (ms / 1000).toFixed(0);
+  for (const c of walls.slice(0, 5)) {
+    console.log(`wall: ${((c.endMs - c.startMs) / 1000).toFixed(1)} s ${relative(root, c.file)} ` +
+      `(${s(c.startMs - first)} s to ${s(c.endMs - first)} s, ${c.cpuS.toFixed(1)} CPU s)`);
+  }
 }
 // The failed tests once more, last: each phase's report is long, and a log's tail is what a reader (or CI) shows first.
 const failures = existsSync(FAILURES) ? readFileSync(FAILURES, 'utf8').split('\n').filter(Boolean).map(l => JSON.parse(l)) : [];
