@@ -231,7 +231,11 @@ export function faultCase(f: (typeof FAULTS)[number], setup = OWN_SETUP[f.name] 
         .map(c => ({ c, t: timeline(c.message ?? '', setup.scale, logged, recorded) }));
       const levelMet = failed.some(c => c.id.startsWith(`${f.prefix}.`) && c.level === f.level);
       const problems = [
-        ...missed.map(id => `${id} did not fail (named in proofs.yaml): ${checks.find(c => c.id === id)?.status ?? 'not in the results'}; failed: ${show}`),
+        // With what the check said: a missed fault's message holds the figures it judged (a retry taken for a late one).
+        ...missed.map(id => {
+          const c = checks.find(x => x.id === id);
+          return `${id} did not fail (named in proofs.yaml): ${c ? `${c.status}: ${c.message ?? '(no message)'}` : 'not in the results'}; failed: ${show}`;
+        }),
         ...outside.map(({ c, t }) => `${c.id} failed, outside ${f.prefix}: ${c.message}${t.text}`),
         ...(levelMet ? [] : [`no ${f.level} check under ${f.prefix} failed; failed: ${show}`]),
       ];
