@@ -11,7 +11,11 @@
 import type { Socket } from 'node:net';
 
 type State = 'idle' | 'receiving' | 'held';
-interface Conn { state: State; since: number; fresh: boolean }
+interface Conn {
+  state: State; since: number; fresh: boolean;
+  /** When it was accepted (the recorder's clock), until its first request takes it. */
+  acceptedNs?: bigint;
+}
 
 export interface GuardStats {
   /** Connections open now. */
@@ -37,10 +41,13 @@ export class ConnectionGuard {
     this.sweep.unref();
   }
 
-  /** A new connection: admitted, after making room when the cap is reached; false when it was refused. */
-  admit(socket: Socket): boolean {
+  /**
+   * A new connection, accepted at `acceptedNs` (over TLS, the handshake's end): admitted, after making room when the
+   * cap is reached; false when it was refused.
+   */
+  admit(socket: Socket, acceptedNs?: bigint): boolean {
     if (this.conns.size >= this.max && !this.makeRoom()) { socket.destroy(); this.closedCount++; return false; }
-    this.conns.set(socket, { state: 'idle', since: this.now(), fresh: true });
+    this.conns.set(socket, { state: 'idle', since: this.now(), fresh: true, ...(acceptedNs === undefined ? {} : { acceptedNs }) });
     socket.once('close', () => this.conns.delete(socket));
     return true;
   }
@@ -54,6 +61,14 @@ export class ConnectionGuard {
     // (a sender's old keep-alive connection that just began a request is not it).
     this.conns.delete(socket);
     this.conns.set(socket, c);
+  }
+
+  /** When the connection was accepted, the first time it is asked (its first request's RawAttempt.connectedNs); after that, undefined. */
+  takeAccepted(socket: Socket): bigint | undefined {
+    const c = this.conns.get(socket);
+    const at = c?.acceptedNs;
+    if (c) delete c.acceptedNs;
+    return at;
   }
 
   stats(): GuardStats { return { open: this.conns.size, closed: this.closedCount }; }

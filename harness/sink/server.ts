@@ -252,15 +252,11 @@ export async function startSink(opts: SinkOptions = {}): Promise<Sink> {
   };
 
   const guard = new ConnectionGuard(maxConnections, deadlineMs, () => rec.nowMs(), cut);
-
-  // When each connection was accepted, until its first request takes it (RawAttempt.connectedNs).
-  const acceptedAt = new WeakMap<Socket, bigint>();
   const onRequest = (req: IncomingMessage, res: ServerResponse) => {
     const socket = req.socket;
     guard.set(socket, 'receiving');
     const a = rec.start(req.method ?? 'GET', req.url ?? '/', req.headers);
-    const accepted = acceptedAt.get(socket);
-    if (accepted !== undefined) { a.connectedNs = accepted; acceptedAt.delete(socket); }
+    a.connectedNs = guard.takeAccepted(socket);
     a.reader = new BodyReader();
     open++;
     if (judgeKey(a.keyValue, registered).verdict === 'registered' || ![...registered].some(k => k !== undefined)) senderOpen.add(a);
@@ -341,8 +337,8 @@ export async function startSink(opts: SinkOptions = {}): Promise<Sink> {
     }
     scheme = 'https';
   } else server = createHttp(limits, onRequest);
-  // The connection's accept (over TLS, the handshake's end: the request's socket is the TLS one).
-  server.on(opts.tls ? 'secureConnection' : 'connection', (socket: Socket) => { acceptedAt.set(socket, rec.nowNs()); guard.admit(socket); });
+  // Admitted with its accept time (over TLS, the handshake's end: the request's socket is the TLS one).
+  server.on(opts.tls ? 'secureConnection' : 'connection', (socket: Socket) => guard.admit(socket, rec.nowNs()));
   // A backstop for what the guard cannot see: TLS handshakes not yet done.
   server.maxConnections = 2 * maxConnections;
   // Keep-alive as long as a slow answer can take.
