@@ -102,11 +102,27 @@ export class ConnectionGuard {
 
   private expire(): void {
     const limit = this.now() - this.deadlineMs;
+    const due: Socket[] = [];
     for (const [socket, c] of this.conns) {
       // In order of the last change: once one changed after the limit, so did every later one.
       if (c.since > limit) break;
       // Idle after a request is Node's keep-alive business; only receiving and never-used connections are cut here.
-      if (c.state === 'receiving' || (c.state === 'idle' && c.fresh)) this.close(socket, c);
+      if (overdue(c, limit)) due.push(socket);
     }
+    if (!due.length) return;
+    // Judged again after the loop's next reads: a timer runs after a turn's reads, so when the process lost its core
+    // between the two (a starved machine), what a sender sent in time still waits unread in the socket, and a
+    // connection whose request came whole would be cut as if it had sent nothing.
+    setImmediate(() => {
+      for (const socket of due) {
+        const c = this.conns.get(socket);
+        if (c && overdue(c, limit)) this.close(socket, c);
+      }
+    });
   }
+}
+
+/** A request whose body has not ended, or a connection that never sent one, unchanged since before `limit`. */
+function overdue(c: Conn, limit: number): boolean {
+  return c.since <= limit && (c.state === 'receiving' || (c.state === 'idle' && c.fresh));
 }

@@ -327,8 +327,12 @@ export async function startSink(opts: SinkOptions = {}): Promise<Sink> {
 
   let server: Server;
   let scheme = 'http';
-  // Node's own limits back the guard up: headers that never end, and a request that never ends.
-  const limits = { headersTimeout: deadlineMs, requestTimeout: deadlineMs + 1_000, connectionsCheckingInterval: Math.min(1_000, deadlineMs) };
+  // Node's own limits back the guard up (headers that never end, a request that never ends), well after its deadline:
+  // Node judges them at a timer, without first reading what waits in the socket, so after a stall of the sink's
+  // process past the deadline it answered 408 to a request that had come whole, and the attempt went unrecorded. The
+  // guard judges after the reads; Node's check cuts only after a stall twice the deadline and a second longer.
+  const backstopMs = 2 * deadlineMs + 1_000;
+  const limits = { headersTimeout: backstopMs, requestTimeout: backstopMs + 1_000, connectionsCheckingInterval: Math.min(1_000, deadlineMs) };
   if (opts.tls) {
     const pems = opts.tls === 'self-signed' ? await selfSignedCertificate(host) : opts.tls;
     try { server = createHttps({ cert: pems.cert, key: pems.key, handshakeTimeout: deadlineMs, ...limits }, onRequest); } catch (e) {

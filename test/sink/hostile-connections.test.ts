@@ -114,3 +114,37 @@ test('an endless chunked body is cut at the deadline, answered 408 and recorded 
     assert.ok(a.every(x => x.bodyBytes! > 0 && /the body never finished/.test(x.body)));
   } finally { await sink.close(); }
 });
+
+/** Keeps this process's event loop busy for `ms`: the sink's timers and its reads wait, as on a starved machine. */
+function stall(ms: number): void {
+  const end = performance.now() + ms;
+  while (performance.now() < end) { /* busy */ }
+}
+
+test('a request that came whole while the sink was stalled past its deadline is read and answered, not cut', async () => {
+  // The deadline's timers run before the loop reads its sockets: a stall longer than the deadline must not cut a
+  // connection whose request is already waiting to be read (a clean sender's attempt went unrecorded so under load).
+  const sink = await startSink({ timeScale: 0.1, apiKey: KEY, bodyDeadlineMs: 1_000 });
+  try {
+    sink.expect('held', { name: 'held', answers: [] }, KEY);
+    sink.created('held', { status: 201, id: 'ck-stalled' });
+    const port = Number(new URL(sink.url).port);
+    const body = JSON.stringify({ id: 'ck-stalled', status: 'STARTED' });
+    const answer = await new Promise<string>(resolve => {
+      const s = connect(port, '127.0.0.1');
+      let got = '';
+      s.on('data', d => { got += d.toString('latin1'); if (got.includes('\r\n\r\n')) s.destroy(); });
+      s.on('close', () => resolve(got));
+      s.on('error', () => {});
+      // Accepted by the sink first (its guard and Node's header timer start), then the request is sent, and the loop stalls.
+      // The write and the stall in the loop's check phase: after this turn's reads and before its timers, as when the
+      // machine takes the sink's core away right after a turn's reads.
+      s.on('connect', () => setTimeout(() => setImmediate(() => {
+        s.write(`POST /hooks/held HTTP/1.1\r\nhost: x\r\napi-key: ${KEY}\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n${body}`);
+        stall(2_500);
+      }), 100));
+    });
+    assert.match(answer, /^HTTP\/1\.1 200/, `the sink answered: ${JSON.stringify(answer.slice(0, 80))}`);
+    assert.deepEqual(sink.attempts().map(a => [a.checkoutId, a.answer]), [['ck-stalled', 200]]);
+  } finally { await sink.close(); }
+});
