@@ -51,8 +51,10 @@ export async function startAt(c: CheckContext, bankId: string): Promise<string> 
 /** A new session at `bankId` with consent given and seen to work. */
 export async function consentedAt(c: CheckContext, bankId: string): Promise<string> {
   const id = await startAt(c, bankId);
+  const askedAt = performance.now();
   await giveConsent(c, id, 'accounts');
   const probe = await probeConsent(c, id, `accounts at ${bankId}, after consent`);
+  unlessExpired(probe, askedAt, `the session at ${bankId}`);
   if (!ok(probe)) throw new Prerequisite(`the session at ${bankId} does not work after consent (${probe.status}; see session.lifecycle.consent)`);
   return id;
 }
@@ -76,8 +78,10 @@ export function unlessExpired(res: ExchangeResponse, askedAt: number, what: stri
 /** A new session with consent given and seen to work. */
 export async function consentedNewSession(c: CheckContext): Promise<string> {
   const id = await newSession(c);
+  const askedAt = performance.now();
   await giveConsent(c, id, 'accounts');
   const probe = await probeConsent(c, id, 'accounts, after consent');
+  unlessExpired(probe, askedAt, 'the session');
   if (!ok(probe)) throw new Prerequisite(`the session does not work after consent (${probe.status}; see session.lifecycle.consent)`);
   return id;
 }

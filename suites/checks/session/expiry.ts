@@ -18,6 +18,7 @@ import type { ExchangeResponse } from '../../../harness/http/exchange.ts';
 import { sessionBoundOperations, type OperationProbe } from '../../support/session-places.ts';
 import { countryProbes, notOffered } from './every-operation.ts';
 import { expectConsentLinkError, SENTENCE } from './consent-link.ts';
+import { unlessExpired } from './common.ts';
 
 /** After the lifetime: one spec second for rounding plus 100 ms real (arbitrary) of timer slack. */
 const afterEndMs = () => realMs(1) + 100;
@@ -31,11 +32,12 @@ type Watched =
   | { kind: 'seen'; lifeS: number; setup: Seen; notes: string[]; at: SeenAt[]; status?: { givenAt: number; consented: Seen; expired: Seen; served: Seen } };
 
 /** A new session with consent for `scope`, and when the consent was seen given. */
-async function consented(c: CheckContext, bankId: string, scope: Scope): Promise<{ id: string; givenAt: number }> {
+async function consented(c: CheckContext, bankId: string, scope: Scope): Promise<{ id: string; askedAt: number; givenAt: number }> {
   const { res, id } = await createSession(c, bankId);
   if (!id) throw new Prerequisite(`no session could be started (${res.status}; see session.lifecycle.create)`);
+  const askedAt = performance.now();
   const givenAt = await giveConsent(c, id, scope);
-  return { id, givenAt };
+  return { id, askedAt, givenAt };
 }
 
 export const sessionWatch = watch((): Promise<Watched> => (async () => {
@@ -64,6 +66,7 @@ export const sessionWatch = watch((): Promise<Watched> => (async () => {
         consentedStatus = { givenAt: s.givenAt, seen: await observe(x => statusOf(x, s.id, 'while consent is given')) };
       if (scope === 'accounts') {
         proof = await probeConsent(c, s.id, `accounts at ${bankId}, after consent`);
+        unlessExpired(proof, s.askedAt, `the session at ${bankId}`);
         if (!ok(proof)) throw new Prerequisite(`the session at ${bankId} does not work after consent (${proof.status}; see session.lifecycle.consent)`);
       }
     }
