@@ -141,14 +141,24 @@ test('packed and installed by the Dockerfile\'s commands, the binary works from 
       const values: Record<string, string> = { PIS_AUTH_URL: ref.authUrl, PIS_CLIENT_ID: ref.clientId, PIS_BASE_URL: ref.baseUrl,
         PIS_CONTROL_URL: control ? ref.controlUrl : '', PIS_CLIENT_SECRET: ref.clientSecret, PIS_WEBHOOK_API_KEY: 'gate-key-1234',
         GITHUB_STEP_SUMMARY: join(dir, 'summary.md') };
-      if (example === 'github') {
-        const step = ghSteps.find(s => s.run?.startsWith('pis-conformance run'))!;
-        const env = Object.fromEntries(Object.entries(step.env ?? {}).map(([k, v]) => [k, expand(String(v), values)]));
-        const r = await sh(step.run!, dir, { ...npmEnv, ...env, GITHUB_STEP_SUMMARY: values.GITHUB_STEP_SUMMARY });
-        return { r, dir, report: join(dir, ghSteps.find(s => s.uses?.startsWith('actions/upload-artifact'))!.with!.path) };
+      const once = () => {
+        if (example === 'github') {
+          const step = ghSteps.find(s => s.run?.startsWith('pis-conformance run'))!;
+          const env = Object.fromEntries(Object.entries(step.env ?? {}).map(([k, v]) => [k, expand(String(v), values)]));
+          return sh(step.run!, dir, { ...npmEnv, ...env, GITHUB_STEP_SUMMARY: values.GITHUB_STEP_SUMMARY });
+        }
+        return sh(glJob.script.find(l => l.startsWith('pis-conformance run'))!, dir, { ...npmEnv, ...values });
+      };
+      // The references answer from this process, which the machine's load may stall past the pre-flight's 3 s a call
+      // (a whole npm test at load 14 saw the webhook job end in that harness error, exit 2): such a job runs again, up
+      // to twice; any other outcome is judged.
+      let r = await once();
+      for (let i = 0; i < 2 && r.code === 2 && /no complete answer within/.test(r.stdout + r.stderr); i++) {
+        t.diagnostic(`${example} ${suites}: the pre-flight missed its 3 s, run again: ${r.stderr.trim()}`);
+        r = await once();
       }
-      const r = await sh(glJob.script.find(l => l.startsWith('pis-conformance run'))!, dir, { ...npmEnv, ...values });
-      return { r, dir, report: join(dir, glJob.artifacts.paths[0]) };
+      return { r, dir, report: join(dir, example === 'github' ? ghSteps.find(s => s.uses?.startsWith('actions/upload-artifact'))!.with!.path
+        : glJob.artifacts.paths[0]) };
     };
     const [first, broken, incomplete] = await Promise.all([
       gate('github', 'token', [], true),
@@ -167,9 +177,9 @@ test('packed and installed by the Dockerfile\'s commands, the binary works from 
       assert.doesNotMatch(clean.r.stdout, /^::error/m);
       assert.match(readFileSync(join(clean.dir, 'summary.md'), 'utf8'), /^### pis-conformance: Conformant/);
     }
-    assert.equal(broken.r.code, 1, 'Not conformant fails the job');
+    assert.equal(broken.r.code, 1, `Not conformant fails the job: ${broken.r.stdout}\n${broken.r.stderr}`);
     assert.match(broken.r.stdout, /^::error title=FAIL token\.issue\.token-type/m);
-    assert.equal(incomplete.r.code, 1, `Incomplete fails the job: ${incomplete.r.stdout}`);
+    assert.equal(incomplete.r.code, 1, `Incomplete fails the job: ${incomplete.r.stdout}\n${incomplete.r.stderr}`);
     assert.match(incomplete.r.stdout, /Incomplete/);
     for (const g of [clean, broken, incomplete])
       for (const f of ['index.html', 'results.json', 'junit.xml']) assert.ok(existsSync(join(g.report, f)), `the uploaded folder ${g.report} holds ${f}`);
