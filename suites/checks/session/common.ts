@@ -50,12 +50,25 @@ export async function startAt(c: CheckContext, bankId: string): Promise<string> 
 
 /** A new session at `bankId` with consent given and seen to work. */
 export async function consentedAt(c: CheckContext, bankId: string): Promise<string> {
-  const id = await startAt(c, bankId);
+  return seenToWork(c, await startAt(c, bankId), ` at ${bankId}`);
+}
+
+/** A new session with consent given and seen to work. */
+export async function consentedNewSession(c: CheckContext): Promise<string> {
+  return seenToWork(c, await newSession(c), '');
+}
+
+/**
+ * Session `id`, once given consent to accounts and seen to serve them: an answer that is not 2xx leaves the check not
+ * run (a Prerequisite), with unlessExpired's reason when the consent may have run out meanwhile. `at` names the bank
+ * (" at dnb-no"), or is ''.
+ */
+async function seenToWork(c: CheckContext, id: string, at: string): Promise<string> {
   const askedAt = performance.now();
   await giveConsent(c, id, 'accounts');
-  const probe = await probeConsent(c, id, `accounts at ${bankId}, after consent`);
-  unlessExpired(probe, askedAt, `the session at ${bankId}`);
-  if (!ok(probe)) throw new Prerequisite(`the session at ${bankId} does not work after consent (${probe.status}; see session.lifecycle.consent)`);
+  const probe = await probeConsent(c, id, `accounts${at}, after consent`);
+  unlessExpired(probe, askedAt, `the session${at}`);
+  if (!ok(probe)) throw new Prerequisite(`the session${at} does not work after consent (${probe.status}; see session.lifecycle.consent)`);
   return id;
 }
 
@@ -73,17 +86,6 @@ export function unlessExpired(res: ExchangeResponse, askedAt: number, what: stri
     throw new Prerequisite(`${what} answered the consent-link error ${(ageMs / 1000).toFixed(2)} s (real) after its ` +
       `consent was asked for, near or past the consent lifetime (${lifeS} spec s, ${(realMs(lifeS) / 1000).toFixed(2)} s here), so it may ` +
       'have expired', 'run with a larger --time-scale, or on a less busy machine, so that the calls end well within the consent lifetime');
-}
-
-/** A new session with consent given and seen to work. */
-export async function consentedNewSession(c: CheckContext): Promise<string> {
-  const id = await newSession(c);
-  const askedAt = performance.now();
-  await giveConsent(c, id, 'accounts');
-  const probe = await probeConsent(c, id, 'accounts, after consent');
-  unlessExpired(probe, askedAt, 'the session');
-  if (!ok(probe)) throw new Prerequisite(`the session does not work after consent (${probe.status}; see session.lifecycle.consent)`);
-  return id;
 }
 
 /** The payment product used in the payment probes: every bank serves domestic transfers (docs/profile.md "Operations"). */
