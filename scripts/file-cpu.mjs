@@ -8,8 +8,9 @@
 import { appendFileSync, readFileSync } from 'node:fs';
 
 const out = process.env.PIS_TEST_CPU;
-// A test file's process has the file as its script (not scripts/run-files.mjs, which names them all as arguments).
-const file = process.argv[1]?.endsWith('.test.ts') ? process.argv[1] : undefined;
+// A test file's process has the file as its script (not scripts/run-files.mjs, which names them all as arguments); a
+// process that test files share (scripts/test.mjs) has its entry, *.shared.mjs.
+const file = /\.(test\.ts|shared\.mjs)$/.test(process.argv[1] ?? '') ? process.argv[1] : undefined;
 if (out && file) {
   process.on('exit', () => {
     try {

@@ -4,9 +4,9 @@
 // through tsx. Extra arguments are file filters: `npm test -- reference` runs
 // the tests whose path contains "reference".
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { constants, getPriority, setPriority, tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -116,8 +116,71 @@ const failuresDir = mkdtempSync(join(tmpdir(), 'pis-test-'));
 const FAILURES = join(failuresDir, 'failures.jsonl');
 const CPU = join(failuresDir, 'cpu.jsonl');
 const env = { ...process.env, PIS_TEST: '1', PIS_TEST_FAILURES: FAILURES, PIS_TEST_CPU: CPU };
+
+// Test files that only compute share a process, one per folder of test/. A file's own
+// process costs about a CPU second to start (Node, tsx's loader, the test runner, and
+// the project's modules, loaded again in each): the 67 files that share now took
+// 128.8 CPU s (171 s, four at once), each in a process of its own, and 56.3 CPU s
+// (80 s) in 13 shared ones, measured back to back on a 2-core machine at load 7 to 9.
+// In the shared process each file's tests run in a describe block named after the
+// file, one file after the other, in path order. A file keeps a process of its own
+// when it
+// - has a hook at its top level (before, after, ...): a file loaded in a describe
+//   block would run it when it loads, not around its tests (Node 20);
+// - starts processes, itself or through a helper of test/ (node:child_process,
+//   Playwright): it waits for them, and so would every file after it;
+// - judges milliseconds (test/helpers/priority.ts): the higher priority it asks for
+//   would carry over to the files after it;
+// - is named in OWN_PROCESS, with the reason;
+// - is run alone or among the longest (above).
+// PIS_TEST_SEPARATE=1 gives every file its own process, to find out whether a
+// failure comes from the sharing.
+const OWN_PROCESS = [
+  // They read the suites' state of a process (suites/support: the run context, the target it caches), which the other files
+  // of their folder set up as they need it.
+  'test/suites/catalog.test.ts', 'test/suites/shared-token.test.ts', 'test/suites/target.test.ts',
+];
+const reasonOwn = new Map();
+/** Why `file` needs a process of its own (a helper of test/ it imports counts as the file), or undefined. */
+function ownProcessReason(file) {
+  if (reasonOwn.has(file)) return reasonOwn.get(file);
+  reasonOwn.set(file, undefined);
+  const text = readFileSync(join(root, file), 'utf8');
+  let why = /^(before|after|beforeEach|afterEach)\(/m.test(text) ? 'a hook at its top level'
+    : /from '(node:)?child_process'|from '@playwright\/test'/.test(text) ? 'it starts processes'
+      : /helpers\/priority\.ts'/.test(text) ? 'it judges milliseconds' : undefined;
+  for (const m of why ? [] : text.matchAll(/from '(\.[^']+\.ts)'/g)) {
+    const helper = relative(root, join(root, dirname(file), m[1]));
+    if (!helper.startsWith('test/') || !existsSync(join(root, helper))) continue;
+    why = ownProcessReason(helper);
+    if (why) break;
+  }
+  reasonOwn.set(file, why);
+  return why;
+}
+const sharing = f => !process.env.PIS_TEST_SEPARATE && !ALONE.includes(f) && !LONGEST.includes(f) && !OWN_PROCESS.includes(f) && !ownProcessReason(f);
+/** What each shared process's entry file holds: the label it is shown with, and its test files. */
+const groups = new Map();
+for (const f of files.filter(sharing)) {
+  const folder = f.split('/').slice(0, 2).join('/');
+  groups.set(folder, [...(groups.get(folder) ?? []), f]);
+}
+/** Each shared process's entry file (in the scratch folder), with the label its figures are shown with and its test files. */
+const shared = [...groups].filter(([, members]) => members.length > 1).map(([folder, members]) => {
+  const entry = join(failuresDir, `${folder.replace(/\//g, '-')}.shared.mjs`);
+  writeFileSync(entry, `import { describe } from 'node:test';\n${members.map(m =>
+    `describe(${JSON.stringify(m)}, async () => { await import(${JSON.stringify(pathToFileURL(join(root, m)).href)}); });`).join('\n')}\n`);
+  return { entry, label: `${folder} (${members.length} files in one process)`, members };
+}).sort((a, b) => b.members.length - a.members.length);
+const inShared = new Set(shared.flatMap(g => g.members));
+/** How a test file or a shared process's entry is named in the figures. */
+const labelOf = file => shared.find(g => g.entry === file)?.label ?? relative(root, file);
+const ownProcess = files.filter(f => !ALONE.includes(f) && !inShared.has(f)).sort((a, b) => rank(a) - rank(b));
+if (shared.length) console.log(`sharing: ${inShared.size} test files in ${shared.length} processes, one per folder (PIS_TEST_SEPARATE=1: each its own)`);
 const phases = [
-  { files: files.filter(f => !ALONE.includes(f)).sort((a, b) => rank(a) - rank(b)), concurrency },
+  // The longest files first, then the shared processes, the largest first, then the rest in path order.
+  { files: [...ownProcess.filter(f => LONGEST.includes(f)), ...shared.map(g => g.entry), ...ownProcess.filter(f => !LONGEST.includes(f))],
+    count: ownProcess.length + inShared.size, concurrency },
   { files: files.filter(f => ALONE.includes(f)), concurrency: '1' },
 ].filter(p => p.files.length);
 const RUN_FILES = join(root, 'scripts/run-files.mjs');
@@ -159,7 +222,7 @@ let status = 0;
 const report = ({ p, code, t0, t1, output }) => {
   if (output.length) process.stdout.write(output);
   if (code !== 0) status = code ?? 1;
-  console.log(`phase: ${p.files.length} test files, ${p.concurrency} at once${p.label ?? ''} ended in ${((t1 - t0) / 1000).toFixed(1)} s`);
+  console.log(`phase: ${p.count ?? p.files.length} test files, ${p.concurrency} at once${p.label ?? ''} ended in ${((t1 - t0) / 1000).toFixed(1)} s`);
 };
 if (besides) {
   // Spawned while this thread holds the higher priority, which its child inherits; then this process goes back to its own for the rest.
@@ -175,8 +238,8 @@ ended('npm test', started);
 // The CPU each file used, its processes' included (scripts/file-cpu.mjs): the ten that used the most, and the sum.
 const cpu = (existsSync(CPU) ? readFileSync(CPU, 'utf8').split('\n').filter(Boolean).map(l => JSON.parse(l)) : []).sort((a, b) => b.cpuS - a.cpuS);
 if (cpu.length) {
-  console.log(`cpu: ${cpu.reduce((s, c) => s + c.cpuS, 0).toFixed(1)} CPU s in ${cpu.length} test files, their processes included; the most:`);
-  for (const c of cpu.slice(0, 10)) console.log(`cpu: ${c.cpuS.toFixed(1)} s ${relative(root, c.file)}`);
+  console.log(`cpu: ${cpu.reduce((s, c) => s + c.cpuS, 0).toFixed(1)} CPU s in ${cpu.length} processes of test files, their children included; the most:`);
+  for (const c of cpu.slice(0, 10)) console.log(`cpu: ${c.cpuS.toFixed(1)} s ${labelOf(c.file)}`);
   // And the files that took longest from start to end, with when they ran (s from the first file's start): a file that
   // waits more than it computes, and one that ends last, set the command's wall time more than their CPU says.
   const first = Math.min(...cpu.map(c => c.startMs ?? Infinity));
@@ -184,7 +247,7 @@ if (cpu.length) {
   if (walls.length) console.log('wall: the test files that took longest, from start to end:');
   const s = ms => (ms / 1000).toFixed(0);
   for (const c of walls.slice(0, 5)) {
-    console.log(`wall: ${((c.endMs - c.startMs) / 1000).toFixed(1)} s ${relative(root, c.file)} ` +
+    console.log(`wall: ${((c.endMs - c.startMs) / 1000).toFixed(1)} s ${labelOf(c.file)} ` +
       `(${s(c.startMs - first)} s to ${s(c.endMs - first)} s, ${c.cpuS.toFixed(1)} CPU s)`);
   }
 }
