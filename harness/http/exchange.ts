@@ -5,6 +5,7 @@
 // wait for headers and the idle time between body chunks, so a body sent a
 // byte at a time never ends), and a body kept in bounded memory (body.ts),
 // whatever the target sends.
+import { finished, type Readable } from 'node:stream';
 import { request, type Dispatcher } from 'undici';
 import type { HttpEvidence } from '../results/model.ts';
 import { Redactor } from '../report/redact.ts';
@@ -109,10 +110,7 @@ export async function exchange(req: ExchangeRequest, redactor: Redactor): Promis
       headersTimeout: timeout, bodyTimeout: timeout, dispatcher: req.dispatcher, signal: deadline.signal,
     });
     partial = { status: res.statusCode, collector: new BodyCollector(Math.min(req.wholeBytes ?? WHOLE_BODY_BYTES, READ_LIMIT_BYTES)) };
-    let cut: ReadBody['cut'];
-    for await (const chunk of res.body) {
-      if (!partial.collector.push(chunk as Buffer)) { cut = 'limit'; break; }
-    }
+    const cut = await collect(res.body, partial.collector);
     const { text, ...read } = partial.collector.finish(cut);
     const json = read.whole ? parseMaybe(text, true) : undefined;
     const response: ExchangeResponse = { status: res.statusCode, headers: flatHeaders(res.headers), text, json, body: read };
@@ -134,6 +132,24 @@ export async function exchange(req: ExchangeRequest, redactor: Redactor): Promis
   } finally {
     clearTimeout(timer);
   }
+}
+
+/**
+ * Reads a body into `collector` until it ends ('limit' when the read limit stopped it, and the body is destroyed);
+ * rejects with the body's error (the deadline's abort among them). Read by its 'data' events: an async iterator
+ * costs a promise per chunk, and this runs for every exchange of a run.
+ */
+function collect(body: Readable, collector: BodyCollector): Promise<ReadBody['cut']> {
+  return new Promise((resolve, reject) => {
+    // As the iterator ends: at the body's end, at its error, or at a close before its end ("Premature close").
+    finished(body, e => (e ? reject(e) : resolve(undefined)));
+    body.on('data', (chunk: Buffer) => {
+      if (collector.push(chunk)) return;
+      // Destroyed before its end, the body emits an error of its own: the promise has settled by then.
+      body.destroy();
+      resolve('limit');
+    });
+  });
 }
 
 function parseMaybe(text: string, strict = false): unknown {

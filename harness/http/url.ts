@@ -11,8 +11,12 @@
 // The authority runs to the first / \ ? or #; its userinfo ends at its last @.
 const USERINFO = /^([\u0000-\u0020]*[a-z][a-z0-9+.-]*:[\\/]*)([^\\/?#]*)@/i;
 
-/** The credentials the WHATWG parser reads from `url`, or undefined when it reads none (or cannot parse it). */
+/**
+ * The credentials the WHATWG parser reads from `url`, or undefined when it reads none (or cannot parse it). The
+ * parser takes userinfo only before an "@", so a URL without one is not parsed: every exchange passes here twice.
+ */
 function parsedCredentials(url: string): URL | undefined {
+  if (!url.includes('@')) return undefined;
   try {
     const u = new URL(url);
     return u.username || u.password ? u : undefined;

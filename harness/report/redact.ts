@@ -214,7 +214,9 @@ export class Redactor {
     if (Array.isArray(v)) return v.map(x => this.walk(x));
     if (v && typeof v === 'object') {
       const out: Record<string, unknown> = {};
-      for (const [k, x] of Object.entries(v)) {
+      // Object.keys, not entries: the same members without an array per member (this walks every item a run reports).
+      for (const k of Object.keys(v)) {
+        const x = (v as Record<string, unknown>)[k];
         if (isSecretKey(k) && x !== undefined && x !== null && x !== '') {
           out[k] = typeof x === 'string' && /^(Bearer|Basic)\s/i.test(x) ? x.replace(/\s.*$/, ` ${REDACTED}`) : REDACTED;
         // `__proto__` defined, not assigned: assigning it would set the copy's prototype and drop the member.

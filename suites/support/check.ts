@@ -205,7 +205,7 @@ export async function send(c: CheckContext | null, req: ExchangeRequest): Promis
 function flagJsonText(c: CheckContext, ex: Exchange): void {
   const res = ex.response;
   if (res?.json === undefined || !res.body.whole) return;
-  const found = jsonTextFindings(res.text);
+  const found = jsonTextFindings(res.text, res.json);
   if (!found.length) return;
   c.note(`the answer's JSON text breaks RFC 8259 (its parsed value keeps one of the values): ` +
     found.slice(0, 5).map(f => `${f.pointer || '/'} ${f.found}`).join('; ') + (found.length > 5 ? ` and ${found.length - 5} more` : ''));

@@ -77,9 +77,11 @@ function perPartTests(ids: readonly string[], register: () => void): void {
  * says: attached (redacted: the worker knows the tokens), then skipped with the
  * check's own reason, failed with its message, or passed.
  */
-async function endCheck(testInfo: TestInfo, result: CheckResult): Promise<void> {
+function endCheck(testInfo: TestInfo, result: CheckResult): void {
   const clean = redactor.result(result);
-  await testInfo.attach(CHECK_ATTACHMENT, { body: JSON.stringify(clean), contentType: 'application/json' });
+  // Pushed: Playwright sends it to the runner as attach() does, without the step attach() adds around it, which
+  // captures a source-mapped stack and makes the test's output folder.
+  testInfo.attachments.push({ name: CHECK_ATTACHMENT, contentType: 'application/json', body: Buffer.from(JSON.stringify(clean)) });
   // The reason is the check's own: c.skip(reason) takes one, and the webhook
   // and receiver results carry theirs; a skip without one says so.
   if (clean.status === 'skipped') test.skip(true, clean.message ?? 'the check gave no reason for not running (a defect of the check)');

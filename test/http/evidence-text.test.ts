@@ -47,3 +47,10 @@ test('a field name given twice in an answer is found, with both values', () => {
   assert.match(found.find(f => f.pointer === '/nested/amount')!.found, /"amount" twice .*: 1 then 2/);
   assert.deepEqual(jsonTextFindings('{"a":1,"b":{"a":2}}'), []);
 });
+
+test('given the parsed answer, a text that names no field twice is passed as without it; one that does is found all the same', () => {
+  const texts = ['{"id":"a","nested":{"amount":1,"amount":2},"id":"b"}', '{"a":1,"b":{"a":2}}', '{"k":"x\\",\\"k\\":1","k":2}',
+    '{"a\\\\":1, "b":"\\":", "a\\\\" : 3}', '{"__proto__":1,"__proto__":2}', '[{"a":1,"a":2}]', '["a:", "b"]', '"x"', '{"a" \n:\t{"b":"\\u0022:"}}'];
+  for (const t of texts) assert.deepEqual(jsonTextFindings(t, JSON.parse(t)), jsonTextFindings(t), t);
+  assert.equal(jsonTextFindings('{"k":"x\\",\\"k\\":1","k":2}', JSON.parse('{"k":"x\\",\\"k\\":1","k":2}')).length, 1);
+});
