@@ -8,15 +8,35 @@ const MAX_BODY_BYTES = 1 << 20;
 
 export class BodyTooLarge extends Error {}
 
-export async function readBody(req: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) throw new BodyTooLarge(`body larger than ${MAX_BODY_BYTES} bytes`);
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+/**
+ * The whole body as UTF-8 text. Read by its events rather than a for-await
+ * loop, whose async iterator cost more than the rest of reading a small body;
+ * it ends alike: a body over the limit ends the request and is refused (the
+ * 413 is answered, then the connection is reset), an error or a close before
+ * the end rejects.
+ */
+export function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        // As Node's stream destroyer does for a server request that a for-await loop left: the request ends, not its
+        // connection, so the 413 still reaches the client.
+        (req as { socket: unknown }).socket = null;
+        req.destroy();
+        reject(new BodyTooLarge(`body larger than ${MAX_BODY_BYTES} bytes`));
+        return;
+      }
+      chunks.push(chunk);
+    });
+    let ended = false;
+    req.once('end', () => { ended = true; resolve(Buffer.concat(chunks).toString('utf8')); });
+    req.once('error', reject);
+    // Every request closes, after its end too: only a close before it is a failure worth an Error.
+    req.once('close', () => { if (!ended) reject(new Error('Premature close')); });
+  });
 }
 
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {

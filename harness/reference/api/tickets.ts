@@ -2,7 +2,7 @@
 // /consent and the authorize href of POST .../authorize point at
 // /bank/<kind>/<ticket> on this server. A ticket remembers what the page grants
 // and where to send the browser afterwards (x-redirect-url, spec 4.4).
-import { randomBytes } from 'node:crypto';
+import { randomBase64url } from '../random.ts';
 
 export type Ticket =
   | { kind: 'consent'; sessionId: string; scope: string; redirectUrl?: string }
@@ -15,7 +15,7 @@ export class TicketStore {
   private readonly tickets = new Map<string, Ticket>();
 
   issue(t: Ticket): string {
-    const id = randomBytes(16).toString('base64url');
+    const id = randomBase64url(16);
     this.tickets.set(id, t);
     if (this.tickets.size > MAX_TICKETS) this.tickets.delete(this.tickets.keys().next().value!);
     return id;

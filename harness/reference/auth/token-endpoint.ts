@@ -3,9 +3,9 @@
 // form bodies. Errors follow docs/profile.md's table (RFC 6749 5.2); every answer
 // carries Cache-Control: no-store (RFC 6749 5.1) unless the token-cacheable fault is on.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { randomBytes } from 'node:crypto';
 import { header, readBody, sendJson } from '../api/http.ts';
 import type { IssuedTokens, TokenStore } from './token-store.ts';
+import { randomBase64url } from '../random.ts';
 import type { CatalogName } from '../catalog-names.ts';
 
 export interface TokenEndpointOptions {
@@ -64,7 +64,7 @@ export function createTokenEndpoint(opts: TokenEndpointOptions) {
   function sendError(res: ServerResponse, e: TokenError): void {
     const body: Record<string, unknown> = { error: e.error, error_description: e.description };
     // Fault token-error-leaks-token: an error answer carries a (useless) access token.
-    if (faults.has('token-error-leaks-token')) body.access_token = randomBytes(32).toString('base64url');
+    if (faults.has('token-error-leaks-token')) body.access_token = randomBase64url(32);
     sendJson(res, e.status, body, { ...noStore(), ...e.headers });
   }
 

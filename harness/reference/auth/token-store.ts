@@ -2,10 +2,11 @@
 // 4.2, 8): by default access 3600 and refresh 7200 spec seconds (lifetimes.ts);
 // a refresh renews both and restarts both lifetimes. The token faults that
 // change lifetimes or renewal live here, each behind its catalog name.
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { Clock } from '../clock.ts';
 import { SHOWN_LIFETIMES, type Lifetimes } from '../lifetimes.ts';
 import type { CatalogName } from '../catalog-names.ts';
+import { randomBase64url } from '../random.ts';
 
 export interface IssuedTokens {
   accessToken: string;
@@ -33,13 +34,13 @@ export type AccessCheck = { ok: true; clientId: string } | { ok: false; why: 'un
 export type RefreshResult = { ok: true; tokens: IssuedTokens } | { ok: false; why: string };
 
 /** Opaque tokens: 32 random bytes; nothing about them is meant to be parsed. */
-const opaqueToken = () => randomBytes(32).toString('base64url');
+const opaqueToken = () => randomBase64url(32);
 
 const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
 
 /** Quirk token-jwt: a JWT-shaped token (header, claims with a jti, a signature of random bytes the store knows). */
 const jwtToken = (clientId: string) =>
-  `${b64({ alg: 'HS256', typ: 'JWT' })}.${b64({ jti: randomUUID(), azp: clientId })}.${randomBytes(32).toString('base64url')}`;
+  `${b64({ alg: 'HS256', typ: 'JWT' })}.${b64({ jti: randomUUID(), azp: clientId })}.${randomBase64url(32)}`;
 
 /** The jti of a JWT-shaped token, or undefined. */
 function jtiOf(token: string): string | undefined {
@@ -141,7 +142,8 @@ export class TokenStore {
   private prune(): void {
     this.issuedSincePrune = 0;
     const now = this.clock.now();
-    const forget = (map: Map<string, unknown>, t: string) => { map.delete(t); this.byJti.delete(jtiOf(t) ?? ''); };
+    // Only JWT-shaped tokens have a jti: an opaque one would make jtiOf parse (and throw) for nothing.
+    const forget = (map: Map<string, unknown>, t: string) => { map.delete(t); if (this.byJti.size) this.byJti.delete(jtiOf(t) ?? ''); };
     const kept = (r: { fromExchange?: boolean }) => !!r.fromExchange && this.faults.has('token-refresh-chain-no-expiry');
     if (!this.faults.has('token-refresh-no-expiry')) for (const [t, r] of this.refresh) if (now >= r.expiresAtMs && !kept(r)) forget(this.refresh, t);
     if (this.faults.has('token-no-expiry')) return;

@@ -36,9 +36,12 @@ const BICS: Record<string, [string, string]> = {
 
 const BBAN: Record<string, string> = { NO: '15036912347', SE: '80000000012345678912', FI: '15903000000123', DK: '00400440116111', DE: '100100100987654321' };
 
+/** The counterparty IBAN of each country, computed once rather than at every request for transactions. */
+const IBAN: Record<string, string> = Object.fromEntries(Object.entries(BBAN).map(([c, bban]) => [c, iban(c, bban)]));
+
 const TEMPLATES: Template[] = [
-  { amount: '25000.00', indicator: 'CRDT', daysAgo: 2, counterparty: c => ({ account: iban(c, BBAN[c]), name: 'Acme Employer AS', agent: BICS[c][0] }) },
-  { amount: '899.00', indicator: 'DBIT', daysAgo: 3, counterparty: c => ({ account: iban(c, BBAN[c]), name: 'Nordic Power Ltd', agent: BICS[c][1] }) },
+  { amount: '25000.00', indicator: 'CRDT', daysAgo: 2, counterparty: c => ({ account: IBAN[c], name: 'Acme Employer AS', agent: BICS[c][0] }) },
+  { amount: '899.00', indicator: 'DBIT', daysAgo: 3, counterparty: c => ({ account: IBAN[c], name: 'Nordic Power Ltd', agent: BICS[c][1] }) },
   // A card purchase: the bank gives no counterparty, so all three fields are "".
   { amount: '54.90', indicator: 'DBIT', daysAgo: 5, counterparty: () => ({ account: '', name: '', agent: '' }) },
   { amount: '120.00', indicator: 'CRDT', daysAgo: 8, counterparty: () => ({ account: '', name: 'Ola Friend', agent: '' }) },
