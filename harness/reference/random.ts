@@ -10,6 +10,7 @@ let used = POOL_BYTES;
 
 /** `bytes` random bytes as base64url, like randomBytes(bytes).toString('base64url'); bytes never exceeds the pool. */
 export function randomBase64url(bytes: number): string {
+  if (bytes > POOL_BYTES) throw new RangeError(`randomBase64url takes at most ${POOL_BYTES} bytes, not ${bytes}`);
   if (used + bytes > POOL_BYTES) {
     randomFillSync(pool);
     used = 0;
