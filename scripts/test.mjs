@@ -2,7 +2,8 @@
 // The project's test command (`npm test`): type-check everything, lint, look
 // for dead code, then run every test/**/*.test.ts with Node's test runner
 // through tsx. Extra arguments are file filters: `npm test -- reference` runs
-// the tests whose path contains "reference".
+// the tests whose path contains "reference". `--plan` prints, as JSON, which
+// files share a process and why the others do not, and runs nothing.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { constants, getPriority, setPriority, tmpdir } from 'node:os';
@@ -10,7 +11,8 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const filters = process.argv.slice(2);
+const planOnly = process.argv.includes('--plan');
+const filters = process.argv.slice(2).filter(a => a !== '--plan');
 // Each phase prints how long it took (bench/tests.bench.ts reads these lines).
 const started = Date.now();
 const ended = (name, t0) => console.log(`phase: ${name} ended in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
@@ -31,7 +33,7 @@ if (!files.length) {
 // every line, the length cap included) and dead code (knip.json: unused files,
 // exports, dependencies), each a process of its own beside the type-check.
 // Whole runs only: a filtered run is for one area. PIS_SKIP_LINT=1 skips them.
-const lints = filters.length || process.env.PIS_SKIP_LINT ? [] : [
+const lints = filters.length || planOnly || process.env.PIS_SKIP_LINT ? [] : [
   ['eslint', 'eslint/bin/eslint.js', ['.']],
   ['knip', 'knip/bin/knip.js', []],
 ].map(([name, bin, args]) => new Promise(done => {
@@ -40,7 +42,7 @@ const lints = filters.length || process.env.PIS_SKIP_LINT ? [] : [
     .on('exit', code => done({ name, code, s: ((Date.now() - t0) / 1000).toFixed(1) }));
 }));
 
-if (!process.env.PIS_SKIP_TYPECHECK) {
+if (!process.env.PIS_SKIP_TYPECHECK && !planOnly) {
   console.log('type-checking (tsc --noEmit)...');
   const tsc = spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '--noEmit', '-p', root], { stdio: 'inherit', cwd: root });
   if (tsc.status !== 0) process.exit(tsc.status ?? 1);
@@ -176,13 +178,23 @@ const inShared = new Set(shared.flatMap(g => g.members));
 /** How a test file or a shared process's entry is named in the figures. */
 const labelOf = file => shared.find(g => g.entry === file)?.label ?? relative(root, file);
 const ownProcess = files.filter(f => !ALONE.includes(f) && !inShared.has(f)).sort((a, b) => rank(a) - rank(b));
-if (shared.length) console.log(`sharing: ${inShared.size} test files in ${shared.length} processes, one per folder (PIS_TEST_SEPARATE=1: each its own)`);
+if (shared.length && !planOnly) {
+  console.log(`sharing: ${inShared.size} test files in ${shared.length} processes, one per folder (PIS_TEST_SEPARATE=1: each its own)`);
+}
 const phases = [
   // The longest files first, then the shared processes, the largest first, then the rest in path order.
   { files: [...ownProcess.filter(f => LONGEST.includes(f)), ...shared.map(g => g.entry), ...ownProcess.filter(f => !LONGEST.includes(f))],
     count: ownProcess.length + inShared.size, concurrency },
   { files: files.filter(f => ALONE.includes(f)), concurrency: '1' },
 ].filter(p => p.files.length);
+if (planOnly) {
+  const why = f => ALONE.includes(f) ? 'run alone' : LONGEST.includes(f) ? 'among the longest' : OWN_PROCESS.includes(f) ? 'named in OWN_PROCESS'
+    : ownProcessReason(f) ?? (process.env.PIS_TEST_SEPARATE ? 'PIS_TEST_SEPARATE' : 'the only one of its folder that could share');
+  console.log(JSON.stringify({ shared: Object.fromEntries(shared.map(g => [g.label, g.members])),
+    own: Object.fromEntries(files.filter(f => !inShared.has(f)).map(f => [f, why(f)])) }, null, 2));
+  rmSync(failuresDir, { recursive: true, force: true });
+  process.exit(0);
+}
 const RUN_FILES = join(root, 'scripts/run-files.mjs');
 const FILE_CPU = pathToFileURL(join(root, 'scripts/file-cpu.mjs')).href;
 
