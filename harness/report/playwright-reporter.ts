@@ -40,6 +40,11 @@ export interface ReporterOptions {
   secretVariables: string[];
   /** In a batch of runs (a describe block per target, suites/support/part.ts), the part whose tests this reporter reports; absent: every test. */
   part?: string;
+  /**
+   * A proof part of the tests' batches (test/run/batch.ts), which read its results.json alone: the folder gets plan.json
+   * and results.json, as `run` writes them, and no results.jsonl, junit.xml or index.html. `run` never sets it.
+   */
+  resultsOnly?: boolean;
 }
 
 /** What the reporter tells `run` beyond the report folder (written to its statusFile, outside the folder). */
@@ -120,7 +125,7 @@ export default class PisReporter implements Reporter {
       const selected = tests.map(t => this.meta(t));
       const ids = new Set(selected.map(m => m.id));
       const notSelected = candidates(this.options.candidatesFile).filter(c => !ids.has(c.id));
-      this.writer = new ReportWriter(dir, header, this.redactor, { selected, notSelected });
+      this.writer = new ReportWriter(dir, header, this.redactor, { selected, notSelected }, { resultsOnly: this.options.resultsOnly === true });
     }
     const total = this.selected = tests.length;
     const files = new Set(tests.map(suiteFile));

@@ -31,14 +31,19 @@ export class ReportWriter {
   /** The renderers that failed in finish() (each already said so on stderr). */
   failedRenderers: string[] = [];
 
-  constructor(dir: string, private readonly header: ReportHeader, private readonly redactor: Redactor, private readonly plan?: ReportPlan) {
+  /**
+   * `resultsOnly`: the folder gets plan.json and results.json alone (a proof part of the tests' batches, which reads
+   * nothing else); results.json is the same either way.
+   */
+  constructor(dir: string, private readonly header: ReportHeader, private readonly redactor: Redactor, private readonly plan?: ReportPlan,
+    private readonly o: { resultsOnly?: boolean } = {}) {
     this.dir = resolve(dir);
     mkdirSync(this.dir, { recursive: true });
     for (const f of REPORT_FILES) rmSync(join(this.dir, f), { force: true });
     const planFile: PlanFile = { tool: { ...TOOL }, ...header, startedAt: this.startedAt, selected: plan?.selected ?? [],
       ...(plan?.notSelected ? { notSelected: plan.notSelected } : {}) };
     writeFileSync(join(this.dir, PLAN_FILE), JSON.stringify({ ...planFile, target: this.redactor.value(planFile.target) }) + '\n');
-    writeFileSync(join(this.dir, 'results.jsonl'), '');
+    if (!o.resultsOnly) writeFileSync(join(this.dir, 'results.jsonl'), '');
     linkLatest(this.dir);
   }
 
@@ -49,7 +54,7 @@ export class ReportWriter {
     const clean = this.redactor.result(check);
     this.checks.push(clean);
     this.redactedAt.set(clean, this.redactor.revision);
-    appendFileSync(join(this.dir, 'results.jsonl'), JSON.stringify(clean) + '\n');
+    if (!this.o.resultsOnly) appendFileSync(join(this.dir, 'results.jsonl'), JSON.stringify(clean) + '\n');
     return clean;
   }
 
@@ -69,7 +74,7 @@ export class ReportWriter {
       header: this.header, plan: this.plan, checks: this.checks, startedAt: this.startedAt, finishedAt: new Date().toISOString(),
       interrupted: !!extra.interrupted, deliveries: extra.deliveries,
     }), clean);
-    this.failedRenderers = writeReportFiles(this.dir, results);
+    this.failedRenderers = writeReportFiles(this.dir, results, this.o.resultsOnly ? [] : RENDERERS);
     return results;
   }
 }

@@ -127,7 +127,7 @@ const RUN_SHAPE: Record<string, [Kind, boolean?]> = {
   'name': ['string'], 'target': ['object'], 'selected': ['array'], 'files': ['array'], 'webhookRunFile': ['string', true],
   'report': ['object'], 'report.reportDir': ['string'], 'report.header': ['object'], 'report.candidatesFile': ['string', true],
   'report.statusFile': ['string'], 'report.notesFd': ['number', true], 'report.stdout': ['string'], 'report.secretVariables': ['array'],
-  'report.part': ['string', true],
+  'report.part': ['string', true], 'report.resultsOnly': ['boolean', true],
 };
 
 const kindOf = (v: unknown): Kind | 'other' => Array.isArray(v) ? 'array'

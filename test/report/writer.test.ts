@@ -36,6 +36,25 @@ test('writes jsonl as it goes, then json, junit and html, without secrets; a fai
   } finally { rmSync(dir, { recursive: true, force: true }); }
 });
 
+test('resultsOnly (a proof part of a batch): plan.json and results.json alone, results.json as the full report writes it', () => {
+  const dirs = [mkdtempSync(join(tmpdir(), 'pis-report-')), mkdtempSync(join(tmpdir(), 'pis-report-'))];
+  try {
+    const written = dirs.map((dir, i) => {
+      const w = new ReportWriter(dir, { command: 'run', target: { baseUrl: 'http://x' }, timeScale: 0.1 }, new Redactor().add('the-client-secret'),
+        undefined, { resultsOnly: i === 1 });
+      w.add(check({}));
+      w.add(check({ id: 'token.issue.no-store', level: 'should', status: 'failed', seen: 'secret the-client-secret',
+        evidence: [{ kind: 'note', text: 'Authorization: Bearer abc' }] }));
+      w.finish();
+      // Its two times apart, results.json is the same text.
+      return readFileSync(join(dir, 'results.json'), 'utf8').replace(/"(startedAt|finishedAt)": "[^"]*"/g, '"$1": ""');
+    });
+    assert.deepEqual(readdirSync(dirs[1]!).sort(), ['plan.json', 'results.json']);
+    assert.equal(written[1], written[0]);
+    assert.equal(written[1]!.includes('the-client-secret'), false);
+  } finally { for (const d of dirs) rmSync(d, { recursive: true, force: true }); }
+});
+
 test('finish redacts a check again only when a secret was registered after the check was added', () => {
   const dir = mkdtempSync(join(tmpdir(), 'pis-report-'));
   try {

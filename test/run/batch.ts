@@ -8,7 +8,10 @@
 // `run`'s flags would give it. Each part is planned by the code `run` plans
 // with (preflight, planSelection) and judged by the same verdict;
 // test/run/catalog.test.ts holds a batch's part equal to `run`'s own run of
-// the clean reference, check by check.
+// the clean reference, check by check. A part's report folder gets only
+// plan.json and results.json (the reporter's resultsOnly), results.json as
+// `run` writes it: the tests read nothing else, and results.jsonl, junit.xml
+// and index.html cost the runner about a third of a CPU second per part.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -130,7 +133,8 @@ async function runBatch(entries: readonly BatchEntry[], o: Pick<BatchOptions, 't
       if (secrets && JSON.stringify(secrets) !== JSON.stringify(target.env)) throw new Error(`${e.name}: the parts of a batch must share their secrets`);
       secrets = target.env;
       runs.push({ name: e.name, checks: selected.checks, notSelected: selected.notSelected, target: target.open,
-        report: { reportDir: mkdtempSync(join(tmpdir(), 'pis-run-')), header, stdout: 'line', secretVariables: [...SECRET_VARIABLES] } });
+        report: { reportDir: mkdtempSync(join(tmpdir(), 'pis-run-')), header, stdout: 'line', secretVariables: [...SECRET_VARIABLES],
+          resultsOnly: true } });
     }
     const out = await runPlaywright({ runs, scratch: scratch.dir, secrets: secrets ?? {}, requirementWindows: [...requirementWindows()],
       playwright: { workers: o.workers, maxWaitS: 60, globalTimeoutS: 0 }, capture: true });
