@@ -250,17 +250,31 @@ describe('token faults on the clock', { concurrency: true }, () => {
 
   it('token-refresh-chain-old-schedule: the refresh token of a second exchange dies on the first exchange\'s schedule (not on a clean reference)',
     async () => {
-      const status = async (faults: string[]) => {
+      // The third exchange goes 8000 spec s after the first and 5000 after the second (refresh tokens live 7200): it is
+      // judged when its answer came within 7200 spec s of the second's request (sent while that token lived, on a clean
+      // reference), else the machine held it and the pair is tried again, at most three times.
+      const exchange = async (faults: string[]) => {
         const { ref, client } = await withReference({ timeScale: 0.0005, faults });
         try {
           const first = await refresh(client, ref, (await issue(client, ref)).json.refresh_token);
           await ref.clock.sleep(3000 * S);
+          const asked = ref.clock.now();
           const second = await refresh(client, ref, first.json.refresh_token);
           assert.equal(second.json.refresh_expires_in, 7200);
           await ref.clock.sleep(5000 * S);
-          return (await refresh(client, ref, second.json.refresh_token)).status;
+          const { status } = await refresh(client, ref, second.json.refresh_token);
+          return { status, afterSecondS: (ref.clock.now() - asked) / S };
         } finally { await ref.close(); }
       };
-      assert.deepEqual([await status(['token-refresh-chain-old-schedule']), await status([])], [400, 200]);
+      const seen: string[] = [];
+      for (let attempt = 0; attempt < 3; attempt++) {
+        const got = [await exchange(['token-refresh-chain-old-schedule']), await exchange([])];
+        seen.push(got.map(x => `${x.status} within ${x.afterSecondS.toFixed(0)} spec s of the second exchange`).join(' / '));
+        if (got[1]!.afterSecondS < 7200) {
+          assert.deepEqual(got.map(x => x.status), [400, 200], seen.join('; '));
+          return;
+        }
+      }
+      assert.fail(`the third exchange could not be placed on the clock three times (the machine held it): ${seen.join('; ')}`);
     });
 });
