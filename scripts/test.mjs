@@ -179,7 +179,8 @@ const inShared = new Set(shared.flatMap(g => g.members));
 const labelOf = file => shared.find(g => g.entry === file)?.label ?? relative(root, file);
 const ownProcess = files.filter(f => !ALONE.includes(f) && !inShared.has(f)).sort((a, b) => rank(a) - rank(b));
 if (shared.length && !planOnly) {
-  console.log(`sharing: ${inShared.size} test files in ${shared.length} processes, one per folder (PIS_TEST_SEPARATE=1: each its own)`);
+  const processes = `${shared.length} process${shared.length === 1 ? '' : 'es'}`;
+  console.log(`sharing: ${inShared.size} test files in ${processes}, one per folder (PIS_TEST_SEPARATE=1: each its own)`);
 }
 const phases = [
   // The longest files first, then the shared processes, the largest first, then the rest in path order.
