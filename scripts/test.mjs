@@ -133,6 +133,10 @@ const env = { ...process.env, PIS_TEST: '1', PIS_TEST_FAILURES: FAILURES, PIS_TE
 //   Playwright): it waits for them, and so would every file after it;
 // - judges milliseconds (test/helpers/priority.ts): the higher priority it asks for
 //   would carry over to the files after it;
+// - reads the wall clock (performance.now(), Date.now()): what it times would
+//   include the pauses the files before it leave (their heap to collect); a
+//   bench's whole run saw test/sink/server.test.ts, after the sink's scale test
+//   in their shared process, get a head 2895 ms late where it allows 400;
 // - is named in OWN_PROCESS, with the reason;
 // - is run alone or among the longest (above).
 // PIS_TEST_SEPARATE=1 gives every file its own process, to find out whether a
@@ -150,7 +154,8 @@ function ownProcessReason(file) {
   const text = readFileSync(join(root, file), 'utf8');
   let why = /^(before|after|beforeEach|afterEach)\(/m.test(text) ? 'a hook at its top level'
     : /from '(node:)?child_process'|from '@playwright\/test'/.test(text) ? 'it starts processes'
-      : /helpers\/priority\.ts'/.test(text) ? 'it judges milliseconds' : undefined;
+      : /helpers\/priority\.ts'/.test(text) ? 'it judges milliseconds'
+        : /performance\.now\(\)|Date\.now\(\)/.test(text) ? 'it reads the wall clock' : undefined;
   for (const m of why ? [] : text.matchAll(/from '(\.[^']+\.ts)'/g)) {
     const helper = relative(root, join(root, dirname(file), m[1]));
     if (!helper.startsWith('test/') || !existsSync(join(root, helper))) continue;

@@ -37,6 +37,7 @@ test('every test file runs once: shared by its folder, or alone with the reason'
   assert.equal(p.own['test/helpers/again-on-stall.test.ts'], 'it starts processes', 'through test/helpers/cli.ts');
   assert.equal(p.own['test/sink/reference-faults-a.test.ts'], 'it judges milliseconds', 'through test/sink/reference-cases.ts');
   assert.equal(p.own['test/report/hostile-report.test.ts'], 'a hook at its top level');
+  assert.equal(p.own['test/sink/server.test.ts'], 'it reads the wall clock');
   assert.equal(p.own['test/suites/target.test.ts'], 'named in OWN_PROCESS');
   assert.equal(p.own['test/run/catalog.test.ts'], 'among the longest');
   assert.equal(p.own['test/run/default.test.ts'], 'run alone');
