@@ -121,9 +121,10 @@ const env = { ...process.env, PIS_TEST: '1', PIS_TEST_FAILURES: FAILURES, PIS_TE
 
 // Test files that only compute share a process, one per folder of test/. A file's own
 // process costs about a CPU second to start (Node, tsx's loader, the test runner, and
-// the project's modules, loaded again in each): the 67 files that share now took
-// 128.8 CPU s (171 s, four at once), each in a process of its own, and 56.3 CPU s
-// (80 s) in 13 shared ones, measured back to back on a 2-core machine at load 7 to 9.
+// the project's modules, loaded again in each): 67 files took 128.8 CPU s (171 s,
+// four at once), each in a process of its own, and 56.3 CPU s (80 s) in 13 shared
+// ones, measured back to back on a 2-core machine at load 7 to 9 (61 of them share
+// now: the wall-clock rule below keeps 6 apart).
 // In the shared process each file's tests run in a describe block named after the
 // file, one file after the other, in path order. A file keeps a process of its own
 // when it
