@@ -2,11 +2,12 @@
 // ("could not be judged"), at one place of it (the sink's own lateness named),
 // and at an API check whose remedy asks for a quieter machine. A whole run that
 // three busy tries left short only of what the load kept from being judged is
-// too busy to judge; one with a failure or another check not run is not.
+// too busy to judge; one with a failure or another check not run is not. A
+// fault case runs again when a named check it missed passed on a skewed run.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { judgeable, tooBusyToJudge } from './stall.ts';
-import { tooBusyForCase } from './reference-cases.ts';
+import { faultUnjudged, runSkew, tooBusyForCase } from './reference-cases.ts';
 
 const PLACE_BLURRED = "exercised 4 of 6 event-positions; not at normal first: the sender gave up after 4.20 s: with the sink's own lateness " +
   'around the attempt (0.58 s, measured) and a head start of up to 0.00 s (the sender\'s quickest turnaround) it waited between 3.61 s and ' +
@@ -59,4 +60,25 @@ test('a clean webhook case is skipped only when both its runs stalled past the t
   assert.equal(tooBusyForCase({ ...notRun, stall: 150 }, { ...notRun, stall: 299 }, 200), undefined);
   assert.equal(tooBusyForCase({ ...notRun, stall: 299 }, { problems: ['webhook.order.ack-gated failed: …'], notRunOnly: false, stall: 299 }, 200), undefined);
   assert.equal(tooBusyForCase({ ...notRun, stall: 299 }, { problems: [], notRunOnly: true, stall: 299 }, 200), undefined);
+});
+
+test('a fault case is judged again alone when what it missed passed on a run the sink saw skewed, never when it saw it as sent', () => {
+  // Attempts of one checkout in real ms at time scale 1: the reference's send and end, the sink's arrival and answer.
+  const at = (checkoutId: string, sentAtMs: number, endedAtMs: number) =>
+    ({ checkoutId, event: 0, status: 'STARTED', attempt: 1, copy: 1, sentAtMs, endedAtMs, outcome: 'http-500' as const, written: true, headers: {} });
+  const got = (checkoutId: string, arrivedMs: number, answeredMs: number) => ({ checkoutId, body: '{}', arrivedMs, answeredMs, answer: 500 });
+  const logged = [at('a', 0, 5), at('a', 2_000, 2_005), at('b', 0, 5), at('b', 2_000, 2_005)];
+  // Checkout b's second attempt reached the sink 350 ms later than the reference's 2 s gap: a backoff read 2.35 s.
+  const skewed = runSkew(1, logged, [got('a', 100, 105), got('a', 2_100, 2_105), got('b', 40, 45), got('b', 2_390, 2_395)]);
+  assert.equal(skewed.checkoutId, 'b');
+  assert.equal(Math.round(skewed.skewMs), 350);
+  assert.equal(runSkew(1, logged, [got('a', 100, 105), got('a', 2_110, 2_115), got('b', 40, 45), got('b', 2_040, 2_045)]).skewMs, 10);
+  const missedPass = { missed: ['passed'], outsideSkewsMs: [], levelMet: false, floorMs: 200 };
+  assert.equal(faultUnjudged({ ...missedPass, runSkewMs: 350 }), true);
+  assert.equal(faultUnjudged({ ...missedPass, runSkewMs: 150 }), false, 'a pass on a run the sink saw as sent is a missed fault');
+  assert.equal(faultUnjudged({ ...missedPass, missed: ['skipped'], runSkewMs: 0 }), true, 'a named check not run');
+  assert.equal(faultUnjudged({ ...missedPass, missed: ['absent'], runSkewMs: 350 }), false, 'a check missing from the results');
+  assert.equal(faultUnjudged({ ...missedPass, runSkewMs: 350, outsideSkewsMs: [350, 120] }), false, 'a failure outside met no skew');
+  assert.equal(faultUnjudged({ ...missedPass, missed: [], runSkewMs: 350, outsideSkewsMs: [350] }), false, 'the level missed, nothing named missed');
+  assert.equal(faultUnjudged({ ...missedPass, missed: [], levelMet: true, runSkewMs: 0, outsideSkewsMs: [350] }), true);
 });

@@ -166,21 +166,44 @@ export function sameAttempts(recorded: readonly { checkoutId?: string; body: str
  * that they do not pair). A sender that hung up after its 5 s shows 5 s on its side; a sink that stamped the
  * request late shows less on its own.
  */
-function timeline(message: string, scale: number, logged: readonly ReferenceAttempt[],
-  recorded: readonly { checkoutId?: string; body: string; arrivedMs: number; answeredMs?: number; closedMs?: number; lagMs?: number;
-    answer: unknown }[]) {
-  const id = /checkout ([0-9a-f-]{8,})/i.exec(message)?.[1];
-  const sent = logged.filter(a => a.checkoutId === id).sort((a, b) => a.sentAtMs - b.sentAtMs);
-  const got = recorded.filter(a => a.checkoutId === id);
-  if (!id || !sent.length || !got.length) return { text: '', skewMs: 0 };
-  const ms = (n: number) => n.toFixed(1);
-  const s0 = sent[0]!.sentAtMs * scale, a0 = got[0]!.arrivedMs;
+type Recorded = { checkoutId?: string; body: string; arrivedMs: number; answeredMs?: number; closedMs?: number; lagMs?: number; answer: unknown };
+
+/** The skew of one checkout's attempts (see timeline), `sent` in the reference's order; 0 when the two sides do not pair. */
+function skewOf(sent: readonly ReferenceAttempt[], got: readonly Recorded[], scale: number): number {
   let skewMs = 0;
   if (sent.length === got.length) for (let i = 0; i < sent.length; i++) {
     if (i > 0) skewMs = Math.max(skewMs, Math.abs((sent[i]!.sentAtMs - sent[i - 1]!.sentAtMs) * scale - (got[i]!.arrivedMs - got[i - 1]!.arrivedMs)));
     const end = got[i]!.answeredMs ?? got[i]!.closedMs;
     if (end !== undefined) skewMs = Math.max(skewMs, Math.abs((sent[i]!.endedAtMs - sent[i]!.sentAtMs) * scale - (end - got[i]!.arrivedMs)));
   }
+  return skewMs;
+}
+
+/**
+ * The most skewed checkout of a run: where the sink's view of the reference's timing differed most from how the
+ * reference sent it (real ms), and which checkout that was. A check that judged timing on such a run may have passed
+ * a fault the sink saw blurred (a capped backoff's 10 s read 10.2 to 11.8 s, taken for jitter, at load 9).
+ */
+export function runSkew(scale: number, logged: readonly ReferenceAttempt[], recorded: readonly Recorded[]): { skewMs: number; checkoutId?: string } {
+  let worst: { skewMs: number; checkoutId?: string } = { skewMs: 0 };
+  const ids = new Set(logged.map(a => a.checkoutId));
+  for (const id of ids) {
+    const skewMs = skewOf(logged.filter(a => a.checkoutId === id).sort((a, b) => a.sentAtMs - b.sentAtMs),
+      recorded.filter(a => a.checkoutId === id), scale);
+    if (skewMs > worst.skewMs) worst = { skewMs, ...(id ? { checkoutId: id } : {}) };
+  }
+  return worst;
+}
+
+function timeline(message: string, scale: number, logged: readonly ReferenceAttempt[],
+  recorded: readonly Recorded[]) {
+  const id = /checkout ([0-9a-f-]{8,})/i.exec(message)?.[1];
+  const sent = logged.filter(a => a.checkoutId === id).sort((a, b) => a.sentAtMs - b.sentAtMs);
+  const got = recorded.filter(a => a.checkoutId === id);
+  if (!id || !sent.length || !got.length) return { text: '', skewMs: 0 };
+  const ms = (n: number) => n.toFixed(1);
+  const s0 = sent[0]!.sentAtMs * scale, a0 = got[0]!.arrivedMs;
+  const skewMs = skewOf(sent, got, scale);
   const status = (body: string) => { try { return (JSON.parse(body) as { status?: string }).status; } catch { return '?'; } };
   const ref = sent.map(a => `${a.status} #${a.attempt} at ${ms(a.sentAtMs * scale - s0)}, ended ${ms(a.endedAtMs * scale - s0)} (${a.outcome})`);
   const text = `; the reference sent: ${ref.join('; ')}` +
@@ -215,6 +238,19 @@ export function cleanCase(quirk: string, setup = USUAL): Case {
   };
 }
 
+/**
+ * Whether a fault case's wrong outcome measured the machine rather than the checks, so that it is judged again alone:
+ * every named check that did not fail was not run (its figures could not tell), or passed on a run where some
+ * checkout reached the sink skewed past the tolerance (`runSkewMs`); every failure outside the fault's place met such
+ * a skew itself; and the fault was seen at its level, or a named check was missed (else the case is plainly wrong).
+ */
+export function faultUnjudged(o: {
+  missed: readonly string[]; outsideSkewsMs: readonly number[]; levelMet: boolean; runSkewMs: number; floorMs: number;
+}): boolean {
+  return o.missed.every(status => status === 'skipped' || (status === 'passed' && o.runSkewMs > o.floorMs)) &&
+    o.outsideSkewsMs.every(ms => ms > o.floorMs) && (o.levelMet || o.missed.length > 0);
+}
+
 /** One webhook fault of catalog.yaml: every check proofs.yaml names fails, one at the fault's level, nothing outside its prefix. */
 export function faultCase(f: (typeof FAULTS)[number], setup = OWN_SETUP[f.name] ?? LIGHTER[f.name] ?? USUAL): Case {
   const named = PROOFS[f.name]?.fails ?? [];
@@ -241,9 +277,14 @@ export function faultCase(f: (typeof FAULTS)[number], setup = OWN_SETUP[f.name] 
       ];
       // As for a clean case: a named check that could not judge (not run, with its figures), or a failure outside the
       // fault's place whose attempts reached the sink apart from how the reference sent them by more than the
-      // tolerance, measured the machine: the case is judged again alone, where the proof must hold in full.
-      const unjudged = missed.every(id => checks.find(c => c.id === id)?.status === 'skipped') &&
-        outside.every(({ t }) => t.skewMs > setup.floorMs) && (levelMet || missed.length > 0);
+      // tolerance, measured the machine: the case is judged again alone, where the proof must hold in full. So did a
+      // named check that passed on a run where some checkout reached the sink that skewed: the blur may have hidden
+      // the fault (a capped backoff's delays read 10.2 to 11.8 s, taken for jitter).
+      const skew = runSkew(setup.scale, logged, recorded);
+      const unjudged = faultUnjudged({ missed: missed.map(id => checks.find(c => c.id === id)?.status ?? 'absent'),
+        outsideSkewsMs: outside.map(({ t }) => t.skewMs), levelMet, runSkewMs: skew.skewMs, floorMs: setup.floorMs });
+      if (missed.length && skew.skewMs > setup.floorMs)
+        problems.push(`(the sink saw checkout ${skew.checkoutId} up to ${skew.skewMs.toFixed(0)} ms apart from how the reference sent it)`);
       return { problems, unjudged };
     }),
   };
