@@ -99,11 +99,22 @@ function namesAllKept(text: string, parsed: unknown): boolean {
 export function jsonTextFindings(text: string, parsed?: unknown): Violation[] {
   if (parsed !== undefined && namesAllKept(text, parsed)) return [];
   const s = new JsonSplitter();
-  const p = [...s.write(Buffer.from(text, 'utf8')), ...s.end()].find(x => x.kind === 'item');
-  if (p?.kind !== 'item') return [];
-  const entry = toEntry('', p);
-  return entry.kind === 'item' ? entry.findings : [];
+  // The splitter reads a top-level array as a list of items, as `validate` does: each element is judged, its
+  // pointers put under its index.
+  const list = TOP_ARRAY.test(text);
+  const out: Violation[] = [];
+  let index = 0;
+  for (const p of [...s.write(Buffer.from(text, 'utf8')), ...s.end()]) {
+    if (p.kind !== 'item') continue;
+    const entry = toEntry('', p);
+    if (entry.kind === 'item') out.push(...(list ? entry.findings.map(f => ({ ...f, pointer: `/${index}${f.pointer}` })) : entry.findings));
+    index++;
+  }
+  return out;
 }
+
+/** A JSON text whose value is an array (RFC 8259 white space may come first). */
+const TOP_ARRAY = /^[ \t\n\r]*\[/;
 
 function cannotRead(file: string, e: unknown): Unreadable {
   const code = (e as NodeJS.ErrnoException).code;

@@ -54,3 +54,11 @@ test('given the parsed answer, a text that names no field twice is passed as wit
   for (const t of texts) assert.deepEqual(jsonTextFindings(t, JSON.parse(t)), jsonTextFindings(t), t);
   assert.equal(jsonTextFindings('{"k":"x\\",\\"k\\":1","k":2}', JSON.parse('{"k":"x\\",\\"k\\":1","k":2}')).length, 1);
 });
+
+test('an answer that is an array is judged at every element, each finding under its index', () => {
+  const t = '[{"a":1},\n {"b":1,"b":2}, "c", {"d":{"e":1,"e":1}}]';
+  for (const found of [jsonTextFindings(t), jsonTextFindings(t, JSON.parse(t))])
+    assert.deepEqual(found.map(f => [f.pointer, f.level]), [['/1/b', 'must'], ['/3/d/e', 'should']]);
+  assert.match(jsonTextFindings(t)[0]!.found, /"b" twice \(again at line 2, column \d+\): 1 then 2/);
+  assert.deepEqual(jsonTextFindings('[{"a":1},{"a":2}]'), [], 'the same name in two elements is no duplicate');
+});
