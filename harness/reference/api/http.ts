@@ -9,34 +9,22 @@ const MAX_BODY_BYTES = 1 << 20;
 export class BodyTooLarge extends Error {}
 
 /**
- * The whole body as UTF-8 text. Read by its events rather than a for-await
- * loop, whose async iterator cost more than the rest of reading a small body;
- * it ends alike: a body over the limit ends the request and is refused (the
- * 413 is answered, then the connection is reset), an error or a close before
- * the end rejects.
+ * The whole body as UTF-8 text. A body over the limit ends the request and is
+ * refused: leaving the for-await loop makes Node's stream destroyer end the
+ * request but not its connection, so the 413 is answered while the client is
+ * still sending; the rest of the body is not read, and the connection is left
+ * to the server's timeouts. (Reading by 'data' events costs a few µs less per
+ * request, but ending the request alone then takes writing to Node's internals.)
  */
-export function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
-        // As Node's stream destroyer does for a server request that a for-await loop left: the request ends, not its
-        // connection, so the 413 still reaches the client.
-        (req as { socket: unknown }).socket = null;
-        req.destroy();
-        reject(new BodyTooLarge(`body larger than ${MAX_BODY_BYTES} bytes`));
-        return;
-      }
-      chunks.push(chunk);
-    });
-    let ended = false;
-    req.once('end', () => { ended = true; resolve(Buffer.concat(chunks).toString('utf8')); });
-    req.once('error', reject);
-    // Every request closes, after its end too: only a close before it is a failure worth an Error.
-    req.once('close', () => { if (!ended) reject(new Error('Premature close')); });
-  });
+export async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY_BYTES) throw new BodyTooLarge(`body larger than ${MAX_BODY_BYTES} bytes`);
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {

@@ -3,6 +3,7 @@
 // new, deleted, expired and unknown sessions, and the api-errors-4xx and
 // api-errors-401-403 quirks.
 import assert from 'node:assert/strict';
+import { connect } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { Reference } from '../../../harness/reference/index.ts';
 import { assertConsentLink, assertError } from './assert-error.ts';
@@ -71,6 +72,28 @@ describe('API errors (clean reference)', () => {
     assertError(await c.call('GET', `/consent/${c.sessionId}?scope=everything`, { headers: { 'x-psu-ip-address': '192.0.2.1' } }), 510, '1002');
     await c.consent();
     assertError(await c.call('GET', '/accounts', { headers: { 'x-psu-ip-address': '999.1.1.1' } }), 510, '1004');
+  });
+
+  it('refuses a body over 1 MiB with 413 and its error body, answered while the body is still coming', async () => {
+    // A raw socket: the answer is read whole, by its content-length, while the body is still being sent.
+    const url = new URL(`${ref.baseUrl}/session`);
+    const body = Buffer.alloc(1_500_000, 0x20);
+    const head = `POST ${url.pathname} HTTP/1.1\r\nhost: ${url.host}\r\nauthorization: Bearer ${c.token}\r\nx-device-id: d\r\n` +
+      `content-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n`;
+    const answer = await new Promise<string>((resolve, reject) => {
+      let got = '';
+      const socket = connect(Number(url.port), url.hostname, () => { socket.write(head); socket.write(body); });
+      const whole = () => {
+        const end = got.indexOf('\r\n\r\n'), length = /\r\ncontent-length: (\d+)/i.exec(got)?.[1];
+        return end >= 0 && length !== undefined && Buffer.byteLength(got.slice(end + 4)) >= Number(length);
+      };
+      socket.setEncoding('utf8');
+      socket.on('data', d => { got += d; if (whole()) { socket.destroy(); resolve(got); } });
+      socket.on('error', reject);
+      socket.on('close', () => reject(new Error(`the connection ended before a whole answer: ${JSON.stringify(got.slice(0, 200))}`)));
+    });
+    assert.match(answer, /^HTTP\/1\.1 413 /);
+    assert.match(answer, /"errorCode":"1002"/);
   });
 
   it('answers 1003 for an unknown account or payment id', async () => {
