@@ -6,7 +6,7 @@
 // fault case runs again when a named check it missed passed on a skewed run.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { judgeable, tooBusyToJudge } from './stall.ts';
+import { judgeable, shortForLoad, tooBusyToJudge } from './stall.ts';
 import { faultUnjudged, runSkew, tooBusyForCase } from './reference-cases.ts';
 
 const PLACE_BLURRED = "exercised 4 of 6 event-positions; not at normal first: the sender gave up after 4.20 s: with the sink's own lateness " +
@@ -48,6 +48,11 @@ test('a whole run too busy to judge: only checks not run for the load, after bus
   assert.equal(tooBusyToJudge([passed, busy, opaque, { ...passed, id: 'data.banks.get', status: 'failed' }], blurred, expected), undefined, 'a failure');
   assert.equal(tooBusyToJudge([passed, opaque], blurred, expected), undefined, 'nothing short of passing');
   assert.equal(tooBusyToJudge([passed, { ...busy, level: 'should' }, opaque], blurred, expected), undefined, 'a should check');
+  // A check not applicable (or not selected) keeps no run from its verdict: it needs no `expected` to be left aside.
+  const tampered = { ...opaque, id: 'token.use.tampered-token-refused', skipKind: 'not-applicable' };
+  assert.deepEqual(shortForLoad([passed, busy, tampered, { ...passed, id: 'data.banks.get', status: 'skipped', skipKind: 'not-selected' }])
+    ?.map(c => c.id), [busy.id]);
+  assert.equal(shortForLoad([passed, busy, { ...tampered, skipKind: 'not-run' }]), undefined, 'a check not run for another reason');
 });
 
 test('a clean webhook case is skipped only when both its runs stalled past the tolerance and it only left checks not run', () => {

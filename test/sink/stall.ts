@@ -23,7 +23,7 @@ const TRIES = 3;
 /** A check's own words for a machine too busy to judge it: the sink's lateness, or a remedy that asks for a quieter machine. */
 const BUSY = /could not be judged|the sink's own lateness|quieter machine|less busy machine/;
 
-interface Judged { status: string; message?: string; remedy?: string }
+interface Judged { status: string; message?: string; remedy?: string; skipKind?: string }
 
 /** A check left not run because the run's machine was too busy to judge it, by its own message or remedy. */
 const notRunForLoad = (c: Judged) => c.status === 'skipped' && BUSY.test(`${c.message ?? ''} ${c.remedy ?? ''}`);
@@ -56,12 +56,14 @@ export async function judgeable<R extends { checks: Judged[] }>(
 type Named = Judged & { id: string; level?: string };
 
 /**
- * The must checks a run left short of passing (but those `expected` not to pass), when every one of them was left
- * not run for the machine's load and nothing failed: what alone kept the run from its verdict; else undefined.
+ * The must checks a run left short of passing (but those `expected` not to pass, and those not applicable or not
+ * selected, which keep no run from its verdict), when every one of them was left not run for the machine's load and
+ * nothing failed: what alone kept the run from its verdict; else undefined.
  */
 export function shortForLoad(checks: Named[], expected: (c: Named) => boolean = () => false): Named[] | undefined {
   if (checks.some(c => c.status === 'failed')) return undefined;
-  const short = checks.filter(c => c.status !== 'passed' && c.level === 'must' && !expected(c));
+  const short = checks.filter(c => c.status !== 'passed' && c.level === 'must' && c.skipKind !== 'not-applicable' && c.skipKind !== 'not-selected' &&
+    !expected(c));
   return short.length && short.every(notRunForLoad) ? short : undefined;
 }
 
