@@ -227,6 +227,12 @@ export const RECORDS: Record<string, Change> = {
   'event-sent-without-key': a => { a.find(y => y.checkoutId === 'sched' && status(y) === 'PAYMENT_COMPLETED')!.headers = {}; },
   'amount-not-original': a => editBody(a.find(y => y.checkoutId === 'clean' && status(y) === 'PAYMENT_COMPLETED')!,
     b => { b.payment.amount = b.payment.originalAmount - 1; }),
+  // Dates as RFC 7231 gives them (a date, but not ISO 8601): one lastModifiedDate of a normal body, every createdDate of
+  // a batch checkout (one checkout's createdDate stays the same in each of its bodies).
+  'last-modified-not-iso8601': a => editBody(a.find(y => y.checkoutId === 'clean' && status(y) === 'PAYMENT_COMPLETED')!,
+    b => { b.lastModifiedDate = new Date(b.lastModifiedDate).toUTCString(); }),
+  'created-not-iso8601-batch': a => { for (const x of a.filter(y => y.checkoutId === 'poll-PAYMENT_CANCELLED'))
+    editBody(x, b => { b.createdDate = new Date(b.createdDate).toUTCString(); }); },
   'card-payment-id-unasked': a => editBody(a.find(y => y.checkoutId === 'clean' && status(y) === 'STARTED')!, b => { b.payment.cardPaymentId = 'card-0001'; }),
   // An inactivity limit instead of 5 s in total: the trickled answer read to its end at 7.5 s and taken.
   'trickled-answer-taken': a => {

@@ -4,6 +4,7 @@ import { notRun, type Outcome } from '../../check/outcome.ts';
 import type { CheckDef } from '../../check/def.ts';
 import { showFact } from './facts.ts';
 import type { AttemptView, RunView } from './view.ts';
+import { isIsoDateTime } from '../../contracts/rules.ts';
 
 // Spec 4.3: "Body: webhook body (2.2 or 2.3)." The tables of 2.2 and 2.3 give
 // the fields and their types; unknown extra fields are allowed (docs/profile.md:
@@ -31,6 +32,14 @@ export const CURRENT: CheckDef = {
 export const ADVICE: CheckDef = {
   id: 'webhook.body.advice', requirements: ['R2.2-end-to-end-id'], title: 'Bodies follow the advice of spec 2.2 (an endToEndId in every body)', spec: '2.2',
   quote: 'endToEndId | string | Sent in the initial checkout request and returned unchanged in the webhook body.',
+};
+// docs/profile.md: "Dates are ISO 8601 strings." Spec 2.2 types createdDate and
+// lastModifiedDate "string" only; the profile's reading is the rule date.iso-8601
+// (rules.ts), which `validate` judges bodies by too. Its level is the rule's.
+export const DATES: CheckDef = {
+  id: 'webhook.body.dates-iso8601', requirements: ['P-webhook-dates-iso8601'],
+  title: 'Every body\'s createdDate and lastModifiedDate are ISO 8601 dates', spec: '2.2',
+  quote: 'docs/profile.md: Dates are ISO 8601 strings (spec 2.2: createdDate | string; lastModifiedDate | string).',
 };
 // Spec 4.3: "Method: POST to the URL that the customer registered."
 export const METHOD: CheckDef = {
@@ -103,6 +112,29 @@ export function checkAdvice(view: RunView): Outcome {
     });
   }
   return verdict('no should-level finding in any body', findings, `${all.length} bodies follow the advice`);
+}
+
+/**
+ * Every date of every webhook body (createdDate and lastModifiedDate of each variant), as rule date.iso-8601 judges it
+ * for `validate`; read from the body's facts, not from its violations, which keep only the first few. A date that is
+ * not a string is webhook.body.valid's.
+ */
+export function checkDates(view: RunView): Outcome {
+  const all = readable(view).filter(a => a.facts.kind !== 'unknown');
+  if (!all.length) return notRun('no webhook body arrived that is JSON of a known variant');
+  const findings: Finding[] = [];
+  let dates = 0;
+  for (const a of all) {
+    const bad: string[] = [];
+    for (const k of ['createdDate', 'lastModifiedDate'] as const) {
+      const v = a.facts[k];
+      if (typeof v !== 'string') continue;
+      dates++;
+      if (!isIsoDateTime(v)) bad.push(`${k} ${JSON.stringify(v)}`);
+    }
+    if (bad.length) findings.push({ message: `${where(a)}: ${bad.join(', ')}, not an ISO 8601 date`, attempts: [a] });
+  }
+  return verdict('createdDate and lastModifiedDate ISO 8601 in every body', findings, `${dates} dates in ${all.length} bodies, all ISO 8601`);
 }
 
 export function checkMatches(view: RunView): Outcome {

@@ -11,7 +11,9 @@ import { REDACTED } from '../../report/redact.ts';
 import type { SinkPlan } from '../plan.ts';
 import { API_KEY, checkApiKey } from './auth.ts';
 import { GROWTH, MIN_DELAY, checkGrowth, checkMinDelay } from './backoff.ts';
-import { ADVICE, CURRENT, MATCHES, METHOD, VALID, checkAdvice, checkCurrentVariant, checkMatches, checkMethod, checkValid } from './body.ts';
+import {
+  ADVICE, CURRENT, DATES, MATCHES, METHOD, VALID, checkAdvice, checkCurrentVariant, checkDates, checkMatches, checkMethod, checkValid,
+} from './body.ts';
 import { EVERY_STATUS, SCA, checkEveryStatus, checkSca } from './delivered.ts';
 import { AMOUNT_UNEDITED, CARD_PAYMENT_ID, END_TO_END_ID, LAST_MODIFIED, REFERENCE_ID, SCHEDULED_DATE, STABLE, checkAmountUnedited, checkCardPaymentId,
   checkEndToEndId, checkLastModified, checkReferenceId, checkScheduledDate, checkStableFields } from './fields.ts';
@@ -42,6 +44,7 @@ export const WEBHOOK_CHECKS: readonly WebhookCheck[] = [
   must(STABLE, checkStableFields),
   // At the level of the rule `validate` judges the same bodies by (lastModifiedDate before createdDate): one rule, one level.
   { must, should, profile }[RULES['date.last-modified-after-created'].level](LAST_MODIFIED, checkLastModified),
+  { must, should, profile }[RULES['date.iso-8601'].level](DATES, checkDates),
   must(AMOUNT_UNEDITED, checkAmountUnedited), must(CARD_PAYMENT_ID, checkCardPaymentId),
   must(TRANSACTION_STATUS, checkTransactionStatus), should(TRANSACTION_AGREES, checkTransactionAgrees),
   must(API_KEY, checkApiKey),
